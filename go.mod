@@ -1,0 +1,9 @@
+module github.com/informer-lab/informer-lab
+
+go 1.25
+
+require (
+	github.com/google/go-cmp v0.7.0
+	github.com/stretchr/testify v1.12.1
+	golang.org/x/time v0.15.0
+)
