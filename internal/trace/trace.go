@@ -1,0 +1,37 @@
+package trace
+
+import (
+	"context"
+	"log/slog"
+)
+
+// Attribute names shared by every component, so that golden traces and the demo can rely on them.
+const (
+	KeyComponent = "component"
+	KeyOp        = "op"
+	KeyKey       = "key"
+	KeyRV        = "rv"
+	KeyType      = "type"
+	KeyListener  = "listener"
+)
+
+// Enabled reports whether l logs hops. It is false for a nil logger.
+func Enabled(l *slog.Logger) bool {
+	return l != nil && l.Enabled(context.Background(), slog.LevelDebug)
+}
+
+// Hop logs one hop of an event at Debug level. Extra attributes follow the four standard ones.
+func Hop(l *slog.Logger, component, op, key, rv string, extra ...slog.Attr) {
+	if !Enabled(l) {
+		return
+	}
+	attrs := make([]slog.Attr, 0, 4+len(extra))
+	attrs = append(attrs,
+		slog.String(KeyComponent, component),
+		slog.String(KeyOp, op),
+		slog.String(KeyKey, key),
+		slog.String(KeyRV, rv),
+	)
+	attrs = append(attrs, extra...)
+	l.LogAttrs(context.Background(), slog.LevelDebug, component+" "+op, attrs...)
+}
