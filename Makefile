@@ -1,0 +1,37 @@
+# informer-lab: every entry point. Needs only Go (and make).
+GO          ?= go
+STATICCHECK ?= honnef.co/go/tools/cmd/staticcheck@v0.8.2
+PKGS        := ./...
+BENCHTIME   ?= 1s
+
+.PHONY: test fmt-check vet unit chapters bench lint help
+
+help: ## list the targets
+	@grep -E '^[a-z0-9%-]+:.*## ' $(MAKEFILE_LIST) | sed 's/:.*## /\t/'
+
+test: fmt-check vet unit ## gofmt check, go vet, then every test with -race
+
+fmt-check: ## fail if any file is not gofmt-ed
+	@out=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
+	if [ -n "$$out" ]; then echo "gofmt would change:"; echo "$$out"; exit 1; fi
+
+vet: ## go vet
+	$(GO) vet $(PKGS)
+
+unit: ## go test -race over the whole module
+	$(GO) test -race -count=1 $(PKGS)
+
+chapters: ## run every chapter verbosely
+	$(GO) test -race -count=1 -v ./chapters/...
+
+# make ch03 runs chapters/03-*/ verbosely: its tests and its examples with their output.
+ch%: ## run one chapter, e.g. make ch03
+	@dir=$$(ls -d chapters/$*-*/ 2>/dev/null | head -n 1); \
+	if [ -z "$$dir" ]; then echo "no chapter $* under chapters/"; exit 1; fi; \
+	echo "== $$dir"; $(GO) test -race -count=1 -v ./$$dir
+
+bench: ## every benchmark, with allocations
+	$(GO) test -run='^$$' -bench=. -benchmem -benchtime=$(BENCHTIME) $(PKGS)
+
+lint: ## staticcheck at a pinned version, fetched with go run
+	$(GO) run $(STATICCHECK) $(PKGS)
