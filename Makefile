@@ -21,14 +21,19 @@ vet: ## go vet
 unit: ## go test -race over the whole module
 	$(GO) test -race -count=1 $(PKGS)
 
-chapters: ## run every chapter verbosely
+chapters: ## run every chapter verbosely, then print each chapter's checked example output
 	$(GO) test -race -count=1 -v ./chapters/...
+	@for dir in chapters/[0-9]*/; do echo; echo "== examples of $$dir (output checked by the run above)"; \
+		$(GO) run ./internal/cmd/examples ./$$dir || exit 1; done
 
-# make ch03 runs chapters/03-*/ verbosely: its tests and its examples with their output.
+# make ch03 runs chapters/03-*/ verbosely (its tests and examples), then prints the output of
+# each example, which go test -v does not show when an example passes.
 ch%: ## run one chapter, e.g. make ch03
 	@dir=$$(ls -d chapters/$*-*/ 2>/dev/null | head -n 1); \
 	if [ -z "$$dir" ]; then echo "no chapter $* under chapters/"; exit 1; fi; \
-	echo "== $$dir"; $(GO) test -race -count=1 -v ./$$dir
+	echo "== $$dir"; $(GO) test -race -count=1 -v ./$$dir && \
+	echo && echo "== examples of $$dir (output checked by the run above)" && \
+	$(GO) run ./internal/cmd/examples ./$$dir
 
 bench: ## every benchmark, with allocations
 	$(GO) test -run='^$$' -bench=. -benchmem -benchtime=$(BENCHTIME) $(PKGS)

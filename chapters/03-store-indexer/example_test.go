@@ -5,6 +5,7 @@ import (
 	"slices"
 
 	"github.com/informer-lab/informer-lab/api"
+	"github.com/informer-lab/informer-lab/api/labels"
 	"github.com/informer-lab/informer-lab/store"
 )
 
@@ -99,7 +100,21 @@ func Example_namespaceIndex() {
 
 	fmt.Println(indexer.IndexKeys(store.NamespaceIndex, "default"))
 	fmt.Println(indexer.IndexKeys(store.NamespaceIndex, "kube-system"))
+
+	// A lister narrowed to one namespace looks its pods up through that index.
+	pods := store.NewResourceIndexer[*api.Pod](indexer, api.GroupResource{Resource: "pods"})
+	inDefault, _ := pods.ByNamespace("default").List(labels.Everything())
+	var names []string
+	for _, p := range inDefault {
+		names = append(names, p.Name)
+	}
+	slices.Sort(names) // a lister promises no order
+	fmt.Println(names)
+	_, err := pods.ByNamespace("default").Get("dns")
+	fmt.Println(err)
 	// Output:
 	// [default/web-1 default/web-2] <nil>
 	// [kube-system/dns] <nil>
+	// [web-1 web-2]
+	// pods "dns" not found
 }
