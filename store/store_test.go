@@ -11,6 +11,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/informer-lab/informer-lab/api"
+	"github.com/informer-lab/informer-lab/internal/trace"
 )
 
 // ST-1: a key error comes back as KeyError and leaves the store unchanged.
@@ -140,27 +141,18 @@ func TestCh03_StoreTransaction(t *testing.T) {
 // The store traces each write with the shared attributes; with tracing off it logs nothing.
 func TestCh03_Tracing(t *testing.T) {
 	var buf bytes.Buffer
-	l := slog.New(slog.NewTextHandler(&buf, &slog.HandlerOptions{
-		Level: slog.LevelDebug,
-		ReplaceAttr: func(_ []string, a slog.Attr) slog.Attr {
-			if a.Key == slog.TimeKey {
-				return slog.Attr{}
-			}
-			return a
-		},
-	}))
-	s := NewIndexer(MetaNamespaceKeyFunc, Indexers{}, WithLogger(l))
+	s := NewIndexer(MetaNamespaceKeyFunc, Indexers{}, WithLogger(trace.NewPlainLogger(&buf)))
 	require.NoError(t, s.Add(pod("ns", "a", "1", nil)))
 	require.NoError(t, s.Update(pod("ns", "a", "2", nil)))
 	require.NoError(t, s.Delete(pod("ns", "a", "3", nil)))
 	require.NoError(t, s.Replace(nil, "4"))
 	s.Bookmark("5")
 	want := []string{
-		`level=DEBUG msg="indexer add" component=indexer op=add key=ns/a rv=1`,
-		`level=DEBUG msg="indexer update" component=indexer op=update key=ns/a rv=2`,
-		`level=DEBUG msg="indexer delete" component=indexer op=delete key=ns/a rv=3`,
-		`level=DEBUG msg="indexer replace" component=indexer op=replace key="" rv=4 items=0`,
-		`level=DEBUG msg="indexer bookmark" component=indexer op=bookmark key="" rv=5`,
+		`msg="indexer add" component=indexer op=add key=ns/a rv=1`,
+		`msg="indexer update" component=indexer op=update key=ns/a rv=2`,
+		`msg="indexer delete" component=indexer op=delete key=ns/a rv=3`,
+		`msg="indexer replace" component=indexer op=replace key="" rv=4 items=0`,
+		`msg="indexer bookmark" component=indexer op=bookmark key="" rv=5`,
 	}
 	assert.Equal(t, want, strings.Split(strings.TrimSpace(buf.String()), "\n"))
 

@@ -2,25 +2,12 @@ package ch03_test
 
 import (
 	"fmt"
-	"log/slog"
 	"os"
 
 	"github.com/informer-lab/informer-lab/api"
+	"github.com/informer-lab/informer-lab/internal/trace"
 	"github.com/informer-lab/informer-lab/store"
 )
-
-// traceLogger prints Debug hops without timestamps, so the output is stable.
-func traceLogger() *slog.Logger {
-	return slog.New(slog.NewTextHandler(os.Stdout, &slog.HandlerOptions{
-		Level: slog.LevelDebug,
-		ReplaceAttr: func(_ []string, a slog.Attr) slog.Attr {
-			if a.Key == slog.TimeKey || a.Key == slog.LevelKey {
-				return slog.Attr{}
-			}
-			return a
-		},
-	}))
-}
 
 // Example_followOneEvent traces one pod through the indexer: created, scheduled (its node
 // index value moves), deleted. With a nil logger the same code prints nothing and allocates
@@ -28,7 +15,7 @@ func traceLogger() *slog.Logger {
 func Example_followOneEvent() {
 	indexer := store.NewIndexer(store.MetaNamespaceKeyFunc,
 		store.Indexers{"node": nodeIndexFunc},
-		store.WithLogger(traceLogger()))
+		store.WithLogger(trace.NewPlainLogger(os.Stdout)))
 
 	p := &api.Pod{ObjectMeta: api.ObjectMeta{Namespace: "demo", Name: "web", ResourceVersion: "101"}}
 	_ = indexer.Add(p)

@@ -2,6 +2,7 @@ package trace
 
 import (
 	"context"
+	"io"
 	"log/slog"
 )
 
@@ -34,4 +35,18 @@ func Hop(l *slog.Logger, component, op, key, rv string, extra ...slog.Attr) {
 	)
 	attrs = append(attrs, extra...)
 	l.LogAttrs(context.Background(), slog.LevelDebug, component+" "+op, attrs...)
+}
+
+// NewPlainLogger returns a Debug-level text logger that writes no time and no level, so the
+// same events always print the same lines: chapter examples, golden traces and tests use it.
+func NewPlainLogger(w io.Writer) *slog.Logger {
+	return slog.New(slog.NewTextHandler(w, &slog.HandlerOptions{
+		Level: slog.LevelDebug,
+		ReplaceAttr: func(groups []string, a slog.Attr) slog.Attr {
+			if len(groups) == 0 && (a.Key == slog.TimeKey || a.Key == slog.LevelKey) {
+				return slog.Attr{}
+			}
+			return a
+		},
+	}))
 }

@@ -9,15 +9,10 @@ import (
 )
 
 func newLogger(buf *bytes.Buffer, level slog.Level) *slog.Logger {
-	return slog.New(slog.NewTextHandler(buf, &slog.HandlerOptions{
-		Level: level,
-		ReplaceAttr: func(_ []string, a slog.Attr) slog.Attr {
-			if a.Key == slog.TimeKey {
-				return slog.Attr{}
-			}
-			return a
-		},
-	}))
+	if level == slog.LevelDebug {
+		return NewPlainLogger(buf)
+	}
+	return slog.New(slog.NewTextHandler(buf, &slog.HandlerOptions{Level: level}))
 }
 
 func TestTrace_Hop(t *testing.T) {
@@ -28,7 +23,7 @@ func TestTrace_Hop(t *testing.T) {
 		want   string
 	}{
 		{name: "debug enabled", level: slog.LevelDebug,
-			want: "level=DEBUG msg=\"indexer add\" component=indexer op=add key=ns/a rv=7 type=Added\n"},
+			want: "msg=\"indexer add\" component=indexer op=add key=ns/a rv=7 type=Added\n"},
 		{name: "debug disabled", level: slog.LevelInfo, want: ""},
 		{name: "nil logger", nilLog: true, want: ""},
 	}
