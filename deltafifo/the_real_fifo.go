@@ -1,0 +1,589 @@
+package deltafifo
+
+import (
+	"fmt"
+	"log/slog"
+	"sync"
+
+	"github.com/informer-lab/informer-lab/api"
+	"github.com/informer-lab/informer-lab/internal/trace"
+	"github.com/informer-lab/informer-lab/store"
+)
+
+// defaultRealFIFOBatchSize is client-go's defaultBatchSize: the most deltas PopBatch hands
+// over at once, and half the queue length above which UnlockWhileProcessing keeps the lock.
+const defaultRealFIFOBatchSize = 1000
+
+// rfTraceComponent is the trace component of RealFIFO hops, the same as DeltaFIFO's.
+const rfTraceComponent = "fifo"
+
+// RealFIFOOptions mirrors cache.RealFIFOOptions in client-go tools/cache/the_real_fifo.go.
+// Name, Identifier and MetricsProvider are left out (they only feed metrics and klog);
+// BatchSize is ours, so that tests can exercise PopBatch limits with small queues.
+type RealFIFOOptions struct {
+	// KeyFunction computes keys; nil means store.MetaNamespaceKeyFunc.
+	KeyFunction store.KeyFunc
+	// KnownObjects is the informer's indexer. Required when AtomicEvents is false (Replace
+	// and Resync read it), forbidden when true (the informer then diffs at processing time).
+	KnownObjects KeyListerGetter
+	// Transformer rewrites every incoming object once, before it is queued.
+	Transformer store.TransformFunc
+	// AtomicEvents turns Replace into one ReplacedAll delta and Resync into one SyncAll.
+	AtomicEvents bool
+	// UnlockWhileProcessing releases the lock while the process function runs (RF-10).
+	// Only allowed with AtomicEvents; Pop and PopBatch must then have a single consumer.
+	UnlockWhileProcessing bool
+	// EmitDeltaTypeBookmark makes Bookmark queue a Bookmark delta. Only allowed with
+	// AtomicEvents, so that bookmarks cannot overtake the deltas of a non-atomic relist.
+	EmitDeltaTypeBookmark bool
+	// BatchSize caps PopBatch; 0 means 1000.
+	BatchSize int
+	// Logger receives one Debug hop per enqueue and pop; nil is silent.
+	Logger *slog.Logger
+}
+
+// RealFIFO mirrors cache.RealFIFO in client-go tools/cache/the_real_fifo.go: a queue that keeps
+// every delta in arrival order, one entry per event, and never merges deltas of one key.
+type RealFIFO struct {
+	lock sync.Mutex
+	cond sync.Cond
+
+	// items holds every pending delta in arrival order (RF-2).
+	items []Delta
+
+	// synced is closed exactly once, when the initial population has been processed.
+	synced       chan struct{}
+	syncedClosed bool
+
+	// populated turns true at the first Replace, Add, Update or Delete.
+	populated bool
+	// initialPopulationCount is how many deltas of the first Replace are not yet processed.
+	initialPopulationCount int
+
+	keyFunc      store.KeyFunc
+	knownObjects KeyListerGetter
+	transformer  store.TransformFunc
+	closed       bool
+
+	batchSize             int
+	emitAtomicEvents      bool
+	unlockWhileProcessing bool
+	emitDeltaTypeBookmark bool
+
+	// batchKeys is reused by PopBatch (only under the lock) to avoid a map per batch.
+	batchKeys map[string]struct{}
+
+	logger *slog.Logger
+}
+
+var _ Queue = (*RealFIFO)(nil)
+
+// NewRealFIFOWithOptions mirrors cache.NewRealFIFOWithOptions. It panics on a combination
+// client-go rejects (RF-1): a misconfigured queue would silently lose deletions.
+func NewRealFIFOWithOptions(opts RealFIFOOptions) *RealFIFO {
+	if opts.KeyFunction == nil {
+		opts.KeyFunction = store.MetaNamespaceKeyFunc
+	}
+	if opts.AtomicEvents {
+		if opts.KnownObjects != nil {
+			panic("deltafifo: RealFIFO with AtomicEvents must not have KnownObjects")
+		}
+	} else {
+		if opts.KnownObjects == nil {
+			panic("deltafifo: RealFIFO without AtomicEvents needs KnownObjects")
+		}
+		if opts.UnlockWhileProcessing {
+			panic("deltafifo: RealFIFO UnlockWhileProcessing requires AtomicEvents")
+		}
+		if opts.EmitDeltaTypeBookmark {
+			panic("deltafifo: RealFIFO EmitDeltaTypeBookmark requires AtomicEvents")
+		}
+	}
+	if opts.BatchSize < 0 {
+		panic("deltafifo: RealFIFO BatchSize must not be negative")
+	}
+	if opts.BatchSize == 0 {
+		opts.BatchSize = defaultRealFIFOBatchSize
+	}
+	f := &RealFIFO{
+		items:                 make([]Delta, 0, 10),
+		synced:                make(chan struct{}),
+		keyFunc:               opts.KeyFunction,
+		knownObjects:          opts.KnownObjects,
+		transformer:           opts.Transformer,
+		batchSize:             opts.BatchSize,
+		emitAtomicEvents:      opts.AtomicEvents,
+		unlockWhileProcessing: opts.UnlockWhileProcessing,
+		emitDeltaTypeBookmark: opts.EmitDeltaTypeBookmark,
+		batchKeys:             make(map[string]struct{}),
+		logger:                opts.Logger,
+	}
+	f.cond.L = &f.lock
+	return f
+}
+
+// NewRealFIFO mirrors cache.NewRealFIFO: a non-atomic RealFIFO, the v0.33–v0.35 informer queue.
+//
+// Deprecated: use NewRealFIFOWithOptions, as client-go does.
+func NewRealFIFO(keyFunc store.KeyFunc, knownObjects KeyListerGetter, transformer store.TransformFunc) *RealFIFO {
+	return NewRealFIFOWithOptions(RealFIFOOptions{
+		KeyFunction:  keyFunc,
+		KnownObjects: knownObjects,
+		Transformer:  transformer,
+	})
+}
+
+// keyOf accepts a Deltas, a Delta or an object; a tombstone is keyed by its Key, never by
+// the key function, because its Obj may be nil or stale.
+func (f *RealFIFO) keyOf(obj any) (string, error) {
+	switch d := obj.(type) {
+	case Deltas:
+		if len(d) == 0 {
+			return "", store.KeyError{Obj: obj, Err: ErrZeroLengthDeltasObject}
+		}
+		obj = d.Newest().Object
+	case Delta:
+		obj = d.Object
+	}
+	if d, ok := obj.(store.DeletedFinalStateUnknown); ok {
+		return d.Key, nil
+	}
+	return f.keyFunc(obj)
+}
+
+// Close mirrors RealFIFO.Close: Pop drains what is left, then reports ErrFIFOClosed (RF-12).
+func (f *RealFIFO) Close() {
+	f.lock.Lock()
+	defer f.lock.Unlock()
+	f.closed = true
+	f.cond.Broadcast()
+}
+
+// IsClosed mirrors RealFIFO.IsClosed.
+func (f *RealFIFO) IsClosed() bool {
+	f.lock.Lock()
+	defer f.lock.Unlock()
+	return f.closed
+}
+
+// HasSynced mirrors RealFIFO.HasSynced: true once the first Replace's deltas have all been
+// processed, or immediately after an Add/Update/Delete came first (RF-8, RF-9).
+func (f *RealFIFO) HasSynced() bool {
+	f.lock.Lock()
+	defer f.lock.Unlock()
+	return f.syncedClosed
+}
+
+// Done mirrors RealFIFO.Done (HasSyncedChecker().Done()): closed when HasSynced turns true.
+// Reading it never takes the lock, so it is safe inside a process function.
+func (f *RealFIFO) Done() <-chan struct{} {
+	return f.synced
+}
+
+// Transformer mirrors RealFIFO.Transformer: the informer needs it to transform objects it
+// adds itself.
+func (f *RealFIFO) Transformer() store.TransformFunc {
+	return f.transformer
+}
+
+// checkSyncedLocked closes the latch once populated and nothing of the initial list is left.
+func (f *RealFIFO) checkSyncedLocked() {
+	if f.populated && f.initialPopulationCount == 0 && !f.syncedClosed {
+		f.syncedClosed = true
+		close(f.synced)
+	}
+}
+
+// appendLocked queues one delta. The key is computed first so that an object the queue could
+// never key (and so never tombstone) is refused. Tombstones and Sync objects already went
+// through the transformer, so skipTransform avoids transforming them twice.
+func (f *RealFIFO) appendLocked(t DeltaType, skipTransform bool, obj any) error {
+	key, err := f.keyOf(obj)
+	if err != nil {
+		return store.KeyError{Obj: obj, Err: err}
+	}
+	if f.transformer != nil && !skipTransform {
+		if _, tomb := obj.(store.DeletedFinalStateUnknown); !tomb {
+			if obj, err = f.transformer(obj); err != nil {
+				return err
+			}
+		}
+	}
+	f.pushLocked(key, Delta{Type: t, Object: obj})
+	return nil
+}
+
+// pushLocked appends d, traces it and wakes the consumers.
+func (f *RealFIFO) pushLocked(key string, d Delta) {
+	f.items = append(f.items, d)
+	if trace.Enabled(f.logger) {
+		trace.Hop(f.logger, rfTraceComponent, "enqueue", key, rfDeltaRV(d), slog.String(trace.KeyType, string(d.Type)))
+	}
+	f.cond.Broadcast()
+}
+
+// markPopulatedLocked is what an Add/Update/Delete does before appending: with no relist
+// first, the queue counts as synced at once.
+func (f *RealFIFO) markPopulatedLocked() {
+	f.populated = true
+	f.checkSyncedLocked()
+}
+
+// Add mirrors RealFIFO.Add: append one Added delta (RF-2).
+func (f *RealFIFO) Add(obj any) error {
+	f.lock.Lock()
+	defer f.lock.Unlock()
+	f.markPopulatedLocked()
+	return f.appendLocked(Added, false, obj)
+}
+
+// Update mirrors RealFIFO.Update: append one Updated delta (RF-2).
+func (f *RealFIFO) Update(obj any) error {
+	f.lock.Lock()
+	defer f.lock.Unlock()
+	f.markPopulatedLocked()
+	return f.appendLocked(Updated, false, obj)
+}
+
+// Delete mirrors RealFIFO.Delete: append one Deleted delta. Unlike DeltaFIFO it does not ask
+// KnownObjects whether the key was ever seen (RF-3, D-2).
+func (f *RealFIFO) Delete(obj any) error {
+	f.lock.Lock()
+	defer f.lock.Unlock()
+	f.markPopulatedLocked()
+	return f.appendLocked(Deleted, false, obj)
+}
+
+// Bookmark mirrors RealFIFO.Bookmark: with EmitDeltaTypeBookmark, append a Bookmark delta so
+// the informer can record the resourceVersion in order with the other deltas (RF-7, D-8).
+// It does not mark the queue populated.
+func (f *RealFIFO) Bookmark(resourceVersion string) error {
+	if !f.emitDeltaTypeBookmark {
+		return nil
+	}
+	f.lock.Lock()
+	defer f.lock.Unlock()
+	f.pushLocked("", Delta{Type: Bookmark, Object: BookmarkInfo{ResourceVersion: resourceVersion}})
+	return nil
+}
+
+// Replace mirrors RealFIFO.Replace: atomic mode appends one ReplacedAll (RF-5); otherwise
+// tombstones come first, then one Replaced per listed object (RF-4). The first Replace fixes
+// the initial population (RF-8).
+func (f *RealFIFO) Replace(list []any, resourceVersion string) error {
+	f.lock.Lock()
+	defer f.lock.Unlock()
+
+	var err error
+	if f.emitAtomicEvents {
+		err = f.replaceAtomicLocked(list, resourceVersion)
+	} else {
+		err = f.replaceLocked(list)
+	}
+	if err != nil {
+		return err
+	}
+	if !f.populated {
+		f.populated = true
+		f.initialPopulationCount = len(f.items)
+		f.checkSyncedLocked()
+	}
+	return nil
+}
+
+// replaceAtomicLocked transforms the list up front, because the informer applies the
+// ReplacedAll payload to its indexer as is.
+func (f *RealFIFO) replaceAtomicLocked(list []any, rv string) error {
+	objs := list
+	if f.transformer != nil {
+		objs = make([]any, len(list))
+		for i, obj := range list {
+			t, err := f.transformer(obj)
+			if err != nil {
+				return err
+			}
+			objs[i] = t
+		}
+	}
+	f.pushLocked("", Delta{Type: ReplacedAll, Object: ReplacedAllInfo{ResourceVersion: rv, Objects: objs}})
+	return nil
+}
+
+// replaceLocked is the non-atomic relist. Tombstones are decided now, from the queue and the
+// indexer (D-4), and go before the list so that handlers see deletions first (T23).
+func (f *RealFIFO) replaceLocked(list []any) error {
+	listed := make(map[string]struct{}, len(list))
+	for _, obj := range list {
+		key, err := f.keyOf(obj)
+		if err != nil {
+			return store.KeyError{Obj: obj, Err: err}
+		}
+		listed[key] = struct{}{}
+	}
+
+	// The last queued delta of each key is what the consumer will end up believing.
+	var queuedOrder []string
+	last := make(map[string]Delta)
+	for _, d := range f.items {
+		key, err := f.keyOf(d.Object)
+		if err != nil {
+			return store.KeyError{Obj: d.Object, Err: err}
+		}
+		if _, seen := last[key]; !seen {
+			queuedOrder = append(queuedOrder, key)
+		}
+		last[key] = d
+	}
+
+	for _, key := range queuedOrder {
+		if _, ok := listed[key]; ok {
+			continue
+		}
+		d := last[key]
+		if d.Type == Deleted {
+			// The consumer will already see this key go away.
+			continue
+		}
+		if err := f.appendLocked(Deleted, true, store.DeletedFinalStateUnknown{Key: key, Obj: d.Object}); err != nil {
+			return fmt.Errorf("couldn't enqueue object: %w", err)
+		}
+	}
+
+	for _, key := range f.knownObjects.ListKeys() {
+		if _, ok := listed[key]; ok {
+			continue
+		}
+		if _, queued := last[key]; queued {
+			continue
+		}
+		// A lookup failure still deserves a tombstone: the key is gone from the server.
+		obj, exists, err := f.knownObjects.GetByKey(key)
+		if err != nil || !exists {
+			obj = nil
+		}
+		if err := f.appendLocked(Deleted, true, store.DeletedFinalStateUnknown{Key: key, Obj: obj}); err != nil {
+			return fmt.Errorf("couldn't enqueue object: %w", err)
+		}
+	}
+
+	for _, obj := range list {
+		if err := f.appendLocked(Replaced, false, obj); err != nil {
+			return fmt.Errorf("couldn't enqueue object: %w", err)
+		}
+	}
+	return nil
+}
+
+// Resync mirrors RealFIFO.Resync (RF-6, D-3). Atomic mode appends one SyncAll and lets the
+// informer replay its indexer at processing time. Otherwise every known key without a queued
+// delta gets Sync(cached object); a key with a queued delta is skipped so that the resync
+// cannot deliver an older state after a newer one.
+func (f *RealFIFO) Resync() error {
+	f.lock.Lock()
+	defer f.lock.Unlock()
+
+	if f.emitAtomicEvents {
+		f.pushLocked("", Delta{Type: SyncAll, Object: SyncAllInfo{}})
+		return nil
+	}
+
+	queued := make(map[string]struct{}, len(f.items))
+	for _, d := range f.items {
+		key, err := f.keyOf(d.Object)
+		if err != nil {
+			return store.KeyError{Obj: d, Err: err}
+		}
+		queued[key] = struct{}{}
+	}
+	for _, key := range f.knownObjects.ListKeys() {
+		if _, ok := queued[key]; ok {
+			continue
+		}
+		obj, exists, err := f.knownObjects.GetByKey(key)
+		if err != nil || !exists {
+			// Nothing to replay; the key vanished between ListKeys and GetByKey.
+			continue
+		}
+		// Cached objects were transformed when they entered the queue the first time.
+		if err := f.appendLocked(Sync, true, obj); err != nil {
+			return fmt.Errorf("couldn't queue object: %w", err)
+		}
+	}
+	return nil
+}
+
+// waitLocked blocks until a delta is queued; it reports false once closed and empty.
+func (f *RealFIFO) waitLocked() bool {
+	for len(f.items) == 0 {
+		if f.closed {
+			return false
+		}
+		f.cond.Wait()
+	}
+	return true
+}
+
+// unlockForProcessLocked drops the lock for the process call when allowed and the queue is
+// short; a long queue keeps it so that the producer (the reflector) is slowed down (RF-10).
+// The caller must relock, in a defer, when it returns true.
+func (f *RealFIFO) unlockForProcessLocked() bool {
+	if f.unlockWhileProcessing && len(f.items) < 2*f.batchSize {
+		f.lock.Unlock()
+		return true
+	}
+	return false
+}
+
+// processSingleLocked calls process for one delta, possibly without the lock. It is a method
+// rather than a closure so that Pop does not allocate one per call.
+func (f *RealFIFO) processSingleLocked(process PopProcessFunc, item Deltas, isInInitialList bool) error {
+	if f.unlockForProcessLocked() {
+		defer f.lock.Lock()
+	}
+	return process(item, isInInitialList)
+}
+
+// processBatchLocked is processSingleLocked for a batch.
+func (f *RealFIFO) processBatchLocked(process ProcessBatchFunc, batch []Delta, isInInitialList bool) error {
+	if f.unlockForProcessLocked() {
+		defer f.lock.Lock()
+	}
+	return process(batch, isInInitialList)
+}
+
+// finishLocked counts n processed deltas against the initial population. It runs after the
+// process function so that HasSynced cannot turn true while the last one is still being
+// handled (RF-9, D-7).
+func (f *RealFIFO) finishLocked(n int) {
+	if f.initialPopulationCount > 0 {
+		f.initialPopulationCount -= n
+		f.checkSyncedLocked()
+	}
+}
+
+// Pop mirrors RealFIFO.Pop: hand the oldest delta, alone, to process, and return it. An error
+// from process is returned and the delta is dropped: client-go v0.33 removed requeueing (RF-9).
+func (f *RealFIFO) Pop(process PopProcessFunc) (any, error) {
+	f.lock.Lock()
+	defer f.lock.Unlock()
+	if !f.waitLocked() {
+		return nil, ErrFIFOClosed
+	}
+	isInInitialList := !f.syncedClosed
+	d := f.items[0]
+	// Clear the slot so the backing array does not keep the object alive.
+	f.items[0] = Delta{}
+	f.items = f.items[1:]
+	f.tracePopLocked(d)
+	defer f.finishLocked(1)
+
+	item := Deltas{d}
+	err := f.processSingleLocked(process, item, isInInitialList)
+	return item, err
+}
+
+// rfBatchable reports whether t may share a batch; the aggregate deltas change the whole cache
+// and must be applied alone.
+func rfBatchable(t DeltaType) bool {
+	switch t {
+	case ReplacedAll, SyncAll, Bookmark:
+		return false
+	}
+	return true
+}
+
+// PopBatch mirrors RealFIFO.PopBatch (RF-11, D-9): take a run of deltas with distinct keys
+// from the head, at most BatchSize, never past the end of the initial population, and with an
+// aggregate delta only on its own. A batch of one goes to processSingle.
+func (f *RealFIFO) PopBatch(processBatch ProcessBatchFunc, processSingle PopProcessFunc) error {
+	f.lock.Lock()
+	defer f.lock.Unlock()
+	if !f.waitLocked() {
+		return ErrFIFOClosed
+	}
+	isInInitialList := !f.syncedClosed
+
+	n := f.batchLenLocked()
+	batch := make([]Delta, n)
+	copy(batch, f.items[:n])
+	clear(f.items[:n])
+	f.items = f.items[n:]
+	if trace.Enabled(f.logger) {
+		trace.Hop(f.logger, rfTraceComponent, "pop-batch", "", "", slog.Int("size", n))
+		for _, d := range batch {
+			f.tracePopLocked(d)
+		}
+	}
+	defer f.finishLocked(n)
+
+	if n == 1 {
+		return f.processSingleLocked(processSingle, Deltas(batch), isInInitialList)
+	}
+	return f.processBatchLocked(processBatch, batch, isInInitialList)
+}
+
+// batchLenLocked applies the RF-11 rules to the head of the queue; it returns at least 1.
+func (f *RealFIFO) batchLenLocked() int {
+	clear(f.batchKeys)
+	limit := min(len(f.items), f.batchSize)
+	if f.initialPopulationCount > 0 {
+		// Never mix initial-list deltas with later ones: isInInitialList is per batch.
+		limit = min(limit, f.initialPopulationCount)
+	}
+	n := 0
+	for n < limit {
+		d := f.items[n]
+		if !rfBatchable(d.Type) {
+			if n == 0 {
+				n = 1
+			}
+			break
+		}
+		key, err := f.keyOf(d.Object)
+		if err != nil {
+			// Take the broken delta so the queue moves on, but trust nothing after it.
+			n++
+			break
+		}
+		if _, dup := f.batchKeys[key]; dup {
+			break
+		}
+		f.batchKeys[key] = struct{}{}
+		n++
+	}
+	return max(n, 1)
+}
+
+// tracePopLocked logs one "pop" hop for d when tracing is on.
+func (f *RealFIFO) tracePopLocked(d Delta) {
+	if !trace.Enabled(f.logger) {
+		return
+	}
+	key := ""
+	if rfBatchable(d.Type) {
+		key, _ = f.keyOf(d.Object)
+	}
+	trace.Hop(f.logger, rfTraceComponent, "pop", key, rfDeltaRV(d), slog.String(trace.KeyType, string(d.Type)))
+}
+
+// rfDeltaRV is the resourceVersion shown in traces: the object's own, the tombstoned object's,
+// or the one carried by a ReplacedAll or Bookmark.
+func rfDeltaRV(d Delta) string {
+	obj := d.Object
+	switch o := obj.(type) {
+	case ReplacedAllInfo:
+		return o.ResourceVersion
+	case BookmarkInfo:
+		return o.ResourceVersion
+	case store.DeletedFinalStateUnknown:
+		obj = o.Obj
+	}
+	if obj == nil {
+		return ""
+	}
+	m, err := api.Accessor(obj)
+	if err != nil {
+		return ""
+	}
+	return m.GetResourceVersion()
+}
