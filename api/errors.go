@@ -2,7 +2,9 @@ package api
 
 import (
 	"errors"
+	"fmt"
 	"net/http"
+	"strings"
 )
 
 // GroupResource mirrors schema.GroupResource: a resource name ("pods") and its group ("" for
@@ -20,6 +22,21 @@ func (gr GroupResource) String() string {
 	return gr.Resource + "." + gr.Group
 }
 
+// GroupKind mirrors schema.GroupKind: a kind ("Pod") and its group ("" for the core group).
+// Invalid errors name the object by kind, not by resource (wire spec S1).
+type GroupKind struct {
+	Group string
+	Kind  string
+}
+
+// String mirrors GroupKind.String: "Pod" for the core group, "Deployment.apps" otherwise.
+func (gk GroupKind) String() string {
+	if gk.Group == "" {
+		return gk.Kind
+	}
+	return gk.Kind + "." + gk.Group
+}
+
 // NewNotFound mirrors apierrors.NewNotFound: the 404 Status a server (or a lister) returns
 // for a missing object, e.g. `pods "x" not found`.
 func NewNotFound(gr GroupResource, name string) *Status {
@@ -33,6 +50,354 @@ func NewNotFound(gr GroupResource, name string) *Status {
 	}
 }
 
+// failure builds the common shape of every error Status: kind Status, apiVersion v1 and
+// status Failure, so a constructor only states what differs.
+func failure(code int, reason StatusReason, message string, details *StatusDetails) *Status {
+	return &Status{
+		TypeMeta: TypeMeta{Kind: "Status", APIVersion: "v1"},
+		Status:   StatusFailure,
+		Code:     int32(code),
+		Reason:   reason,
+		Message:  message,
+		Details:  details,
+	}
+}
+
+// errText is err's text, or "<nil>" as fmt's %v would print a nil error.
+func errText(err error) string {
+	if err == nil {
+		return "<nil>"
+	}
+	return err.Error()
+}
+
+// NewAlreadyExists mirrors apierrors.NewAlreadyExists: 409 AlreadyExists for a create whose
+// name is taken, e.g. `pods "x" already exists` (wire spec C4).
+func NewAlreadyExists(gr GroupResource, name string) *Status {
+	return failure(http.StatusConflict, StatusReasonAlreadyExists,
+		fmt.Sprintf("%s %q already exists", gr.String(), name),
+		&StatusDetails{Group: gr.Group, Kind: gr.Resource, Name: name})
+}
+
+// NewConflict mirrors apierrors.NewConflict: 409 Conflict for a write whose resourceVersion
+// or precondition no longer holds (wire spec P2, E20, E47).
+func NewConflict(gr GroupResource, name string, err error) *Status {
+	return failure(http.StatusConflict, StatusReasonConflict,
+		fmt.Sprintf("Operation cannot be fulfilled on %s %q: %s", gr.String(), name, errText(err)),
+		&StatusDetails{Group: gr.Group, Kind: gr.Resource, Name: name})
+}
+
+// NewGone mirrors apierrors.NewGone: 410 with reason Gone, which servers sent before 1.18.
+// Current servers use NewResourceExpired; clients accept both.
+func NewGone(message string) *Status {
+	return failure(http.StatusGone, StatusReasonGone, message, nil)
+}
+
+// NewResourceExpired mirrors apierrors.NewResourceExpired: 410 Expired for a resourceVersion
+// or continue token older than the retained history (wire spec L5, L12, W12).
+func NewResourceExpired(message string) *Status {
+	return failure(http.StatusGone, StatusReasonExpired, message, nil)
+}
+
+// NewBadRequest mirrors apierrors.NewBadRequest: 400 BadRequest with a free-text message.
+func NewBadRequest(message string) *Status {
+	return failure(http.StatusBadRequest, StatusReasonBadRequest, message, nil)
+}
+
+// NewUnauthorized mirrors apierrors.NewUnauthorized: 401, "not authorized" when reason is empty.
+func NewUnauthorized(reason string) *Status {
+	if reason == "" {
+		reason = "not authorized"
+	}
+	return failure(http.StatusUnauthorized, StatusReasonUnauthorized, reason, nil)
+}
+
+// NewInvalid mirrors apierrors.NewInvalid: 422 Invalid naming the object by kind, with one
+// cause per field error. Each cause's Message is the error body without the field ("Required
+// value: ..."); the Status message joins "field: body" texts the way apimachinery aggregates
+// field errors: one distinct error alone, several as "[a, b]" (wire spec S3, E10–E16).
+func NewInvalid(gk GroupKind, name string, causes []StatusCause) *Status {
+	var texts []string
+	seen := map[string]bool{}
+	for _, c := range causes {
+		t := c.Field + ": " + c.Message
+		if !seen[t] {
+			seen[t] = true
+			texts = append(texts, t)
+		}
+	}
+	msg := fmt.Sprintf("%s %q is invalid", gk.String(), name)
+	switch len(texts) {
+	case 0:
+	case 1:
+		msg += ": " + texts[0]
+	default:
+		msg += ": [" + strings.Join(texts, ", ") + "]"
+	}
+	return failure(http.StatusUnprocessableEntity, StatusReasonInvalid, msg,
+		&StatusDetails{Group: gk.Group, Kind: gk.Kind, Name: name, Causes: append([]StatusCause(nil), causes...)})
+}
+
+// NewForbidden mirrors apierrors.NewForbidden: 403 with the message shapes
+// `forbidden: why`, `pods is forbidden: why` and `pods "x" is forbidden: why`.
+func NewForbidden(gr GroupResource, name string, err error) *Status {
+	var msg string
+	switch {
+	case gr == GroupResource{}:
+		msg = "forbidden: " + errText(err)
+	case name == "":
+		msg = fmt.Sprintf("%s is forbidden: %s", gr.String(), errText(err))
+	default:
+		msg = fmt.Sprintf("%s %q is forbidden: %s", gr.String(), name, errText(err))
+	}
+	return failure(http.StatusForbidden, StatusReasonForbidden, msg,
+		&StatusDetails{Group: gr.Group, Kind: gr.Resource, Name: name})
+}
+
+// NewMethodNotSupported mirrors apierrors.NewMethodNotSupported: 405 MethodNotAllowed, e.g.
+// `create is not supported on resources of kind "pods"`. The handler's message for a method
+// a path does not serve at all is MethodNotAllowedMessage instead (wire spec U3, E46).
+func NewMethodNotSupported(gr GroupResource, action string) *Status {
+	return failure(http.StatusMethodNotAllowed, StatusReasonMethodNotAllowed,
+		fmt.Sprintf("%s is not supported on resources of kind %q", action, gr.String()),
+		&StatusDetails{Group: gr.Group, Kind: gr.Resource})
+}
+
+// MethodNotAllowedMessage mirrors the text of the 405 that apiserver's handlers send for a
+// method a path does not serve (wire spec U3, E46); it is also the 405 message of
+// apierrors.NewGenericServerResponse.
+const MethodNotAllowedMessage = "the server does not allow this method on the requested resource"
+
+// NewMethodNotAllowed builds the 405 Status the real server's handlers send for a method a
+// path does not serve (POST /api/v1/pods); it has no apierrors constructor upstream, so it
+// mirrors the Status that responsewriters.ErrorNegotiated writes for it.
+func NewMethodNotAllowed() *Status {
+	return failure(http.StatusMethodNotAllowed, StatusReasonMethodNotAllowed, MethodNotAllowedMessage, nil)
+}
+
+// NewRequestEntityTooLargeError mirrors apierrors.NewRequestEntityTooLargeError: 413 with the
+// message "Request entity too large: " + message (wire spec E8, E48).
+func NewRequestEntityTooLargeError(message string) *Status {
+	return failure(http.StatusRequestEntityTooLarge, StatusReasonRequestEntityTooLarge,
+		"Request entity too large: "+message, nil)
+}
+
+// NewUnsupportedMediaType mirrors negotiation.NewUnsupportedMediaTypeError in apiserver
+// pkg/endpoints/handlers/negotiation/errors.go: 415 listing what the endpoint accepts (wire
+// spec N2, E21, E22). apimachinery has no constructor for it.
+func NewUnsupportedMediaType(accepted []string) *Status {
+	return failure(http.StatusUnsupportedMediaType, StatusReasonUnsupportedMediaType,
+		"the body of the request was in an unknown format - accepted media types include: "+strings.Join(accepted, ", "), nil)
+}
+
+// NewNotAcceptable mirrors negotiation.NewNotAcceptableError: 406 listing the media types the
+// server can produce (wire spec N3).
+func NewNotAcceptable(accepted []string) *Status {
+	return failure(http.StatusNotAcceptable, StatusReasonNotAcceptable,
+		"only the following media types are accepted: "+strings.Join(accepted, ", "), nil)
+}
+
+// NewTooManyRequests mirrors apierrors.NewTooManyRequests: 429 with details.retryAfterSeconds,
+// which the server also sends as a Retry-After header.
+func NewTooManyRequests(message string, retryAfterSeconds int) *Status {
+	return failure(http.StatusTooManyRequests, StatusReasonTooManyRequests, message,
+		&StatusDetails{RetryAfterSeconds: int32(retryAfterSeconds)})
+}
+
+// NewServiceUnavailable mirrors apierrors.NewServiceUnavailable: 503.
+func NewServiceUnavailable(reason string) *Status {
+	return failure(http.StatusServiceUnavailable, StatusReasonServiceUnavailable, reason, nil)
+}
+
+// NewInternalError mirrors apierrors.NewInternalError: 500 "Internal error occurred: ..." with
+// the error text repeated as a cause.
+func NewInternalError(err error) *Status {
+	return failure(http.StatusInternalServerError, StatusReasonInternalError,
+		"Internal error occurred: "+errText(err),
+		&StatusDetails{Causes: []StatusCause{{Message: errText(err)}}})
+}
+
+// NewServerTimeout mirrors apierrors.NewServerTimeout: 500 ServerTimeout, with the operation
+// in details.name as upstream does.
+func NewServerTimeout(gr GroupResource, operation string, retryAfterSeconds int) *Status {
+	return failure(http.StatusInternalServerError, StatusReasonServerTimeout,
+		fmt.Sprintf("The %s operation against %s could not be completed at this time, please try again.", operation, gr.String()),
+		&StatusDetails{Group: gr.Group, Kind: gr.Resource, Name: operation, RetryAfterSeconds: int32(retryAfterSeconds)})
+}
+
+// NewTimeoutError mirrors apierrors.NewTimeoutError: 504 Timeout, "Timeout: " + message.
+func NewTimeoutError(message string, retryAfterSeconds int) *Status {
+	return failure(http.StatusGatewayTimeout, StatusReasonTimeout, "Timeout: "+message,
+		&StatusDetails{RetryAfterSeconds: int32(retryAfterSeconds)})
+}
+
+// TooLargeResourceVersionCauseMessage mirrors the cause text apiserver's storage package
+// attaches to a too-large resourceVersion error.
+const TooLargeResourceVersionCauseMessage = "Too large resource version"
+
+// NewTooLargeResourceVersionError mirrors storage.NewTooLargeResourceVersionError in
+// k8s.io/apiserver pkg/storage/errors.go: 504 Timeout "Timeout: Too large resource version:
+// N, current: M" with a ResourceVersionTooLarge cause (wire spec L4, W9). The reflector
+// recognises the cause and re-lists from resourceVersion "".
+func NewTooLargeResourceVersionError(minimumResourceVersion, currentRevision uint64, retryAfterSeconds int) *Status {
+	s := NewTimeoutError(fmt.Sprintf("Too large resource version: %d, current: %d", minimumResourceVersion, currentRevision), retryAfterSeconds)
+	s.Details.Causes = []StatusCause{{Type: CauseTypeResourceVersionTooLarge, Message: TooLargeResourceVersionCauseMessage}}
+	return s
+}
+
+// NewGenericServerResponse mirrors apierrors.NewGenericServerResponse: the Status for a
+// response that carried no Status of its own (wire spec S6), and the one the real patch
+// handler builds for a failed JSON-patch operation (422, X5, E24). The reason and message
+// follow the code; for 403, 406 and 415 the server's message is kept. When
+// isUnexpectedResponse, serverMessage also becomes a cause of type UnexpectedServerResponse.
+func NewGenericServerResponse(code int, verb string, gr GroupResource, name, serverMessage string, retryAfterSeconds int, isUnexpectedResponse bool) *Status {
+	reason := StatusReasonUnknown
+	msg := fmt.Sprintf("the server responded with the status code %d but did not return more information", code)
+	switch code {
+	case http.StatusConflict:
+		reason = StatusReasonConflict
+		if verb == http.MethodPost {
+			reason = StatusReasonAlreadyExists
+		}
+		msg = "the server reported a conflict"
+	case http.StatusNotFound:
+		reason, msg = StatusReasonNotFound, "the server could not find the requested resource"
+	case http.StatusBadRequest:
+		reason, msg = StatusReasonBadRequest, "the server rejected our request for an unknown reason"
+	case http.StatusUnauthorized:
+		reason, msg = StatusReasonUnauthorized, "the server has asked for the client to provide credentials"
+	case http.StatusForbidden:
+		reason, msg = StatusReasonForbidden, serverMessage
+	case http.StatusNotAcceptable:
+		reason = StatusReasonNotAcceptable
+		if serverMessage == "" || serverMessage == "unknown" {
+			msg = "the server was unable to respond with a content type that the client supports"
+		} else {
+			msg = serverMessage
+		}
+	case http.StatusUnsupportedMediaType:
+		reason, msg = StatusReasonUnsupportedMediaType, serverMessage
+	case http.StatusMethodNotAllowed:
+		reason, msg = StatusReasonMethodNotAllowed, MethodNotAllowedMessage
+	case http.StatusUnprocessableEntity:
+		reason, msg = StatusReasonInvalid, "the server rejected our request due to an error in our request"
+	case http.StatusServiceUnavailable:
+		reason, msg = StatusReasonServiceUnavailable, "the server is currently unable to handle the request"
+	case http.StatusGatewayTimeout:
+		reason, msg = StatusReasonTimeout, "the server was unable to return a response in the time allotted, but may still be processing the request"
+	case http.StatusTooManyRequests:
+		reason, msg = StatusReasonTooManyRequests, "the server has received too many requests and has asked us to try again later"
+	default:
+		if code >= 500 {
+			reason = StatusReasonInternalError
+			msg = fmt.Sprintf("an error on the server (%q) has prevented the request from succeeding", serverMessage)
+		}
+	}
+	switch {
+	case gr != GroupResource{} && name != "":
+		msg = fmt.Sprintf("%s (%s %s %s)", msg, strings.ToLower(verb), gr.String(), name)
+	case gr != GroupResource{}:
+		msg = fmt.Sprintf("%s (%s %s)", msg, strings.ToLower(verb), gr.String())
+	}
+	var causes []StatusCause
+	if isUnexpectedResponse {
+		causes = []StatusCause{{Type: CauseTypeUnexpectedServerResponse, Message: serverMessage}}
+	}
+	// Upstream always sets details, so an empty one travels as "details":{}.
+	return failure(code, reason, msg, &StatusDetails{
+		Group: gr.Group, Kind: gr.Resource, Name: name, Causes: causes, RetryAfterSeconds: int32(retryAfterSeconds),
+	})
+}
+
+// ErrorToAPIStatus mirrors responsewriters.ErrorToAPIStatus in apiserver
+// pkg/endpoints/handlers/responsewriters/status.go. A *Status in err's chain comes back as a
+// copy with kind Status and apiVersion v1, and with status and code filled in when missing.
+// Any other error becomes a 500 with reason "" and the error's text: what a real server
+// sends for errors its storage did not turn into a Status (wire spec S2, E19).
+func ErrorToAPIStatus(err error) *Status {
+	if s, ok := statusOf(err); ok {
+		out := *s
+		out.Kind, out.APIVersion = "Status", "v1"
+		if out.Status == "" {
+			out.Status = StatusFailure
+		}
+		if out.Code == 0 {
+			out.Code = http.StatusInternalServerError
+			if out.Status == StatusSuccess {
+				out.Code = http.StatusOK
+			}
+		}
+		return &out
+	}
+	return failure(http.StatusInternalServerError, StatusReasonUnknown, errText(err), nil)
+}
+
+// FromObject mirrors apierrors.FromObject: a *Status (or an Unstructured of kind Status) as an
+// error; any other object gives an "unexpected object" error.
+func FromObject(obj Object) error {
+	switch t := obj.(type) {
+	case *Status:
+		if t != nil {
+			return t
+		}
+	case *Unstructured:
+		if t != nil && t.GetKind() == "Status" {
+			if av := t.GetAPIVersion(); av == "v1" || av == "meta.k8s.io/v1" {
+				return statusFromUnstructured(t)
+			}
+		}
+	}
+	return fmt.Errorf("unexpected object: %v", obj)
+}
+
+// statusFromUnstructured reads the Status members out of an Unstructured. The Object map is
+// JSON-shaped, so the fields are read one by one rather than through a decode round trip.
+func statusFromUnstructured(u *Unstructured) *Status {
+	s := &Status{TypeMeta: TypeMeta{Kind: "Status", APIVersion: u.GetAPIVersion()}}
+	s.Status, _, _ = NestedString(u.Object, "status")
+	s.Message, _, _ = NestedString(u.Object, "message")
+	r, _, _ := NestedString(u.Object, "reason")
+	s.Reason = StatusReason(r)
+	if c, ok := nestedInt64(u.Object, "code"); ok {
+		s.Code = int32(c)
+	}
+	if d, ok, _ := NestedMap(u.Object, "details"); ok {
+		det := &StatusDetails{}
+		det.Name, _, _ = NestedString(d, "name")
+		det.Group, _, _ = NestedString(d, "group")
+		det.Kind, _, _ = NestedString(d, "kind")
+		det.UID, _, _ = NestedString(d, "uid")
+		if ra, ok := nestedInt64(d, "retryAfterSeconds"); ok {
+			det.RetryAfterSeconds = int32(ra)
+		}
+		if cs, ok := d["causes"].([]any); ok {
+			for _, c := range cs {
+				cm, ok := c.(map[string]any)
+				if !ok {
+					continue
+				}
+				var sc StatusCause
+				t, _, _ := NestedString(cm, "reason")
+				sc.Type = CauseType(t)
+				sc.Message, _, _ = NestedString(cm, "message")
+				sc.Field, _, _ = NestedString(cm, "field")
+				det.Causes = append(det.Causes, sc)
+			}
+		}
+		s.Details = det
+	}
+	return s
+}
+
+// statusOf finds a *Status anywhere in err's chain.
+func statusOf(err error) (*Status, bool) {
+	var s *Status
+	if errors.As(err, &s) && s != nil {
+		return s, true
+	}
+	return nil, false
+}
+
 // ReasonForError mirrors apierrors.ReasonForError: the reason of a *Status anywhere in err's
 // chain, or StatusReasonUnknown.
 func ReasonForError(err error) StatusReason {
@@ -43,5 +408,152 @@ func ReasonForError(err error) StatusReason {
 	return StatusReasonUnknown
 }
 
+// CodeForError is the HTTP code of a *Status anywhere in err's chain, or 0. It mirrors the
+// code half of reasonAndCodeForError in apimachinery pkg/api/errors.
+func CodeForError(err error) int32 {
+	if s, ok := statusOf(err); ok {
+		return s.Code
+	}
+	return 0
+}
+
+// knownReasons are the reasons whose predicates never fall back to the code, as upstream:
+// a Status with one of these reasons is only what its reason says.
+var knownReasons = map[StatusReason]bool{
+	StatusReasonUnauthorized: true, StatusReasonForbidden: true, StatusReasonNotFound: true,
+	StatusReasonAlreadyExists: true, StatusReasonConflict: true, StatusReasonGone: true,
+	StatusReasonInvalid: true, StatusReasonServerTimeout: true, StatusReasonTimeout: true,
+	StatusReasonTooManyRequests: true, StatusReasonBadRequest: true, StatusReasonMethodNotAllowed: true,
+	StatusReasonNotAcceptable: true, StatusReasonRequestEntityTooLarge: true,
+	StatusReasonUnsupportedMediaType: true, StatusReasonInternalError: true, StatusReasonExpired: true,
+	StatusReasonServiceUnavailable: true,
+}
+
+// reasonOrCode is the rule of most upstream predicates: the reason matches, or the reason is
+// not a known one and the code matches.
+func reasonOrCode(err error, reason StatusReason, code int32) bool {
+	s, ok := statusOf(err)
+	if !ok {
+		return false
+	}
+	return s.Reason == reason || (!knownReasons[s.Reason] && s.Code == code)
+}
+
 // IsNotFound mirrors apierrors.IsNotFound.
 func IsNotFound(err error) bool { return ReasonForError(err) == StatusReasonNotFound }
+
+// IsAlreadyExists mirrors apierrors.IsAlreadyExists (reason only).
+func IsAlreadyExists(err error) bool { return ReasonForError(err) == StatusReasonAlreadyExists }
+
+// IsConflict mirrors apierrors.IsConflict.
+func IsConflict(err error) bool {
+	return reasonOrCode(err, StatusReasonConflict, http.StatusConflict)
+}
+
+// IsInvalid mirrors apierrors.IsInvalid.
+func IsInvalid(err error) bool {
+	return reasonOrCode(err, StatusReasonInvalid, http.StatusUnprocessableEntity)
+}
+
+// IsGone mirrors apierrors.IsGone: reason Gone (pre-1.18 servers), not Expired.
+func IsGone(err error) bool { return reasonOrCode(err, StatusReasonGone, http.StatusGone) }
+
+// IsResourceExpired mirrors apierrors.IsResourceExpired (reason Expired only).
+func IsResourceExpired(err error) bool { return ReasonForError(err) == StatusReasonExpired }
+
+// IsNotAcceptable mirrors apierrors.IsNotAcceptable.
+func IsNotAcceptable(err error) bool {
+	return reasonOrCode(err, StatusReasonNotAcceptable, http.StatusNotAcceptable)
+}
+
+// IsUnsupportedMediaType mirrors apierrors.IsUnsupportedMediaType.
+func IsUnsupportedMediaType(err error) bool {
+	return reasonOrCode(err, StatusReasonUnsupportedMediaType, http.StatusUnsupportedMediaType)
+}
+
+// IsMethodNotSupported mirrors apierrors.IsMethodNotSupported.
+func IsMethodNotSupported(err error) bool {
+	return reasonOrCode(err, StatusReasonMethodNotAllowed, http.StatusMethodNotAllowed)
+}
+
+// IsServiceUnavailable mirrors apierrors.IsServiceUnavailable.
+func IsServiceUnavailable(err error) bool {
+	return reasonOrCode(err, StatusReasonServiceUnavailable, http.StatusServiceUnavailable)
+}
+
+// IsBadRequest mirrors apierrors.IsBadRequest.
+func IsBadRequest(err error) bool {
+	return reasonOrCode(err, StatusReasonBadRequest, http.StatusBadRequest)
+}
+
+// IsUnauthorized mirrors apierrors.IsUnauthorized.
+func IsUnauthorized(err error) bool {
+	return reasonOrCode(err, StatusReasonUnauthorized, http.StatusUnauthorized)
+}
+
+// IsForbidden mirrors apierrors.IsForbidden.
+func IsForbidden(err error) bool {
+	return reasonOrCode(err, StatusReasonForbidden, http.StatusForbidden)
+}
+
+// IsTimeout mirrors apierrors.IsTimeout (504 Timeout).
+func IsTimeout(err error) bool {
+	return reasonOrCode(err, StatusReasonTimeout, http.StatusGatewayTimeout)
+}
+
+// IsServerTimeout mirrors apierrors.IsServerTimeout: reason only, since no HTTP code means
+// "retryable timeout".
+func IsServerTimeout(err error) bool { return ReasonForError(err) == StatusReasonServerTimeout }
+
+// IsInternalError mirrors apierrors.IsInternalError.
+func IsInternalError(err error) bool {
+	return reasonOrCode(err, StatusReasonInternalError, http.StatusInternalServerError)
+}
+
+// IsTooManyRequests mirrors apierrors.IsTooManyRequests: the reason, or code 429 whatever the
+// reason (upstream keeps that older rule for compatibility).
+func IsTooManyRequests(err error) bool {
+	s, ok := statusOf(err)
+	return ok && (s.Reason == StatusReasonTooManyRequests || s.Code == http.StatusTooManyRequests)
+}
+
+// IsRequestEntityTooLargeError mirrors apierrors.IsRequestEntityTooLargeError: the reason, or
+// code 413 whatever the reason.
+func IsRequestEntityTooLargeError(err error) bool {
+	s, ok := statusOf(err)
+	return ok && (s.Reason == StatusReasonRequestEntityTooLarge || s.Code == http.StatusRequestEntityTooLarge)
+}
+
+// HasStatusCause mirrors apierrors.HasStatusCause: whether err is a Status with a cause of
+// type t.
+func HasStatusCause(err error, t CauseType) bool {
+	s, ok := statusOf(err)
+	if !ok || s.Details == nil {
+		return false
+	}
+	for _, c := range s.Details.Causes {
+		if c.Type == t {
+			return true
+		}
+	}
+	return false
+}
+
+// IsTooLargeResourceVersion mirrors storage.IsTooLargeResourceVersion in k8s.io/apiserver: a
+// Timeout carrying a ResourceVersionTooLarge cause (wire spec L4, W9).
+func IsTooLargeResourceVersion(err error) bool {
+	return IsTimeout(err) && HasStatusCause(err, CauseTypeResourceVersionTooLarge)
+}
+
+// SuggestsClientDelay mirrors apierrors.SuggestsClientDelay: the seconds a client should wait
+// before retrying, from details.retryAfterSeconds; a ServerTimeout always suggests a delay.
+func SuggestsClientDelay(err error) (int, bool) {
+	s, ok := statusOf(err)
+	if !ok || s.Details == nil {
+		return 0, false
+	}
+	if s.Reason == StatusReasonServerTimeout || s.Details.RetryAfterSeconds > 0 {
+		return int(s.Details.RetryAfterSeconds), true
+	}
+	return 0, false
+}

@@ -1,0 +1,335 @@
+package apiserver
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"net/http"
+	"strconv"
+
+	"github.com/informer-lab/informer-lab/api"
+	"github.com/informer-lab/informer-lab/api/watch"
+)
+
+// The REST handlers (k8s.io/apiserver pkg/endpoints/handlers: get.go, create.go, update.go,
+// patch.go, delete.go, watch.go) over the storage operations in ops.go and list.go.
+
+// serveCollectionGet serves LIST and WATCH (§3, §4).
+func (s *Server) serveCollectionGet(w http.ResponseWriter, r *http.Request, info requestInfo) {
+	opts, err := listOptionsFor(r, info)
+	if err != nil {
+		writeError(w, err)
+		return
+	}
+	if info.verb == "watch" {
+		s.serveWatchHTTP(w, r, info, opts)
+		return
+	}
+	lr, err := s.list(r.Context(), info.res, info.namespace, opts)
+	if err != nil {
+		writeError(w, err)
+		return
+	}
+	s.traceList(info.res, info.namespace, lr)
+	writeRaw(w, http.StatusOK, s.encodeList(info.res, lr))
+}
+
+// serveWatchHTTP streams a watch as newline-delimited JSON in a chunked response, flushed
+// per event (W3, W4, W19, W20).
+func (s *Server) serveWatchHTTP(w http.ResponseWriter, r *http.Request, info requestInfo, opts api.ListOptions) {
+	flusher, ok := w.(http.Flusher)
+	if !ok {
+		writeError(w, api.NewInternalError(errors.New("unable to start watch - can't get http.Flusher")))
+		return
+	}
+	wt, err := s.openWatch(r.Context(), info.res, info.namespace, opts)
+	if err != nil {
+		writeError(w, err)
+		return
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Cache-Control", "no-cache, private")
+	w.WriteHeader(http.StatusOK)
+	flusher.Flush()
+	s.serve(r.Context(), wt, &httpSink{w: w, f: flusher})
+}
+
+// httpSink writes watch frames {"type":T,"object":O}\n (W4). Objects reuse the record's
+// cached JSON, so fanning one event out to many watchers encodes it once.
+type httpSink struct {
+	w   http.ResponseWriter
+	f   http.Flusher
+	buf bytes.Buffer
+}
+
+func (h *httpSink) frame(typ watch.EventType, rec *record, obj api.Object) []byte {
+	h.buf.Reset()
+	h.buf.WriteString(`{"type":"`)
+	h.buf.WriteString(string(typ))
+	h.buf.WriteString(`","object":`)
+	if rec != nil {
+		h.buf.Write(rec.json())
+	} else {
+		data, err := json.Marshal(obj)
+		if err != nil {
+			data = []byte(`{}`)
+		}
+		h.buf.Write(data)
+	}
+	h.buf.WriteString("}\n")
+	return h.buf.Bytes()
+}
+
+func (h *httpSink) send(typ watch.EventType, rec *record, obj api.Object) bool {
+	if _, err := h.w.Write(h.frame(typ, rec, obj)); err != nil {
+		return false
+	}
+	h.f.Flush()
+	return true
+}
+
+func (h *httpSink) cut(typ watch.EventType, rec *record) {
+	data := h.frame(typ, rec, nil)
+	_, _ = h.w.Write(data[:len(data)/2])
+	h.f.Flush()
+	panic(http.ErrAbortHandler)
+}
+
+// serveGet serves GET of one object (L6); ?watch is ignored on an item (U7).
+func (s *Server) serveGet(w http.ResponseWriter, r *http.Request, info requestInfo) {
+	rv := r.URL.Query().Get("resourceVersion")
+	rec, err := s.get(r.Context(), info.res, info.namespace, info.name, rv)
+	if err != nil {
+		writeError(w, err)
+		return
+	}
+	writeRaw(w, http.StatusOK, encodeObject(rec))
+}
+
+// decodeRequest reads and decodes a POST or PUT body for the resource (C1, E1–E8, E21).
+func (s *Server) decodeRequest(w http.ResponseWriter, r *http.Request, info requestInfo) (api.Object, bool) {
+	if err := checkJSONBody(r); err != nil {
+		writeError(w, err)
+		return nil, false
+	}
+	body, err := s.readBody(r)
+	if err != nil {
+		writeError(w, err)
+		return nil, false
+	}
+	obj, warnings, err := decodeBody(s.scheme, body, info.res.info.GVK(), r.URL.Query().Get("fieldValidation"))
+	if err != nil {
+		writeError(w, err)
+		return nil, false
+	}
+	writeWarnings(w, warnings)
+	// decodeBody gives Unstructured for kinds outside the scheme; normalize makes sure the
+	// stored type is the resource's and sets kind and apiVersion.
+	obj, err = s.normalize(info.res, obj)
+	if err != nil {
+		writeError(w, err)
+		return nil, false
+	}
+	return obj, true
+}
+
+// serveCreate serves POST (C1–C6): 201 with the stored object.
+func (s *Server) serveCreate(w http.ResponseWriter, r *http.Request, info requestInfo) {
+	obj, ok := s.decodeRequest(w, r, info)
+	if !ok {
+		return
+	}
+	rec, err := s.create(info.res, info.namespace, obj)
+	if err != nil {
+		writeError(w, err)
+		return
+	}
+	writeRaw(w, http.StatusCreated, encodeObject(rec))
+}
+
+// serveUpdate serves PUT (P1–P5).
+func (s *Server) serveUpdate(w http.ResponseWriter, r *http.Request, info requestInfo) {
+	obj, ok := s.decodeRequest(w, r, info)
+	if !ok {
+		return
+	}
+	m, _ := api.Accessor(obj)
+	if m.GetName() != info.name {
+		writeError(w, errNameMismatch(m.GetName(), info.name))
+		return
+	}
+	rec, err := s.update(info.res, info.namespace, obj, updateOptions{subresource: info.subresource})
+	if err != nil {
+		writeError(w, err)
+		return
+	}
+	writeRaw(w, http.StatusOK, encodeObject(rec))
+}
+
+// servePatch serves PATCH (X1–X5).
+func (s *Server) servePatch(w http.ResponseWriter, r *http.Request, info requestInfo) {
+	pt, err := patchTypeFromContentType(r.Header.Get("Content-Type"))
+	if err != nil {
+		writeError(w, err)
+		return
+	}
+	q := r.URL.Query()
+	if pt == patchTypeApply && q.Get("fieldManager") == "" {
+		writeError(w, api.NewInvalid(api.GroupKind{Group: api.MetaGroupName, Kind: "PatchOptions"}, "", []api.StatusCause{{
+			Type: api.CauseTypeFieldValueRequired, Field: "fieldManager",
+			Message: "Required value: is required for apply patch",
+		}}))
+		return
+	}
+	body, err := s.readBody(r)
+	if err != nil {
+		writeError(w, err)
+		return
+	}
+	rec, created, warnings, err := s.patch(info.res, info.namespace, info.name, info.subresource, pt, body, q.Get("fieldValidation"))
+	if err != nil {
+		writeError(w, err)
+		return
+	}
+	writeWarnings(w, warnings)
+	code := http.StatusOK
+	if created {
+		code = http.StatusCreated
+	}
+	writeRaw(w, code, encodeObject(rec))
+}
+
+// patch applies a patch to the stored object and updates it, retrying when a concurrent
+// write got in between, as GuaranteedUpdate does. A stale resourceVersion carried by the
+// patch itself is a conflict (X5). An apply patch on a missing object creates it (X4).
+func (s *Server) patch(res *resource, ns, name, sub, pt string, body []byte, fieldValidation string) (*record, bool, []string, error) {
+	for attempt := 0; ; attempt++ {
+		s.mu.RLock()
+		cur := res.objects[objectKey(ns, name)]
+		s.mu.RUnlock()
+		if cur == nil {
+			if pt != patchTypeApply || sub != "" {
+				return nil, false, nil, api.NewNotFound(res.info.GroupResource(), name)
+			}
+			obj, warnings, err := decodeBody(s.scheme, body, res.info.GVK(), fieldValidation)
+			if err != nil {
+				return nil, false, nil, err
+			}
+			if obj, err = s.normalize(res, obj); err != nil {
+				return nil, false, nil, err
+			}
+			if m, _ := api.Accessor(obj); m.GetName() != name {
+				return nil, false, nil, errNameMismatch(m.GetName(), name)
+			}
+			rec, err := s.create(res, ns, obj)
+			return rec, err == nil, warnings, err
+		}
+		var patched []byte
+		var err error
+		if pt == patchTypeApply {
+			patched, err = applyApplyPatch(cur.json(), body)
+		} else {
+			patched, err = applyPatch(pt, cur.json(), body, res.info.Kind, res.info.builtin)
+		}
+		if err != nil {
+			return nil, false, nil, err
+		}
+		obj, warnings, err := decodeBody(s.scheme, patched, res.info.GVK(), fieldValidation)
+		if err != nil {
+			return nil, false, nil, err
+		}
+		if obj, err = s.normalize(res, obj); err != nil {
+			return nil, false, nil, err
+		}
+		m, _ := api.Accessor(obj)
+		if m.GetName() != name {
+			return nil, false, nil, errNameMismatch(m.GetName(), name)
+		}
+		curRV := strconv.FormatUint(cur.rv, 10)
+		fromPatch := m.GetResourceVersion() != curRV
+		if !fromPatch {
+			m.SetResourceVersion("")
+		}
+		rec, err := s.update(res, ns, obj, updateOptions{subresource: sub, expectRV: curRV})
+		if err != nil && api.IsConflict(err) && !fromPatch && attempt < 5 {
+			continue // someone wrote in between: apply the patch to the new state
+		}
+		return rec, false, warnings, err
+	}
+}
+
+// serveDelete serves DELETE of one object (D1–D4).
+func (s *Server) serveDelete(w http.ResponseWriter, r *http.Request, info requestInfo) {
+	body, err := s.readBody(r)
+	if err != nil {
+		writeError(w, err)
+		return
+	}
+	opts, err := parseDeleteOptions(r.URL.Query(), body)
+	if err != nil {
+		writeError(w, err)
+		return
+	}
+	res, err := s.remove(info.res, info.namespace, info.name, opts)
+	if err != nil {
+		writeError(w, err)
+		return
+	}
+	if info.res.info.ReturnDeletedObject || !res.deleted {
+		writeRaw(w, http.StatusOK, encodeObject(res.rec))
+		return
+	}
+	gr := info.res.info.GroupResource()
+	writeJSON(w, http.StatusOK, &api.Status{
+		TypeMeta: api.TypeMeta{Kind: "Status", APIVersion: "v1"},
+		Status:   api.StatusSuccess,
+		Details:  &api.StatusDetails{Name: info.name, Group: gr.Group, Kind: gr.Resource, UID: res.rec.meta.GetUID()},
+	})
+}
+
+// serveDeleteCollection deletes every object of the collection that passes the selectors
+// (D6) and answers with the list of what it deleted or marked.
+func (s *Server) serveDeleteCollection(w http.ResponseWriter, r *http.Request, info requestInfo) {
+	body, err := s.readBody(r)
+	if err != nil {
+		writeError(w, err)
+		return
+	}
+	dopts, err := parseDeleteOptions(r.URL.Query(), body)
+	if err != nil {
+		writeError(w, err)
+		return
+	}
+	lopts, err := parseListOptions(r.URL.Query(), false)
+	if err != nil {
+		writeError(w, err)
+		return
+	}
+	lr, err := s.deleteCollection(r, info.res, info.namespace, lopts, dopts)
+	if err != nil {
+		writeError(w, err)
+		return
+	}
+	writeRaw(w, http.StatusOK, s.encodeList(info.res, lr))
+}
+
+func (s *Server) deleteCollection(r *http.Request, res *resource, ns string, lopts api.ListOptions, dopts api.DeleteOptions) (listResult, error) {
+	lopts.Limit, lopts.Continue = 0, ""
+	lr, err := s.list(r.Context(), res, ns, lopts)
+	if err != nil {
+		return lr, err
+	}
+	out := listResult{items: []*record{}}
+	for _, rec := range lr.items {
+		dr, err := s.remove(res, rec.meta.GetNamespace(), rec.meta.GetName(), dopts)
+		if api.IsNotFound(err) {
+			continue
+		}
+		if err != nil {
+			return out, err
+		}
+		out.items = append(out.items, dr.rec)
+	}
+	out.rv = s.ResourceVersion()
+	return out, nil
+}

@@ -1,0 +1,335 @@
+package apiserver
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"mime"
+	"net/http"
+	"runtime/debug"
+	"strconv"
+	"strings"
+
+	"github.com/informer-lab/informer-lab/api"
+	"github.com/informer-lab/informer-lab/api/fields"
+)
+
+// requestInfo is what the path says (apiserver's request.RequestInfo; U1–U7).
+type requestInfo struct {
+	res          *resource
+	namespace    string
+	hasNamespace bool // the path had /namespaces/{ns}/ before the resource
+	name         string
+	subresource  string
+	legacyWatch  bool
+	verb         string
+}
+
+// buildHandler assembles the filter chain: panic recovery, then routing.
+func (s *Server) buildHandler() http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if err := s.begin(); err != nil {
+			writeStatus(w, err.(*api.Status))
+			return
+		}
+		defer s.wg.Done()
+		rw := &responseWriter{ResponseWriter: w}
+		defer func() {
+			if p := recover(); p != nil {
+				if p == http.ErrAbortHandler {
+					panic(p) // the cut-stream fault: let net/http drop the connection
+				}
+				if s.log != nil {
+					s.log.Error("apiserver: handler panic", "panic", p, "stack", string(debug.Stack()))
+				}
+				if !rw.wrote {
+					// No stack trace goes to the client.
+					writeStatus(rw, api.NewInternalError(fmt.Errorf("the server has encountered an unexpected error: %v", p)))
+				}
+			}
+		}()
+		s.route(rw, r)
+	})
+}
+
+// responseWriter remembers whether the header went out, so a panic after it is not answered
+// twice. It passes Flush through for watches (W20).
+type responseWriter struct {
+	http.ResponseWriter
+	wrote bool
+}
+
+func (w *responseWriter) WriteHeader(code int) {
+	w.wrote = true
+	w.ResponseWriter.WriteHeader(code)
+}
+
+func (w *responseWriter) Write(b []byte) (int, error) {
+	w.wrote = true
+	return w.ResponseWriter.Write(b)
+}
+
+func (w *responseWriter) Flush() {
+	if f, ok := w.ResponseWriter.(http.Flusher); ok {
+		w.wrote = true
+		f.Flush()
+	}
+}
+
+func (w *responseWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
+
+// writeStatus writes a failure Status with its code and, for retryable errors, Retry-After
+// (S1).
+func writeStatus(w http.ResponseWriter, st *api.Status) {
+	if st.Details != nil && st.Details.RetryAfterSeconds > 0 {
+		w.Header().Set("Retry-After", strconv.Itoa(int(st.Details.RetryAfterSeconds)))
+	}
+	writeJSON(w, statusCode(st), st)
+}
+
+func writeError(w http.ResponseWriter, err error) {
+	var st *api.Status
+	if !errors.As(err, &st) {
+		st = api.NewInternalError(err)
+	}
+	writeStatus(w, st)
+}
+
+func writeJSON(w http.ResponseWriter, code int, v any) {
+	data, err := json.Marshal(v)
+	if err != nil {
+		code, data = http.StatusInternalServerError, []byte(`{"kind":"Status","apiVersion":"v1","metadata":{},"status":"Failure","message":"encoding failed","code":500}`)
+	}
+	writeRaw(w, code, append(data, '\n'))
+}
+
+func writeRaw(w http.ResponseWriter, code int, data []byte) {
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(code)
+	_, _ = w.Write(data)
+}
+
+// route parses the path (U1–U7) and dispatches by verb.
+func (s *Server) route(w http.ResponseWriter, r *http.Request) {
+	var rest string
+	var gv string
+	switch p := r.URL.Path; {
+	case strings.HasPrefix(p, "/api/v1/"):
+		gv, rest = "/v1", p[len("/api/v1/"):]
+	case strings.HasPrefix(p, "/apis/"):
+		parts := strings.SplitN(p[len("/apis/"):], "/", 3)
+		if len(parts) < 3 {
+			s.serveNonResource(w, r)
+			return
+		}
+		gv, rest = parts[0]+"/"+parts[1], parts[2]
+	default:
+		s.serveNonResource(w, r)
+		return
+	}
+	s.mu.RLock()
+	served := s.byGV[gv]
+	s.mu.RUnlock()
+	if len(served) == 0 || rest == "" {
+		s.serveNonResource(w, r)
+		return
+	}
+	info, err := parsePath(served, strings.TrimSuffix(rest, "/"))
+	if err != nil {
+		writeError(w, err)
+		return
+	}
+	if err := s.classify(&info, r); err != nil {
+		writeError(w, err)
+		return
+	}
+	s.counts.add(info.verb, info.res.info.GroupResource().String())
+	if err := s.checkFail(info.verb, info.res); err != nil {
+		writeError(w, err)
+		return
+	}
+	switch info.verb {
+	case "list", "watch":
+		s.serveCollectionGet(w, r, info)
+	case "get":
+		s.serveGet(w, r, info)
+	case "create":
+		s.serveCreate(w, r, info)
+	case "update":
+		s.serveUpdate(w, r, info)
+	case "patch":
+		s.servePatch(w, r, info)
+	case "delete":
+		s.serveDelete(w, r, info)
+	case "deletecollection":
+		s.serveDeleteCollection(w, r, info)
+	}
+}
+
+// serveNonResource answers paths outside the resource tree. Discovery, /version and the
+// health endpoints belong here (issue 4); for now they are Go's plain 404 (U9).
+func (s *Server) serveNonResource(w http.ResponseWriter, r *http.Request) {
+	http.NotFound(w, r)
+}
+
+// parsePath splits the part after the group-version (U2–U6).
+func parsePath(served []*resource, rest string) (requestInfo, error) {
+	var info requestInfo
+	parts := strings.Split(rest, "/")
+	if parts[0] == "watch" {
+		info.legacyWatch = true
+		parts = parts[1:]
+	}
+	var resName string
+	switch {
+	case len(parts) >= 3 && parts[0] == "namespaces" && parts[2] != "status" && parts[2] != "finalize":
+		info.namespace, info.hasNamespace, resName = parts[1], true, parts[2]
+		parts = parts[3:]
+	case len(parts) >= 1:
+		resName = parts[0]
+		parts = parts[1:]
+	}
+	if len(parts) > 2 || resName == "" {
+		return info, notFoundResource()
+	}
+	if len(parts) >= 1 {
+		info.name = parts[0]
+	}
+	if len(parts) == 2 {
+		info.subresource = parts[1]
+	}
+	for _, r := range served {
+		if r.info.Resource == resName {
+			info.res = r
+		}
+	}
+	switch {
+	case info.res == nil,
+		info.hasNamespace && !info.res.info.Namespaced,
+		info.name == "" && info.subresource != "",
+		info.subresource != "" && (info.subresource != "status" || info.res.info.Kind == "ConfigMap" && info.res.info.builtin),
+		info.legacyWatch && info.subresource != "",
+		// A namespaced resource is addressed by name only inside its namespace.
+		info.res.info.Namespaced && !info.hasNamespace && info.name != "",
+		info.hasNamespace && info.namespace == "":
+		return info, notFoundResource()
+	}
+	return info, nil
+}
+
+// classify picks the verb from the method and the path shape; a method the path does not
+// serve is 405 (U3, E46).
+func (s *Server) classify(info *requestInfo, r *http.Request) error {
+	collection := info.name == ""
+	allNamespaces := info.res.info.Namespaced && !info.hasNamespace
+	m := r.Method
+	switch {
+	case info.legacyWatch && m == http.MethodGet:
+		info.verb = "watch"
+	case info.legacyWatch:
+	case collection && m == http.MethodGet:
+		info.verb = "list"
+		if isTrue(r.URL.Query(), "watch") {
+			info.verb = "watch"
+		}
+	case collection && m == http.MethodPost && !allNamespaces:
+		info.verb = "create"
+	case collection && m == http.MethodDelete && !allNamespaces && !(info.res.info.builtin && info.res.info.Kind == "Namespace"):
+		info.verb = "deletecollection"
+	case !collection && m == http.MethodGet:
+		info.verb = "get" // U7: ?watch on an item is ignored
+	case !collection && m == http.MethodPut:
+		info.verb = "update"
+	case !collection && m == http.MethodPatch:
+		info.verb = "patch"
+	case !collection && m == http.MethodDelete && info.subresource == "":
+		info.verb = "delete"
+	}
+	if info.verb == "" {
+		return api.NewMethodNotAllowed()
+	}
+	return nil
+}
+
+// isTrue mirrors the query-parameter boolean conversion (U10): present and not "0"/"false".
+func isTrue(q map[string][]string, key string) bool {
+	v, ok := q[key]
+	if !ok {
+		return false
+	}
+	s := ""
+	if len(v) > 0 {
+		s = strings.ToLower(v[0])
+	}
+	return s != "0" && s != "false"
+}
+
+// readBody reads a request body up to the limit (E8).
+func (s *Server) readBody(r *http.Request) ([]byte, error) {
+	if r.Body == nil {
+		return nil, nil
+	}
+	data, err := io.ReadAll(io.LimitReader(r.Body, s.opts.MaxBodyBytes+1))
+	if err != nil {
+		return nil, api.NewBadRequest("unable to read the request body: " + err.Error())
+	}
+	if int64(len(data)) > s.opts.MaxBodyBytes {
+		return nil, api.NewRequestEntityTooLargeError(fmt.Sprintf("limit is %d", s.opts.MaxBodyBytes))
+	}
+	return data, nil
+}
+
+// checkJSONBody enforces the request Content-Type of POST and PUT (N1, N2, E21).
+func checkJSONBody(r *http.Request) error {
+	ct := r.Header.Get("Content-Type")
+	if ct == "" {
+		return nil
+	}
+	mt, _, err := mime.ParseMediaType(ct)
+	if err != nil || mt != "application/json" {
+		return api.NewUnsupportedMediaType([]string{"application/json"})
+	}
+	return nil
+}
+
+// writeWarnings sends decode warnings as Warning headers (S5).
+func writeWarnings(w http.ResponseWriter, warnings []string) {
+	for _, text := range warnings {
+		w.Header().Add("Warning", "299 - "+strconv.Quote(text))
+	}
+}
+
+// listOptionsFor parses the query of a collection GET; a legacy single-object watch path
+// becomes a metadata.name field selector (U6, E42).
+func listOptionsFor(r *http.Request, info requestInfo) (api.ListOptions, error) {
+	opts, err := parseListOptions(r.URL.Query(), info.verb == "watch")
+	if err != nil {
+		return opts, err
+	}
+	if info.legacyWatch && info.name != "" {
+		nameSel := "metadata.name=" + fields.EscapeValue(info.name)
+		if opts.FieldSelector == "" {
+			opts.FieldSelector = nameSel
+		} else {
+			fs, err := fields.ParseSelector(opts.FieldSelector)
+			if err != nil {
+				return opts, api.NewBadRequest(err.Error())
+			}
+			if v, found := fs.RequiresExactMatch("metadata.name"); found && v != info.name {
+				return opts, api.NewBadRequest("fieldSelector metadata.name doesn't match requested name")
+			}
+			opts.FieldSelector += "," + nameSel
+		}
+	}
+	return opts, nil
+}
+
+// encodeObject marshals an object for a response.
+func encodeObject(rec *record) []byte {
+	var b bytes.Buffer
+	b.Write(rec.json())
+	b.WriteByte('\n')
+	return b.Bytes()
+}

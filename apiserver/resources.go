@@ -1,0 +1,164 @@
+package apiserver
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/informer-lab/informer-lab/api"
+	"github.com/informer-lab/informer-lab/api/fields"
+)
+
+// ResourceInfo describes one served resource. It mirrors what a CustomResourceDefinition (or
+// a built-in registry's RESTStorage) tells k8s.io/apiserver about a resource: group, version,
+// plural, kind, list kind, scope and short names, plus the per-resource switches of the
+// registry strategies that the wire spec depends on.
+type ResourceInfo struct {
+	Group      string   // "" for the core group (served under /api/v1)
+	Version    string   // e.g. "v1"
+	Resource   string   // plural, lower case: "deployments"
+	Kind       string   // "Deployment"
+	ListKind   string   // "DeploymentList"; Kind+"List" when empty
+	Namespaced bool     // namespaced or cluster-scoped
+	ShortNames []string // e.g. "deploy"
+
+	// AllowUnconditionalUpdate mirrors RESTUpdateStrategy.AllowUnconditionalUpdate: a PUT
+	// without metadata.resourceVersion is accepted (wire spec P3). Built-ins allow it; a
+	// registered kind does not unless this is set, as for custom resources.
+	AllowUnconditionalUpdate bool
+	// ReturnDeletedObject makes DELETE answer with the deleted object rather than a Success
+	// Status (wire spec D4). Pods, namespaces and registered kinds return the object.
+	ReturnDeletedObject bool
+	// FieldLabels are the field-selector labels beyond metadata.name and metadata.namespace
+	// (wire spec L19); FieldSet computes their values for one object. Both may be empty.
+	FieldLabels []string
+	FieldSet    func(obj api.Object) fields.Set
+
+	builtin bool
+}
+
+// DeploymentsResource is an example registered kind, apps/v1 deployments, served under
+// /apis/apps/v1 and stored as Unstructured. Pass it in Options.Resources (or to Register) to
+// serve it; it proves the registration path (issue 3, item 7).
+var DeploymentsResource = ResourceInfo{
+	Group: "apps", Version: "v1", Resource: "deployments", Kind: "Deployment",
+	Namespaced: true, ShortNames: []string{"deploy"}, ReturnDeletedObject: true,
+	AllowUnconditionalUpdate: true,
+}
+
+// GVK returns the resource's group, version and kind.
+func (ri *ResourceInfo) GVK() api.GroupVersionKind {
+	return api.GroupVersionKind{Group: ri.Group, Version: ri.Version, Kind: ri.Kind}
+}
+
+// GroupResource returns the resource as errors name it ("pods", "deployments.apps").
+func (ri *ResourceInfo) GroupResource() api.GroupResource {
+	return api.GroupResource{Group: ri.Group, Resource: ri.Resource}
+}
+
+func (ri *ResourceInfo) groupKind() api.GroupKind {
+	return api.GroupKind{Group: ri.Group, Kind: ri.Kind}
+}
+
+func (ri *ResourceInfo) apiVersion() string { return ri.GVK().APIVersion() }
+
+func (ri *ResourceInfo) listKind() string {
+	if ri.ListKind != "" {
+		return ri.ListKind
+	}
+	return ri.Kind + "List"
+}
+
+// allowedFields lists every field label a selector on this resource may use.
+func (ri *ResourceInfo) allowedFields() []string {
+	out := []string{"metadata.name"}
+	if ri.Namespaced {
+		out = append(out, "metadata.namespace")
+	}
+	return append(out, ri.FieldLabels...)
+}
+
+// fieldsOf returns the field set selectors match against. An absent field is "" (L20).
+func (ri *ResourceInfo) fieldsOf(obj api.Object) fields.Set {
+	m, _ := api.Accessor(obj)
+	set := fields.Set{}
+	if ri.FieldSet != nil {
+		set = ri.FieldSet(obj)
+	}
+	if m != nil {
+		set["metadata.name"] = m.GetName()
+		if ri.Namespaced {
+			set["metadata.namespace"] = m.GetNamespace()
+		}
+	}
+	return set
+}
+
+func (ri *ResourceInfo) validate() error {
+	switch {
+	case ri.Version == "" || ri.Resource == "" || ri.Kind == "":
+		return fmt.Errorf("apiserver: resource %q needs a version, a resource name and a kind", ri.Resource)
+	case strings.ToLower(ri.Resource) != ri.Resource || strings.ContainsAny(ri.Resource, "/."):
+		return fmt.Errorf("apiserver: resource name %q must be lower case without '/' or '.'", ri.Resource)
+	case strings.Contains(ri.Group, "/") || strings.Contains(ri.Version, "/"):
+		return fmt.Errorf("apiserver: group %q and version %q must not contain '/'", ri.Group, ri.Version)
+	}
+	return nil
+}
+
+// Built-in resources of the core group (wire spec §1 and L19).
+func builtinResources() []ResourceInfo {
+	return []ResourceInfo{
+		{
+			Version: "v1", Resource: "pods", Kind: "Pod", Namespaced: true, ShortNames: []string{"po"},
+			AllowUnconditionalUpdate: true, ReturnDeletedObject: true, builtin: true,
+			FieldLabels: []string{"spec.nodeName", "spec.restartPolicy", "spec.schedulerName",
+				"spec.serviceAccountName", "spec.hostNetwork", "status.phase", "status.podIP",
+				"status.podIPs", "status.nominatedNodeName"},
+			FieldSet: podFields,
+		},
+		{
+			Version: "v1", Resource: "configmaps", Kind: "ConfigMap", Namespaced: true,
+			ShortNames: []string{"cm"}, AllowUnconditionalUpdate: true, builtin: true,
+		},
+		{
+			Version: "v1", Resource: "namespaces", Kind: "Namespace", ShortNames: []string{"ns"},
+			AllowUnconditionalUpdate: true, ReturnDeletedObject: true, builtin: true,
+			FieldLabels: []string{"status.phase"},
+			FieldSet: func(obj api.Object) fields.Set {
+				ns, _ := obj.(*api.Namespace)
+				if ns == nil {
+					return fields.Set{}
+				}
+				return fields.Set{"status.phase": string(ns.Status.Phase)}
+			},
+		},
+	}
+}
+
+// podFields mirrors the pod registry's GetAttrs/ToSelectableFields.
+func podFields(obj api.Object) fields.Set {
+	p, _ := obj.(*api.Pod)
+	if p == nil {
+		return fields.Set{}
+	}
+	return fields.Set{
+		"spec.nodeName":            p.Spec.NodeName,
+		"spec.restartPolicy":       string(p.Spec.RestartPolicy),
+		"spec.schedulerName":       p.Spec.SchedulerName,
+		"spec.serviceAccountName":  p.Spec.ServiceAccountName,
+		"spec.hostNetwork":         strconv.FormatBool(p.Spec.HostNetwork),
+		"status.phase":             string(p.Status.Phase),
+		"status.podIP":             p.Status.PodIP,
+		"status.podIPs":            p.Status.PodIP,
+		"status.nominatedNodeName": "",
+	}
+}
+
+// podFieldLabelAlias maps the legacy pod field label to its current name (L19).
+func podFieldLabelAlias(field, value string) (string, string, error) {
+	if field == "spec.host" {
+		return "spec.nodeName", value, nil
+	}
+	return field, value, nil
+}

@@ -1,0 +1,325 @@
+package apiserver
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net"
+	"net/http"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/informer-lab/informer-lab/api"
+	"github.com/informer-lab/informer-lab/internal/clock"
+)
+
+// Defaults of Options. They are exported so tests and the README can quote them.
+const (
+	// DefaultHistorySize is the number of events the history ring keeps (wire spec 0.5). A
+	// watch or an Exact list from an RV older than the ring gets 410 Expired.
+	DefaultHistorySize = 10000
+	// DefaultBookmarkPeriod mirrors the cacher's defaultBookmarkFrequency (W16).
+	DefaultBookmarkPeriod = time.Minute
+	// DefaultWatchBufferSize is how many undelivered events one watcher may hold before the
+	// server closes it with an ERROR event (W19, R12). The real cacher's per-watcher channel
+	// is sized 10–1000 by resource; 1000 is its upper end.
+	DefaultWatchBufferSize = 1000
+	// DefaultMaxBodyBytes is the real server's request body limit, 3 MiB (E8).
+	DefaultMaxBodyBytes = 3 * 1024 * 1024
+	// DefaultMinRequestTimeout mirrors --min-request-timeout: a watch without timeoutSeconds
+	// lasts a random duration in [this, 2×this) (W18).
+	DefaultMinRequestTimeout = 30 * time.Minute
+	// DefaultTooLargeResourceVersionWait is how long a request for a future resourceVersion
+	// waits for it before failing with 504 ResourceVersionTooLarge (L4, W9).
+	DefaultTooLargeResourceVersionWait = 3 * time.Second
+)
+
+// Options configure a Server. The zero value gives the defaults above. It plays the role of
+// the kube-apiserver's command-line options (k8s.io/apiserver pkg/server/options).
+type Options struct {
+	// HistorySize bounds the event history ring (0: DefaultHistorySize).
+	HistorySize int
+	// BookmarkPeriod is the interval of periodic BOOKMARKs (0: DefaultBookmarkPeriod).
+	BookmarkPeriod time.Duration
+	// WatchBufferSize bounds each watcher's queue of undelivered events (0: default).
+	WatchBufferSize int
+	// MaxBodyBytes caps request bodies; larger ones get 413 (0: DefaultMaxBodyBytes).
+	MaxBodyBytes int64
+	// RejectWatchList answers sendInitialEvents=true with 422, as a server with the WatchList
+	// feature gate off does, so the client's LIST+WATCH fallback can be shown (CG5, T9). It
+	// also turns off the W6 defaulting of "" and "0" watches to watch-list.
+	RejectWatchList bool
+	// HonourLimitWithRV0 pages lists with resourceVersion=0. The real server ignores limit
+	// then (L9) and so do we unless this is set.
+	HonourLimitWithRV0 bool
+	// MinRequestTimeout sets the lifetime of watches without timeoutSeconds (0: default).
+	MinRequestTimeout time.Duration
+	// TooLargeResourceVersionWait is how long a request for a future RV waits for it (0: the
+	// default of 3 s; negative: fail at once).
+	TooLargeResourceVersionWait time.Duration
+	// Resources are extra kinds to serve, stored as Unstructured (e.g. DeploymentsResource).
+	Resources []ResourceInfo
+	// Clock drives timestamps, bookmarks and timeouts (nil: the real clock). A server created
+	// inside a testing/synctest bubble with the real clock runs in virtual time.
+	Clock clock.Clock
+	// Logger receives one Debug hop per operation (component "apiserver"); nil is silent.
+	Logger *slog.Logger
+}
+
+// Server is the simulated kube-apiserver: versioned storage with one global resourceVersion,
+// a bounded event history, watch fan-out, the HTTP handlers of the wire spec and a fault API.
+// It mirrors the parts of k8s.io/apiserver (genericapiserver, endpoints/handlers, storage/
+// cacher, storage/etcd3) that clients can observe. Every method is safe for concurrent use.
+type Server struct {
+	opts   Options
+	clock  clock.Clock
+	log    *slog.Logger
+	scheme *api.Scheme
+
+	// mu guards the storage, the history and the set of watchers. Writes and watch
+	// registration hold it exclusively; reads share it.
+	mu        sync.RWMutex
+	rev       uint64                 // the global revision, bumped by every write (0.1)
+	resources map[string]*resource   // by "group/resource"
+	byGV      map[string][]*resource // by "group/version", in registration order
+	hist      history
+	revCh     chan struct{} // closed and replaced by every write; waitForRV selects on it
+	watchers  map[*watcher]struct{}
+	nextWID   uint64
+
+	faults faults
+	counts requestCounts
+
+	// lifeMu guards closed and the WaitGroup's Add, so that Close cannot race a new request.
+	lifeMu  sync.Mutex
+	closed  bool
+	closing chan struct{} // closed by Close
+	wg      sync.WaitGroup
+	httpSrv *http.Server
+	url     string
+	handler http.Handler
+}
+
+// New mirrors genericapiserver's New + PrepareRun for our single process: a ready Server with
+// the namespaces default, kube-system and kube-public (NS3). It panics only on an invalid
+// ResourceInfo in opts.Resources, a programming error.
+func New(opts Options) *Server {
+	if opts.HistorySize <= 0 {
+		opts.HistorySize = DefaultHistorySize
+	}
+	if opts.BookmarkPeriod <= 0 {
+		opts.BookmarkPeriod = DefaultBookmarkPeriod
+	}
+	if opts.WatchBufferSize <= 0 {
+		opts.WatchBufferSize = DefaultWatchBufferSize
+	}
+	if opts.MaxBodyBytes <= 0 {
+		opts.MaxBodyBytes = DefaultMaxBodyBytes
+	}
+	if opts.MinRequestTimeout <= 0 {
+		opts.MinRequestTimeout = DefaultMinRequestTimeout
+	}
+	if opts.TooLargeResourceVersionWait == 0 {
+		opts.TooLargeResourceVersionWait = DefaultTooLargeResourceVersionWait
+	}
+	s := &Server{
+		opts:      opts,
+		clock:     clock.Or(opts.Clock),
+		log:       opts.Logger,
+		scheme:    api.DefaultScheme,
+		resources: map[string]*resource{},
+		byGV:      map[string][]*resource{},
+		revCh:     make(chan struct{}),
+		watchers:  map[*watcher]struct{}{},
+		closing:   make(chan struct{}),
+	}
+	s.hist.init(opts.HistorySize)
+	s.counts.reset()
+	for _, ri := range builtinResources() {
+		s.mustRegister(ri)
+	}
+	for _, ri := range opts.Resources {
+		ri.builtin = false
+		s.mustRegister(ri)
+	}
+	for _, ns := range []string{"default", "kube-system", "kube-public"} {
+		obj := &api.Namespace{ObjectMeta: api.ObjectMeta{Name: ns}}
+		if _, err := s.Create(context.Background(), "namespaces", "", obj); err != nil {
+			panic(fmt.Sprintf("apiserver: creating namespace %s: %v", ns, err))
+		}
+	}
+	s.counts.reset()
+	s.handler = s.buildHandler()
+	return s
+}
+
+func (s *Server) mustRegister(ri ResourceInfo) {
+	if err := s.Register(ri); err != nil {
+		panic(err)
+	}
+}
+
+// Register adds a kind to serve under /apis/{group}/{version} (or /api/v1 for the core
+// group), stored as Unstructured. It mirrors what creating a CustomResourceDefinition does.
+// Registering a resource name twice in one group is an error.
+func (s *Server) Register(ri ResourceInfo) error {
+	if err := ri.validate(); err != nil {
+		return err
+	}
+	ri.ShortNames = append([]string(nil), ri.ShortNames...)
+	ri.FieldLabels = append([]string(nil), ri.FieldLabels...)
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	id := ri.Group + "/" + ri.Resource
+	if _, ok := s.resources[id]; ok {
+		return fmt.Errorf("apiserver: resource %s is already registered", ri.GroupResource())
+	}
+	r := &resource{info: ri, objects: map[string]*record{}}
+	s.resources[id] = r
+	gv := ri.Group + "/" + ri.Version
+	s.byGV[gv] = append(s.byGV[gv], r)
+	return nil
+}
+
+// Resources returns the served resources, built-ins first, for discovery and demos.
+func (s *Server) Resources() []ResourceInfo {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	var out []ResourceInfo
+	for _, gv := range sortedKeys(s.byGV) {
+		for _, r := range s.byGV[gv] {
+			out = append(out, r.info)
+		}
+	}
+	return out
+}
+
+// lookup finds a resource by plural, short name, "plural.group" or "group/version/plural".
+func (s *Server) lookup(name string) (*resource, error) {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	if r, ok := s.resources["/"+name]; ok {
+		return r, nil
+	}
+	if parts := strings.Split(name, "/"); len(parts) == 3 {
+		for _, r := range s.byGV[parts[0]+"/"+parts[1]] {
+			if r.info.Resource == parts[2] {
+				return r, nil
+			}
+		}
+	}
+	if i := strings.IndexByte(name, '.'); i > 0 {
+		if r, ok := s.resources[name[i+1:]+"/"+name[:i]]; ok {
+			return r, nil
+		}
+	}
+	var found *resource
+	for _, r := range s.resources {
+		match := r.info.Resource == name
+		for _, sn := range r.info.ShortNames {
+			match = match || sn == name
+		}
+		if match {
+			if found != nil {
+				return nil, api.NewBadRequest(fmt.Sprintf("resource name %q is ambiguous: qualify it with its group", name))
+			}
+			found = r
+		}
+	}
+	if found == nil {
+		return nil, notFoundResource()
+	}
+	return found, nil
+}
+
+// notFoundResource is the 404 for an unknown resource inside a served group-version (U9).
+func notFoundResource() *api.Status {
+	return &api.Status{
+		TypeMeta: api.TypeMeta{Kind: "Status", APIVersion: "v1"},
+		Status:   api.StatusFailure, Code: http.StatusNotFound, Reason: api.StatusReasonNotFound,
+		Message: "the server could not find the requested resource",
+	}
+}
+
+// Handler returns the HTTP handler serving the whole API. It mirrors the handler chain that
+// genericapiserver builds (panic recovery, request info, the REST handlers).
+func (s *Server) Handler() http.Handler { return s.handler }
+
+// Start serves Handler on addr ("" or ":0" for a free port). A missing host binds 127.0.0.1:
+// the simulator has no authentication, so it stays on loopback unless asked otherwise. It
+// returns the base URL, e.g. "http://127.0.0.1:41234".
+func (s *Server) Start(addr string) (string, error) {
+	host, port, err := net.SplitHostPort(addr)
+	if addr == "" {
+		host, port, err = "", "0", nil
+	}
+	if err != nil {
+		return "", fmt.Errorf("apiserver: bad listen address %q: %w", addr, err)
+	}
+	if host == "" {
+		host = "127.0.0.1"
+	}
+	if ip := net.ParseIP(host); (ip == nil || !ip.IsLoopback()) && host != "localhost" && s.log != nil {
+		s.log.Warn("apiserver binds a non-loopback address without authentication", "addr", host)
+	}
+	ln, err := net.Listen("tcp", net.JoinHostPort(host, port))
+	if err != nil {
+		return "", err
+	}
+	srv := &http.Server{
+		Handler: s.handler,
+		// No WriteTimeout: watches are long-lived (W20).
+		ReadHeaderTimeout: 10 * time.Second,
+		IdleTimeout:       90 * time.Second,
+	}
+	s.lifeMu.Lock()
+	if s.closed || s.httpSrv != nil {
+		s.lifeMu.Unlock()
+		ln.Close()
+		return "", errors.New("apiserver: server already started or closed")
+	}
+	s.httpSrv = srv
+	s.url = "http://" + ln.Addr().String()
+	s.wg.Add(1)
+	s.lifeMu.Unlock()
+	go func() {
+		defer s.wg.Done()
+		_ = srv.Serve(ln) // returns http.ErrServerClosed on Close
+	}()
+	return "http://" + ln.Addr().String(), nil
+}
+
+// Close ends every watch, stops the HTTP server and waits for every goroutine the server
+// started. Requests after Close get 503. It is safe to call more than once.
+func (s *Server) Close() {
+	s.lifeMu.Lock()
+	already := s.closed
+	s.closed = true
+	srv := s.httpSrv
+	s.lifeMu.Unlock()
+	if !already {
+		close(s.closing)
+		s.mu.Lock()
+		for w := range s.watchers {
+			w.stop(stopServer)
+		}
+		s.mu.Unlock()
+		if srv != nil {
+			_ = srv.Close()
+		}
+	}
+	s.wg.Wait()
+}
+
+// begin registers one in-flight operation; it fails once the server is closed.
+func (s *Server) begin() error {
+	s.lifeMu.Lock()
+	defer s.lifeMu.Unlock()
+	if s.closed {
+		return api.NewServiceUnavailable("the server is shutting down")
+	}
+	s.wg.Add(1)
+	return nil
+}

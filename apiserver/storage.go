@@ -1,0 +1,321 @@
+package apiserver
+
+import (
+	"encoding/json"
+	"slices"
+	"sort"
+	"strconv"
+	"sync"
+	"sync/atomic"
+
+	"github.com/informer-lab/informer-lab/api"
+	"github.com/informer-lab/informer-lab/api/watch"
+	"github.com/informer-lab/informer-lab/internal/trace"
+)
+
+// record is one stored version of an object. A record is immutable once created: lists,
+// events and watchers share it without copying, and the Go API deep-copies on the way out
+// (H-8). Its JSON is computed at most once and reused by every list and watcher.
+type record struct {
+	obj  api.Object
+	meta api.MetaObject
+	rv   uint64
+	key  string // "namespace/name", or "name" when cluster-scoped (0.6)
+	enc  atomic.Pointer[[]byte]
+}
+
+func newRecord(obj api.Object, key string, rv uint64) *record {
+	m, _ := api.Accessor(obj)
+	return &record{obj: obj, meta: m, rv: rv, key: key}
+}
+
+// json returns the object's encoding, kind and apiVersion included (N6).
+func (r *record) json() []byte {
+	if p := r.enc.Load(); p != nil {
+		return *p
+	}
+	b, err := json.Marshal(r.obj)
+	if err != nil {
+		// Stored objects come from JSON or from typed structs, so this cannot happen; an
+		// encodable placeholder keeps the stream valid if it ever does.
+		b = []byte(`{}`)
+	}
+	r.enc.Store(&b)
+	return b
+}
+
+// resource is the storage of one resource: its objects by key, and a key index sorted on
+// demand for lists and continue tokens.
+type resource struct {
+	info    ResourceInfo
+	objects map[string]*record
+
+	sortMu   sync.Mutex
+	sorted   []string
+	sortedOK bool
+}
+
+// sortedKeys returns the keys in byte order; the slice is shared and must not be changed.
+// Callers hold s.mu (read or write).
+func (r *resource) sortedKeys() []string {
+	r.sortMu.Lock()
+	defer r.sortMu.Unlock()
+	if !r.sortedOK {
+		keys := make([]string, 0, len(r.objects))
+		for k := range r.objects {
+			keys = append(keys, k)
+		}
+		slices.Sort(keys)
+		r.sorted, r.sortedOK = keys, true
+	}
+	return r.sorted
+}
+
+func (r *resource) invalidateKeys() {
+	r.sortMu.Lock()
+	r.sortedOK = false
+	r.sortMu.Unlock()
+}
+
+func objectKey(namespace, name string) string {
+	if namespace == "" {
+		return name
+	}
+	return namespace + "/" + name
+}
+
+// event is one entry of the history: a write at rv. obj is the new state; for a delete it is
+// the last state carrying the delete's RV (W10). old is the state before (nil on create).
+type event struct {
+	rv  uint64
+	typ watch.EventType
+	res *resource
+	obj *record
+	old *record
+}
+
+// history is the bounded ring of events (0.5). Every write makes exactly one event and bumps
+// the global revision by one, so the retained events have the contiguous RVs start+1 … rev
+// and the event of RV r sits at a computed position.
+type history struct {
+	ring  []*event
+	head  int    // position of the oldest retained event
+	n     int    // number of retained events
+	start uint64 // every event with RV > start is retained
+}
+
+func (h *history) init(size int) { h.ring = make([]*event, size) }
+
+func (h *history) add(ev *event) {
+	if h.n == len(h.ring) {
+		h.ring[h.head] = nil
+		h.head = (h.head + 1) % len(h.ring)
+		h.n--
+		h.start++
+	}
+	h.ring[(h.head+h.n)%len(h.ring)] = ev
+	h.n++
+}
+
+// at returns the event of RV rv, which must be in (start, start+n].
+func (h *history) at(rv uint64) *event {
+	return h.ring[(h.head+int(rv-h.start-1))%len(h.ring)]
+}
+
+// compact drops every event with RV ≤ rv.
+func (h *history) compact(rv uint64) {
+	for h.n > 0 && h.start < rv {
+		h.ring[h.head] = nil
+		h.head = (h.head + 1) % len(h.ring)
+		h.n--
+		h.start++
+	}
+	if h.start < rv {
+		h.start = rv
+	}
+}
+
+// commit performs one write under s.mu: it bumps the revision, stamps obj with it, stores
+// (or, for Deleted, removes) the record, appends the event and hands it to the watchers.
+// obj must be private to the server: nobody else may hold it.
+func (s *Server) commit(res *resource, typ watch.EventType, key string, obj api.Object, old *record) *event {
+	s.rev++
+	m, _ := api.Accessor(obj)
+	m.SetResourceVersion(strconv.FormatUint(s.rev, 10))
+	rec := newRecord(obj, key, s.rev)
+	switch typ {
+	case watch.Deleted:
+		delete(res.objects, key)
+		res.invalidateKeys()
+	case watch.Added:
+		res.objects[key] = rec
+		res.invalidateKeys()
+	default:
+		res.objects[key] = rec
+	}
+	ev := &event{rv: s.rev, typ: typ, res: res, obj: rec, old: old}
+	s.hist.add(ev)
+	close(s.revCh)
+	s.revCh = make(chan struct{})
+	if trace.Enabled(s.log) {
+		trace.Hop(s.log, "apiserver", opForEvent(typ), key, strconv.FormatUint(s.rev, 10))
+	}
+	s.dispatch(ev)
+	return ev
+}
+
+func opForEvent(t watch.EventType) string {
+	switch t {
+	case watch.Added:
+		return "create"
+	case watch.Deleted:
+		return "delete"
+	}
+	return "update"
+}
+
+// Compact drops the history up to and including rv, as an etcd compaction does: watches and
+// Exact lists from an older RV, and continue tokens made before it, then get 410 Expired.
+// rv beyond the current revision compacts everything.
+func (s *Server) Compact(rv uint64) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if rv > s.rev {
+		rv = s.rev
+	}
+	s.hist.compact(rv)
+	trace.Hop(s.log, "apiserver", "fault", "", strconv.FormatUint(rv, 10), slogString("fault", "compact"))
+}
+
+// CompactAll drops the whole history: only the current revision can be watched from.
+func (s *Server) CompactAll() {
+	s.mu.Lock()
+	rv := s.rev
+	s.mu.Unlock()
+	s.Compact(rv)
+}
+
+// ResourceVersion returns the current global revision.
+func (s *Server) ResourceVersion() uint64 {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	return s.rev
+}
+
+// OldestResourceVersion returns the oldest RV a watch may start from without 410: every
+// event after it is retained.
+func (s *Server) OldestResourceVersion() uint64 {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	return s.hist.start
+}
+
+// page is one read of a collection at a snapshot revision.
+type page struct {
+	items     []*record
+	rv        uint64
+	lastKey   string // key of the last item, relative to the collection prefix
+	more      bool
+	remaining int64 // items after lastKey, when more
+}
+
+// readPage reads the collection res (namespace ns, "" for all) as of revision at, starting at
+// the relative key from, up to limit items (0: all) that keep passes. Callers hold s.mu for
+// reading and have checked that at is in [hist.start, rev].
+//
+// A snapshot older than the current revision is rebuilt from the history: walking the events
+// after at from newest to oldest, each key's overlay ends at its state before the oldest such
+// event, which is its state at at. The page merges the current keys with the overlay keys.
+func (s *Server) readPage(res *resource, ns string, at uint64, from string, limit int, keep func(*record) bool) page {
+	var overlay map[string]*record
+	if at < s.rev {
+		overlay = map[string]*record{}
+		for rv := s.rev; rv > at; rv-- {
+			ev := s.hist.at(rv)
+			if ev.res == res {
+				overlay[ev.obj.key] = ev.old
+			}
+		}
+	}
+	prefix := ""
+	if ns != "" {
+		prefix = ns + "/"
+	}
+	cur := res.sortedKeys()
+	lo := sort.SearchStrings(cur, prefix+from)
+	hi := len(cur)
+	if prefix != "" {
+		hi = sort.SearchStrings(cur, ns+"0") // '0' follows '/': the end of the prefix range
+	}
+	var extra []string
+	for k, rec := range overlay {
+		if _, inCur := res.objects[k]; !inCur && rec != nil && k >= prefix+from && (prefix == "" || len(k) > len(prefix) && k[:len(prefix)] == prefix) {
+			extra = append(extra, k)
+		}
+	}
+	slices.Sort(extra)
+
+	p := page{rv: at}
+	i, j := lo, 0
+	next := func() (string, *record, bool) {
+		for i < hi || j < len(extra) {
+			var k string
+			if j >= len(extra) || (i < hi && cur[i] < extra[j]) {
+				k = cur[i]
+				i++
+			} else {
+				k = extra[j]
+				j++
+			}
+			rec, ok := overlay[k]
+			if !ok {
+				rec = res.objects[k]
+			}
+			if rec != nil {
+				return k, rec, true
+			}
+		}
+		return "", nil, false
+	}
+	var lastAbs string
+	for {
+		k, rec, ok := next()
+		if !ok {
+			break
+		}
+		if keep != nil && !keep(rec) {
+			continue
+		}
+		if limit > 0 && len(p.items) == limit {
+			p.more = true
+			break
+		}
+		p.items = append(p.items, rec)
+		lastAbs = k
+	}
+	if p.more {
+		p.lastKey = lastAbs[len(prefix):]
+		if keep == nil {
+			p.remaining = s.countAfter(res, cur, hi, overlay, prefix, lastAbs)
+		}
+	}
+	return p
+}
+
+// countAfter counts the snapshot's items with a key after last inside the prefix range.
+func (s *Server) countAfter(res *resource, cur []string, hi int, overlay map[string]*record, prefix, last string) int64 {
+	n := int64(hi - sort.SearchStrings(cur, last+"\x00"))
+	for k, rec := range overlay {
+		if k <= last || (prefix != "" && (len(k) <= len(prefix) || k[:len(prefix)] != prefix)) {
+			continue
+		}
+		_, inCur := res.objects[k]
+		switch {
+		case inCur && rec == nil:
+			n--
+		case !inCur && rec != nil:
+			n++
+		}
+	}
+	return n
+}

@@ -1,0 +1,23 @@
+package apiserver
+
+import "testing"
+
+// NewTestServer starts a Server on a free 127.0.0.1 port and closes it when the test ends.
+// It is the simulator's counterpart of envtest's Environment.Start, usable from any
+// package's tests. The base URL is Server.URL.
+func NewTestServer(t testing.TB, opts Options) *Server {
+	t.Helper()
+	s := New(opts)
+	if _, err := s.Start("127.0.0.1:0"); err != nil {
+		t.Fatalf("apiserver: start: %v", err)
+	}
+	t.Cleanup(s.Close)
+	return s
+}
+
+// URL returns the base URL the server listens on ("" before Start).
+func (s *Server) URL() string {
+	s.lifeMu.Lock()
+	defer s.lifeMu.Unlock()
+	return s.url
+}

@@ -1,0 +1,266 @@
+package listwatch
+
+import (
+	"context"
+	"encoding/base64"
+	"encoding/pem"
+	"fmt"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/informer-lab/informer-lab/api"
+)
+
+// The real-looking kubeconfig in testdata: each context gives the expected Config or a
+// clear error.
+func TestCh02_KubeconfigFile(t *testing.T) {
+	k, err := LoadKubeconfig(filepath.Join("testdata", "kubeconfig.yaml"))
+	require.NoError(t, err)
+	assert.Equal(t, "kind-lab", k.CurrentContext)
+	assert.Len(t, k.Clusters, 3)
+	assert.Len(t, k.Contexts, 4)
+	assert.Len(t, k.AuthInfos, 4)
+
+	tests := []struct {
+		context string
+		want    *Config
+		wantNS  string
+		wantErr string
+	}{
+		{context: "", wantNS: "demo", want: &Config{Host: "https://127.0.0.1:39145",
+			BearerToken: "eyJhbGciOiJSUzI1NiIsImtpZCI6IjEyMyJ9.eyJzdWIiOiJsYWIifQ.c2lnbmF0dXJl",
+			CAData:      []byte("-----BEGIN CERTIFICATE-----\nMIIBdummycertificatefortestsonly\n-----END CERTIFICATE-----\n")}},
+		{context: "dev", wantNS: "default", want: &Config{Host: "https://dev.example.com:6443", Insecure: true,
+			TLSServerName: "api.dev.example.com", BearerToken: "token-from-file"}},
+		{context: "minikube", wantNS: "default", wantErr: `user "minikube" authenticates with client-certificate, client-key, which this client does not support`},
+		{context: "cloud", wantNS: "default", wantErr: `user "gke-exec" authenticates with exec`},
+		{context: "nope", wantErr: `context "nope" not found in kubeconfig (have "cloud", "dev", "kind-lab", "minikube")`},
+	}
+	for _, tc := range tests {
+		t.Run("context "+tc.context, func(t *testing.T) {
+			cfg, err := k.ClientConfig(tc.context)
+			if tc.wantErr != "" {
+				require.ErrorContains(t, err, tc.wantErr)
+			} else {
+				require.NoError(t, err)
+				if diff := cmp.Diff(tc.want, cfg, cmp.AllowUnexported(Config{})); diff != "" {
+					t.Errorf("config (-want +got):\n%s", diff)
+				}
+			}
+			ns, err := k.Namespace(tc.context)
+			if tc.wantNS == "" {
+				require.Error(t, err)
+				return
+			}
+			require.NoError(t, err)
+			assert.Equal(t, tc.wantNS, ns)
+		})
+	}
+
+	// The minikube cluster's CA file resolves against the kubeconfig's directory.
+	assert.Equal(t, filepath.Join("testdata", "ca.crt"), k.resolve(k.Clusters["minikube"].CertificateAuthority))
+
+	cfg, err := BuildConfigFromKubeconfig(filepath.Join("testdata", "kubeconfig.yaml"))
+	require.NoError(t, err)
+	assert.Equal(t, "https://127.0.0.1:39145", cfg.Host)
+}
+
+// KUBECONFIG picks the file when no path is given.
+func TestCh02_KubeconfigEnv(t *testing.T) {
+	path, err := filepath.Abs(filepath.Join("testdata", "kubeconfig.yaml"))
+	require.NoError(t, err)
+	t.Setenv("KUBECONFIG", path+string(os.PathListSeparator)+"/does/not/exist")
+	k, err := LoadKubeconfig("")
+	require.NoError(t, err)
+	assert.Equal(t, "kind-lab", k.CurrentContext)
+
+	t.Setenv("KUBECONFIG", "")
+	t.Setenv("HOME", t.TempDir())
+	_, err = LoadKubeconfig("")
+	require.ErrorContains(t, err, "reading kubeconfig")
+}
+
+// Table tests of the parser: the YAML subset and JSON, and the errors for what it does not
+// support.
+func TestCh02_KubeconfigParse(t *testing.T) {
+	ca := base64.StdEncoding.EncodeToString([]byte("PEM"))
+	minimal := func(server, user string) string {
+		return fmt.Sprintf("current-context: c\nclusters:\n- name: k\n  cluster:\n    server: %s\ncontexts:\n- name: c\n  context:\n    cluster: k\n    user: u\nusers:\n- name: u\n  user:\n%s\n", server, user)
+	}
+	tests := []struct {
+		name    string
+		data    string
+		context string
+		want    *Config
+		wantErr string
+	}{
+		{name: "minimal token", data: minimal("https://h:6443", "    token: abc"),
+			want: &Config{Host: "https://h:6443", BearerToken: "abc"}},
+		{name: "no user credentials", data: minimal("http://h", "    {}"), want: &Config{Host: "http://h"}},
+		{name: "indented sequences and comments", data: `
+# comment
+current-context: "c"   # trailing
+clusters:
+  - name: k
+    cluster:
+      server: https://h # not part of the value
+      certificate-authority-data: ` + ca + `
+contexts:
+  -   name: c
+      context: {cluster: k}
+`, wantErr: "flow mappings other than {} are not supported"},
+		{name: "indented sequences", data: `
+current-context: c
+clusters:
+  - name: k
+    cluster:
+      server: https://h # not part of the value
+      certificate-authority-data: ` + ca + `
+      insecure-skip-tls-verify: false
+contexts:
+  -   name: c
+      context:
+        cluster: k
+users: []
+`, want: &Config{Host: "https://h", CAData: []byte("PEM")}},
+		{name: "quoted strings", data: minimal(`'https://h:1'`, `    token: "a\"b\\c"`),
+			want: &Config{Host: "https://h:1", BearerToken: `a"b\c`}},
+		{name: "single quote escape", data: minimal(`https://h`, `    token: 'it''s'`),
+			want: &Config{Host: "https://h", BearerToken: "it's"}},
+		{name: "CRLF line ends", data: strings.ReplaceAll(minimal("https://h", "    token: t"), "\n", "\r\n"),
+			want: &Config{Host: "https://h", BearerToken: "t"}},
+		{name: "document marker", data: "---\n" + minimal("https://h", "    token: t"),
+			want: &Config{Host: "https://h", BearerToken: "t"}},
+		{name: "JSON kubeconfig", data: `{"kind":"Config","apiVersion":"v1","current-context":"c",
+			"clusters":[{"name":"k","cluster":{"server":"https://j","insecure-skip-tls-verify":true}}],
+			"contexts":[{"name":"c","context":{"cluster":"k","user":"u","namespace":"x"}}],
+			"users":[{"name":"u","user":{"token":"jt"}}]}`,
+			want: &Config{Host: "https://j", Insecure: true, BearerToken: "jt"}},
+		{name: "named context", context: "other", data: "current-context: c\nclusters:\n- name: k\n  cluster:\n    server: https://k\n" +
+			"- name: o\n  cluster:\n    server: https://o\ncontexts:\n- name: c\n  context:\n    cluster: k\n- name: other\n  context:\n    cluster: o\n",
+			want: &Config{Host: "https://o"}},
+		{name: "sequence item among keys", data: "kind: Config\n- x\n", wantErr: "a sequence item where a mapping key was expected"},
+		{name: "basic auth refused", data: minimal("https://h", "    username: admin\n    password: x"),
+			wantErr: "authenticates with username, password"},
+		{name: "auth provider refused", data: minimal("https://h", "    auth-provider:\n      name: oidc"),
+			wantErr: "authenticates with auth-provider"},
+		{name: "proxy refused", data: strings.Replace(minimal("https://h", "    token: t"), "    server: https://h", "    server: https://h\n    proxy-url: http://p", 1),
+			wantErr: `cluster "k" uses proxy-url`},
+		{name: "no current context", data: "clusters: []\n", wantErr: "no current-context is set"},
+		{name: "missing cluster", data: "current-context: c\ncontexts:\n- name: c\n  context:\n    cluster: gone\n",
+			wantErr: `names cluster "gone", which is not in the kubeconfig`},
+		{name: "missing user", data: strings.Replace(minimal("https://h", "    token: t"), "user: u", "user: ghost", 1),
+			wantErr: `names user "ghost"`},
+		{name: "no server", data: minimal("", "    token: t"), wantErr: `cluster "k" has no server`},
+		{name: "bad base64", data: strings.Replace(minimal("https://h", "    token: t"), "    server: https://h", "    server: https://h\n    certificate-authority-data: %%%", 1),
+			wantErr: "certificate-authority-data is not base64"},
+		{name: "bad bool", data: strings.Replace(minimal("https://h", "    token: t"), "    server: https://h", "    server: https://h\n    insecure-skip-tls-verify: maybe", 1),
+			wantErr: "insecure-skip-tls-verify: want true or false"},
+		{name: "missing CA file", data: strings.Replace(minimal("https://h", "    token: t"), "    server: https://h", "    server: https://h\n    certificate-authority: /nonexistent/ca.crt", 1),
+			wantErr: "certificate-authority"},
+		{name: "missing token file", data: minimal("https://h", "    tokenFile: /nonexistent/token"), wantErr: "tokenFile"},
+		{name: "empty", data: "", wantErr: "kubeconfig is empty"},
+		{name: "not a mapping", data: "- a\n- b\n", wantErr: "must be a mapping"},
+		{name: "wrong kind", data: "kind: Pod\n", wantErr: `kubeconfig has kind "Pod"`},
+		{name: "clusters not a list", data: "clusters: x\n", wantErr: "clusters must be a list"},
+		{name: "entry without name", data: "clusters:\n- cluster:\n    server: x\n", wantErr: "clusters[0] has no name"},
+		{name: "tabs", data: "clusters:\n\t- name: x\n", wantErr: "tabs are not allowed"},
+		{name: "anchors", data: "clusters: &a []\n", wantErr: "anchors, aliases and tags are not supported"},
+		{name: "block scalar", data: "users:\n- name: u\n  user:\n    token: |\n      abc\n", wantErr: "block scalars"},
+		{name: "duplicate key", data: "kind: Config\nkind: Config\n", wantErr: `duplicate key "kind"`},
+		{name: "bad indentation", data: "kind: Config\n   apiVersion: v1\n", wantErr: "line 2: unexpected indentation"},
+		{name: "unterminated quote", data: "kind: \"Config\n", wantErr: "unterminated quoted scalar"},
+		{name: "two documents", data: "kind: Config\n---\nkind: Config\n", wantErr: "only one document"},
+		{name: "invalid UTF-8", data: "kind: \xff\n", wantErr: "not valid UTF-8"},
+		{name: "bad JSON", data: `{"kind":`, wantErr: "kubeconfig is not valid JSON"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			k, err := ParseKubeconfig([]byte(tc.data))
+			var cfg *Config
+			if err == nil {
+				cfg, err = k.ClientConfig(tc.context)
+			}
+			if tc.wantErr != "" {
+				require.ErrorContains(t, err, tc.wantErr)
+				return
+			}
+			require.NoError(t, err)
+			if diff := cmp.Diff(tc.want, cfg, cmp.AllowUnexported(Config{})); diff != "" {
+				t.Errorf("config (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+// The YAML reader on its own: shapes kubeconfig files use.
+func TestCh02_YAMLSubset(t *testing.T) {
+	tests := []struct {
+		name string
+		in   string
+		want any
+	}{
+		{"sequence at the key's indentation", "a:\n- x\n- y\nb: z\n", map[string]any{"a": []any{"x", "y"}, "b": "z"}},
+		{"compact mappings in a sequence", "l:\n- k: 1\n  m: 2\n- k: 3\n", map[string]any{"l": []any{map[string]any{"k": "1", "m": "2"}, map[string]any{"k": "3"}}}},
+		{"dash alone", "l:\n-\n  k: v\n- \n", map[string]any{"l": []any{map[string]any{"k": "v"}, nil}}},
+		{"nested sequence", "l:\n- - a\n  - b\n", map[string]any{"l": []any{[]any{"a", "b"}}}},
+		{"flow sequence", `args: ["a b", 'c', d , e]`, map[string]any{"args": []any{"a b", "c", "d", "e"}}},
+		{"empty flow", "a: []\nb: {}\nc:\nd: ~\n", map[string]any{"a": []any{}, "b": map[string]any{}, "c": nil, "d": nil}},
+		{"hash inside values", "url: http://h/#frag\nq: \"a # b\"\n", map[string]any{"url": "http://h/#frag", "q": "a # b"}},
+		{"quoted key", `"a b": c`, map[string]any{"a b": "c"}},
+		{"escapes", `s: "\t\u00e9\x41\n"`, map[string]any{"s": "\té" + "A\n"}},
+		{"colon in value", "server: https://1.2.3.4:6443\n", map[string]any{"server": "https://1.2.3.4:6443"}},
+		{"scalar document", "hello\n", "hello"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			got, err := parseYAMLSubset([]byte(tc.in))
+			require.NoError(t, err)
+			assert.Equal(t, tc.want, got)
+		})
+	}
+}
+
+// End to end against a real TLS server: a kubeconfig with CA data and a token.
+func TestCh02_KubeconfigAgainstTLSServer(t *testing.T) {
+	rec := &recorder{contentType: "application/json", body: podListJSON}
+	srv := httptest.NewTLSServer(rec)
+	defer srv.Close()
+	ca := base64.StdEncoding.EncodeToString(pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: srv.Certificate().Raw}))
+	path := filepath.Join(t.TempDir(), "config")
+	require.NoError(t, os.WriteFile(path, []byte(fmt.Sprintf(`apiVersion: v1
+kind: Config
+clusters:
+- cluster:
+    certificate-authority-data: %s
+    server: %s
+  name: test
+contexts:
+- context:
+    cluster: test
+    user: test
+  name: test
+current-context: test
+users:
+- name: test
+  user:
+    token: kube-token
+`, ca, srv.URL)), 0o600))
+	cfg, err := BuildConfigFromKubeconfig(path)
+	require.NoError(t, err)
+	c, err := RESTClientFor(cfg)
+	require.NoError(t, err)
+	obj, err := c.Resource(podsGVR).Namespace("demo").List(context.Background(), api.ListOptions{Limit: 500})
+	require.NoError(t, err)
+	assert.Equal(t, "1043", obj.(*api.PodList).ResourceVersion)
+	got := rec.last(t)
+	assert.Equal(t, "Bearer kube-token", got.Auth)
+	assert.Equal(t, "limit=500", got.Query)
+}

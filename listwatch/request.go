@@ -1,0 +1,463 @@
+package listwatch
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"log/slog"
+	"mime"
+	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
+
+	"github.com/informer-lab/informer-lab/api"
+	"github.com/informer-lab/informer-lab/api/watch"
+	"github.com/informer-lab/informer-lab/internal/trace"
+)
+
+// PatchType mirrors types.PatchType in apimachinery: the Content-Type of a PATCH (X1).
+type PatchType string
+
+// The patch types of wire spec X1.
+const (
+	// JSONPatchType mirrors types.JSONPatchType (RFC 6902).
+	JSONPatchType PatchType = "application/json-patch+json"
+	// MergePatchType mirrors types.MergePatchType (RFC 7386).
+	MergePatchType PatchType = "application/merge-patch+json"
+	// StrategicMergePatchType mirrors types.StrategicMergePatchType.
+	StrategicMergePatchType PatchType = "application/strategic-merge-patch+json"
+	// ApplyPatchType mirrors types.ApplyPatchType (server-side apply; needs a fieldManager param).
+	ApplyPatchType PatchType = "application/apply-patch+yaml"
+)
+
+// maxErrorBodyBytes mirrors maxUnstructuredResponseTextBytes: how much of a non-Status error
+// body goes into the synthesized message.
+const maxErrorBodyBytes = 2048
+
+// Request mirrors rest.Request in client-go rest/request.go: a builder for one call. The
+// first error met while building is kept and returned by Do or Watch.
+type Request struct {
+	c           *RESTClient
+	verb        string
+	namespace   string
+	resource    string
+	name        string
+	subresource []string
+	params      url.Values
+	body        []byte
+	contentType string
+	err         error
+}
+
+// checkSegment mirrors rest.IsValidPathSegmentName: a name used as a URL path segment.
+func checkSegment(what, s string) error {
+	switch {
+	case s == "":
+		return fmt.Errorf("%s may not be empty", what)
+	case s == "." || s == "..":
+		return fmt.Errorf("invalid %s %q: may not be '%s'", what, s, s)
+	case strings.ContainsAny(s, "/%"):
+		return fmt.Errorf("invalid %s %q: may not contain '/' or '%%'", what, s)
+	}
+	return nil
+}
+
+func (r *Request) setErr(err error) *Request {
+	if r.err == nil && err != nil {
+		r.err = fmt.Errorf("listwatch: %w", err)
+	}
+	return r
+}
+
+// Namespace mirrors Request.Namespace: "" means all namespaces (or a cluster-scoped
+// resource).
+func (r *Request) Namespace(ns string) *Request {
+	if ns != "" {
+		r.setErr(checkSegment("namespace", ns))
+	}
+	r.namespace = ns
+	return r
+}
+
+// Resource mirrors Request.Resource: the plural resource name, e.g. "pods".
+func (r *Request) Resource(resource string) *Request {
+	r.resource = resource
+	return r.setErr(checkSegment("resource", resource))
+}
+
+// Name mirrors Request.Name: the object's name.
+func (r *Request) Name(name string) *Request {
+	r.name = name
+	return r.setErr(checkSegment("resource name", name))
+}
+
+// SubResource mirrors Request.SubResource, e.g. "status".
+func (r *Request) SubResource(subresources ...string) *Request {
+	for _, s := range subresources {
+		r.setErr(checkSegment("subresource", s))
+	}
+	r.subresource = subresources
+	return r
+}
+
+// Param mirrors Request.Param: one more query parameter.
+func (r *Request) Param(name, value string) *Request {
+	r.params.Add(name, value)
+	return r
+}
+
+// VersionedParams mirrors Request.VersionedParams with metav1.ParameterCodec: the non-empty
+// fields of opts become query parameters under their JSON names, as client-go encodes them
+// (a set pointer is sent even when it points to zero or false).
+func (r *Request) VersionedParams(opts *api.ListOptions) *Request {
+	if opts == nil {
+		return r
+	}
+	for k, vs := range encodeListOptions(opts) {
+		for _, v := range vs {
+			r.params.Add(k, v)
+		}
+	}
+	return r
+}
+
+// encodeListOptions turns ListOptions into query parameters; url.Values.Encode sorts them,
+// as client-go's URL does.
+func encodeListOptions(o *api.ListOptions) url.Values {
+	v := url.Values{}
+	if o.LabelSelector != "" {
+		v.Set("labelSelector", o.LabelSelector)
+	}
+	if o.FieldSelector != "" {
+		v.Set("fieldSelector", o.FieldSelector)
+	}
+	if o.Watch {
+		v.Set("watch", "true")
+	}
+	if o.AllowWatchBookmarks {
+		v.Set("allowWatchBookmarks", "true")
+	}
+	if o.ResourceVersion != "" {
+		v.Set("resourceVersion", o.ResourceVersion)
+	}
+	if o.ResourceVersionMatch != "" {
+		v.Set("resourceVersionMatch", o.ResourceVersionMatch)
+	}
+	if o.TimeoutSeconds != nil {
+		v.Set("timeoutSeconds", strconv.FormatInt(*o.TimeoutSeconds, 10))
+	}
+	if o.Limit != 0 {
+		v.Set("limit", strconv.FormatInt(o.Limit, 10))
+	}
+	if o.Continue != "" {
+		v.Set("continue", o.Continue)
+	}
+	if o.SendInitialEvents != nil {
+		v.Set("sendInitialEvents", strconv.FormatBool(*o.SendInitialEvents))
+	}
+	return v
+}
+
+// Body mirrors Request.Body for the forms this client supports: raw JSON bytes, an
+// api.Object (encoded through the Scheme, which fills in kind and apiVersion), or
+// *api.DeleteOptions (sent with kind DeleteOptions, apiVersion v1, as the dynamic client does).
+func (r *Request) Body(obj any) *Request {
+	var err error
+	switch b := obj.(type) {
+	case []byte:
+		r.body = b
+	case *api.DeleteOptions:
+		o := *b
+		o.TypeMeta = api.TypeMeta{Kind: "DeleteOptions", APIVersion: "v1"}
+		r.body, err = json.Marshal(&o)
+	case api.Object:
+		r.body, err = r.c.scheme.Encode(b)
+	default:
+		err = fmt.Errorf("unsupported request body type %T", obj)
+	}
+	if r.contentType == "" {
+		r.contentType = "application/json"
+	}
+	return r.setErr(err)
+}
+
+// URL mirrors Request.URL: /api/v1 for the core group, /apis/{group}/{version} for others,
+// then namespaces/{ns}, the resource, the name and the subresource (wire spec U1–U4).
+func (r *Request) URL() *url.URL {
+	u := *r.c.base
+	var p strings.Builder
+	p.WriteString(u.Path)
+	if r.c.gv.Group == "" {
+		p.WriteString("/api/" + r.c.gv.Version)
+	} else {
+		p.WriteString("/apis/" + r.c.gv.Group + "/" + r.c.gv.Version)
+	}
+	if r.namespace != "" {
+		p.WriteString("/namespaces/" + r.namespace)
+	}
+	for _, seg := range append([]string{r.resource, r.name}, r.subresource...) {
+		if seg != "" {
+			p.WriteString("/" + seg)
+		}
+	}
+	u.Path = p.String()
+	u.RawQuery = r.params.Encode()
+	return &u
+}
+
+func (r *Request) newHTTPRequest(ctx context.Context) (*http.Request, error) {
+	var body io.Reader
+	if r.body != nil {
+		body = bytes.NewReader(r.body)
+	}
+	req, err := http.NewRequestWithContext(ctx, r.verb, r.URL().String(), body)
+	if err != nil {
+		return nil, fmt.Errorf("listwatch: %w", err)
+	}
+	req.Header.Set("Accept", "application/json, */*")
+	req.Header.Set("User-Agent", r.c.userAgent)
+	if r.body != nil {
+		req.Header.Set("Content-Type", r.contentType)
+	}
+	if r.c.token != "" {
+		req.Header.Set("Authorization", "Bearer "+r.c.token)
+	}
+	return req, nil
+}
+
+// Do mirrors Request.Do: it sends the request and reads the whole response. Config.Timeout
+// bounds the call.
+func (r *Request) Do(ctx context.Context) Result {
+	res := Result{scheme: r.c.scheme, logger: r.c.logger, path: r.URL().Path, verb: r.verb}
+	if r.err != nil {
+		res.err = r.err
+		return res
+	}
+	if r.c.timeout > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, r.c.timeout)
+		defer cancel()
+	}
+	req, err := r.newHTTPRequest(ctx)
+	if err != nil {
+		res.err = err
+		return res
+	}
+	resp, err := r.c.client.Do(req)
+	if err != nil {
+		res.err = err
+		return res
+	}
+	defer resp.Body.Close()
+	body, err := io.ReadAll(resp.Body)
+	if err != nil {
+		res.err = fmt.Errorf("unexpected error when reading response body. Please retry. Original error: %w", err)
+		return res
+	}
+	return r.transformResponse(res, resp, body)
+}
+
+// transformResponse mirrors Request.transformResponse: a non-2xx answer becomes an error,
+// the server's Status when the body is one (S1), else one synthesized from the code (S6).
+func (r *Request) transformResponse(res Result, resp *http.Response, body []byte) Result {
+	res.body = body
+	res.statusCode = resp.StatusCode
+	res.contentType = resp.Header.Get("Content-Type")
+	if resp.StatusCode < http.StatusOK || resp.StatusCode > http.StatusPartialContent {
+		res.err = r.responseError(resp, body)
+	}
+	return res
+}
+
+// responseError mirrors Result.Error plus newUnstructuredResponseError, which builds the
+// Status with apierrors.NewGenericServerResponse.
+func (r *Request) responseError(resp *http.Response, body []byte) error {
+	ct := resp.Header.Get("Content-Type")
+	if isJSON(ct) && len(body) > 0 {
+		if st, err := decodeStatus(body); err == nil && st.Status == api.StatusFailure {
+			return st
+		}
+	}
+	retryAfter, _ := strconv.Atoi(resp.Header.Get("Retry-After"))
+	message := "unknown"
+	if isText(ct) {
+		if len(body) > maxErrorBodyBytes {
+			body = body[:maxErrorBodyBytes]
+		}
+		message = strings.TrimSpace(string(body))
+	}
+	gr := api.GroupResource{Group: r.c.gv.Group, Resource: r.resource}
+	return api.NewGenericServerResponse(resp.StatusCode, r.verb, gr, r.name, message, retryAfter, true)
+}
+
+func mediaType(contentType string) string {
+	mt, _, err := mime.ParseMediaType(contentType)
+	if err != nil {
+		return ""
+	}
+	return mt
+}
+
+// isJSON accepts application/json and an absent Content-Type (N1).
+func isJSON(contentType string) bool {
+	return contentType == "" || mediaType(contentType) == "application/json"
+}
+
+// isText mirrors isTextResponse: text/* or no Content-Type at all.
+func isText(contentType string) bool {
+	return contentType == "" || strings.HasPrefix(mediaType(contentType), "text/")
+}
+
+// Watch mirrors Request.Watch: it returns once the response headers arrive (W3). A non-200
+// answer is an error (a *api.Status when possible); a connection that fails with EOF or a
+// timeout gives an already-closed watch, as client-go does, so the caller simply re-watches.
+func (r *Request) Watch(ctx context.Context) (watch.Interface, error) {
+	if r.err != nil {
+		return nil, r.err
+	}
+	ctx, cancel := context.WithCancel(ctx)
+	req, err := r.newHTTPRequest(ctx)
+	if err != nil {
+		cancel()
+		return nil, err
+	}
+	resp, err := r.c.client.Do(req)
+	if err != nil {
+		cancel()
+		if isProbableEOF(err) && ctx.Err() == nil {
+			return watch.NewEmptyWatch(), nil
+		}
+		return nil, err
+	}
+	path := req.URL.Path
+	if resp.StatusCode != http.StatusOK {
+		defer cancel()
+		defer resp.Body.Close()
+		body, _ := io.ReadAll(io.LimitReader(resp.Body, 1<<20))
+		res := r.transformResponse(Result{}, resp, body)
+		if res.err != nil {
+			return nil, res.err
+		}
+		return nil, fmt.Errorf("for request %s, got status: %v", req.URL, resp.StatusCode)
+	}
+	if ct := resp.Header.Get("Content-Type"); !isJSON(ct) {
+		cancel()
+		_ = resp.Body.Close()
+		return nil, fmt.Errorf("listwatch: watch response has Content-Type %q; only application/json is supported", ct)
+	}
+	if trace.Enabled(r.c.logger) {
+		trace.Hop(r.c.logger, traceComponent, opWatchOpen, path, r.params.Get("resourceVersion"))
+	}
+	dec := NewWatchDecoder(resp.Body, DecoderOptions{Scheme: r.c.scheme, MaxFrameBytes: r.c.maxFrame})
+	return newStreamWatcher(ctx, cancel, dec, r.c.logger, path), nil
+}
+
+// Result mirrors rest.Result: the outcome of Do, decoded on demand.
+type Result struct {
+	body        []byte
+	contentType string
+	statusCode  int
+	err         error
+	scheme      *api.Scheme
+	// for the list trace
+	logger *slog.Logger
+	path   string
+	verb   string
+}
+
+// Raw mirrors Result.Raw: the body and the error.
+func (r Result) Raw() ([]byte, error) { return r.body, r.err }
+
+// StatusCode mirrors Result.StatusCode.
+func (r Result) StatusCode(statusCode *int) Result {
+	*statusCode = r.statusCode
+	return r
+}
+
+// WasCreated mirrors Result.WasCreated: whether the answer was 201.
+func (r Result) WasCreated(wasCreated *bool) Result {
+	*wasCreated = r.statusCode == http.StatusCreated
+	return r
+}
+
+// Error mirrors Result.Error: the request's error, a *api.Status for an API error.
+func (r Result) Error() error { return r.err }
+
+func (r Result) checkBody() error {
+	if r.err != nil {
+		return r.err
+	}
+	if !isJSON(r.contentType) {
+		return fmt.Errorf("listwatch: response Content-Type %q is not JSON", r.contentType)
+	}
+	if len(r.body) == 0 {
+		return fmt.Errorf("listwatch: 0-length response with status code: %d", r.statusCode)
+	}
+	return nil
+}
+
+// bodyStatus reports whether the body is a Status and, if it is not a success, the error.
+func (r Result) bodyStatus() (bool, error) {
+	var tm api.TypeMeta
+	if json.Unmarshal(r.body, &tm) != nil || tm.Kind != "Status" {
+		return false, nil
+	}
+	st, err := decodeStatus(r.body)
+	if err != nil {
+		return true, err
+	}
+	if st.Status != api.StatusSuccess {
+		return true, st
+	}
+	return true, nil
+}
+
+// Get mirrors Result.Get: the body decoded through the Scheme; a Status that is not a
+// success is returned as the error.
+func (r Result) Get() (api.Object, error) {
+	if err := r.checkBody(); err != nil {
+		return nil, err
+	}
+	if isStatus, err := r.bodyStatus(); isStatus && err != nil {
+		return nil, err
+	}
+	obj, err := r.scheme.Decode(r.body)
+	if err != nil {
+		return nil, fmt.Errorf("listwatch: decoding the response of %s %s: %w", r.verb, r.path, err)
+	}
+	r.traceList(obj)
+	return obj, nil
+}
+
+// Into mirrors Result.Into: the body decoded into obj. A Status body that is not a success
+// is returned as the error and obj is left alone.
+func (r Result) Into(obj api.Object) error {
+	if err := r.checkBody(); err != nil {
+		return err
+	}
+	if _, isStatus := obj.(*api.Status); !isStatus {
+		if isStatus, err := r.bodyStatus(); isStatus {
+			return err
+		}
+	}
+	if err := r.scheme.DecodeInto(r.body, obj); err != nil {
+		return fmt.Errorf("listwatch: decoding the response of %s %s: %w", r.verb, r.path, err)
+	}
+	r.traceList(obj)
+	return nil
+}
+
+// traceList logs the list hop: the list's RV and how many items it holds.
+func (r Result) traceList(obj api.Object) {
+	if !trace.Enabled(r.logger) {
+		return
+	}
+	l, ok := obj.(api.ListObject)
+	if !ok {
+		return
+	}
+	trace.Hop(r.logger, traceComponent, opList, r.path, l.GetResourceVersion(), slog.Int(attrItems, len(l.GetItems())))
+}
