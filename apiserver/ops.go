@@ -22,6 +22,9 @@ import (
 
 var protectedNamespaces = map[string]bool{"default": true, "kube-system": true, "kube-public": true}
 
+// maxGenerateNamePrefix mirrors maxGeneratedNameLength in apiserver's names package.
+const maxGenerateNamePrefix = 58
+
 // errRVOnCreate mirrors storage.ErrResourceVersionSetOnCreate, which the real server
 // surfaces as a 500 without a reason (C3, E19).
 func errRVOnCreate() *api.Status {
@@ -112,7 +115,7 @@ func (s *Server) normalize(res *resource, obj api.Object) (api.Object, error) {
 func validate(res *resource, obj api.Object) error {
 	m, _ := api.Accessor(obj)
 	isNS := res.info.builtin && res.info.Kind == "Namespace"
-	if err := validateObjectMeta(res.info.Kind, m, isNS, res.info.Namespaced); err != nil {
+	if err := validateObjectMeta(res.info.groupKind().String(), m, isNS, res.info.Namespaced); err != nil {
 		return err
 	}
 	if cm, ok := obj.(*api.ConfigMap); ok {
@@ -150,7 +153,13 @@ func (s *Server) create(res *resource, ns string, obj api.Object) (*record, erro
 		return nil, err
 	}
 	if m.GetName() == "" && m.GetGenerateName() != "" {
-		m.SetName(m.GetGenerateName() + generateNameSuffix())
+		// The real server cuts the prefix to 58 characters so that prefix + 5-character
+		// suffix stays within the 63 of a DNS label.
+		prefix := m.GetGenerateName()
+		if len(prefix) > maxGenerateNamePrefix {
+			prefix = prefix[:maxGenerateNamePrefix]
+		}
+		m.SetName(prefix + generateNameSuffix())
 	}
 	if err := validate(res, obj); err != nil {
 		return nil, err

@@ -42,6 +42,13 @@ func TestCh01_Create(t *testing.T) {
 	assert.Regexp(t, `^cfg-[a-z0-9]{5}$`, cm.Name)
 	assert.Zero(t, cm.Generation, "C2: configmaps have no generation")
 
+	// a long generateName is cut to 58 characters before the suffix, as the real server does
+	long := strings.Repeat("x", 70)
+	r = c.do("POST", "/api/v1/namespaces/default/configmaps", `{"metadata":{"generateName":"`+long+`"}}`)
+	require.Equal(t, 201, r.code)
+	r.decode(t, &cm)
+	assert.Regexp(t, `^x{58}[a-z0-9]{5}$`, cm.Name)
+
 	r = c.do("POST", "/api/v1/namespaces", `{"metadata":{"name":"team"}}`)
 	require.Equal(t, 201, r.code)
 	var ns api.Namespace
