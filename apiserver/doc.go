@@ -1,11 +1,13 @@
 // Package apiserver is a simulated kube-apiserver that speaks the real wire protocol
-// (spec/apiserver-wire.md §0–6, 9, 10) and honours the test-harness contract the reflector
+// (spec/apiserver-wire.md §0–10) and honours the test-harness contract the reflector
 // relies on (spec/client-go-behaviour.md §16, H-1 … H-9). It mirrors, much reduced, the
 // parts of k8s.io/apiserver that a client can observe: the etcd3 store and its revisions,
 // the watch cache (cacher, cacheWatcher, watchCache history), the REST handlers in
-// endpoints/handlers and the generic registry with the pod, configmap and namespace
-// strategies. Serve it over HTTP (Handler, Start, NewTestServer) or call it in process (Create,
-// Get, Update, Patch, Delete, List, Watch, ListerWatcher).
+// endpoints/handlers, the generic registry with the pod, configmap and namespace
+// strategies, discovery, server-side printing and content negotiation. Serve it over HTTP
+// (Handler, Start, StartTLS, NewTestServer, NewTLSTestServer) or call it in process (Create,
+// Get, Update, Patch, Delete, List, Watch, ListerWatcher). Real kubectl (1.27–1.33) and
+// client-go work against it.
 //
 // The contract:
 //
@@ -66,10 +68,86 @@
 //  18. With Options.Logger, each operation logs one Debug hop with component "apiserver" and
 //     op create, update, delete, list, watch-open, watch-send, watch-close or fault; with no
 //     logger tracing costs nothing.
+//  19. Discovery (K1–K6): /version reports Options.Version (default v1.32.0, so the kubectl
+//     dispatcher runs kubectl 1.32); /api and /apis always answer 200, with the aggregated
+//     APIGroupDiscoveryList (apidiscovery.k8s.io v2 or v2beta1, whichever the Accept header
+//     names first) or, for a plain application/json Accept, the legacy APIVersions and
+//     APIGroupList; /api/v1, /apis/{g} and /apis/{g}/{v} serve APIGroup and APIResourceLists
+//     with verbs, kinds, scope, short names, categories and the status subresources.
+//     Discovery follows Register.
+//  20. /openapi/v3 indexes one document per group-version (URL with a content hash); each
+//     document holds, per kind, the PATCH operation of the item path with its fieldManager,
+//     fieldValidation and force parameters and no schemas (K11): enough for kubectl create and
+//     apply with the default --validate=strict, which then sends fieldValidation=Strict.
+//     /openapi/v2 is 404, which kubectl asks for only when v3 is missing; kubectl explain and
+//     client-side schema validation do not work.
+//  21. /healthz, /livez and /readyz answer "ok" (text/plain), their per-check paths
+//     (/readyz/ping, …) too, and ?verbose lists the checks.
+//  22. Content negotiation (N1–N4): responses are always JSON. The Accept header picks the
+//     first clause, by quality then order, the endpoint can serve: plain JSON (also for
+//     application/*, */* or no Accept), a meta.k8s.io v1/v1beta1 Table or
+//     PartialObjectMetadata(List) for list, get and watch, an aggregated discovery list for
+//     /api and /apis. Protobuf listed first with JSON as an alternative (client-go's typed
+//     clients) gets JSON; an Accept with nothing we produce (protobuf or YAML alone) is 406
+//     NotAcceptable. Request bodies are JSON only: a protobuf (or YAML) body of a POST or
+//     PUT, or a DeleteOptions body of a DELETE, is 415 UnsupportedMediaType listing
+//     application/json (N2). client-go has no fallback from that 415, so a typed clientset
+//     needs rest.Config.ContentType = "application/json"; kubectl's generator commands
+//     (create configmap, create namespace, create deployment, …) use typed clients and get
+//     the 415 too, while `kubectl create … --dry-run=client -o yaml | kubectl create -f -`
+//     works.
+//  23. Server-side printing (K7–K9, K15, W21): a Table has the columns of kubectl get — pods
+//     NAME READY STATUS RESTARTS AGE (+ IP, NODE, NOMINATED NODE, READINESS GATES at
+//     priority 1), configmaps NAME DATA AGE, namespaces NAME STATUS AGE, anything else NAME
+//     AGE — one cell per column, and a list's RV, continue and remainingItemCount, or an
+//     object's RV for a single object. Row objects follow includeObject: PartialObjectMetadata
+//     by default and for Metadata, the object for Object, nothing for None; another value is
+//     400 (E43). A Table watch sends each event as a one-row Table whose RV is the object's,
+//     with columnDefinitions in the first event only; ERROR events stay Statuses; the
+//     stream's Content-Type stays application/json. We keep no container statuses, so READY
+//     counts all containers ready when the pod's Ready condition is True and none otherwise,
+//     and RESTARTS is 0.
+//  24. Options.BearerToken (auth.go): a request must carry "Authorization: Bearer <token>";
+//     without credentials only the health endpoints and /version are served (as RBAC's
+//     system:public-info-viewer allows anonymous users); wrong credentials are 401
+//     everywhere. The 401 is a Status with reason Unauthorized and message "Unauthorized"
+//     (S2). kubectl sends a kubeconfig's token only over https, so serve with StartTLS: it
+//     makes a self-signed certificate at start-up, which CACertPEM returns and Kubeconfig
+//     embeds.
+//  25. Options.DebugFaults serves the fault API at /debug/faults (JSON; behind BearerToken
+//     when set). GET shows FaultState (revisions, watchers, pending faults, request counts);
+//     POST performs one action; DELETE clears every pending fault (examples below).
 //
-// Deviations, chosen for a teaching simulator: an update of the main resource may change the
-// status too (the real pod and namespace strategies ignore it there; UpdateStatus and the
-// status subresource change only the status); apply-patch is approximated by a merge of the
+// /debug/faults from a shell, against `demo serve` on its default port:
+//
+//	curl -s localhost:6443/debug/faults
+//	curl -s -d '{"action":"drop-next-events","count":1}' localhost:6443/debug/faults
+//	curl -s -d '{"action":"drop-next-events","key":"default/web","type":"DELETED"}' localhost:6443/debug/faults
+//	curl -s -d '{"action":"fail-next","verb":"list","resource":"pods","count":3,"code":500}' localhost:6443/debug/faults
+//	curl -s -d '{"action":"fail-next","verb":"watch","code":410,"asWatchEvent":true}' localhost:6443/debug/faults
+//	curl -s -d '{"action":"delay-events","delay":"2s"}' localhost:6443/debug/faults
+//	curl -s -d '{"action":"close-all-watches"}' localhost:6443/debug/faults
+//	curl -s -d '{"action":"close-next-watches","count":1}' localhost:6443/debug/faults
+//	curl -s -d '{"action":"cut-next-event"}' localhost:6443/debug/faults
+//	curl -s -d '{"action":"compact"}' localhost:6443/debug/faults
+//	curl -s -d '{"action":"compact","resourceVersion":12}' localhost:6443/debug/faults
+//	curl -s -d '{"action":"reset-request-counts"}' localhost:6443/debug/faults
+//	curl -s -X DELETE localhost:6443/debug/faults
+//
+// With StartTLS and a token, use https and add --cacert ca.crt -H "Authorization: Bearer
+// $TOKEN". The body is read as JSON whatever its Content-Type, so plain curl -d works; a bad
+// body is a 400 Status naming the bad member.
+//
+// The status subresource (…/{name}/status, U2, U5) is served for every kind but configmaps,
+// as the real pod, namespace and custom-resource strategies do: a PUT or PATCH there changes
+// only the status, and one on the main resource keeps the stored status whatever the body
+// says; generation moves on spec changes only (P5).
+//
+// Deviations, chosen for a teaching simulator: apply-patch is approximated by a merge of the
 // applied configuration (X4) with no field ownership; dryRun is not supported; request bodies
-// are JSON only (protobuf and YAML get 415).
+// are JSON only (item 22); a request without credentials on a resource path is 401 (a real
+// server authenticates it as system:anonymous and RBAC answers 403); a Table of a kind
+// without a printer has NAME AGE, as for a custom resource, rather than the real default
+// convertor's Name and Created At; a metadata-only Accept clause on the wrong endpoint
+// (PartialObjectMetadata for a list) is skipped rather than answered 406.
 package apiserver

@@ -19,34 +19,34 @@ import (
 // DropRule drops the next Count events that match it, before they reach watchers.
 type DropRule struct {
 	// Count is how many matching events to drop (≥ 1).
-	Count int
+	Count int `json:"count"`
 	// Key limits the rule to one object ("namespace/name", or "name" when cluster-scoped).
-	Key string
+	Key string `json:"key,omitempty"`
 	// Type limits the rule to one event type (watch.Added, watch.Modified, watch.Deleted).
-	Type watch.EventType
+	Type watch.EventType `json:"type,omitempty"`
 	// WatcherID limits the rule to one watcher (see Watchers); 0 drops for every watcher.
-	WatcherID uint64
+	WatcherID uint64 `json:"watcherID,omitempty"`
 }
 
 // FailRule makes the next Count requests of a verb fail with Code.
 type FailRule struct {
 	// Verb is get, list, watch, create, update, patch, delete or deletecollection; "" is any.
-	Verb string
+	Verb string `json:"verb,omitempty"`
 	// Resource limits the rule to one resource ("pods", "deployments.apps"); "" is any.
-	Resource string
+	Resource string `json:"resource,omitempty"`
 	// Count is how many requests fail (≥ 1).
-	Count int
+	Count int `json:"count"`
 	// Code is the HTTP code: 429 (TooManyRequests, with Retry-After), 500 (InternalError),
 	// 503, 504 (Timeout) or any other error code (a generic Status).
-	Code int
+	Code int `json:"code"`
 	// RetryAfterSeconds is sent in details and the Retry-After header; 429 defaults to 1.
 	// Note that client-go silently retries a 5xx or 429 that carries Retry-After (R9).
-	RetryAfterSeconds int
+	RetryAfterSeconds int `json:"retryAfterSeconds,omitempty"`
 	// Message overrides the default message.
-	Message string
+	Message string `json:"message,omitempty"`
 	// AsWatchEvent makes a failing watch open normally (200) and send the Status as one ERROR
 	// event before closing, as the watch cache does, instead of failing the request.
-	AsWatchEvent bool
+	AsWatchEvent bool `json:"asWatchEvent,omitempty"`
 }
 
 type faults struct {

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"net/http"
 	"strconv"
+	"time"
 
 	"github.com/informer-lab/informer-lab/api"
 	"github.com/informer-lab/informer-lab/api/watch"
@@ -31,7 +32,21 @@ func (s *Server) serveCollectionGet(w http.ResponseWriter, r *http.Request, info
 		return
 	}
 	s.traceList(info.res, info.namespace, lr)
-	writeRaw(w, http.StatusOK, s.encodeList(info.res, lr))
+	var data []byte
+	switch info.out.kind {
+	case outTable:
+		data = append(s.tableConverter(info).table(listMetaOf(lr), recordRows(lr.items), true), '\n')
+	case outPartial:
+		data = encodePartialList(info.out.version, lr)
+	default:
+		data = s.encodeList(info.res, lr)
+	}
+	writeRawType(w, http.StatusOK, info.out.contentType(), data)
+}
+
+// tableConverter prints the request's resource as of now.
+func (s *Server) tableConverter(info requestInfo) *tableConverter {
+	return &tableConverter{p: printerFor(info.res), version: info.out.version, include: info.include, now: s.clock.Now()}
 }
 
 // serveWatchHTTP streams a watch as newline-delimited JSON in a chunked response, flushed
@@ -47,19 +62,35 @@ func (s *Server) serveWatchHTTP(w http.ResponseWriter, r *http.Request, info req
 		writeError(w, err)
 		return
 	}
+	// The stream stays application/json whatever the events carry (W21).
 	w.Header().Set("Content-Type", "application/json")
 	w.Header().Set("Cache-Control", "no-cache, private")
 	w.WriteHeader(http.StatusOK)
 	flusher.Flush()
-	s.serve(r.Context(), wt, &httpSink{w: w, f: flusher})
+	sink := &httpSink{w: w, f: flusher}
+	switch info.out.kind {
+	case outTable:
+		sink.table = s.tableConverter(info)
+		sink.clock = s.clock.Now
+	case outPartial:
+		sink.partial = info.out.version
+	}
+	s.serve(r.Context(), wt, sink)
 }
 
 // httpSink writes watch frames {"type":T,"object":O}\n (W4). Objects reuse the record's
-// cached JSON, so fanning one event out to many watchers encodes it once.
+// cached JSON, so fanning one event out to many watchers encodes it once. A Table watch
+// sends each object as a one-row Table, with the column definitions in the first event only
+// (W21); a metadata watch sends PartialObjectMetadata. ERROR Statuses go out as they are.
 type httpSink struct {
 	w   http.ResponseWriter
 	f   http.Flusher
 	buf bytes.Buffer
+
+	table       *tableConverter
+	clock       func() time.Time
+	headersSent bool
+	partial     string // meta.k8s.io version of PartialObjectMetadata events, "" for none
 }
 
 func (h *httpSink) frame(typ watch.EventType, rec *record, obj api.Object) []byte {
@@ -67,17 +98,38 @@ func (h *httpSink) frame(typ watch.EventType, rec *record, obj api.Object) []byt
 	h.buf.WriteString(`{"type":"`)
 	h.buf.WriteString(string(typ))
 	h.buf.WriteString(`","object":`)
+	var data []byte
 	if rec != nil {
-		h.buf.Write(rec.json())
+		data, obj = rec.json(), rec.obj
 	} else {
-		data, err := json.Marshal(obj)
-		if err != nil {
+		var err error
+		if data, err = json.Marshal(obj); err != nil {
 			data = []byte(`{}`)
 		}
-		h.buf.Write(data)
 	}
+	if _, isStatus := obj.(*api.Status); !isStatus {
+		switch {
+		case h.table != nil:
+			data = h.tableEvent(obj, data)
+		case h.partial != "":
+			data = partialObjectJSON(h.partial, data)
+		}
+	}
+	h.buf.Write(data)
 	h.buf.WriteString("}\n")
 	return h.buf.Bytes()
+}
+
+// tableEvent is the one-row Table of a watch event; its resourceVersion is the object's.
+func (h *httpSink) tableEvent(obj api.Object, data []byte) []byte {
+	rv := ""
+	if m, err := api.Accessor(obj); err == nil {
+		rv = m.GetResourceVersion()
+	}
+	h.table.now = h.clock()
+	out := h.table.table(api.ListMeta{ResourceVersion: rv}, []rowSource{{obj: obj, json: data}}, !h.headersSent)
+	h.headersSent = true
+	return out
 }
 
 func (h *httpSink) send(typ watch.EventType, rec *record, obj api.Object) bool {
@@ -103,7 +155,17 @@ func (s *Server) serveGet(w http.ResponseWriter, r *http.Request, info requestIn
 		writeError(w, err)
 		return
 	}
-	writeRaw(w, http.StatusOK, encodeObject(rec))
+	var data []byte
+	switch info.out.kind {
+	case outTable:
+		meta := api.ListMeta{ResourceVersion: strconv.FormatUint(rec.rv, 10)}
+		data = append(s.tableConverter(info).table(meta, recordRows([]*record{rec}), true), '\n')
+	case outPartial:
+		data = append(partialObjectJSON(info.out.version, rec.json()), '\n')
+	default:
+		data = encodeObject(rec)
+	}
+	writeRawType(w, http.StatusOK, info.out.contentType(), data)
 }
 
 // decodeRequest reads and decodes a POST or PUT body for the resource (C1, E1–E8, E21).
@@ -260,7 +322,7 @@ func (s *Server) patch(res *resource, ns, name, sub, pt string, body []byte, fie
 
 // serveDelete serves DELETE of one object (D1–D4).
 func (s *Server) serveDelete(w http.ResponseWriter, r *http.Request, info requestInfo) {
-	body, err := s.readBody(r)
+	body, err := s.readDeleteBody(r)
 	if err != nil {
 		writeError(w, err)
 		return
@@ -287,10 +349,21 @@ func (s *Server) serveDelete(w http.ResponseWriter, r *http.Request, info reques
 	})
 }
 
+// readDeleteBody reads the optional DeleteOptions body of a DELETE. A body in another
+// encoding than JSON (client-go's typed clients send protobuf DeleteOptions by default, CG1)
+// is 415, like a POST body (N2).
+func (s *Server) readDeleteBody(r *http.Request) ([]byte, error) {
+	body, err := s.readBody(r)
+	if err != nil || len(body) == 0 {
+		return body, err
+	}
+	return body, checkJSONBody(r)
+}
+
 // serveDeleteCollection deletes every object of the collection that passes the selectors
 // (D6) and answers with the list of what it deleted or marked.
 func (s *Server) serveDeleteCollection(w http.ResponseWriter, r *http.Request, info requestInfo) {
-	body, err := s.readBody(r)
+	body, err := s.readDeleteBody(r)
 	if err != nil {
 		writeError(w, err)
 		return

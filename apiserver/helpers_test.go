@@ -132,11 +132,14 @@ type stream struct {
 	errc   chan error
 }
 
-func (c *client) watch(path string) *stream {
+func (c *client) watch(path string, header ...string) *stream {
 	c.t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, c.base+path, nil)
 	require.NoError(c.t, err)
+	for i := 0; i+1 < len(header); i += 2 {
+		req.Header.Set(header[i], header[i+1])
+	}
 	resp, err := c.hc.Do(req)
 	require.NoError(c.t, err)
 	st := &stream{t: c.t, resp: resp, lines: make(chan string, 100000), cancel: cancel, errc: make(chan error, 1)}

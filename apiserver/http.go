@@ -25,9 +25,11 @@ type requestInfo struct {
 	subresource  string
 	legacyWatch  bool
 	verb         string
+	out          output // the response shape the Accept header asked for
+	include      string // includeObject of a Table request
 }
 
-// buildHandler assembles the filter chain: panic recovery, then routing.
+// buildHandler assembles the filter chain: authentication, panic recovery, then routing.
 func (s *Server) buildHandler() http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if err := s.begin(); err != nil {
@@ -35,6 +37,10 @@ func (s *Server) buildHandler() http.Handler {
 			return
 		}
 		defer s.wg.Done()
+		if st := s.authenticate(r); st != nil {
+			writeStatus(w, st)
+			return
+		}
 		rw := &responseWriter{ResponseWriter: w}
 		defer func() {
 			if p := recover(); p != nil {
@@ -106,7 +112,11 @@ func writeJSON(w http.ResponseWriter, code int, v any) {
 }
 
 func writeRaw(w http.ResponseWriter, code int, data []byte) {
-	w.Header().Set("Content-Type", "application/json")
+	writeRawType(w, code, "application/json", data)
+}
+
+func writeRawType(w http.ResponseWriter, code int, contentType string, data []byte) {
+	w.Header().Set("Content-Type", contentType)
 	w.WriteHeader(code)
 	_, _ = w.Write(data)
 }
@@ -146,6 +156,16 @@ func (s *Server) route(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	s.counts.add(info.verb, info.res.info.GroupResource().String())
+	if info.out, err = negotiate(r, endpointFor(info.verb)); err != nil {
+		writeError(w, err)
+		return
+	}
+	if info.out.kind == outTable {
+		if info.include, err = parseIncludeObject(r.URL.Query()); err != nil {
+			writeError(w, err)
+			return
+		}
+	}
 	if err := s.checkFail(info.verb, info.res); err != nil {
 		writeError(w, err)
 		return
@@ -168,9 +188,42 @@ func (s *Server) route(w http.ResponseWriter, r *http.Request) {
 	}
 }
 
-// serveNonResource answers paths outside the resource tree. Discovery, /version and the
-// health endpoints belong here (issue 4); for now they are Go's plain 404 (U9).
+// serveNonResource answers paths outside the resource tree: discovery, /version, OpenAPI,
+// the health checks and /debug/faults. Everything else is Go's plain 404 (U9). These paths
+// are read-only, /debug/faults excepted: other methods get 405.
 func (s *Server) serveNonResource(w http.ResponseWriter, r *http.Request) {
+	path := r.URL.Path
+	if len(path) > 1 {
+		path = strings.TrimSuffix(path, "/")
+	}
+	if path == "/debug/faults" && s.opts.DebugFaults {
+		s.serveDebugFaults(w, r)
+		return
+	}
+	known := path == "/version" || path == "/api" || path == "/apis" || path == "/api/v1" ||
+		strings.HasPrefix(path, "/apis/") || path == "/openapi/v3" || strings.HasPrefix(path, "/openapi/v3/") ||
+		isHealthPath(path)
+	if known && r.Method != http.MethodGet && r.Method != http.MethodHead {
+		writeError(w, api.NewMethodNotAllowed())
+		return
+	}
+	switch {
+	case path == "/version":
+		s.serveVersion(w, r)
+		return
+	case isHealthPath(path):
+		if serveHealth(w, r, path) {
+			return
+		}
+	case strings.HasPrefix(path, "/openapi/v3"):
+		if s.serveOpenAPI(w, r, path) {
+			return
+		}
+	default:
+		if s.serveDiscovery(w, r, path) {
+			return
+		}
+	}
 	http.NotFound(w, r)
 }
 
@@ -209,7 +262,7 @@ func parsePath(served []*resource, rest string) (requestInfo, error) {
 	case info.res == nil,
 		info.hasNamespace && !info.res.info.Namespaced,
 		info.name == "" && info.subresource != "",
-		info.subresource != "" && (info.subresource != "status" || info.res.info.Kind == "ConfigMap" && info.res.info.builtin),
+		info.subresource != "" && (info.subresource != "status" || !info.res.info.hasStatus()),
 		info.legacyWatch && info.subresource != "",
 		// A namespaced resource is addressed by name only inside its namespace.
 		info.res.info.Namespaced && !info.hasNamespace && info.name != "",

@@ -257,6 +257,11 @@ func (s *Server) update(res *resource, ns string, obj api.Object, uo updateOptio
 		obj = withStatusOf(old.obj, obj)
 		m, _ = api.Accessor(obj)
 	} else {
+		// The main resource keeps the stored status, whatever the body says: only the status
+		// subresource writes it (the pod, namespace and custom-resource strategies'
+		// PrepareForUpdate). So a spec writer and a status writer never undo each other.
+		obj = withStatusOf(obj, old.obj)
+		m, _ = api.Accessor(obj)
 		m.SetUID(old.meta.GetUID())
 		m.SetCreationTimestamp(old.meta.GetCreationTimestamp())
 		m.SetDeletionTimestamp(old.meta.GetDeletionTimestamp().DeepCopy())
@@ -302,7 +307,8 @@ func copyInt64(p *int64) *int64 {
 }
 
 // withStatusOf returns a copy of stored with the status of updated: a write to the status
-// subresource changes nothing else (the status strategies' PrepareForUpdate).
+// subresource changes nothing else (the status strategies' PrepareForUpdate). With the
+// arguments the other way round it gives a main-resource write the stored status.
 func withStatusOf(stored, updated api.Object) api.Object {
 	out := stored.DeepCopyObject()
 	switch o := out.(type) {

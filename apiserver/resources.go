@@ -21,6 +21,8 @@ type ResourceInfo struct {
 	ListKind   string   // "DeploymentList"; Kind+"List" when empty
 	Namespaced bool     // namespaced or cluster-scoped
 	ShortNames []string // e.g. "deploy"
+	// Categories are the groups of resources kubectl get expands, e.g. "all" (discovery).
+	Categories []string
 
 	// AllowUnconditionalUpdate mirrors RESTUpdateStrategy.AllowUnconditionalUpdate: a PUT
 	// without metadata.resourceVersion is accepted (wire spec P3). Built-ins allow it; a
@@ -42,7 +44,7 @@ type ResourceInfo struct {
 // serve it; it proves the registration path (issue 3, item 7).
 var DeploymentsResource = ResourceInfo{
 	Group: "apps", Version: "v1", Resource: "deployments", Kind: "Deployment",
-	Namespaced: true, ShortNames: []string{"deploy"}, ReturnDeletedObject: true,
+	Namespaced: true, ShortNames: []string{"deploy"}, Categories: []string{"all"}, ReturnDeletedObject: true,
 	AllowUnconditionalUpdate: true,
 }
 
@@ -67,6 +69,19 @@ func (ri *ResourceInfo) listKind() string {
 		return ri.ListKind
 	}
 	return ri.Kind + "List"
+}
+
+// hasStatus reports whether the resource serves the status subresource (U2): every kind
+// but the built-in ConfigMap.
+func (ri *ResourceInfo) hasStatus() bool { return !(ri.builtin && ri.Kind == "ConfigMap") }
+
+// verbs lists the verbs the resource serves, sorted as discovery sends them (K4). The
+// collection DELETE of namespaces is not served.
+func (ri *ResourceInfo) verbs() []string {
+	if ri.builtin && ri.Kind == "Namespace" {
+		return []string{"create", "delete", "get", "list", "patch", "update", "watch"}
+	}
+	return []string{"create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"}
 }
 
 // allowedFields lists every field label a selector on this resource may use.
@@ -110,7 +125,7 @@ func (ri *ResourceInfo) validate() error {
 func builtinResources() []ResourceInfo {
 	return []ResourceInfo{
 		{
-			Version: "v1", Resource: "pods", Kind: "Pod", Namespaced: true, ShortNames: []string{"po"},
+			Version: "v1", Resource: "pods", Kind: "Pod", Namespaced: true, ShortNames: []string{"po"}, Categories: []string{"all"},
 			AllowUnconditionalUpdate: true, ReturnDeletedObject: true, builtin: true,
 			FieldLabels: []string{"spec.nodeName", "spec.restartPolicy", "spec.schedulerName",
 				"spec.serviceAccountName", "spec.hostNetwork", "status.phase", "status.podIP",

@@ -2,8 +2,11 @@ package apiserver
 
 import (
 	"context"
+	"crypto/tls"
 	"errors"
 	"fmt"
+	"io"
+	"log"
 	"log/slog"
 	"net"
 	"net/http"
@@ -66,6 +69,43 @@ type Options struct {
 	Clock clock.Clock
 	// Logger receives one Debug hop per operation (component "apiserver"); nil is silent.
 	Logger *slog.Logger
+
+	// Version is the Kubernetes version /version reports, such as "v1.33.1" (empty:
+	// DefaultVersion). The kubectl dispatcher on the project's machines runs the kubectl of
+	// the reported minor (K1).
+	Version string
+	// BearerToken, when set, makes the server require "Authorization: Bearer <token>":
+	// anything else gets 401 Unauthorized, except the anonymous health and version checks
+	// (auth.go).
+	BearerToken string
+	// DebugFaults serves the fault API as JSON at /debug/faults, for instructors with curl
+	// (debug_faults.go). It is off by default: anyone who can reach the port can use it.
+	DebugFaults bool
+}
+
+// Validate reports the first invalid option with a clear error, as the Validate methods of
+// k8s.io/apiserver pkg/server/options do for kube-apiserver's flags. New does not call it (it
+// repairs what it can), so callers that take options from users, such as demo serve,
+// should.
+func (o Options) Validate() error {
+	if o.Version != "" {
+		if err := validateVersion(o.Version); err != nil {
+			return err
+		}
+	}
+	if strings.ContainsAny(o.BearerToken, " \t\r\n") {
+		return errors.New("apiserver: the bearer token must not contain white space")
+	}
+	for _, ri := range o.Resources {
+		if err := ri.validate(); err != nil {
+			return err
+		}
+	}
+	switch {
+	case o.HistorySize < 0, o.WatchBufferSize < 0, o.MaxBodyBytes < 0, o.BookmarkPeriod < 0, o.MinRequestTimeout < 0:
+		return errors.New("apiserver: sizes and periods must not be negative")
+	}
+	return nil
 }
 
 // Server is the simulated kube-apiserver: versioned storage with one global resourceVersion,
@@ -89,8 +129,9 @@ type Server struct {
 	watchers  map[*watcher]struct{}
 	nextWID   uint64
 
-	faults faults
-	counts requestCounts
+	faults  faults
+	counts  requestCounts
+	version versionInfo
 
 	// lifeMu guards closed and the WaitGroup's Add, so that Close cannot race a new request.
 	lifeMu  sync.Mutex
@@ -99,6 +140,7 @@ type Server struct {
 	wg      sync.WaitGroup
 	httpSrv *http.Server
 	url     string
+	caPEM   []byte // the self-signed certificate of StartTLS
 	handler http.Handler
 }
 
@@ -124,6 +166,9 @@ func New(opts Options) *Server {
 	if opts.TooLargeResourceVersionWait == 0 {
 		opts.TooLargeResourceVersionWait = DefaultTooLargeResourceVersionWait
 	}
+	if opts.Version == "" {
+		opts.Version = DefaultVersion
+	}
 	s := &Server{
 		opts:      opts,
 		clock:     clock.Or(opts.Clock),
@@ -134,6 +179,7 @@ func New(opts Options) *Server {
 		revCh:     make(chan struct{}),
 		watchers:  map[*watcher]struct{}{},
 		closing:   make(chan struct{}),
+		version:   newVersionInfo(opts.Version),
 	}
 	s.hist.init(opts.HistorySize)
 	s.counts.reset()
@@ -169,6 +215,7 @@ func (s *Server) Register(ri ResourceInfo) error {
 		return err
 	}
 	ri.ShortNames = append([]string(nil), ri.ShortNames...)
+	ri.Categories = append([]string(nil), ri.Categories...)
 	ri.FieldLabels = append([]string(nil), ri.FieldLabels...)
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -247,10 +294,14 @@ func notFoundResource() *api.Status {
 // genericapiserver builds (panic recovery, request info, the REST handlers).
 func (s *Server) Handler() http.Handler { return s.handler }
 
-// Start serves Handler on addr ("" or ":0" for a free port). A missing host binds 127.0.0.1:
-// the simulator has no authentication, so it stays on loopback unless asked otherwise. It
-// returns the base URL, e.g. "http://127.0.0.1:41234".
-func (s *Server) Start(addr string) (string, error) {
+// Start serves Handler over plain HTTP on addr ("" or ":0" for a free port). A missing host
+// binds 127.0.0.1: without Options.BearerToken anyone who reaches the port may do anything,
+// so the server stays on loopback unless asked otherwise (and then logs a warning). It
+// returns the base URL, e.g. "http://127.0.0.1:41234". Note that kubectl never sends a
+// kubeconfig's token over plain HTTP: with a BearerToken, use StartTLS.
+func (s *Server) Start(addr string) (string, error) { return s.start(addr, false) }
+
+func (s *Server) start(addr string, useTLS bool) (string, error) {
 	host, port, err := net.SplitHostPort(addr)
 	if addr == "" {
 		host, port, err = "", "0", nil
@@ -261,18 +312,41 @@ func (s *Server) Start(addr string) (string, error) {
 	if host == "" {
 		host = "127.0.0.1"
 	}
-	if ip := net.ParseIP(host); (ip == nil || !ip.IsLoopback()) && host != "localhost" && s.log != nil {
+	if ip := net.ParseIP(host); (ip == nil || !ip.IsLoopback()) && host != "localhost" && s.opts.BearerToken == "" && s.log != nil {
 		s.log.Warn("apiserver binds a non-loopback address without authentication", "addr", host)
+	}
+	if s.opts.BearerToken != "" && !useTLS && s.log != nil {
+		s.log.Warn("apiserver: kubectl does not send a bearer token over plain HTTP; use StartTLS")
+	}
+	var tlsConfig *tls.Config
+	var caPEM []byte
+	if useTLS {
+		if tlsConfig, caPEM, err = selfSignedTLS(host); err != nil {
+			return "", err
+		}
 	}
 	ln, err := net.Listen("tcp", net.JoinHostPort(host, port))
 	if err != nil {
 		return "", err
+	}
+	scheme := "http"
+	if tlsConfig != nil {
+		ln = tls.NewListener(ln, tlsConfig)
+		scheme = "https"
 	}
 	srv := &http.Server{
 		Handler: s.handler,
 		// No WriteTimeout: watches are long-lived (W20).
 		ReadHeaderTimeout: 10 * time.Second,
 		IdleTimeout:       90 * time.Second,
+	}
+	if tlsConfig != nil {
+		// Every client that does not trust the self-signed certificate makes a handshake
+		// error: keep them off stderr (they go to the Logger at Debug).
+		srv.ErrorLog = log.New(io.Discard, "", 0)
+		if s.log != nil {
+			srv.ErrorLog = slog.NewLogLogger(s.log.Handler(), slog.LevelDebug)
+		}
 	}
 	s.lifeMu.Lock()
 	if s.closed || s.httpSrv != nil {
@@ -281,14 +355,16 @@ func (s *Server) Start(addr string) (string, error) {
 		return "", errors.New("apiserver: server already started or closed")
 	}
 	s.httpSrv = srv
-	s.url = "http://" + ln.Addr().String()
+	s.caPEM = caPEM
+	s.url = scheme + "://" + ln.Addr().String()
+	url := s.url
 	s.wg.Add(1)
 	s.lifeMu.Unlock()
 	go func() {
 		defer s.wg.Done()
 		_ = srv.Serve(ln) // returns http.ErrServerClosed on Close
 	}()
-	return "http://" + ln.Addr().String(), nil
+	return url, nil
 }
 
 // Close ends every watch, stops the HTTP server and waits for every goroutine the server

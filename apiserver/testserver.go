@@ -7,8 +7,23 @@ import "testing"
 // package's tests. The base URL is Server.URL.
 func NewTestServer(t testing.TB, opts Options) *Server {
 	t.Helper()
+	return newTestServer(t, opts, false)
+}
+
+// NewTLSTestServer is NewTestServer over https (StartTLS), for clients such as kubectl that
+// send a bearer token only over TLS. Server.CACertPEM and Server.Kubeconfig give the trust.
+func NewTLSTestServer(t testing.TB, opts Options) *Server {
+	t.Helper()
+	return newTestServer(t, opts, true)
+}
+
+func newTestServer(t testing.TB, opts Options, useTLS bool) *Server {
+	t.Helper()
+	if err := opts.Validate(); err != nil {
+		t.Fatalf("apiserver: %v", err)
+	}
 	s := New(opts)
-	if _, err := s.Start("127.0.0.1:0"); err != nil {
+	if _, err := s.start("127.0.0.1:0", useTLS); err != nil {
 		t.Fatalf("apiserver: start: %v", err)
 	}
 	t.Cleanup(s.Close)

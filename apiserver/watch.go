@@ -59,12 +59,12 @@ func (w *watcher) stop(why int32) {
 
 // WatcherInfo describes one open watch, for the fault API and demos.
 type WatcherInfo struct {
-	ID            uint64
-	Resource      string
-	Namespace     string
-	LabelSelector string
-	FieldSelector string
-	StartRV       uint64
+	ID            uint64 `json:"id"`
+	Resource      string `json:"resource"`
+	Namespace     string `json:"namespace,omitempty"`
+	LabelSelector string `json:"labelSelector,omitempty"`
+	FieldSelector string `json:"fieldSelector,omitempty"`
+	StartRV       uint64 `json:"startResourceVersion"`
 }
 
 // Watchers lists the open watches, oldest first.

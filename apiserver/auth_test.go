@@ -1,0 +1,140 @@
+package apiserver
+
+import (
+	"crypto/tls"
+	"crypto/x509"
+	"encoding/base64"
+	"io"
+	"net/http"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/informer-lab/informer-lab/api"
+)
+
+// TestCh01_S2_BearerToken checks the decision table of auth.go and S2's 401: without a token
+// only health and /version are open; a wrong token or scheme is 401 everywhere; the right
+// token opens everything, case-insensitive scheme included. Refused requests are not counted.
+func TestCh01_S2_BearerToken(t *testing.T) {
+	s, c := newServer(t, Options{BearerToken: "s3cret", DebugFaults: true})
+	paths := []string{"/api/v1/pods", "/api", "/apis", "/openapi/v3", "/debug/faults", "/version", "/healthz", "/readyz", "/livez/ping", "/nonexistent"}
+	open := map[string]bool{"/version": true, "/healthz": true, "/readyz": true, "/livez/ping": true}
+	for _, tc := range []struct {
+		name, auth string
+		served     func(path string) bool
+	}{
+		{"none", "", func(p string) bool { return open[p] }},
+		{"right", "Bearer s3cret", func(string) bool { return true }},
+		{"scheme case", "bearer s3cret", func(string) bool { return true }},
+		{"wrong", "Bearer nope", func(string) bool { return false }},
+		{"prefix", "Bearer s3c", func(string) bool { return false }},
+		{"basic", "Basic czNjcmV0", func(string) bool { return false }},
+		{"no token", "Bearer", func(string) bool { return false }},
+	} {
+		for _, p := range paths {
+			var r response
+			if tc.auth == "" {
+				r = c.get(p)
+			} else {
+				r = c.do("GET", p, nil, "Authorization", tc.auth)
+			}
+			if tc.served(p) {
+				assert.NotEqual(t, 401, r.code, "%s %s", tc.name, p)
+				continue
+			}
+			require.Equal(t, 401, r.code, "%s %s: %s", tc.name, p, r.body)
+			st := r.status(t)
+			assert.Equal(t, api.StatusReasonUnauthorized, st.Reason)
+			assert.Equal(t, "Unauthorized", st.Message)
+		}
+	}
+	assert.Equal(t, 404, c.do("GET", "/nonexistent", nil, "Authorization", "Bearer s3cret").code)
+	assert.Equal(t, 2, s.RequestCounts()[RequestKey{"list", "pods"}], "only the two authenticated lists are counted")
+}
+
+// TestCh01_StartTLS checks StartTLS, CACertPEM and Kubeconfig: an https client that trusts
+// the certificate and sends the token gets through; one that does not trust it fails the
+// handshake; the kubeconfig carries URL, CA and token.
+func TestCh01_StartTLS(t *testing.T) {
+	checkNoLeak(t)
+	s := NewTLSTestServer(t, Options{BearerToken: "t0ken"})
+	require.True(t, strings.HasPrefix(s.URL(), "https://127.0.0.1:"), s.URL())
+	pool := x509.NewCertPool()
+	require.True(t, pool.AppendCertsFromPEM(s.CACertPEM()))
+	tr := &http.Transport{TLSClientConfig: &tls.Config{RootCAs: pool}}
+	defer tr.CloseIdleConnections()
+	hc := &http.Client{Transport: tr}
+
+	for _, host := range []string{s.URL(), strings.Replace(s.URL(), "127.0.0.1", "localhost", 1)} {
+		req, err := http.NewRequest("GET", host+"/api/v1/namespaces", nil)
+		require.NoError(t, err)
+		req.Header.Set("Authorization", "Bearer t0ken")
+		resp, err := hc.Do(req)
+		require.NoError(t, err, host)
+		body, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		assert.Equal(t, 200, resp.StatusCode, "%s", body)
+	}
+
+	untrusting := &http.Transport{}
+	defer untrusting.CloseIdleConnections()
+	_, err := (&http.Client{Transport: untrusting}).Get(s.URL() + "/healthz")
+	require.Error(t, err, "the certificate is self-signed")
+
+	kc := string(s.Kubeconfig())
+	assert.Contains(t, kc, "server: \""+s.URL()+"\"\n")
+	assert.Contains(t, kc, "token: \"t0ken\"\n")
+	assert.Contains(t, kc, "current-context: \"informer-lab\"\n")
+	m := regexp.MustCompile(`certificate-authority-data: "([^"]+)"`).FindStringSubmatch(kc)
+	require.Len(t, m, 2)
+	ca, err := base64.StdEncoding.DecodeString(m[1])
+	require.NoError(t, err)
+	assert.Equal(t, string(s.CACertPEM()), string(ca))
+}
+
+// TestCh01_KubeconfigPlain checks Kubeconfig for a plain server without a token, and before
+// Start.
+func TestCh01_KubeconfigPlain(t *testing.T) {
+	s, _ := newServer(t, Options{})
+	assert.Equal(t, `apiVersion: v1
+kind: Config
+clusters:
+- name: "informer-lab"
+  cluster:
+    server: "`+s.URL()+`"
+users:
+- name: "informer-lab"
+  user: {}
+contexts:
+- name: "informer-lab"
+  context:
+    cluster: "informer-lab"
+    user: "informer-lab"
+    namespace: default
+current-context: "informer-lab"
+`, string(s.Kubeconfig()))
+	assert.Nil(t, s.CACertPEM())
+
+	unstarted := New(Options{})
+	defer unstarted.Close()
+	assert.Nil(t, unstarted.Kubeconfig())
+}
+
+// TestCh01_KubeconfigDialableURL checks that a server listening on every address gets a
+// kubeconfig pointing at 127.0.0.1, which its certificate covers.
+func TestCh01_KubeconfigDialableURL(t *testing.T) {
+	for in, want := range map[string]string{
+		"https://0.0.0.0:6443":      "https://127.0.0.1:6443",
+		"http://[::]:6443":          "http://127.0.0.1:6443",
+		"https://127.0.0.1:6443":    "https://127.0.0.1:6443",
+		"https://192.168.1.10:6443": "https://192.168.1.10:6443",
+		"https://lab.example:6443":  "https://lab.example:6443",
+		"not a url":                 "not a url",
+	} {
+		assert.Equal(t, want, dialableURL(in), in)
+	}
+}

@@ -1,0 +1,257 @@
+package apiserver
+
+import (
+	"bytes"
+	"cmp"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/informer-lab/informer-lab/api"
+	"github.com/informer-lab/informer-lab/api/watch"
+)
+
+// /debug/faults (Options.DebugFaults): the fault API of faults.go as JSON over HTTP, so a
+// workshop instructor can break things with curl while the class watches an informer.
+// k8s.io/apiserver has nothing like it; it sits where kube-apiserver keeps its own /debug
+// handlers (pprof, flags).
+//
+//	GET  /debug/faults     → 200 FaultState
+//	POST /debug/faults     → one action (a JSON object, see faultAction), then 200 FaultState
+//	DELETE /debug/faults   → the "clear" action
+//
+// The body is read as JSON whatever its Content-Type, so a plain `curl -d '{…}'` works. A bad
+// body is 400 with a Status saying what is wrong.
+
+// FaultState is what /debug/faults shows: where the store is, who is watching, which faults
+// are pending and how many requests have been served. It has no client-go counterpart.
+type FaultState struct {
+	ResourceVersion       uint64         `json:"resourceVersion"`
+	OldestResourceVersion uint64         `json:"oldestResourceVersion"`
+	Watchers              []WatcherInfo  `json:"watchers"`
+	Drops                 []DropRule     `json:"drops"`
+	Fails                 []FailRule     `json:"fails"`
+	EventDelay            string         `json:"eventDelay"`
+	CutNextEvents         []CutRule      `json:"cutNextEvents"`
+	CloseNextWatches      int            `json:"closeNextWatches"`
+	RequestCounts         []RequestCount `json:"requestCounts"`
+}
+
+// CutRule is a pending CutNextEvent: the next Count events to watcher WatcherID (0: any) break
+// their stream. Like the whole fault API, it has no client-go counterpart.
+type CutRule struct {
+	WatcherID uint64 `json:"watcherID"`
+	Count     int    `json:"count"`
+}
+
+// RequestCount is one entry of RequestCounts, for JSON (no client-go counterpart; the real
+// server's apiserver_request_total metric counts the same thing).
+type RequestCount struct {
+	Verb     string `json:"verb"`
+	Resource string `json:"resource"`
+	Count    int    `json:"count"`
+}
+
+// Faults returns a snapshot of the store's revisions, the open watches, the pending faults
+// and the request counts: what GET /debug/faults shows. No client-go counterpart.
+func (s *Server) Faults() FaultState {
+	st := FaultState{
+		ResourceVersion:       s.ResourceVersion(),
+		OldestResourceVersion: s.OldestResourceVersion(),
+		Watchers:              s.Watchers(),
+		Drops:                 []DropRule{},
+		Fails:                 []FailRule{},
+		CutNextEvents:         []CutRule{},
+		RequestCounts:         []RequestCount{},
+	}
+	f := &s.faults
+	f.mu.Lock()
+	for _, r := range f.drops {
+		st.Drops = append(st.Drops, *r)
+	}
+	for _, r := range f.fails {
+		st.Fails = append(st.Fails, *r)
+	}
+	st.EventDelay = f.delay.String()
+	for id, n := range f.cuts {
+		if n > 0 {
+			st.CutNextEvents = append(st.CutNextEvents, CutRule{WatcherID: id, Count: n})
+		}
+	}
+	st.CloseNextWatches = f.shortWatchN
+	f.mu.Unlock()
+	slices.SortFunc(st.CutNextEvents, func(a, b CutRule) int { return cmp.Compare(a.WatcherID, b.WatcherID) })
+	for k, n := range s.RequestCounts() {
+		st.RequestCounts = append(st.RequestCounts, RequestCount{Verb: k.Verb, Resource: k.Resource, Count: n})
+	}
+	slices.SortFunc(st.RequestCounts, func(a, b RequestCount) int {
+		return strings.Compare(a.Resource+" "+a.Verb, b.Resource+" "+b.Verb)
+	})
+	return st
+}
+
+// faultAction is the body of a POST to /debug/faults. Action picks the fault; the other
+// members are its parameters, and members that do not belong to the action are ignored.
+//
+//	{"action":"drop-next-events","count":1,"key":"default/web","type":"MODIFIED","watcherID":0}
+//	{"action":"fail-next","verb":"list","resource":"pods","count":2,"code":500}
+//	{"action":"fail-next","verb":"watch","code":410,"asWatchEvent":true}
+//	{"action":"delay-events","delay":"2s"}                       ("0s" turns it off)
+//	{"action":"close-all-watches"}
+//	{"action":"close-next-watches","count":1}
+//	{"action":"cut-next-event","watcherID":0}
+//	{"action":"compact"}                                          (everything up to now)
+//	{"action":"compact","resourceVersion":12}
+//	{"action":"clear"}                                            (ClearFaults)
+//	{"action":"reset-request-counts"}
+type faultAction struct {
+	Action            string          `json:"action"`
+	Count             *int            `json:"count"`
+	Key               string          `json:"key"`
+	Type              watch.EventType `json:"type"`
+	WatcherID         uint64          `json:"watcherID"`
+	Verb              string          `json:"verb"`
+	Resource          string          `json:"resource"`
+	Code              int             `json:"code"`
+	RetryAfterSeconds int             `json:"retryAfterSeconds"`
+	Message           string          `json:"message"`
+	AsWatchEvent      bool            `json:"asWatchEvent"`
+	Delay             string          `json:"delay"`
+	ResourceVersion   *uint64         `json:"resourceVersion"`
+}
+
+var faultActions = []string{"drop-next-events", "fail-next", "delay-events", "close-all-watches",
+	"close-next-watches", "cut-next-event", "compact", "clear", "reset-request-counts"}
+
+var faultVerbs = []string{"", "get", "list", "watch", "create", "update", "patch", "delete", "deletecollection"}
+
+// count returns the action's count, 1 when absent; it must be at least 1.
+func (a *faultAction) count() (int, error) {
+	if a.Count == nil {
+		return 1, nil
+	}
+	if *a.Count < 1 {
+		return 0, fmt.Errorf("count must be at least 1, got %d", *a.Count)
+	}
+	return *a.Count, nil
+}
+
+// applyFault performs one action. Errors are 400s naming the bad member.
+func (s *Server) applyFault(a faultAction) error {
+	bad := func(format string, args ...any) error {
+		return api.NewBadRequest(fmt.Sprintf("%s: ", a.Action) + fmt.Sprintf(format, args...))
+	}
+	switch a.Action {
+	case "drop-next-events":
+		n, err := a.count()
+		if err != nil {
+			return bad("%v", err)
+		}
+		switch a.Type {
+		case "", watch.Added, watch.Modified, watch.Deleted:
+		default:
+			return bad("type must be ADDED, MODIFIED, DELETED or empty, got %q", a.Type)
+		}
+		s.DropNextEvents(DropRule{Count: n, Key: a.Key, Type: a.Type, WatcherID: a.WatcherID})
+	case "fail-next":
+		n, err := a.count()
+		if err != nil {
+			return bad("%v", err)
+		}
+		if !slices.Contains(faultVerbs, a.Verb) {
+			return bad("verb must be one of %s or empty, got %q", strings.Join(faultVerbs[1:], ", "), a.Verb)
+		}
+		if a.Code == 0 {
+			a.Code = http.StatusInternalServerError
+		}
+		if a.Code < 400 || a.Code > 599 {
+			return bad("code must be an HTTP error code (400–599), got %d", a.Code)
+		}
+		if a.RetryAfterSeconds < 0 {
+			return bad("retryAfterSeconds must not be negative")
+		}
+		if a.Resource != "" && !s.servesResource(a.Resource) {
+			return bad("resource %q is not served (use the plural, e.g. pods or deployments.apps)", a.Resource)
+		}
+		s.FailNext(FailRule{Verb: a.Verb, Resource: a.Resource, Count: n, Code: a.Code,
+			RetryAfterSeconds: a.RetryAfterSeconds, Message: a.Message, AsWatchEvent: a.AsWatchEvent})
+	case "delay-events":
+		d, err := time.ParseDuration(a.Delay)
+		if err != nil || d < 0 {
+			return bad("delay must be a non-negative duration such as \"2s\" or \"0s\", got %q", a.Delay)
+		}
+		s.DelayEvents(d)
+	case "close-all-watches":
+		s.CloseAllWatches()
+	case "close-next-watches":
+		n, err := a.count()
+		if err != nil {
+			return bad("%v", err)
+		}
+		s.CloseNextWatches(n)
+	case "cut-next-event":
+		s.CutNextEvent(a.WatcherID)
+	case "compact":
+		if a.ResourceVersion == nil {
+			s.CompactAll()
+		} else {
+			s.Compact(*a.ResourceVersion)
+		}
+	case "clear":
+		s.ClearFaults()
+	case "reset-request-counts":
+		s.ResetRequestCounts()
+	default:
+		return api.NewBadRequest(fmt.Sprintf("unknown action %q: expected one of %s", a.Action, strings.Join(faultActions, ", ")))
+	}
+	return nil
+}
+
+// servesResource reports whether a FailRule's resource can ever match: a plural, or
+// "plural.group".
+func (s *Server) servesResource(name string) bool {
+	for _, ri := range s.Resources() {
+		if name == ri.Resource || name == ri.GroupResource().String() {
+			return true
+		}
+	}
+	return false
+}
+
+// serveDebugFaults is the /debug/faults handler.
+func (s *Server) serveDebugFaults(w http.ResponseWriter, r *http.Request) {
+	switch r.Method {
+	case http.MethodGet, http.MethodHead:
+	case http.MethodDelete:
+		s.ClearFaults()
+	case http.MethodPost:
+		body, err := s.readBody(r)
+		if err != nil {
+			writeError(w, err)
+			return
+		}
+		var a faultAction
+		dec := json.NewDecoder(bytes.NewReader(body))
+		dec.DisallowUnknownFields()
+		if err := dec.Decode(&a); err != nil {
+			writeError(w, api.NewBadRequest("the body must be one JSON object such as {\"action\":\"compact\"}: "+err.Error()))
+			return
+		}
+		if err := s.applyFault(a); err != nil {
+			writeError(w, err)
+			return
+		}
+	default:
+		writeError(w, api.NewMethodNotAllowed())
+		return
+	}
+	data, err := json.MarshalIndent(s.Faults(), "", "  ")
+	if err != nil {
+		writeError(w, api.NewInternalError(err))
+		return
+	}
+	writeRaw(w, http.StatusOK, append(data, '\n'))
+}

@@ -1,0 +1,390 @@
+package apiserver
+
+import (
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"regexp"
+	"runtime"
+	"strings"
+
+	"github.com/informer-lab/informer-lab/api"
+)
+
+// Discovery, /version and the health endpoints (wire spec K1–K6): what kubectl and client-go's
+// discovery client read before anything else. It mirrors k8s.io/apiserver pkg/endpoints/
+// discovery (legacy and aggregated), pkg/server/routes/version.go and pkg/server/healthz.
+
+// DefaultVersion is the Kubernetes version /version reports when Options.Version is empty: it
+// plays the part of the version compiled into a kube-apiserver binary (component-base's
+// version.Get).
+// The kubectl on the project's machines is a dispatcher that runs kubectl 1.<minor> for
+// minors 27–33 (K1); 32 pins the kubectl the wire spec was recorded with.
+const DefaultVersion = "v1.32.0"
+
+var versionPattern = regexp.MustCompile(`^v(\d+)\.(\d+)\.\d+([-+][0-9A-Za-z.+-]*)?$`)
+
+// versionInfo mirrors version.Info in apimachinery pkg/version: the /version body (K2).
+type versionInfo struct {
+	Major        string `json:"major"`
+	Minor        string `json:"minor"`
+	GitVersion   string `json:"gitVersion"`
+	GitCommit    string `json:"gitCommit"`
+	GitTreeState string `json:"gitTreeState"`
+	BuildDate    string `json:"buildDate"`
+	GoVersion    string `json:"goVersion"`
+	Compiler     string `json:"compiler"`
+	Platform     string `json:"platform"`
+}
+
+// validateVersion checks a Kubernetes version string such as "v1.32.0".
+func validateVersion(v string) error {
+	if !versionPattern.MatchString(v) {
+		return fmt.Errorf("apiserver: version %q is not of the form v1.32.0", v)
+	}
+	return nil
+}
+
+// newVersionInfo builds the /version body. A version that does not parse is reported as the
+// gitVersion with empty major and minor (Options.Validate rejects it beforehand).
+func newVersionInfo(v string) versionInfo {
+	info := versionInfo{
+		GitVersion: v, GitCommit: "0000000000000000000000000000000000000000", GitTreeState: "clean",
+		BuildDate: "2026-01-01T00:00:00Z", GoVersion: runtime.Version(), Compiler: runtime.Compiler,
+		Platform: runtime.GOOS + "/" + runtime.GOARCH,
+	}
+	if m := versionPattern.FindStringSubmatch(v); m != nil {
+		info.Major, info.Minor = m[1], m[2]
+	}
+	return info
+}
+
+// Legacy discovery documents (metav1 APIVersions, APIGroupList, APIGroup, APIResourceList).
+
+type apiVersions struct {
+	Kind                       string                      `json:"kind"`
+	Versions                   []string                    `json:"versions"`
+	ServerAddressByClientCIDRs []serverAddressByClientCIDR `json:"serverAddressByClientCIDRs"`
+}
+
+type serverAddressByClientCIDR struct {
+	ClientCIDR    string `json:"clientCIDR"`
+	ServerAddress string `json:"serverAddress"`
+}
+
+type groupVersionForDiscovery struct {
+	GroupVersion string `json:"groupVersion"`
+	Version      string `json:"version"`
+}
+
+type apiGroup struct {
+	Kind             string                     `json:"kind,omitempty"`
+	APIVersion       string                     `json:"apiVersion,omitempty"`
+	Name             string                     `json:"name"`
+	Versions         []groupVersionForDiscovery `json:"versions"`
+	PreferredVersion groupVersionForDiscovery   `json:"preferredVersion"`
+}
+
+type apiGroupList struct {
+	Kind       string     `json:"kind"`
+	APIVersion string     `json:"apiVersion"`
+	Groups     []apiGroup `json:"groups"`
+}
+
+type apiResource struct {
+	Name         string   `json:"name"`
+	SingularName string   `json:"singularName"`
+	Namespaced   bool     `json:"namespaced"`
+	Kind         string   `json:"kind"`
+	Verbs        []string `json:"verbs"`
+	ShortNames   []string `json:"shortNames,omitempty"`
+	Categories   []string `json:"categories,omitempty"`
+}
+
+type apiResourceList struct {
+	Kind         string        `json:"kind"`
+	APIVersion   string        `json:"apiVersion,omitempty"`
+	GroupVersion string        `json:"groupVersion"`
+	Resources    []apiResource `json:"resources"`
+}
+
+// Aggregated discovery documents (apidiscovery.k8s.io/v2 and v2beta1 share one shape).
+
+type apiGroupDiscoveryList struct {
+	Kind       string              `json:"kind"`
+	APIVersion string              `json:"apiVersion"`
+	Metadata   struct{}            `json:"metadata"`
+	Items      []apiGroupDiscovery `json:"items"`
+}
+
+type discoveryMeta struct {
+	Name string `json:"name,omitempty"`
+}
+
+type apiGroupDiscovery struct {
+	Metadata discoveryMeta         `json:"metadata"`
+	Versions []apiVersionDiscovery `json:"versions"`
+}
+
+type apiVersionDiscovery struct {
+	Version   string                 `json:"version"`
+	Resources []apiResourceDiscovery `json:"resources"`
+	Freshness string                 `json:"freshness"`
+}
+
+type groupVersionKind struct {
+	Group   string `json:"group"`
+	Version string `json:"version"`
+	Kind    string `json:"kind"`
+}
+
+type apiResourceDiscovery struct {
+	Resource         string                    `json:"resource"`
+	ResponseKind     groupVersionKind          `json:"responseKind"`
+	Scope            string                    `json:"scope"`
+	SingularResource string                    `json:"singularResource"`
+	Verbs            []string                  `json:"verbs"`
+	ShortNames       []string                  `json:"shortNames,omitempty"`
+	Categories       []string                  `json:"categories,omitempty"`
+	Subresources     []apiSubresourceDiscovery `json:"subresources,omitempty"`
+}
+
+type apiSubresourceDiscovery struct {
+	Subresource  string           `json:"subresource"`
+	ResponseKind groupVersionKind `json:"responseKind"`
+	Verbs        []string         `json:"verbs"`
+}
+
+var statusVerbs = []string{"get", "patch", "update"}
+
+// groupVersions returns the served group-versions by group, the core group under "", each
+// group's versions in sorted order (the first is the preferred one).
+func (s *Server) groupVersions() (groups []string, versions map[string][]string) {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	versions = map[string][]string{}
+	for _, gv := range sortedKeys(s.byGV) {
+		g, v, _ := strings.Cut(gv, "/")
+		if _, seen := versions[g]; !seen {
+			groups = append(groups, g)
+		}
+		versions[g] = append(versions[g], v)
+	}
+	return groups, versions
+}
+
+// resourcesOf returns the infos of one group-version, in registration order.
+func (s *Server) resourcesOf(group, version string) []ResourceInfo {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	var out []ResourceInfo
+	for _, r := range s.byGV[group+"/"+version] {
+		out = append(out, r.info)
+	}
+	return out
+}
+
+func legacyResources(infos []ResourceInfo) []apiResource {
+	out := []apiResource{}
+	for _, ri := range infos {
+		out = append(out, apiResource{
+			Name: ri.Resource, SingularName: strings.ToLower(ri.Kind), Namespaced: ri.Namespaced, Kind: ri.Kind,
+			Verbs: ri.verbs(), ShortNames: ri.ShortNames, Categories: ri.Categories,
+		})
+		if ri.hasStatus() {
+			out = append(out, apiResource{Name: ri.Resource + "/status", Namespaced: ri.Namespaced, Kind: ri.Kind, Verbs: statusVerbs})
+		}
+	}
+	return out
+}
+
+func aggregatedResources(infos []ResourceInfo) []apiResourceDiscovery {
+	out := []apiResourceDiscovery{}
+	for _, ri := range infos {
+		gvk := groupVersionKind{Group: ri.Group, Version: ri.Version, Kind: ri.Kind}
+		scope := "Cluster"
+		if ri.Namespaced {
+			scope = "Namespaced"
+		}
+		d := apiResourceDiscovery{
+			Resource: ri.Resource, ResponseKind: gvk, Scope: scope, SingularResource: strings.ToLower(ri.Kind),
+			Verbs: ri.verbs(), ShortNames: ri.ShortNames, Categories: ri.Categories,
+		}
+		if ri.hasStatus() {
+			d.Subresources = []apiSubresourceDiscovery{{Subresource: "status", ResponseKind: gvk, Verbs: statusVerbs}}
+		}
+		out = append(out, d)
+	}
+	return out
+}
+
+func groupVersion(group, version string) string {
+	if group == "" {
+		return version
+	}
+	return group + "/" + version
+}
+
+func (s *Server) legacyGroup(group string, versions []string) apiGroup {
+	g := apiGroup{Name: group}
+	for _, v := range versions {
+		g.Versions = append(g.Versions, groupVersionForDiscovery{GroupVersion: groupVersion(group, v), Version: v})
+	}
+	g.PreferredVersion = g.Versions[0]
+	return g
+}
+
+// aggregated builds the APIGroupDiscoveryList of /api (core) or /apis (every other group).
+func (s *Server) aggregated(core bool, version string) apiGroupDiscoveryList {
+	doc := apiGroupDiscoveryList{Kind: "APIGroupDiscoveryList", APIVersion: "apidiscovery.k8s.io/" + version, Items: []apiGroupDiscovery{}}
+	groups, versions := s.groupVersions()
+	for _, g := range groups {
+		if (g == "") != core {
+			continue
+		}
+		item := apiGroupDiscovery{Metadata: discoveryMeta{Name: g}}
+		for _, v := range versions[g] {
+			item.Versions = append(item.Versions, apiVersionDiscovery{
+				Version: v, Resources: aggregatedResources(s.resourcesOf(g, v)), Freshness: "Current",
+			})
+		}
+		doc.Items = append(doc.Items, item)
+	}
+	return doc
+}
+
+// serveDiscovery answers /api, /apis, /api/v1, /apis/{group} and /apis/{group}/{version}. It
+// reports false for any other path.
+func (s *Server) serveDiscovery(w http.ResponseWriter, r *http.Request, path string) bool {
+	groups, versions := s.groupVersions()
+	served := func(g string) bool { _, ok := versions[g]; return ok }
+	switch {
+	case path == "/api" || path == "/apis":
+		out, err := negotiate(r, endpointDiscovery)
+		if err != nil {
+			writeError(w, err)
+			return true
+		}
+		core := path == "/api"
+		if out.kind == outDiscoveryList {
+			writeDiscovery(w, out.contentType(), s.aggregated(core, out.version))
+			return true
+		}
+		if core {
+			writeDiscovery(w, "application/json", apiVersions{
+				Kind: "APIVersions", Versions: versions[""],
+				ServerAddressByClientCIDRs: []serverAddressByClientCIDR{{ClientCIDR: "0.0.0.0/0", ServerAddress: r.Host}},
+			})
+			return true
+		}
+		list := apiGroupList{Kind: "APIGroupList", APIVersion: "v1", Groups: []apiGroup{}}
+		for _, g := range groups {
+			if g != "" {
+				list.Groups = append(list.Groups, s.legacyGroup(g, versions[g]))
+			}
+		}
+		writeDiscovery(w, "application/json", list)
+		return true
+	case path == "/api/v1" && served(""):
+		return s.serveResourceList(w, r, "", "v1")
+	case strings.HasPrefix(path, "/apis/"):
+		parts := strings.Split(path[len("/apis/"):], "/")
+		if !served(parts[0]) || parts[0] == "" {
+			return false
+		}
+		switch len(parts) {
+		case 1:
+			if _, err := negotiate(r, endpointPlain); err != nil {
+				writeError(w, err)
+				return true
+			}
+			g := s.legacyGroup(parts[0], versions[parts[0]])
+			g.Kind, g.APIVersion = "APIGroup", "v1"
+			writeDiscovery(w, "application/json", g)
+			return true
+		case 2:
+			for _, v := range versions[parts[0]] {
+				if v == parts[1] {
+					return s.serveResourceList(w, r, parts[0], v)
+				}
+			}
+		}
+	}
+	return false
+}
+
+func (s *Server) serveResourceList(w http.ResponseWriter, r *http.Request, group, version string) bool {
+	if _, err := negotiate(r, endpointPlain); err != nil {
+		writeError(w, err)
+		return true
+	}
+	list := apiResourceList{Kind: "APIResourceList", GroupVersion: groupVersion(group, version),
+		Resources: legacyResources(s.resourcesOf(group, version))}
+	if group != "" {
+		list.APIVersion = "v1"
+	}
+	writeDiscovery(w, "application/json", list)
+	return true
+}
+
+func writeDiscovery(w http.ResponseWriter, contentType string, v any) {
+	data, err := json.Marshal(v)
+	if err != nil {
+		writeError(w, api.NewInternalError(err))
+		return
+	}
+	writeRawType(w, http.StatusOK, contentType, append(data, '\n'))
+}
+
+// serveVersion answers /version (K2).
+func (s *Server) serveVersion(w http.ResponseWriter, r *http.Request) {
+	if _, err := negotiate(r, endpointPlain); err != nil {
+		writeError(w, err)
+		return
+	}
+	writeDiscovery(w, "application/json", s.version)
+}
+
+// healthChecks are the checks /healthz?verbose lists. The simulator has no etcd and no
+// post-start hooks: once New returns it is healthy, until Close.
+var healthChecks = []string{"ping", "log", "etcd"}
+
+// serveHealth answers /healthz, /livez and /readyz and their per-check paths
+// (/readyz/ping): "ok" as text/plain, or every check with ?verbose. It reports false for an
+// unknown check.
+func serveHealth(w http.ResponseWriter, r *http.Request, path string) bool {
+	endpoint, check, _ := strings.Cut(strings.TrimPrefix(path, "/"), "/")
+	if check != "" {
+		found := false
+		for _, c := range healthChecks {
+			found = found || c == check
+		}
+		if !found {
+			return false
+		}
+	}
+	w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+	w.Header().Set("X-Content-Type-Options", "nosniff")
+	w.WriteHeader(http.StatusOK)
+	if _, verbose := r.URL.Query()["verbose"]; verbose && check == "" {
+		var b strings.Builder
+		for _, c := range healthChecks {
+			b.WriteString("[+]" + c + " ok\n")
+		}
+		b.WriteString(endpoint + " check passed\n")
+		_, _ = w.Write([]byte(b.String()))
+		return true
+	}
+	_, _ = w.Write([]byte("ok"))
+	return true
+}
+
+// isHealthPath reports whether path is one of the health endpoints (or a check below one).
+func isHealthPath(path string) bool {
+	for _, p := range []string{"/healthz", "/livez", "/readyz"} {
+		if path == p || strings.HasPrefix(path, p+"/") {
+			return true
+		}
+	}
+	return false
+}

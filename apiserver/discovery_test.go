@@ -1,0 +1,339 @@
+package apiserver
+
+import (
+	"encoding/json"
+	"net/http"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/informer-lab/informer-lab/api"
+)
+
+// kubectlDiscoveryAccept is what kubectl 1.32 sends to /api and /apis (K3).
+const kubectlDiscoveryAccept = "application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList,application/json;g=apidiscovery.k8s.io;v=v2beta1;as=APIGroupDiscoveryList,application/json"
+
+// TestCh01_K2_Version checks K1 and K2: /version reports minor 32 by default, which pins the
+// kubectl dispatcher to kubectl 1.32, and any configured version otherwise.
+func TestCh01_K2_Version(t *testing.T) {
+	for _, tc := range []struct{ version, major, minor string }{
+		{"", "1", "32"},
+		{"v1.30.2", "1", "30"},
+		{"v1.33.0-rc.1", "1", "33"},
+	} {
+		t.Run(tc.version, func(t *testing.T) {
+			_, c := newServer(t, Options{Version: tc.version})
+			r := c.get("/version?timeout=5s")
+			require.Equal(t, 200, r.code)
+			assert.Equal(t, "application/json", r.header.Get("Content-Type"))
+			var v versionInfo
+			r.decode(t, &v)
+			assert.Equal(t, []string{tc.major, tc.minor}, []string{v.Major, v.Minor}, tc.version)
+			assert.True(t, strings.HasPrefix(v.GitVersion, "v1."+tc.minor+"."))
+			assert.NotEmpty(t, v.Platform)
+		})
+	}
+}
+
+// TestCh01_OptionsValidate checks that bad options are clear errors, not panics.
+func TestCh01_OptionsValidate(t *testing.T) {
+	assert.NoError(t, Options{}.Validate())
+	assert.NoError(t, Options{Version: "v1.29.3+k3s1", BearerToken: "abc"}.Validate())
+	for _, tc := range []struct {
+		name string
+		opts Options
+		want string
+	}{
+		{"version", Options{Version: "1.32"}, `version "1.32" is not of the form v1.32.0`},
+		{"token", Options{BearerToken: "a b"}, "must not contain white space"},
+		{"resource", Options{Resources: []ResourceInfo{{Resource: "Bad", Version: "v1", Kind: "B"}}}, "must be lower case"},
+		{"negative", Options{HistorySize: -1}, "must not be negative"},
+	} {
+		err := tc.opts.Validate()
+		require.Error(t, err, tc.name)
+		assert.Contains(t, err.Error(), tc.want, tc.name)
+	}
+	// New repairs a bad version instead of panicking: the gitVersion is reported as given.
+	assert.Equal(t, "", newVersionInfo("banana").Minor)
+}
+
+// TestCh01_K4_LegacyDiscovery checks K4: /api, /apis (200 even with no groups),
+// /api/v1 and /apis/{g}/{v} resource lists with verbs, kinds, scope, short names,
+// categories and the status subresources; /apis/{g} is the APIGroup.
+func TestCh01_K4_LegacyDiscovery(t *testing.T) {
+	_, c := newServer(t, Options{})
+	r := c.get("/api?timeout=32s")
+	require.Equal(t, 200, r.code)
+	var versions apiVersions
+	r.decode(t, &versions)
+	assert.Equal(t, "APIVersions", versions.Kind)
+	assert.Equal(t, []string{"v1"}, versions.Versions)
+	require.Len(t, versions.ServerAddressByClientCIDRs, 1)
+	assert.Equal(t, strings.TrimPrefix(c.base, "http://"), versions.ServerAddressByClientCIDRs[0].ServerAddress)
+
+	r = c.get("/apis")
+	require.Equal(t, 200, r.code, "K4: /apis answers 200 even with no groups")
+	assert.JSONEq(t, `{"kind":"APIGroupList","apiVersion":"v1","groups":[]}`, string(r.body))
+
+	r = c.get("/api/v1")
+	require.Equal(t, 200, r.code)
+	var list apiResourceList
+	r.decode(t, &list)
+	all := []string{"create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"}
+	want := apiResourceList{Kind: "APIResourceList", GroupVersion: "v1", Resources: []apiResource{
+		{Name: "pods", SingularName: "pod", Namespaced: true, Kind: "Pod", Verbs: all, ShortNames: []string{"po"}, Categories: []string{"all"}},
+		{Name: "pods/status", Namespaced: true, Kind: "Pod", Verbs: statusVerbs},
+		{Name: "configmaps", SingularName: "configmap", Namespaced: true, Kind: "ConfigMap", Verbs: all, ShortNames: []string{"cm"}},
+		{Name: "namespaces", SingularName: "namespace", Kind: "Namespace", Verbs: []string{"create", "delete", "get", "list", "patch", "update", "watch"}, ShortNames: []string{"ns"}},
+		{Name: "namespaces/status", Kind: "Namespace", Verbs: statusVerbs},
+	}}
+	if diff := cmp.Diff(want, list); diff != "" {
+		t.Errorf("/api/v1 (-want +got):\n%s", diff)
+	}
+	assert.NotContains(t, string(r.body), `"apiVersion"`, "the core list has no apiVersion")
+	assert.Equal(t, 200, c.get("/api/v1/").code)
+
+}
+
+// TestCh01_K4_LegacyDiscoveryGroups checks K4 for a registered group: it shows up in /apis,
+// /apis/{g} and /apis/{g}/{v}; unknown groups and versions are 404.
+func TestCh01_K4_LegacyDiscoveryGroups(t *testing.T) {
+	_, c := newServer(t, Options{Resources: []ResourceInfo{DeploymentsResource}})
+	r := c.get("/apis")
+	assert.JSONEq(t, `{"kind":"APIGroupList","apiVersion":"v1","groups":[{"name":"apps",
+		"versions":[{"groupVersion":"apps/v1","version":"v1"}],"preferredVersion":{"groupVersion":"apps/v1","version":"v1"}}]}`, string(r.body))
+	r = c.get("/apis/apps")
+	assert.JSONEq(t, `{"kind":"APIGroup","apiVersion":"v1","name":"apps",
+		"versions":[{"groupVersion":"apps/v1","version":"v1"}],"preferredVersion":{"groupVersion":"apps/v1","version":"v1"}}`, string(r.body))
+	r = c.get("/apis/apps/v1")
+	require.Equal(t, 200, r.code)
+	assert.JSONEq(t, `{"kind":"APIResourceList","apiVersion":"v1","groupVersion":"apps/v1","resources":[
+		{"name":"deployments","singularName":"deployment","namespaced":true,"kind":"Deployment","verbs":["create","delete","deletecollection","get","list","patch","update","watch"],"shortNames":["deploy"],"categories":["all"]},
+		{"name":"deployments/status","singularName":"","namespaced":true,"kind":"Deployment","verbs":["get","patch","update"]}]}`, string(r.body))
+
+	// Unknown groups and versions are Go's plain 404 (U9).
+	for _, p := range []string{"/apis/batch", "/apis/batch/v1", "/apis/apps/v2", "/api/v2", "/apis/apps/v1/x/y/z/w"} {
+		r := c.get(p)
+		assert.Equal(t, 404, r.code, p)
+	}
+	// Discovery is read-only.
+	assert.Equal(t, http.StatusMethodNotAllowed, c.do("POST", "/apis", "{}").code)
+}
+
+// TestCh01_K5_AggregatedDiscovery checks K5: kubectl's Accept gets an APIGroupDiscoveryList
+// with the matching Content-Type, v2 or v2beta1 as asked; plain JSON still gets the legacy
+// documents (the fallback).
+func TestCh01_K5_AggregatedDiscovery(t *testing.T) {
+	_, c := newServer(t, Options{Resources: []ResourceInfo{DeploymentsResource}})
+	r := c.do("GET", "/api?timeout=32s", nil, "Accept", kubectlDiscoveryAccept)
+	require.Equal(t, 200, r.code)
+	assert.Equal(t, "application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList", r.header.Get("Content-Type"))
+	var core apiGroupDiscoveryList
+	r.decode(t, &core)
+	assert.Equal(t, "apidiscovery.k8s.io/v2", core.APIVersion)
+	require.Len(t, core.Items, 1)
+	assert.Empty(t, core.Items[0].Metadata.Name, "the core group has no name")
+	require.Len(t, core.Items[0].Versions, 1)
+	v1 := core.Items[0].Versions[0]
+	assert.Equal(t, "Current", v1.Freshness)
+	require.Len(t, v1.Resources, 3)
+	podGVK := groupVersionKind{Version: "v1", Kind: "Pod"}
+	if diff := cmp.Diff(apiResourceDiscovery{
+		Resource: "pods", ResponseKind: podGVK, Scope: "Namespaced", SingularResource: "pod",
+		Verbs:      []string{"create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"},
+		ShortNames: []string{"po"}, Categories: []string{"all"},
+		Subresources: []apiSubresourceDiscovery{{Subresource: "status", ResponseKind: podGVK, Verbs: statusVerbs}},
+	}, v1.Resources[0]); diff != "" {
+		t.Errorf("pods (-want +got):\n%s", diff)
+	}
+	assert.Equal(t, "Cluster", v1.Resources[2].Scope)
+	assert.Empty(t, v1.Resources[1].Subresources, "configmaps have no status")
+
+	r = c.do("GET", "/apis", nil, "Accept", kubectlDiscoveryAccept)
+	var groups apiGroupDiscoveryList
+	r.decode(t, &groups)
+	require.Len(t, groups.Items, 1)
+	assert.Equal(t, "apps", groups.Items[0].Metadata.Name)
+	assert.Equal(t, "deployments", groups.Items[0].Versions[0].Resources[0].Resource)
+
+	r = c.do("GET", "/apis", nil, "Accept", "application/json;g=apidiscovery.k8s.io;v=v2beta1;as=APIGroupDiscoveryList")
+	assert.Equal(t, "application/json;g=apidiscovery.k8s.io;v=v2beta1;as=APIGroupDiscoveryList", r.header.Get("Content-Type"))
+	assert.Contains(t, string(r.body), `"apiVersion":"apidiscovery.k8s.io/v2beta1"`)
+
+}
+
+// TestCh01_K5_AggregatedDiscoveryNoGroups checks K4/K5: /apis with no groups at all is still
+// 200, with items [].
+func TestCh01_K5_AggregatedDiscoveryNoGroups(t *testing.T) {
+	_, c := newServer(t, Options{})
+	r := c.do("GET", "/apis", nil, "Accept", kubectlDiscoveryAccept)
+	require.Equal(t, 200, r.code)
+	assert.Contains(t, string(r.body), `"items":[]`)
+}
+
+// TestCh01_N3_Negotiation checks N2–N4 and CG1 for responses: protobuf listed first with a
+// JSON alternative gets JSON; protobuf (or YAML) alone is 406 NotAcceptable; wildcards and
+// quality values are honoured.
+func TestCh01_N3_Negotiation(t *testing.T) {
+	s, c := newServer(t, Options{})
+	mustCreate(t, s, "pods", "default", pod("default", "a", nil))
+	for _, tc := range []struct {
+		path, accept string
+		code         int
+		contentType  string
+	}{
+		{"/api/v1/pods", "application/vnd.kubernetes.protobuf,application/json", 200, "application/json"},
+		{"/api/v1/pods", "application/vnd.kubernetes.protobuf", 406, "application/json"},
+		{"/api/v1/pods", "application/yaml", 406, "application/json"},
+		{"/api/v1/pods", "*/*", 200, "application/json"},
+		{"/api/v1/pods", "application/*", 200, "application/json"},
+		{"/api/v1/pods", "", 200, "application/json"},
+		{"/api/v1/pods", "application/json;q=0.5, application/json;as=Table;g=meta.k8s.io;v=v1", 200, "application/json;as=Table;v=v1;g=meta.k8s.io"},
+		{"/api/v1/pods", "application/json;as=Table;g=meta.k8s.io;v=v1;q=0.1, application/json", 200, "application/json"},
+		{"/api/v1/pods", "application/json;as=Table;g=example.com;v=v1", 406, "application/json"},
+		{"/api/v1/namespaces/default/pods/a", "application/vnd.kubernetes.protobuf", 406, "application/json"},
+		{"/api/v1/pods?watch=1", "application/vnd.kubernetes.protobuf", 406, "application/json"},
+		{"/version", "application/vnd.kubernetes.protobuf", 406, "application/json"},
+		{"/api", "application/vnd.kubernetes.protobuf", 406, "application/json"},
+		{"/api/v1", "application/json, */*", 200, "application/json"},
+	} {
+		var r response
+		if tc.accept == "" {
+			r = c.get(tc.path)
+		} else {
+			r = c.do("GET", tc.path, nil, "Accept", tc.accept)
+		}
+		require.Equal(t, tc.code, r.code, "%s %q: %s", tc.path, tc.accept, r.body)
+		assert.Equal(t, tc.contentType, r.header.Get("Content-Type"), "%s %q", tc.path, tc.accept)
+		if tc.code == 406 {
+			st := r.status(t)
+			assert.Equal(t, api.StatusReasonNotAcceptable, st.Reason)
+			assert.Equal(t, "only the following media types are accepted: application/json", st.Message)
+		}
+	}
+	// A write with protobuf first still answers JSON.
+	r := c.do("POST", "/api/v1/namespaces/default/configmaps", `{"metadata":{"name":"x"}}`,
+		"Accept", "application/vnd.kubernetes.protobuf,application/json", "Content-Type", "application/json")
+	require.Equal(t, 201, r.code)
+	assert.Equal(t, "application/json", r.header.Get("Content-Type"))
+}
+
+// TestCh01_N2_ProtobufBodies checks N2, E21 and CG1: a protobuf request body, as client-go's
+// typed clients send by default, is 415 listing the one accepted type, for POST, PUT and the
+// DeleteOptions of DELETE; nothing is written.
+func TestCh01_N2_ProtobufBodies(t *testing.T) {
+	s, c := newServer(t, Options{})
+	mustCreate(t, s, "pods", "default", pod("default", "a", nil))
+	rv := s.rvString()
+	pb := "k8s\x00\n\x0b\n\x02v1\x12\x05Pod"
+	for _, tc := range []struct{ method, path string }{
+		{"POST", "/api/v1/namespaces/default/pods"},
+		{"PUT", "/api/v1/namespaces/default/pods/a"},
+		{"DELETE", "/api/v1/namespaces/default/pods/a"},
+		{"DELETE", "/api/v1/namespaces/default/pods"},
+	} {
+		r := c.do(tc.method, tc.path, pb, "Content-Type", "application/vnd.kubernetes.protobuf",
+			"Accept", "application/vnd.kubernetes.protobuf,application/json")
+		require.Equal(t, 415, r.code, "%s %s: %s", tc.method, tc.path, r.body)
+		st := r.status(t)
+		assert.Equal(t, api.StatusReasonUnsupportedMediaType, st.Reason)
+		assert.Equal(t, "the body of the request was in an unknown format - accepted media types include: application/json", st.Message)
+	}
+	assert.Equal(t, rv, s.rvString(), "nothing was written")
+	// A DELETE without a body needs no Content-Type.
+	assert.Equal(t, 200, c.do("DELETE", "/api/v1/namespaces/default/pods/a", nil, "Content-Type", "application/vnd.kubernetes.protobuf").code)
+}
+
+// TestCh01_Health checks /healthz, /livez and /readyz, their per-check paths and ?verbose.
+func TestCh01_Health(t *testing.T) {
+	_, c := newServer(t, Options{})
+	for _, p := range []string{"/healthz", "/livez", "/readyz", "/readyz/", "/livez/ping", "/healthz/etcd"} {
+		r := c.get(p)
+		require.Equal(t, 200, r.code, p)
+		assert.Equal(t, "ok", string(r.body), p)
+		assert.Equal(t, "text/plain; charset=utf-8", r.header.Get("Content-Type"))
+	}
+	r := c.get("/readyz?verbose")
+	assert.Equal(t, "[+]ping ok\n[+]log ok\n[+]etcd ok\nreadyz check passed\n", string(r.body))
+	assert.Equal(t, 404, c.get("/readyz/bogus").code)
+	assert.Equal(t, 405, c.do("POST", "/healthz", "").code)
+}
+
+// TestCh01_K11_OpenAPIv3 checks K11: the /openapi/v3 index names one document per
+// group-version with a hash; each document has, per kind, a PATCH operation tagged with the
+// kind that lists fieldValidation, which is what kubectl create's strict validation looks for.
+func TestCh01_K11_OpenAPIv3(t *testing.T) {
+	_, c := newServer(t, Options{Resources: []ResourceInfo{DeploymentsResource}})
+	r := c.get("/openapi/v3?timeout=32s")
+	require.Equal(t, 200, r.code)
+	var index struct {
+		Paths map[string]struct {
+			ServerRelativeURL string `json:"serverRelativeURL"`
+		} `json:"paths"`
+	}
+	r.decode(t, &index)
+	require.Len(t, index.Paths, 2)
+	for gvPath, wantKinds := range map[string][]string{"api/v1": {"Pod", "ConfigMap", "Namespace"}, "apis/apps/v1": {"Deployment"}} {
+		entry, ok := index.Paths[gvPath]
+		require.True(t, ok, gvPath)
+		require.True(t, strings.HasPrefix(entry.ServerRelativeURL, "/openapi/v3/"+gvPath+"?hash="), entry.ServerRelativeURL)
+		r := c.get(entry.ServerRelativeURL + "&timeout=32s")
+		require.Equal(t, 200, r.code)
+		assert.Equal(t, "public, immutable", r.header.Get("Cache-Control"))
+		var doc struct {
+			OpenAPI string `json:"openapi"`
+			Paths   map[string]map[string]struct {
+				GVK        groupVersionKind `json:"x-kubernetes-group-version-kind"`
+				Parameters []struct {
+					Name string `json:"name"`
+					In   string `json:"in"`
+				} `json:"parameters"`
+			} `json:"paths"`
+		}
+		r.decode(t, &doc)
+		assert.Equal(t, "3.0.0", doc.OpenAPI)
+		var kinds []string
+		for path, item := range doc.Paths {
+			op, ok := item["patch"]
+			require.True(t, ok, path)
+			kinds = append(kinds, op.GVK.Kind)
+			var hasFieldValidation bool
+			for _, p := range op.Parameters {
+				hasFieldValidation = hasFieldValidation || (p.Name == "fieldValidation" && p.In == "query")
+			}
+			assert.True(t, hasFieldValidation, path)
+		}
+		assert.ElementsMatch(t, wantKinds, kinds, gvPath)
+	}
+	assert.Contains(t, index.Paths["api/v1"].ServerRelativeURL, "hash=")
+	// Without the current hash the document is not cacheable for long.
+	r = c.get("/openapi/v3/api/v1")
+	assert.Equal(t, "no-cache, private", r.header.Get("Cache-Control"))
+	var doc openAPIDocument
+	r.decode(t, &doc)
+	assert.Contains(t, doc.Paths, "/api/v1/namespaces/{namespace}/pods/{name}")
+	assert.Contains(t, doc.Paths, "/api/v1/namespaces/{name}")
+	// Unknown documents and v2 are 404 (kubectl asks for v2 only when v3 is missing).
+	assert.Equal(t, 404, c.get("/openapi/v3/apis/batch/v1").code)
+	assert.Equal(t, 404, c.get("/openapi/v2").code)
+}
+
+// TestCh01_DiscoveryFollowsRegister checks that discovery and OpenAPI reflect a kind
+// registered after start-up (what creating a CRD does), with a new document hash.
+func TestCh01_DiscoveryFollowsRegister(t *testing.T) {
+	s, c := newServer(t, Options{})
+	before := c.get("/openapi/v3").body
+	require.NoError(t, s.Register(ResourceInfo{Group: "example.dev", Version: "v1", Resource: "widgets", Kind: "Widget", Namespaced: true}))
+	var groups apiGroupList
+	c.get("/apis").decode(t, &groups)
+	require.Len(t, groups.Groups, 1)
+	assert.Equal(t, "example.dev", groups.Groups[0].Name)
+	after := c.get("/openapi/v3").body
+	assert.NotEqual(t, string(before), string(after))
+	var idx map[string]map[string]json.RawMessage
+	require.NoError(t, json.Unmarshal(after, &idx))
+	assert.Contains(t, idx["paths"], "apis/example.dev/v1")
+}
