@@ -11,6 +11,7 @@ import (
 
 	"github.com/informer-lab/informer-lab/api"
 	"github.com/informer-lab/informer-lab/api/watch"
+	"github.com/informer-lab/informer-lab/internal/clock"
 )
 
 // RESTClient mirrors rest.RESTClient in client-go rest/client.go, JSON only: it builds
@@ -26,6 +27,7 @@ type RESTClient struct {
 	scheme    *api.Scheme
 	maxFrame  int
 	logger    *slog.Logger
+	clock     clock.Clock
 }
 
 // RESTClientFor mirrors rest.RESTClientFor: a client for the core group, version v1. Use
@@ -58,6 +60,7 @@ func RESTClientFor(cfg *Config) (*RESTClient, error) {
 		scheme:    cfg.Scheme,
 		maxFrame:  cfg.MaxWatchFrameBytes,
 		logger:    cfg.Logger,
+		clock:     clock.Or(cfg.Clock),
 	}
 	if c.userAgent == "" {
 		c.userAgent = DefaultUserAgent
@@ -77,12 +80,22 @@ func (c *RESTClient) ForGroupVersion(gv GroupVersion) *RESTClient {
 	return &cp
 }
 
+// Transport returns the round tripper every request of this client goes through. Clients
+// built from a Config whose Transport is this one share its connections, as client-go's
+// NewForConfigAndClient shares one http.Client among every group-version of a clientset.
+func (c *RESTClient) Transport() http.RoundTripper {
+	if c.client.Transport == nil {
+		return http.DefaultTransport
+	}
+	return c.client.Transport
+}
+
 // APIVersion mirrors RESTClient.APIVersion: the group-version requests are sent to.
 func (c *RESTClient) APIVersion() GroupVersion { return c.gv }
 
 // Verb mirrors RESTClient.Verb: a request with any HTTP method.
 func (c *RESTClient) Verb(verb string) *Request {
-	return &Request{c: c, verb: verb, params: url.Values{}}
+	return &Request{c: c, verb: verb, params: url.Values{}, maxRetries: DefaultMaxRetries}
 }
 
 // Get mirrors RESTClient.Get.

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/informer-lab/informer-lab/api"
+	"github.com/informer-lab/informer-lab/internal/clock"
 )
 
 // Config mirrors rest.Config in client-go rest/config.go, reduced to what a JSON client with
@@ -47,6 +48,10 @@ type Config struct {
 	// Transport, when set, replaces the transport built from the TLS fields (tests use it to
 	// count connections or inject failures).
 	Transport http.RoundTripper
+	// Clock times the waits between retries (Retry-After); nil means the real clock. client-go
+	// sleeps on the real clock; a test can run the client in a testing/synctest bubble or pass
+	// a clock whose timers fire at once.
+	Clock clock.Clock
 }
 
 // DefaultUserAgent mirrors rest.DefaultKubernetesUserAgent's shape (CG3).

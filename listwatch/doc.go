@@ -2,8 +2,8 @@
 // ListWatch, a small JSON REST client (RESTClient, Request, ResourceClient, Config and
 // kubeconfig loading), the watch stream decoder (StreamWatcher) and the pager (ListPager).
 // It mirrors client-go tools/cache/listwatch.go, tools/pager/pager.go, rest/ (config.go,
-// client.go, request.go), rest/watch/decoder.go, tools/clientcmd (loading only), and
-// apimachinery pkg/watch/streamwatcher.go and pkg/util/framer. It imports only api and
+// client.go, request.go, with_retry.go), rest/watch/decoder.go, tools/clientcmd (loading
+// only), and apimachinery pkg/watch/streamwatcher.go and pkg/util/framer. It imports only api and
 // internal packages, never the apiserver: client and server share nothing but the wire.
 //
 // The contract (IDs refer to the behaviour and wire specifications):
@@ -42,6 +42,18 @@
 //     exec plugins, auth providers, basic auth and impersonation are refused with an error
 //     naming the field; CA data together with insecure is refused as in client-go.
 //  10. With Config.Logger, each list, watch open, watch event and watch close logs one Debug
-//     hop (component "listwatch", ops list, watch-open, watch-event, watch-close); with no
-//     logger or Debug disabled, tracing allocates nothing.
+//     hop (component "listwatch", ops list, watch-open, watch-event, watch-close, and retry
+//     for item 11); with no logger or Debug disabled, tracing allocates nothing.
+//  11. Do and Watch retry as client-go's withRetry does (rest/with_retry.go): an answer of 429
+//     or any 5xx carrying Retry-After in whole seconds is sent again after that many seconds,
+//     for every verb (bodies are byte slices, so they can be resent), at most MaxRetries
+//     times (DefaultMaxRetries, 10); other answers, and Retry-After as a date, are returned
+//     at once. A GET whose connection is cut is retried after 1 s, a write is not; a watch
+//     whose connection is cut or times out before the headers is retried after 1 s and, once
+//     retries run out, is an empty closed watch. The waits run on Config.Clock and end with
+//     the context (or Config.Timeout, which bounds a call with its retries); the final error
+//     is the last answer's *api.Status, or the context's error.
+//  12. VersionedParams takes *api.ListOptions, *GetOptions, *CreateOptions, *UpdateOptions
+//     or *PatchOptions and encodes only the set fields; AbsPath replaces the group-version
+//     prefix; SetHeader replaces a header, Accept included.
 package listwatch

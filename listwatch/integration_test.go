@@ -274,11 +274,12 @@ func TestCh02_Integration_StopReleasesWatcher(t *testing.T) {
 		"the server still holds the watcher")
 }
 
-// A 429 from the server is a TooManyRequests API error carrying Retry-After.
+// A 429 from the server is a TooManyRequests API error carrying Retry-After. With retries
+// off, the caller sees it at once; with_retry_test.go shows the default, which retries.
 func TestCh02_Integration_TooManyRequests(t *testing.T) {
 	srv, c := startServer(t, apiserver.Options{})
 	srv.FailNext(apiserver.FailRule{Verb: "list", Resource: "pods", Count: 1, Code: 429, RetryAfterSeconds: 2})
-	_, err := c.Resource(podsGVR).List(context.Background(), api.ListOptions{})
+	_, err := c.Get().Namespace("demo").Resource("pods").MaxRetries(0).Do(context.Background()).Get()
 	require.Error(t, err)
 	st := err.(*api.Status)
 	assert.Equal(t, api.StatusReasonTooManyRequests, st.Reason)

@@ -10,6 +10,7 @@ import (
 	"mime"
 	"net/http"
 	"net/url"
+	"path"
 	"strconv"
 	"strings"
 
@@ -49,7 +50,12 @@ type Request struct {
 	params      url.Values
 	body        []byte
 	contentType string
-	err         error
+	headers     http.Header
+	// absPath, when set, replaces the /api/v1 or /apis/{group}/{version} prefix (AbsPath).
+	absPath    string
+	hasAbsPath bool
+	maxRetries int
+	err        error
 }
 
 // checkSegment mirrors rest.IsValidPathSegmentName: a name used as a URL path segment.
@@ -111,16 +117,74 @@ func (r *Request) Param(name, value string) *Request {
 
 // VersionedParams mirrors Request.VersionedParams with metav1.ParameterCodec: the non-empty
 // fields of opts become query parameters under their JSON names, as client-go encodes them
-// (a set pointer is sent even when it points to zero or false).
-func (r *Request) VersionedParams(opts *api.ListOptions) *Request {
-	if opts == nil {
+// (a set pointer is sent even when it points to zero or false). opts is a *api.ListOptions,
+// *GetOptions, *CreateOptions, *UpdateOptions or *PatchOptions; nil adds nothing, any
+// other type is an error that Do or Watch returns.
+func (r *Request) VersionedParams(opts any) *Request {
+	var v url.Values
+	switch o := opts.(type) {
+	case nil:
 		return r
+	case *api.ListOptions:
+		if o == nil {
+			return r
+		}
+		v = encodeListOptions(o)
+	case *GetOptions:
+		v = o.queryParams()
+	case *CreateOptions:
+		v = o.queryParams()
+	case *UpdateOptions:
+		v = o.queryParams()
+	case *PatchOptions:
+		v = o.queryParams()
+	default:
+		return r.setErr(fmt.Errorf("VersionedParams: unsupported options type %T", opts))
 	}
-	for k, vs := range encodeListOptions(opts) {
-		for _, v := range vs {
-			r.params.Add(k, v)
+	for k, vs := range v {
+		for _, val := range vs {
+			r.params.Add(k, val)
 		}
 	}
+	return r
+}
+
+// SetHeader mirrors Request.SetHeader: it replaces the values of one request header. It
+// can override the Accept header, as the discovery client does.
+func (r *Request) SetHeader(key string, values ...string) *Request {
+	if r.headers == nil {
+		r.headers = http.Header{}
+	}
+	r.headers.Del(key)
+	for _, v := range values {
+		r.headers.Add(key, v)
+	}
+	return r
+}
+
+// AbsPath mirrors Request.AbsPath: the path, below the server's base path, replaces the
+// group-version prefix, e.g. AbsPath("/version") or AbsPath("/apis"). Namespace, Resource
+// and Name still append to it.
+func (r *Request) AbsPath(segments ...string) *Request {
+	p := path.Join(segments...)
+	if p != "" && !strings.HasPrefix(p, "/") {
+		p = "/" + p
+	}
+	if p == "/" {
+		p = ""
+	}
+	r.absPath, r.hasAbsPath = p, true
+	return r
+}
+
+// MaxRetries mirrors Request.MaxRetries: how many times a request answered with a
+// Retry-After (429 or 5xx) is sent again; 0 turns retries off, a negative value counts as 0.
+// The default is DefaultMaxRetries.
+func (r *Request) MaxRetries(maxRetries int) *Request {
+	if maxRetries < 0 {
+		maxRetries = 0
+	}
+	r.maxRetries = maxRetries
 	return r
 }
 
@@ -190,9 +254,12 @@ func (r *Request) URL() *url.URL {
 	u := *r.c.base
 	var p strings.Builder
 	p.WriteString(u.Path)
-	if r.c.gv.Group == "" {
+	switch {
+	case r.hasAbsPath:
+		p.WriteString(r.absPath)
+	case r.c.gv.Group == "":
 		p.WriteString("/api/" + r.c.gv.Version)
-	} else {
+	default:
 		p.WriteString("/apis/" + r.c.gv.Group + "/" + r.c.gv.Version)
 	}
 	if r.namespace != "" {
@@ -225,11 +292,16 @@ func (r *Request) newHTTPRequest(ctx context.Context) (*http.Request, error) {
 	if r.c.token != "" {
 		req.Header.Set("Authorization", "Bearer "+r.c.token)
 	}
+	for k, vs := range r.headers {
+		req.Header[k] = append([]string(nil), vs...)
+	}
 	return req, nil
 }
 
 // Do mirrors Request.Do: it sends the request and reads the whole response. Config.Timeout
-// bounds the call.
+// bounds the call, retries included. An answer of 429 or 5xx with Retry-After is sent again
+// after that many seconds, up to MaxRetries times (DefaultMaxRetries), and so is a GET whose
+// connection was cut; the last answer decides the result (see with_retry.go).
 func (r *Request) Do(ctx context.Context) Result {
 	res := Result{scheme: r.c.scheme, logger: r.c.logger, path: r.URL().Path, verb: r.verb}
 	if r.err != nil {
@@ -241,23 +313,36 @@ func (r *Request) Do(ctx context.Context) Result {
 		ctx, cancel = context.WithTimeout(ctx, r.c.timeout)
 		defer cancel()
 	}
-	req, err := r.newHTTPRequest(ctx)
-	if err != nil {
-		res.err = err
-		return res
+	retry := newWithRetry(r.maxRetries)
+	retryableErr := func(err error) bool { return ctx.Err() == nil && isRetryableGETError(r.verb, err) }
+	for {
+		if err := retry.before(ctx, r.c.clock); err != nil {
+			res.err = retry.wrapPreviousError(err)
+			return res
+		}
+		req, err := r.newHTTPRequest(ctx)
+		if err != nil {
+			res.err = err
+			return res
+		}
+		resp, err := r.c.client.Do(req)
+		if retry.isNextRetry(resp, err, retryableErr) {
+			r.traceRetry(res.path, retry, resp, err)
+			drainAndClose(resp)
+			continue
+		}
+		if err != nil {
+			res.err = retry.wrapPreviousError(err)
+			return res
+		}
+		body, err := io.ReadAll(resp.Body)
+		_ = resp.Body.Close()
+		if err != nil {
+			res.err = fmt.Errorf("unexpected error when reading response body. Please retry. Original error: %w", err)
+			return res
+		}
+		return r.transformResponse(res, resp, body)
 	}
-	resp, err := r.c.client.Do(req)
-	if err != nil {
-		res.err = err
-		return res
-	}
-	defer resp.Body.Close()
-	body, err := io.ReadAll(resp.Body)
-	if err != nil {
-		res.err = fmt.Errorf("unexpected error when reading response body. Please retry. Original error: %w", err)
-		return res
-	}
-	return r.transformResponse(res, resp, body)
 }
 
 // transformResponse mirrors Request.transformResponse: a non-2xx answer becomes an error,
@@ -314,23 +399,47 @@ func isText(contentType string) bool {
 // Watch mirrors Request.Watch: it returns once the response headers arrive (W3). A non-200
 // answer is an error (a *api.Status when possible); a connection that fails with EOF or a
 // timeout gives an already-closed watch, as client-go does, so the caller simply re-watches.
+//
+// Like client-go, a watch answered with 429 or 5xx and Retry-After, or whose connection is
+// cut or times out before the headers, is opened again up to MaxRetries times; a cut
+// connection that outlasts the retries still gives the empty, closed watch.
 func (r *Request) Watch(ctx context.Context) (watch.Interface, error) {
 	if r.err != nil {
 		return nil, r.err
 	}
-	ctx, cancel := context.WithCancel(ctx)
+	outer := ctx
+	retry := newWithRetry(r.maxRetries)
+	retryableErr := func(err error) bool { return outer.Err() == nil && isRetryableWatchError(err) }
+	for {
+		if err := retry.before(outer, r.c.clock); err != nil {
+			return nil, retry.wrapPreviousError(err)
+		}
+		w, done, err := r.watchOnce(outer, retry, retryableErr)
+		if done {
+			return w, err
+		}
+	}
+}
+
+// watchOnce makes one attempt of Watch; done is false when the attempt is to be retried.
+func (r *Request) watchOnce(outer context.Context, retry *withRetry, retryableErr func(error) bool) (watch.Interface, bool, error) {
+	ctx, cancel := context.WithCancel(outer)
 	req, err := r.newHTTPRequest(ctx)
 	if err != nil {
 		cancel()
-		return nil, err
+		return nil, true, err
 	}
 	resp, err := r.c.client.Do(req)
 	if err != nil {
 		cancel()
-		if isProbableEOF(err) && ctx.Err() == nil {
-			return watch.NewEmptyWatch(), nil
+		if retry.isNextRetry(nil, err, retryableErr) {
+			r.traceRetry(req.URL.Path, retry, nil, err)
+			return nil, false, nil
 		}
-		return nil, err
+		if retryableErr(err) {
+			return watch.NewEmptyWatch(), true, nil
+		}
+		return nil, true, retry.wrapPreviousError(err)
 	}
 	path := req.URL.Path
 	if resp.StatusCode != http.StatusOK {
@@ -338,21 +447,25 @@ func (r *Request) Watch(ctx context.Context) (watch.Interface, error) {
 		defer resp.Body.Close()
 		body, _ := io.ReadAll(io.LimitReader(resp.Body, 1<<20))
 		res := r.transformResponse(Result{}, resp, body)
-		if res.err != nil {
-			return nil, res.err
+		if retry.isNextRetry(resp, nil, nil) {
+			r.traceRetry(path, retry, resp, nil)
+			return nil, false, nil
 		}
-		return nil, fmt.Errorf("for request %s, got status: %v", req.URL, resp.StatusCode)
+		if res.err != nil {
+			return nil, true, res.err
+		}
+		return nil, true, fmt.Errorf("for request %s, got status: %v", req.URL, resp.StatusCode)
 	}
 	if ct := resp.Header.Get("Content-Type"); !isJSON(ct) {
 		cancel()
 		_ = resp.Body.Close()
-		return nil, fmt.Errorf("listwatch: watch response has Content-Type %q; only application/json is supported", ct)
+		return nil, true, fmt.Errorf("listwatch: watch response has Content-Type %q; only application/json is supported", ct)
 	}
 	if trace.Enabled(r.c.logger) {
 		trace.Hop(r.c.logger, traceComponent, opWatchOpen, path, r.params.Get("resourceVersion"))
 	}
 	dec := NewWatchDecoder(resp.Body, DecoderOptions{Scheme: r.c.scheme, MaxFrameBytes: r.c.maxFrame})
-	return newStreamWatcher(ctx, cancel, dec, r.c.logger, path), nil
+	return newStreamWatcher(ctx, cancel, dec, r.c.logger, path), true, nil
 }
 
 // Result mirrors rest.Result: the outcome of Do, decoded on demand.
@@ -374,6 +487,12 @@ func (r Result) Raw() ([]byte, error) { return r.body, r.err }
 // StatusCode mirrors Result.StatusCode.
 func (r Result) StatusCode(statusCode *int) Result {
 	*statusCode = r.statusCode
+	return r
+}
+
+// ContentType mirrors Result.ContentType: the response's Content-Type header.
+func (r Result) ContentType(contentType *string) Result {
+	*contentType = r.contentType
 	return r
 }
 

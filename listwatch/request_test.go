@@ -301,7 +301,8 @@ func TestCh02_ErrorResponses(t *testing.T) {
 			srv := httptest.NewServer(&recorder{status: tc.status, contentType: tc.contentType, body: tc.body, header: tc.header})
 			defer srv.Close()
 			c := newTestClient(t, srv.URL)
-			_, err := c.Verb(tc.verb).Namespace("demo").Resource("pods").Name("x").Do(context.Background()).Get()
+			// MaxRetries(0): the 429 and 5xx rows would otherwise be retried (with_retry_test.go).
+			_, err := c.Verb(tc.verb).Namespace("demo").Resource("pods").Name("x").MaxRetries(0).Do(context.Background()).Get()
 			require.Error(t, err)
 			st, ok := err.(*api.Status)
 			require.True(t, ok, "want *api.Status, got %T", err)
