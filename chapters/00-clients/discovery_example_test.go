@@ -1,0 +1,84 @@
+package ch00_test
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/informer-lab/informer-lab/api"
+	"github.com/informer-lab/informer-lab/apiserver"
+	"github.com/informer-lab/informer-lab/client/discovery"
+	"github.com/informer-lab/informer-lab/client/dynamic"
+	"github.com/informer-lab/informer-lab/client/restmapper"
+	"github.com/informer-lab/informer-lab/listwatch"
+)
+
+// Example_discovery is way 5: ask the server what exists, the way `kubectl api-resources`
+// does. Two requests (/api, /apis) are enough, because the server answers in the aggregated
+// format (K5): every group, version and resource in one document each.
+func Example_discovery() {
+	srv, cfg := startLab(apiserver.Options{})
+	defer srv.Close()
+	dc := must(discovery.NewDiscoveryClientForConfig(withWire(cfg)))
+
+	v := must(dc.ServerVersion())
+	fmt.Printf("server %s (major %s, minor %s)\n", v.GitVersion, v.Major, v.Minor)
+
+	_, lists, err := dc.ServerGroupsAndResources()
+	check(err)
+	fmt.Printf("%-12s %-10s %-10s %-10s %s\n", "NAME", "SHORTNAMES", "APIVERSION", "NAMESPACED", "KIND")
+	for _, l := range lists {
+		for _, r := range l.APIResources {
+			if strings.Contains(r.Name, "/") {
+				continue // subresources, hidden as kubectl hides them (K6)
+			}
+			fmt.Printf("%-12s %-10s %-10s %-10t %s\n", r.Name, strings.Join(r.ShortNames, ","), l.GroupVersion, r.Namespaced, r.Kind)
+		}
+	}
+	// Output:
+	//   GET /version → 200
+	// server v1.32.0 (major 1, minor 32)
+	//   GET /api → 200
+	//   GET /apis → 200
+	// NAME         SHORTNAMES APIVERSION NAMESPACED KIND
+	// pods         po         v1         true       Pod
+	// configmaps   cm         v1         true       ConfigMap
+	// namespaces   ns         v1         false      Namespace
+	// deployments  deploy     apps/v1    true       Deployment
+}
+
+// Example_discoveryThenDynamic is what kubectl does with `kubectl label po web-1 …`: resolve
+// the short name through discovery (RESTMapper), then use the dynamic client on whatever it
+// resolved to. That is "list pods, then update one" knowing only the word "po".
+func Example_discoveryThenDynamic() {
+	srv, cfg := startLab(apiserver.Options{})
+	defer srv.Close()
+	ctx := context.Background()
+	wired := withWire(cfg)
+	dc := must(discovery.NewDiscoveryClientForConfig(wired))
+	mapper := must(restmapper.NewDiscoveryRESTMapperForClient(ctx, dc))
+	for _, arg := range []string{"po", "Pod", "deploy", "deployments.v1.apps"} {
+		m := must(mapper.MappingFor(arg))
+		fmt.Printf("%-20s → resource %s, kind %s, scope %s\n", arg, m.Resource.GroupResource(), m.GroupVersionKind.Kind, m.Scope)
+	}
+
+	mapping := must(mapper.MappingFor("po"))
+	dyn := must(dynamic.NewForConfig(wired))
+	pods := dyn.Resource(mapping.Resource).Namespace("demo")
+	list := must(pods.List(ctx, api.ListOptions{}))
+	fmt.Println("listed", len(list.Items), mapping.Resource.Resource)
+	patched := must(pods.Patch(ctx, list.Items[0].GetName(), listwatch.MergePatchType,
+		[]byte(`{"metadata":{"labels":{"tier":"frontend"}}}`), listwatch.PatchOptions{FieldManager: "kubectl-label"}))
+	fmt.Printf("labelled %s: %v\n", patched.GetName(), patched.GetLabels())
+	// Output:
+	//   GET /api → 200
+	//   GET /apis → 200
+	// po                   → resource pods, kind Pod, scope namespace
+	// Pod                  → resource pods, kind Pod, scope namespace
+	// deploy               → resource deployments.apps, kind Deployment, scope namespace
+	// deployments.v1.apps  → resource deployments.apps, kind Deployment, scope namespace
+	//   GET /api/v1/namespaces/demo/pods → 200
+	// listed 2 pods
+	//   PATCH /api/v1/namespaces/demo/pods/web-1?fieldManager=kubectl-label → 200
+	// labelled web-1: map[app:web tier:frontend]
+}
