@@ -1,0 +1,166 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/informer-lab/informer-lab/informer"
+)
+
+const usage = `demo: the informer-lab workshop CLI
+
+Usage:
+  demo [tour] [flags]   the guided tour of the informer pipeline (what make demo runs)
+  demo run [flags]      the pipeline with a steady mutator until Ctrl-C (--ui for the dashboard)
+  demo watch [flags]    our informer against any apiserver, a real cluster included
+  demo serve [flags]    the simulated apiserver alone, for kubectl, curl and client-go
+
+Run "demo <command> -h" for the flags of a command.
+`
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	os.Exit(run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
+}
+
+// usageError is a mistake on the command line: exit code 2 and a hint.
+type usageError struct{ msg string }
+
+func (e usageError) Error() string { return e.msg }
+
+func errorf(format string, args ...any) error { return usageError{fmt.Sprintf(format, args...)} }
+
+// run is main without the process: the tests call it with their own context and writers.
+func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	cmd, rest := "tour", args
+	if len(args) > 0 && !strings.HasPrefix(args[0], "-") {
+		cmd, rest = args[0], args[1:]
+	}
+	var err error
+	switch cmd {
+	case "tour":
+		err = cmdTour(ctx, rest, stdin, stdout)
+	case "run":
+		err = cmdRun(ctx, rest, stdout)
+	case "watch":
+		err = cmdWatch(ctx, rest, stdout)
+	case "serve":
+		err = cmdServe(ctx, rest, stdout, nil)
+	case "help", "-h", "--help":
+		fmt.Fprint(stdout, usage)
+		return 0
+	default:
+		err = errorf("unknown command %q", cmd)
+	}
+	var ue usageError
+	switch {
+	case err == nil, errors.Is(err, flag.ErrHelp):
+		return 0
+	case errors.As(err, &ue):
+		fmt.Fprintf(stderr, "demo %s: %v\n", cmd, err)
+		if cmd != "tour" && cmd != "run" && cmd != "watch" && cmd != "serve" {
+			fmt.Fprint(stderr, usage)
+		}
+		return 2
+	default:
+		fmt.Fprintf(stderr, "demo %s: %v\n", cmd, err)
+		return 1
+	}
+}
+
+// newFlags returns a flag set whose errors come back as usage errors.
+func newFlags(name string, out io.Writer) *flag.FlagSet {
+	fs := flag.NewFlagSet("demo "+name, flag.ContinueOnError)
+	fs.SetOutput(out)
+	return fs
+}
+
+// parse parses args and refuses leftovers.
+func parse(fs *flag.FlagSet, args []string) error {
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return err
+		}
+		return usageError{err.Error()}
+	}
+	if fs.NArg() > 0 {
+		return errorf("unexpected argument %q", fs.Arg(0))
+	}
+	return nil
+}
+
+// parseProfiles reads --profile: one of classic, inorder, current, a comma-separated list, or
+// all.
+func parseProfiles(s string) ([]informer.Profile, error) {
+	if s == "all" {
+		return []informer.Profile{informer.ProfileClassic, informer.ProfileInOrder, informer.ProfileCurrent}, nil
+	}
+	var out []informer.Profile
+	for _, name := range strings.Split(s, ",") {
+		p, ok := informer.ParseProfile(strings.TrimSpace(name))
+		if !ok {
+			return nil, errorf("--profile must be classic, inorder, current or all, not %q", name)
+		}
+		out = append(out, p)
+	}
+	return out, nil
+}
+
+func cmdTour(ctx context.Context, args []string, stdin io.Reader, stdout io.Writer) error {
+	fs := newFlags("tour", stdout)
+	profile := fs.String("profile", "current", "informer profile: classic, inorder, current, a comma-separated list, or all")
+	fast := fs.Bool("fast", false, "no pauses, 1s resync: the whole tour in a few seconds (for tests)")
+	short := fs.Bool("short", false, "same as --fast")
+	pause := fs.Duration("pause", 4*time.Second, "reading time between steps")
+	step := fs.Bool("step", false, "wait for Enter before each step (for instructors)")
+	burst := fs.Int("burst", 1100, "updates sent while the audit handler is stuck (step 4); >1024 grows the ring")
+	resync := fs.Duration("resync", 4*time.Second, "the informer's resync period (at least 1s)")
+	color := fs.String("color", "auto", "colour: auto (a terminal, unless NO_COLOR is set), always or never")
+	if err := parse(fs, args); err != nil {
+		return err
+	}
+	profiles, err := parseProfiles(*profile)
+	if err != nil {
+		return err
+	}
+	pal, err := usePalette(*color, stdout)
+	if err != nil {
+		return err
+	}
+	if *burst < 1 || *burst > 100000 {
+		return errorf("--burst must be between 1 and 100000, got %d", *burst)
+	}
+	if *resync < time.Second {
+		return errorf("--resync must be at least 1s (client-go's minimum), got %v", *resync)
+	}
+	if *pause < 0 {
+		return errorf("--pause must not be negative")
+	}
+	cfg := tourConfig{pause: *pause, resync: *resync, burst: *burst, collapse: 10, out: stdout, pal: pal}
+	if *fast || *short {
+		cfg.pause, cfg.resync = 0, time.Second
+	}
+	if *step {
+		cfg.stepper = bufio.NewReader(stdin)
+	}
+	for i, p := range profiles {
+		if i > 0 {
+			fmt.Fprintln(stdout)
+		}
+		cfg.profile = p
+		if _, err := runTour(ctx, cfg); err != nil {
+			return err
+		}
+	}
+	return nil
+}

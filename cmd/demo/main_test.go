@@ -1,0 +1,108 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"runtime"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+)
+
+// TestMain fails the package if a goroutine of the pipeline (apiserver, informer, reflector,
+// processor, workqueue, dashboard, or this command) outlives the tests.
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if code == 0 {
+		deadline := time.Now().Add(5 * time.Second)
+		leaked := pipelineGoroutines()
+		for leaked != "" && time.Now().Before(deadline) {
+			time.Sleep(10 * time.Millisecond) // polling interval of a bounded wait
+			leaked = pipelineGoroutines()
+		}
+		if leaked != "" {
+			fmt.Fprintf(os.Stderr, "leaked goroutines:\n%s\n", leaked)
+			code = 1
+		}
+	}
+	os.Exit(code)
+}
+
+func pipelineGoroutines() string {
+	buf := make([]byte, 1<<20)
+	buf = buf[:runtime.Stack(buf, true)]
+	var out []string
+	// The first block is always the calling goroutine (TestMain itself), whose frames name
+	// cmd/demo and would otherwise count as a leak.
+	for _, g := range strings.Split(string(buf), "\n\n")[1:] {
+		if strings.Contains(g, "testing.(*M)") {
+			continue
+		}
+		for _, pkg := range []string{"/informer.", "/reflector.", "/processor.", "/workqueue.", "/apiserver.",
+			"/listwatch.", "/dashboard."} {
+			if strings.Contains(g, "informer-lab/informer-lab"+pkg) || strings.Contains(g, "/cmd/demo/") {
+				out = append(out, g)
+				break
+			}
+		}
+	}
+	return strings.Join(out, "\n\n")
+}
+
+// lineBuffer is an io.Writer that keeps complete lines and lets a test wait for one.
+type lineBuffer struct {
+	mu      sync.Mutex
+	partial string
+	lines   []string
+	changed chan struct{}
+}
+
+func newLineBuffer() *lineBuffer { return &lineBuffer{changed: make(chan struct{})} }
+
+func (b *lineBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	text := b.partial + string(p)
+	parts := strings.Split(text, "\n")
+	b.partial = parts[len(parts)-1]
+	if len(parts) > 1 {
+		b.lines = append(b.lines, parts[:len(parts)-1]...)
+		close(b.changed)
+		b.changed = make(chan struct{})
+	}
+	return len(p), nil
+}
+
+func (b *lineBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return strings.Join(b.lines, "\n") + "\n" + b.partial
+}
+
+// waitFor waits (bounded) until a line contains every one of parts, and returns it.
+func (b *lineBuffer) waitFor(t *testing.T, timeout time.Duration, parts ...string) string {
+	t.Helper()
+	deadline := time.NewTimer(timeout)
+	defer deadline.Stop()
+	for {
+		b.mu.Lock()
+		for _, l := range b.lines {
+			ok := true
+			for _, p := range parts {
+				ok = ok && strings.Contains(l, p)
+			}
+			if ok {
+				b.mu.Unlock()
+				return l
+			}
+		}
+		ch := b.changed
+		b.mu.Unlock()
+		select {
+		case <-ch:
+		case <-deadline.C:
+			t.Fatalf("no line with %q within %v; output:\n%s", parts, timeout, b.String())
+		}
+	}
+}

@@ -1,0 +1,376 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"maps"
+	"strconv"
+	"sync"
+	"time"
+
+	"github.com/informer-lab/informer-lab/api"
+	"github.com/informer-lab/informer-lab/apiserver"
+	"github.com/informer-lab/informer-lab/informer"
+	"github.com/informer-lab/informer-lab/internal/dashboard"
+	"github.com/informer-lab/informer-lab/listwatch"
+	"github.com/informer-lab/informer-lab/processor"
+)
+
+// writer makes every write of the demo (the tour's actions, the mutator, the scheduler's
+// PATCHes) and remembers the resourceVersion each left on the server, so the demo knows what
+// the caches must converge to without asking the server (which would count as a request).
+type writer struct {
+	ns   string
+	rest *listwatch.RESTClient
+	pods *listwatch.ResourceClient
+	srv  *apiserver.Server
+
+	mu       sync.Mutex
+	expected map[string]string // "namespace/name" → RV
+	inflight int
+}
+
+func newWriter(srv *apiserver.Server, rest *listwatch.RESTClient, ns string) *writer {
+	return &writer{
+		ns:       ns,
+		rest:     rest,
+		pods:     rest.Resource(listwatch.GroupVersionResource{Version: "v1", Resource: "pods"}).Namespace(ns),
+		srv:      srv,
+		expected: map[string]string{},
+	}
+}
+
+// do runs one write and records its outcome for key.
+func (w *writer) do(key string, write func() (api.Object, error)) (api.Object, error) {
+	w.mu.Lock()
+	w.inflight++
+	w.mu.Unlock()
+	obj, err := write()
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.inflight--
+	if err != nil {
+		return nil, err
+	}
+	m, aerr := api.Accessor(obj)
+	if aerr != nil {
+		return nil, aerr
+	}
+	if m.GetDeletionTimestamp() == nil {
+		// Writes to one key may finish out of order (the scheduler's PATCH can return before
+		// the POST that caused it): keep the newest.
+		rv := m.GetResourceVersion()
+		if old, ok := w.expected[key]; !ok || rvLess(old, rv) {
+			w.expected[key] = rv
+		}
+	} else {
+		delete(w.expected, key)
+	}
+	return obj, nil
+}
+
+// rvLess compares two resourceVersions of the simulated server, which are decimal numbers.
+// Clients must not do this with a real server's RVs; the demo knows its own server.
+func rvLess(a, b string) bool {
+	x, errA := strconv.ParseUint(a, 10, 64)
+	y, errB := strconv.ParseUint(b, 10, 64)
+	return errA != nil || errB != nil || x < y
+}
+
+// create POSTs a pod over HTTP.
+func (w *writer) create(ctx context.Context, pod *api.Pod) (api.Object, error) {
+	return w.do(w.ns+"/"+pod.Name, func() (api.Object, error) { return w.pods.Create(ctx, pod) })
+}
+
+// patch sends a merge patch over HTTP.
+func (w *writer) patch(ctx context.Context, name string, data []byte) (api.Object, error) {
+	return w.do(w.ns+"/"+name, func() (api.Object, error) {
+		return w.pods.Patch(ctx, name, listwatch.MergePatchType, data)
+	})
+}
+
+// patchStatus sends a merge patch to the status subresource over HTTP.
+func (w *writer) patchStatus(ctx context.Context, name string, data []byte) (api.Object, error) {
+	return w.do(w.ns+"/"+name, func() (api.Object, error) {
+		return w.rest.Patch(listwatch.MergePatchType).Namespace(w.ns).Resource("pods").Name(name).
+			SubResource("status").Body(data).Do(ctx).Get()
+	})
+}
+
+// patchDirect sends a merge patch through the server's Go API: the fast path for a burst.
+func (w *writer) patchDirect(ctx context.Context, name string, data []byte) (api.Object, error) {
+	return w.do(w.ns+"/"+name, func() (api.Object, error) {
+		return w.srv.Patch(ctx, "pods", w.ns, name, "merge", data)
+	})
+}
+
+// delete DELETEs a pod over HTTP.
+func (w *writer) delete(ctx context.Context, name string) error {
+	key := w.ns + "/" + name
+	w.mu.Lock()
+	w.inflight++
+	w.mu.Unlock()
+	err := w.pods.Delete(ctx, name, nil)
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.inflight--
+	if err == nil || api.IsNotFound(err) {
+		delete(w.expected, key)
+	}
+	return err
+}
+
+// state returns what the server holds according to the writes, and whether one is in flight.
+func (w *writer) state() (map[string]string, bool) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return maps.Clone(w.expected), w.inflight > 0
+}
+
+// names returns the names of the pods the demo created and has not deleted.
+func (w *writer) names() []string {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	out := make([]string, 0, len(w.expected))
+	for k := range w.expected {
+		out = append(out, k[len(w.ns)+1:])
+	}
+	return out
+}
+
+// newPod is a pending, unscheduled pod of the demo.
+func newPod(name string, annotations map[string]string) *api.Pod {
+	return &api.Pod{
+		TypeMeta:   api.TypeMeta{Kind: "Pod", APIVersion: "v1"},
+		ObjectMeta: api.ObjectMeta{Name: name, Labels: map[string]string{"app": "demo"}, Annotations: annotations},
+		Spec:       api.PodSpec{Containers: []api.Container{{Name: "app", Image: "nginx:1.27"}}},
+		Status:     api.PodStatus{Phase: api.PodPending},
+	}
+}
+
+// pipelineConfig configures the pipeline the tour and `demo run` drive.
+type pipelineConfig struct {
+	profile     informer.Profile
+	resync      time.Duration // the informer's default; audit inherits it, scheduler opts out
+	workers     int
+	namespace   string
+	watchBuffer int            // the server's per-watcher buffer (0: default)
+	extra       []slog.Handler // more handlers for the trace, e.g. the dashboard's Hub
+	sinks       []sink         // more hop sinks, e.g. the journey printer
+}
+
+// pipeline is the whole demo in one process: the simulated apiserver served on loopback HTTP,
+// a REST client, a shared pod informer with two handlers (scheduler and audit), the
+// scheduler's workqueue and workers. Every component logs into one tap.
+type pipeline struct {
+	cfg    pipelineConfig
+	srv    *apiserver.Server
+	url    string
+	count  *counters
+	tap    *tapHandler
+	logger *slog.Logger
+	rest   *listwatch.RESTClient
+	w      *writer
+
+	factory   informer.SharedInformerFactory
+	inf       informer.SharedIndexInformer
+	sched     *scheduler
+	audit     *audit
+	regSched  *processor.ProcessorListener
+	regAudit  *processor.ProcessorListener
+	cancel    context.CancelFunc
+	workersWG sync.WaitGroup
+	closeOnce sync.Once
+}
+
+// newPipeline starts the server on a loopback port and prepares the client side; start runs
+// the informer. Seed objects in between to have them in the initial list.
+func newPipeline(cfg pipelineConfig) (*pipeline, error) {
+	if cfg.workers <= 0 {
+		cfg.workers = 2
+	}
+	if cfg.namespace == "" {
+		cfg.namespace = "demo"
+	}
+	count := newCounters()
+	tap := newTap(append([]sink{count}, cfg.sinks...)...)
+	var h slog.Handler = tap
+	if len(cfg.extra) > 0 {
+		h = append(fanout{tap}, cfg.extra...)
+	}
+	logger := slog.New(h)
+	srv := apiserver.New(apiserver.Options{Logger: logger, WatchBufferSize: cfg.watchBuffer})
+	url, err := srv.Start("127.0.0.1:0")
+	if err != nil {
+		srv.Close()
+		return nil, err
+	}
+	rest, err := listwatch.RESTClientFor(&listwatch.Config{Host: url, Logger: logger, UserAgent: "informer-lab-demo"})
+	if err != nil {
+		srv.Close()
+		return nil, err
+	}
+	ns := &api.Namespace{ObjectMeta: api.ObjectMeta{Name: cfg.namespace}}
+	if _, err := srv.Create(context.Background(), "namespaces", "", ns); err != nil {
+		srv.Close()
+		return nil, err
+	}
+	return &pipeline{cfg: cfg, srv: srv, url: url, count: count, tap: tap, logger: logger, rest: rest,
+		w: newWriter(srv, rest, cfg.namespace)}, nil
+}
+
+// start builds the informer from a factory, registers both handlers, starts everything and
+// waits for the caches and both handlers to sync.
+func (p *pipeline) start(ctx context.Context) error {
+	ctx, p.cancel = context.WithCancel(ctx)
+	p.factory = informer.NewSharedInformerFactoryWithOptions(informer.NewRESTSource(p.rest), p.cfg.resync,
+		informer.WithProfile(p.cfg.profile), informer.WithLogger(p.logger), informer.WithNamespace(p.cfg.namespace))
+	pods := p.factory.Core().V1().Pods()
+	p.inf = pods.Informer()
+	p.sched = newScheduler(p.w, pods.Lister(), p.logger)
+	p.audit = newAudit(p.logger)
+	noResync := time.Duration(0)
+	reg, err := p.inf.AddEventHandlerWithOptions(p.sched, informer.HandlerOptions{Name: p.sched.name, ResyncPeriod: &noResync})
+	if err != nil {
+		return err
+	}
+	p.regSched = reg.(*processor.ProcessorListener)
+	if reg, err = p.inf.AddEventHandlerWithOptions(p.audit, informer.HandlerOptions{Name: p.audit.name}); err != nil {
+		return err
+	}
+	p.regAudit = reg.(*processor.ProcessorListener)
+	p.factory.StartWithContext(ctx)
+	if !informer.WaitFor(ctx, "pods", p.inf.HasSyncedChecker(), p.regSched.HasSyncedChecker(), p.regAudit.HasSyncedChecker()) {
+		return fmt.Errorf("the informer did not sync: %w", context.Cause(ctx))
+	}
+	p.sched.run(ctx, p.cfg.workers, &p.workersWG)
+	return nil
+}
+
+// close stops everything it started, in order, and waits for every goroutine.
+func (p *pipeline) close() {
+	p.closeOnce.Do(func() {
+		if p.cancel != nil {
+			p.cancel()
+		}
+		if p.audit != nil {
+			p.audit.gate.Store(nil)
+			p.audit.delay.Store(0)
+		}
+		if p.sched != nil {
+			p.sched.mu.Lock()
+			clear(p.sched.holds) // a worker inside a held reconcile leaves on ctx
+			p.sched.mu.Unlock()
+			p.sched.queue.ShutDown()
+			p.workersWG.Wait()
+		}
+		if p.factory != nil {
+			p.factory.Shutdown()
+		}
+		p.srv.Close()
+	})
+}
+
+// settled reports whether the pipeline has caught up with every write: both handlers have
+// been told the RV the server holds for every pod, nothing is queued, processing or waiting
+// for a rate-limited retry, and no write happened while we looked.
+func (p *pipeline) settled() bool {
+	rv := p.srv.ResourceVersion()
+	want, busy := p.w.state()
+	if busy || !p.sched.seen.equal(want) || !p.audit.seen.equal(want) {
+		return false
+	}
+	if p.sched.queue.Len() != 0 || p.processing() != 0 || p.retriesWaiting() != 0 {
+		return false
+	}
+	_, busy = p.w.state()
+	return !busy && p.srv.ResourceVersion() == rv
+}
+
+// processing is how many keys workers hold: gets minus dones, from the trace.
+func (p *pipeline) processing() int {
+	c := p.count
+	return int(c.get("workqueue/get") - (c.get("workqueue/done") - c.get("workqueue/done/unknown")))
+}
+
+// retriesWaiting is how many AddRateLimited calls have not come due yet: requeues minus the
+// adds that did not come from the handler.
+func (p *pipeline) retriesWaiting() int {
+	return int(p.count.get("workqueue/requeue") - (p.count.get("workqueue/add") - p.sched.direct.Load()))
+}
+
+// settle waits, by polling, until settled or the timeout.
+func (p *pipeline) settle(ctx context.Context, timeout time.Duration) error {
+	deadline := time.Now().Add(timeout)
+	for !p.settled() {
+		if time.Now().After(deadline) {
+			want, _ := p.w.state()
+			return fmt.Errorf("the pipeline did not settle within %v (server %d pods; queue %d, processing %d, retries waiting %d)",
+				timeout, len(want), p.sched.queue.Len(), p.processing(), p.retriesWaiting())
+		}
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(2 * time.Millisecond): // polling interval of a bounded wait
+		}
+	}
+	return nil
+}
+
+// requests sums the server's request counts by verb, for pods and across resources.
+func (p *pipeline) requests() map[string]int {
+	out := map[string]int{}
+	for k, n := range p.srv.RequestCounts() {
+		out[k.Verb] += n
+	}
+	return out
+}
+
+// stats is what the dashboard shows; every number is read without an API request.
+func (p *pipeline) stats() dashboard.Stats {
+	c := p.count.snapshot()
+	req := p.srv.RequestCounts()
+	var lists, watches int64
+	for k, n := range req {
+		switch k.Verb {
+		case "list":
+			lists += int64(n)
+		case "watch":
+			watches += int64(n)
+		}
+	}
+	st := dashboard.Stats{
+		ServerRV:       strconv.FormatUint(p.srv.ResourceVersion(), 10),
+		ServerObjects:  int(c["apiserver/pods"]),
+		QueueLen:       int(max(c["fifo/queued"], 0)),
+		WorkqueueDepth: p.sched.queue.Len(),
+		Processing:     max(p.processing(), 0),
+		Retries:        c["worker/retry"],
+		Reconciles:     c["worker/reconcile"],
+		Relists:        max(c["reflector/replace"]-1, 0),
+		Lists:          lists,
+		Watches:        watches,
+		Events:         c["reflector/event"],
+		Tombstones:     c["handler/"+p.sched.name+"/tombstone"],
+	}
+	if p.inf != nil {
+		st.IndexerSize = len(p.inf.GetIndexer().ListKeys())
+	}
+	for _, l := range []*processor.ProcessorListener{p.regSched, p.regAudit} {
+		if l != nil {
+			st.Listeners = append(st.Listeners, dashboard.ListenerStats{Name: l.Name(), Pending: l.Pending(), Capacity: l.PendingCap()})
+		}
+	}
+	return st
+}
+
+// cachedPod reads one pod from the informer's cache.
+func (p *pipeline) cachedPod(name string) (*api.Pod, bool) {
+	obj, ok, err := p.inf.GetIndexer().GetByKey(p.cfg.namespace + "/" + name)
+	if err != nil || !ok {
+		return nil, false
+	}
+	pod, ok := obj.(*api.Pod)
+	return pod, ok
+}

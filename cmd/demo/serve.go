@@ -1,0 +1,137 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"net"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+
+	"github.com/informer-lab/informer-lab/api"
+	"github.com/informer-lab/informer-lab/apiserver"
+	"github.com/informer-lab/informer-lab/internal/trace"
+)
+
+// serveReady is what `demo serve` tells its caller once it is ready: the tests use it instead
+// of reading the output.
+type serveReady struct {
+	url        string
+	kubeconfig string
+	server     *apiserver.Server
+}
+
+// defaultKubeconfigPath is where `demo serve` writes its kubeconfig when not told: the temp
+// directory, so a workshop never overwrites ~/.kube/config.
+func defaultKubeconfigPath() string {
+	return filepath.Join(os.TempDir(), "informer-lab.kubeconfig")
+}
+
+func cmdServe(ctx context.Context, args []string, out io.Writer, ready func(serveReady)) error {
+	fs := newFlags("serve", out)
+	listen := fs.String("listen", "127.0.0.1:6443", "address to serve on (host:port; port 0 picks a free one)")
+	seed := fs.Int("seed-pods", 3, "pods to create in namespace default at start")
+	kubeconfig := fs.String("kubeconfig", defaultKubeconfigPath(), "where to write a kubeconfig for this server")
+	token := fs.String("token", "", "require this bearer token (a wrong or missing one gets 401)")
+	faults := fs.Bool("faults", true, "serve the fault API as JSON at /debug/faults")
+	traceOn := fs.Bool("trace", false, "print the server's trace: one line per request, write and watch event")
+	if err := parse(fs, args); err != nil {
+		return err
+	}
+	if *seed < 0 || *seed > 10000 {
+		return errorf("--seed-pods must be between 0 and 10000, got %d", *seed)
+	}
+	host, _, err := net.SplitHostPort(*listen)
+	if err != nil {
+		return errorf("--listen must be host:port, got %q: %v", *listen, err)
+	}
+	if *kubeconfig == "" {
+		return errorf("--kubeconfig must name a file")
+	}
+	opts := apiserver.Options{BearerToken: *token, DebugFaults: *faults}
+	if *traceOn {
+		opts.Logger = trace.NewPlainLogger(out)
+	}
+	if err := opts.Validate(); err != nil {
+		return errorf("%v", err)
+	}
+	srv := apiserver.New(opts)
+	defer srv.Close()
+	url, err := srv.Start(*listen)
+	if err != nil {
+		return fmt.Errorf("cannot listen on %s: %w", *listen, err)
+	}
+	if err := seedServer(ctx, srv, *seed); err != nil {
+		return err
+	}
+	if err := writeKubeconfig(*kubeconfig, srv.Kubeconfig()); err != nil {
+		return err
+	}
+	url = strings.TrimSpace(url)
+
+	fmt.Fprintf(out, "informer-lab apiserver (simulated) serving %s\n", url)
+	fmt.Fprintf(out, "  seeded     %d pods and configmap app-config in namespace default\n", *seed)
+	fmt.Fprintf(out, "  kubeconfig %s\n", *kubeconfig)
+	if *token != "" {
+		fmt.Fprintf(out, "  auth       bearer token required (it is in the kubeconfig)\n")
+	} else if ip := net.ParseIP(host); host != "localhost" && (ip == nil || !ip.IsLoopback()) {
+		fmt.Fprintf(out, "  warning    %s is not loopback and there is no --token: anyone who can reach it can write\n", host)
+	}
+	fmt.Fprintf(out, "\nTry:\n")
+	fmt.Fprintf(out, "  kubectl --kubeconfig %s get pods\n", *kubeconfig)
+	fmt.Fprintf(out, "  go run ./cmd/demo watch --kubeconfig %s\n", *kubeconfig)
+	if *faults {
+		auth := ""
+		if *token != "" {
+			auth = " -H 'Authorization: Bearer " + *token + "'"
+		}
+		fmt.Fprintf(out, "  curl -s%s %s/debug/faults\n", auth, url)
+		fmt.Fprintf(out, "  curl -s%s -d '{\"action\":\"drop-next-events\",\"count\":1}' %s/debug/faults\n", auth, url)
+		fmt.Fprintf(out, "  curl -s%s -d '{\"action\":\"compact\"}' %s/debug/faults\n", auth, url)
+		fmt.Fprintf(out, "  curl -s%s -d '{\"action\":\"close-all-watches\"}' %s/debug/faults\n", auth, url)
+	}
+	fmt.Fprintf(out, "\nCtrl-C stops the server.\n")
+	if ready != nil {
+		ready(serveReady{url: url, kubeconfig: *kubeconfig, server: srv})
+	}
+	<-ctx.Done()
+	srv.Close()
+	fmt.Fprintf(out, "stopped\n")
+	return nil
+}
+
+// seedServer creates n running pods and a configmap in namespace default, through the Go API.
+func seedServer(ctx context.Context, srv *apiserver.Server, n int) error {
+	for i := 1; i <= n; i++ {
+		pod := newPod("web-"+strconv.Itoa(i), nil)
+		pod.Spec.NodeName = pickNode("default/" + pod.Name)
+		pod.Status.Phase = api.PodRunning
+		if _, err := srv.Create(ctx, "pods", "default", pod); err != nil {
+			return fmt.Errorf("seeding pod %s: %w", pod.Name, err)
+		}
+	}
+	cm := &api.ConfigMap{ObjectMeta: api.ObjectMeta{Name: "app-config"}, Data: map[string]string{"greeting": "hello"}}
+	if _, err := srv.Create(ctx, "configmaps", "default", cm); err != nil {
+		return fmt.Errorf("seeding configmap: %w", err)
+	}
+	srv.ResetRequestCounts()
+	return nil
+}
+
+// writeKubeconfig writes data with owner-only permissions (it may hold a token).
+func writeKubeconfig(path string, data []byte) error {
+	if len(data) == 0 {
+		return fmt.Errorf("the server produced no kubeconfig")
+	}
+	if dir := filepath.Dir(path); dir != "" {
+		if err := os.MkdirAll(dir, 0o700); err != nil {
+			return fmt.Errorf("writing kubeconfig: %w", err)
+		}
+	}
+	if err := os.WriteFile(path, data, 0o600); err != nil {
+		return fmt.Errorf("writing kubeconfig: %w", err)
+	}
+	return nil
+}

@@ -1,0 +1,214 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"io"
+	"net/http"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/informer-lab/informer-lab/api"
+	"github.com/informer-lab/informer-lab/internal/dashboard"
+	"github.com/informer-lab/informer-lab/listwatch"
+)
+
+// startServe runs `demo serve` in-process on a free loopback port and returns what it
+// reported once ready, and a function that stops it and returns its output.
+func startServe(t *testing.T, extra ...string) (serveReady, func() string) {
+	t.Helper()
+	kc := filepath.Join(t.TempDir(), "sub", "kubeconfig")
+	ctx, cancel := context.WithCancel(context.Background())
+	out := newLineBuffer()
+	readyCh := make(chan serveReady, 1)
+	errCh := make(chan error, 1)
+	args := append([]string{"--listen", "127.0.0.1:0", "--kubeconfig", kc}, extra...)
+	go func() { errCh <- cmdServe(ctx, args, out, func(r serveReady) { readyCh <- r }) }()
+	var ready serveReady
+	select {
+	case ready = <-readyCh:
+	case err := <-errCh:
+		cancel()
+		t.Fatalf("serve failed: %v\n%s", err, out.String())
+	case <-time.After(10 * time.Second):
+		cancel()
+		t.Fatalf("serve not ready:\n%s", out.String())
+	}
+	stopped := false
+	stop := func() string {
+		if !stopped {
+			stopped = true
+			cancel()
+			require.NoError(t, <-errCh)
+		}
+		return out.String()
+	}
+	t.Cleanup(func() { stop() })
+	return ready, stop
+}
+
+// startWatch runs `demo watch` in-process and returns its output and a stop function that
+// returns its error.
+func startWatch(t *testing.T, args ...string) (*lineBuffer, func() error) {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	out := newLineBuffer()
+	errCh := make(chan error, 1)
+	go func() { errCh <- cmdWatch(ctx, append(args, "--color", "never"), out) }()
+	var err error
+	stopped := false
+	stop := func() error {
+		if !stopped {
+			stopped = true
+			cancel()
+			err = <-errCh
+		}
+		return err
+	}
+	t.Cleanup(func() { _ = stop() })
+	return out, stop
+}
+
+// TestDemo_ServeWritesKubeconfig: serve writes a kubeconfig that listwatch parses back to the
+// server's URL and token, prints the kubectl and curl lines, serves /debug/faults behind the
+// token, and stops cleanly.
+func TestDemo_ServeWritesKubeconfig(t *testing.T) {
+	ready, stop := startServe(t, "--token", "s3cret", "--seed-pods", "2")
+
+	info, err := os.Stat(ready.kubeconfig)
+	require.NoError(t, err)
+	assert.Equal(t, os.FileMode(0o600), info.Mode().Perm(), "the kubeconfig holds a token")
+	cfg, err := listwatch.BuildConfigFromKubeconfig(ready.kubeconfig)
+	require.NoError(t, err)
+	assert.Equal(t, ready.url, cfg.Host)
+	assert.Equal(t, "s3cret", cfg.BearerToken)
+
+	rest, err := listwatch.RESTClientFor(cfg)
+	require.NoError(t, err)
+	pods := rest.Resource(listwatch.GroupVersionResource{Version: "v1", Resource: "pods"}).Namespace("default")
+	list, err := pods.List(context.Background(), api.ListOptions{})
+	require.NoError(t, err)
+	assert.Len(t, list.(*api.PodList).Items, 2)
+
+	// The fault endpoint needs the token, as everything else does.
+	req, _ := http.NewRequest(http.MethodGet, ready.url+"/debug/faults", nil)
+	resp, err := http.DefaultClient.Do(req)
+	require.NoError(t, err)
+	resp.Body.Close()
+	assert.Equal(t, http.StatusUnauthorized, resp.StatusCode)
+	req.Header.Set("Authorization", "Bearer s3cret")
+	resp, err = http.DefaultClient.Do(req)
+	require.NoError(t, err)
+	var state struct {
+		ResourceVersion uint64 `json:"resourceVersion"`
+	}
+	require.NoError(t, json.NewDecoder(resp.Body).Decode(&state))
+	resp.Body.Close()
+	assert.Equal(t, http.StatusOK, resp.StatusCode)
+	assert.Positive(t, state.ResourceVersion)
+
+	out := stop()
+	assert.Contains(t, out, "kubectl --kubeconfig "+ready.kubeconfig+" get pods")
+	assert.Contains(t, out, "curl -s -H 'Authorization: Bearer s3cret' "+ready.url+"/debug/faults")
+	assert.Contains(t, out, `{"action":"compact"}`)
+	assert.True(t, strings.HasSuffix(strings.TrimSpace(out), "stopped"), out)
+	_, err = pods.List(context.Background(), api.ListOptions{})
+	assert.Error(t, err, "the server is gone after Ctrl-C")
+}
+
+// TestDemo_WatchAgainstServe: `demo watch --kubeconfig` (our informer) against `demo serve`
+// prints the initial list, then add, update and delete lines with the cache size.
+func TestDemo_WatchAgainstServe(t *testing.T) {
+	ready, _ := startServe(t, "--token", "tok", "--seed-pods", "3")
+	out, stop := startWatch(t, "--kubeconfig", ready.kubeconfig, "--resource", "po")
+	out.waitFor(t, 10*time.Second, "synced: 3 pods in the cache")
+	out.waitFor(t, time.Second, "add", "default/web-1", "cache=3", "(initial list)")
+
+	ctx := context.Background()
+	srv := ready.server
+	_, err := srv.Create(ctx, "pods", "default", newPod("extra", nil))
+	require.NoError(t, err)
+	out.waitFor(t, 10*time.Second, "add", "default/extra", "cache=4")
+	_, err = srv.Patch(ctx, "pods", "default", "extra", "merge", []byte(`{"metadata":{"labels":{"x":"1"}}}`))
+	require.NoError(t, err)
+	out.waitFor(t, 10*time.Second, "update", "default/extra", "cache=4")
+	_, err = srv.Delete(ctx, "pods", "default", "extra", nil)
+	require.NoError(t, err)
+	line := out.waitFor(t, 10*time.Second, "delete", "default/extra")
+	assert.Regexp(t, regexp.MustCompile(`^delete\s+default/extra\s+rv=\d+\s+cache=3$`), line)
+	require.NoError(t, stop())
+}
+
+// TestDemo_WatchWithServerAndToken: --server and --token work without a kubeconfig; a wrong
+// token is a clear error, not a reflector retrying forever.
+func TestDemo_WatchWithServerAndToken(t *testing.T) {
+	ready, _ := startServe(t, "--token", "right", "--seed-pods", "1")
+	out, stop := startWatch(t, "--server", ready.url, "--token", "right", "-n", "default", "--resource", "v1/configmaps")
+	out.waitFor(t, 10*time.Second, "synced: 1 configmaps in the cache")
+	out.waitFor(t, time.Second, "add", "default/app-config")
+	require.NoError(t, stop())
+
+	var stdout, stderr bytes.Buffer
+	code := run(context.Background(), []string{"watch", "--server", ready.url, "--token", "wrong"}, nil, &stdout, &stderr)
+	assert.Equal(t, 1, code)
+	assert.Contains(t, stderr.String(), "cannot list pods at "+ready.url)
+	assert.Contains(t, strings.ToLower(stderr.String()), "unauthorized")
+}
+
+// TestDemo_RunWithDashboard: `demo run --ui` serves the dashboard with live stats, and its
+// compact action makes the informer relist (410 → relist), as the button promises.
+func TestDemo_RunWithDashboard(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	out := newLineBuffer()
+	errCh := make(chan error, 1)
+	go func() {
+		errCh <- cmdRun(ctx, []string{"--ui", "127.0.0.1:0", "--rate", "50", "--pods", "4", "--color", "never", "--resync", "0"}, out)
+	}()
+	defer func() {
+		cancel()
+		require.NoError(t, <-errCh)
+		out.waitFor(t, time.Second, "stopping: rv=")
+	}()
+	line := out.waitFor(t, 10*time.Second, "dashboard: http://")
+	base := strings.TrimSuffix(line[strings.Index(line, "http://"):], "/")
+
+	stats := func() dashboard.Stats {
+		resp, err := http.Get(base + "/stats")
+		require.NoError(t, err)
+		defer resp.Body.Close()
+		var s dashboard.Stats
+		require.NoError(t, json.NewDecoder(resp.Body).Decode(&s))
+		return s
+	}
+	s := stats()
+	assert.Len(t, s.Listeners, 2)
+	assert.Equal(t, "scheduler", s.Listeners[0].Name)
+	assert.Equal(t, 1024, s.Listeners[1].Capacity)
+
+	resp, err := http.Post(base+"/actions/compact", "application/json", nil)
+	require.NoError(t, err)
+	body, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	require.Equal(t, http.StatusOK, resp.StatusCode, string(body))
+
+	deadline := time.Now().Add(15 * time.Second)
+	for s = stats(); s.Relists < 1 && time.Now().Before(deadline); s = stats() {
+		time.Sleep(20 * time.Millisecond) // polling interval of a bounded wait
+	}
+	assert.Equal(t, int64(1), s.Relists, "one compaction, one relist")
+	assert.Positive(t, s.Reconciles)
+	assert.Positive(t, s.Events)
+
+	resp, err = http.Post(base+"/actions/create-pod", "application/json", nil)
+	require.NoError(t, err)
+	resp.Body.Close()
+	assert.Equal(t, http.StatusOK, resp.StatusCode)
+}

@@ -1,0 +1,612 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"fmt"
+	"io"
+	"math/bits"
+	"slices"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/informer-lab/informer-lab/api"
+	"github.com/informer-lab/informer-lab/api/watch"
+	"github.com/informer-lab/informer-lab/apiserver"
+	"github.com/informer-lab/informer-lab/informer"
+)
+
+// tourConfig is what `demo tour` takes from its flags.
+type tourConfig struct {
+	profile informer.Profile
+	// pause is the reading time between steps (and a fraction of it between actions);
+	// --fast sets it to 0.
+	pause time.Duration
+	// resync is the informer's resync period, which the audit handler inherits.
+	resync time.Duration
+	// burst is how many quick updates step 4 sends while audit is stuck.
+	burst int
+	// collapse is how many quick updates step 3 sends.
+	collapse int
+	// stepper, when set, waits for Enter before each step (--step).
+	stepper *bufio.Reader
+	out     io.Writer
+	pal     palette
+	// timeout bounds every wait of the tour.
+	timeout time.Duration
+}
+
+// stepResult is what one step counted.
+type stepResult struct {
+	counts   tally
+	requests map[string]int
+}
+
+// tourResult is what the tour measured; the tests assert on it and the summary prints it.
+type tourResult struct {
+	profile  informer.Profile
+	steps    []stepResult
+	total    tally
+	requests map[string]int
+
+	collapseUpdates, collapseReconciles int64
+	auditPeak, auditCap, schedPeak      int64
+	auditOutOfOrder                     int
+	relists, tombstones                 int64
+	retries, forgetRequeues             int64
+	resyncHandlerCalls, resyncRequests  int
+	schedulerResyncCalls                int64
+	elapsed                             time.Duration
+}
+
+// tour drives the story through a pipeline and prints it through a journey.
+type tour struct {
+	cfg     tourConfig
+	p       *pipeline
+	j       *journey
+	res     *tourResult
+	n       int // the current step
+	before  tally
+	beforeR map[string]int
+	start   time.Time
+}
+
+const tourSteps = 7
+
+// profileBlurb says which client-go the profile plays.
+func profileBlurb(p informer.Profile) string {
+	switch p {
+	case informer.ProfileClassic:
+		return "client-go ≤ v0.32, the informer the articles describe: DeltaFIFO, LIST then WATCH"
+	case informer.ProfileInOrder:
+		return "client-go v0.33–v0.35: RealFIFO (events in arrival order), LIST then WATCH"
+	}
+	return "client-go v0.36+: atomic RealFIFO, batched pops, watch-list instead of LIST"
+}
+
+// runTour runs the seven steps and the summary. It returns what it counted.
+func runTour(ctx context.Context, cfg tourConfig) (*tourResult, error) {
+	if cfg.timeout <= 0 {
+		cfg.timeout = 20 * time.Second
+	}
+	j := newJourney(cfg.out, cfg.pal)
+	p, err := newPipeline(pipelineConfig{profile: cfg.profile, resync: cfg.resync, workers: 2,
+		watchBuffer: 4 * cfg.burst, sinks: []sink{j}})
+	if err != nil {
+		return nil, err
+	}
+	defer p.close()
+	t := &tour{cfg: cfg, p: p, j: j, res: &tourResult{profile: cfg.profile}, start: time.Now()}
+	for i := 1; i <= 3; i++ {
+		if _, err := p.w.create(ctx, newPod("web-"+strconv.Itoa(i), nil)); err != nil {
+			return nil, fmt.Errorf("seeding: %w", err)
+		}
+	}
+	p.srv.ResetRequestCounts()
+	t.header()
+	steps := []func(context.Context) error{t.initialSync, t.createUpdateDelete, t.levelTriggered,
+		t.slowHandler, t.relist, t.retries, t.resync}
+	for _, step := range steps {
+		if err := step(ctx); err != nil {
+			j.setFilter(nil)
+			return t.res, fmt.Errorf("step %d: %w", t.n, err)
+		}
+		t.endStep()
+	}
+	j.setFilter(nil)
+	t.res.total = p.count.snapshot()
+	t.res.requests = p.requests()
+	t.res.elapsed = time.Since(t.start)
+	t.summary()
+	return t.res, nil
+}
+
+func (t *tour) header() {
+	p, pal := t.cfg.pal, t.cfg.pal
+	t.j.say("%s", p.paint(p.bold, "informer-lab tour · profile "+t.cfg.profile.String()+" ("+profileBlurb(t.cfg.profile)+")"))
+	t.j.say("  apiserver  simulated, served at %s: everything below crosses real HTTP", t.p.url)
+	t.j.say("  pipeline   reflector → fifo → indexer → processor ─┬─ listener %q → handler → workqueue → 2 workers → PATCH",
+		schedulerName)
+	t.j.say("                                                    └─ listener %q     → handler (only logs; resync every %v)",
+		auditName, t.cfg.resync)
+	t.j.say("  each line  %s", pal.paint(pal.dim, "component  op  key  rv  what happened: one slog trace record, printed as it is logged"))
+}
+
+// step starts step n: header, filter, counters.
+func (t *tour) step(title, explain string, f filter) error {
+	t.n++
+	if t.n > 1 {
+		t.wait(t.cfg.pause)
+	}
+	if t.cfg.stepper != nil {
+		t.j.say("%s", t.cfg.pal.paint(t.cfg.pal.dim, "  (press Enter for the next step)"))
+		if _, err := t.cfg.stepper.ReadString('\n'); err != nil && err != io.EOF {
+			return err
+		}
+	}
+	p := t.cfg.pal
+	t.j.say("")
+	t.j.say("%s", p.paint(p.bold, fmt.Sprintf("━━ Step %d/%d · %s ━━", t.n, tourSteps, title)))
+	for _, line := range strings.Split(explain, "\n") {
+		t.j.say("   %s", line)
+	}
+	t.before = t.p.count.snapshot()
+	t.beforeR = t.p.requests()
+	t.j.setFilter(f)
+	return nil
+}
+
+// endStep records what the step counted.
+func (t *tour) endStep() {
+	t.j.setFilter(nil)
+	now := t.p.requests()
+	req := map[string]int{}
+	for k, v := range now {
+		if d := v - t.beforeR[k]; d != 0 {
+			req[k] = d
+		}
+	}
+	t.res.steps = append(t.res.steps, stepResult{counts: t.p.count.snapshot().since(t.before), requests: req})
+}
+
+// diff is what the current step has counted so far.
+func (t *tour) diff() tally { return t.p.count.snapshot().since(t.before) }
+
+// ok prints a result line of the step.
+func (t *tour) ok(format string, args ...any) {
+	p := t.cfg.pal
+	t.j.say("  %s %s", p.paint(p.green, "✓"), fmt.Sprintf(format, args...))
+}
+
+// you prints an action the tour takes, as a user with kubectl would.
+func (t *tour) you(format string, args ...any) {
+	p := t.cfg.pal
+	t.j.say("  %s %s", p.paint(p.bold, "▶"), fmt.Sprintf(format, args...))
+}
+
+// wait pauses for the reader (never in --fast); it is not used to synchronise anything.
+func (t *tour) wait(d time.Duration) {
+	if d > 0 {
+		time.Sleep(d)
+	}
+}
+
+// beat is the short pause between two actions of a step.
+func (t *tour) beat() { t.wait(t.cfg.pause / 4) }
+
+func (t *tour) settle(ctx context.Context) error { return t.p.settle(ctx, t.cfg.timeout) }
+
+// until polls cond (bounded) until it holds.
+func (t *tour) until(ctx context.Context, what string, cond func() bool) error {
+	deadline := time.Now().Add(t.cfg.timeout)
+	for !cond() {
+		if time.Now().After(deadline) {
+			return fmt.Errorf("timed out after %v waiting for %s", t.cfg.timeout, what)
+		}
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(2 * time.Millisecond): // polling interval of a bounded wait
+		}
+	}
+	return nil
+}
+
+const ns = "demo"
+
+// Step 1: the initial list.
+func (t *tour) initialSync(ctx context.Context) error {
+	how := "LISTs"
+	if t.cfg.profile == informer.ProfileCurrent {
+		how = "opens a watch-list stream (no LIST at all)"
+	}
+	if err := t.step("Initial sync",
+		"Three pending pods exist. The reflector "+how+",\n"+
+			"fills the queue with one Replace, and the informer writes each object to the indexer BEFORE the\n"+
+			"processor tells the handlers (cache first, then notify).\n"+
+			"Following demo/web-1; web-2 and web-3 take the same path.",
+		focus(mainHops, ns+"/web-1")); err != nil {
+		return err
+	}
+	if err := t.p.start(ctx); err != nil {
+		return err
+	}
+	if err := t.settle(ctx); err != nil {
+		return err
+	}
+	d := t.diff()
+	t.ok("synced: %d pods in the cache (%d more trace lines about web-2 and web-3 not shown)",
+		len(t.p.inf.GetIndexer().ListKeys()), t.j.hiddenCount())
+	t.ok("the scheduler reconciled %d times and wrote %d PATCHes (bind to a node, then mark Running); each write\n"+
+		"    came back through the whole pipeline as an update (%d OnUpdate) and caused the next reconcile:\n"+
+		"    a controller sees its own writes", d["worker/reconcile"], d["apiserver/update"], d["handler/scheduler/OnUpdate"])
+	return nil
+}
+
+// Step 2: create, update, delete.
+func (t *tour) createUpdateDelete(ctx context.Context) error {
+	key := ns + "/web-4"
+	if err := t.step("Create, update, delete",
+		"Each change is one watch event (ADDED, MODIFIED, DELETED) that becomes one delta in the queue\n"+
+			"(Added, Updated, Deleted) and one handler call. Following demo/web-4.",
+		focus(mainHops, key)); err != nil {
+		return err
+	}
+	t.you("create pod web-4 (POST)")
+	if _, err := t.p.w.create(ctx, newPod("web-4", nil)); err != nil {
+		return err
+	}
+	if err := t.settle(ctx); err != nil {
+		return err
+	}
+	t.beat()
+	t.you("label pod web-4 tier=frontend (PATCH)")
+	if _, err := t.p.w.patch(ctx, "web-4", []byte(`{"metadata":{"labels":{"tier":"frontend"}}}`)); err != nil {
+		return err
+	}
+	if err := t.settle(ctx); err != nil {
+		return err
+	}
+	t.beat()
+	t.you("delete pod web-4 (DELETE)")
+	if err := t.p.w.delete(ctx, "web-4"); err != nil {
+		return err
+	}
+	if err := t.settle(ctx); err != nil {
+		return err
+	}
+	d := t.diff()
+	t.ok("events in: ADDED %d, MODIFIED %d, DELETED %d; scheduler calls: OnAdd %d, OnUpdate %d, OnDelete %d",
+		d["reflector/event/ADDED"], d["reflector/event/MODIFIED"], d["reflector/event/DELETED"],
+		d["handler/scheduler/OnAdd"], d["handler/scheduler/OnUpdate"], d["handler/scheduler/OnDelete"])
+	return nil
+}
+
+// Step 3: many updates, fewer reconciles.
+func (t *tour) levelTriggered(ctx context.Context) error {
+	key := ns + "/web-1"
+	n := t.cfg.collapse
+	f := func(h *hop, resync bool) bool {
+		return h.listener != t.p.audit.name && mainHops(h, resync)
+	}
+	if err := t.step("Level-triggered: many updates, fewer reconciles",
+		fmt.Sprintf("%d quick updates of web-1 while a worker is busy reconciling it. The workqueue never hands one key\n"+
+			"to two workers: later Adds only mark the key dirty, so they collapse into one more reconcile, which\n"+
+			"reads the newest state from the lister. Informers promise the latest state, not every state.", n),
+		focus(only(f, "apiserver", "handler", "workqueue", "worker"), key)); err != nil {
+		return err
+	}
+	entered, release := t.p.sched.holdNext(key)
+	defer release()
+	t.you("label web-1 tick=1 (PATCH)")
+	if _, err := t.p.w.patch(ctx, "web-1", []byte(`{"metadata":{"labels":{"tick":"1"}}}`)); err != nil {
+		return err
+	}
+	select {
+	case <-entered:
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-time.After(t.cfg.timeout):
+		return fmt.Errorf("no worker picked up %s", key)
+	}
+	t.you("label web-1 tick=2 … tick=%d while the worker is busy (PATCH ×%d)", n, n-1)
+	var last string
+	for i := 2; i <= n; i++ {
+		obj, err := t.p.w.patch(ctx, "web-1", fmt.Appendf(nil, `{"metadata":{"labels":{"tick":"%d"}}}`, i))
+		if err != nil {
+			return err
+		}
+		last = obj.(*api.Pod).ResourceVersion
+	}
+	if err := t.until(ctx, "the scheduler's handler to see tick="+strconv.Itoa(n), func() bool {
+		return t.p.sched.seen.get(key) == last
+	}); err != nil {
+		return err
+	}
+	release()
+	if err := t.settle(ctx); err != nil {
+		return err
+	}
+	d := t.diff()
+	t.res.collapseUpdates = d["handler/scheduler/OnUpdate"]
+	t.res.collapseReconciles = d["worker/reconcile/"+key]
+	t.ok("%d updates → %d OnUpdate → workqueue: %d queued, %d deferred (key in processing), %d collapsed (already dirty)",
+		n, d["handler/scheduler/OnUpdate"], d["workqueue/add/queued"], d["workqueue/add/deferred"], d["workqueue/add/dirty"])
+	t.ok("→ %d reconciles, each reading the final state (rv=%s) from the lister", t.res.collapseReconciles, last)
+	return nil
+}
+
+// Step 4: a stuck handler grows its ring; the other stays prompt.
+func (t *tour) slowHandler(ctx context.Context) error {
+	key := ns + "/web-2"
+	auditName, schedName := t.p.audit.name, t.p.sched.name
+	var lastCap int64
+	schedSeen, auditSeen := 0, 0
+	sample := func(n int) bool { return n == 1 || n%max(t.cfg.burst/4, 1) == 0 }
+	f := func(h *hop, _ bool) bool {
+		if h.key != key {
+			return false
+		}
+		switch {
+		case h.is("listener", "buffer") && h.listener == auditName:
+			p, _ := h.num("pending")
+			c, _ := h.num("cap")
+			show := bits.OnesCount64(uint64(p)) == 1 || c != lastCap
+			lastCap = c
+			return show
+		case h.is("handler", "OnUpdate") && h.listener == schedName:
+			schedSeen++
+			return sample(schedSeen)
+		case h.is("handler", "OnUpdate") && h.listener == auditName && !h.flag("resync"):
+			auditSeen++
+			return sample(auditSeen)
+		}
+		return false
+	}
+	if err := t.step("A slow handler",
+		fmt.Sprintf("The audit handler gets stuck (a slow disk, say) while web-2 is updated %d times. Its listener\n"+
+			"keeps accepting notifications into a growing ring buffer (initial capacity 1024, doubled when full,\n"+
+			"never shrunk); the informer and the scheduler's listener do not wait for it. Lines sampled.", t.cfg.burst),
+		f); err != nil {
+		return err
+	}
+	release := t.p.audit.stick()
+	defer release()
+	t.you("label web-2 burst=1 … burst=%d, as fast as the server takes them (Go API PATCH ×%d)", t.cfg.burst, t.cfg.burst)
+	var last string
+	for i := 1; i <= t.cfg.burst; i++ {
+		obj, err := t.p.w.patchDirect(ctx, "web-2", fmt.Appendf(nil, `{"metadata":{"labels":{"burst":"%d"}}}`, i))
+		if err != nil {
+			return err
+		}
+		last = obj.(*api.Pod).ResourceVersion
+	}
+	if err := t.until(ctx, "the scheduler's handler to see every update", func() bool {
+		return t.p.sched.seen.get(key) == last
+	}); err != nil {
+		return err
+	}
+	auditPending, auditCap := t.p.regAudit.Pending(), t.p.regAudit.PendingCap()
+	schedPending := t.p.regSched.Pending()
+	t.ok("scheduler: all %d updates handled, %d pending in its ring; audit: stuck, %d pending, ring capacity %d",
+		t.cfg.burst, schedPending, auditPending, auditCap)
+	t.beat()
+	t.you("unstick the audit handler")
+	release()
+	if err := t.settle(ctx); err != nil {
+		return err
+	}
+	d := t.diff()
+	_, outOfOrder := t.p.audit.stats()
+	t.res.auditPeak = t.p.count.get("listener/" + auditName + "/peak")
+	t.res.auditCap = t.p.count.get("listener/" + auditName + "/cap")
+	t.res.schedPeak = t.p.count.get("listener/" + schedName + "/peak")
+	t.res.auditOutOfOrder = outOfOrder
+	t.ok("audit caught up: %d calls, in order (%d out of order); its ring peaked at %d pending, capacity %d (it never shrinks)",
+		d["handler/audit/OnUpdate"], outOfOrder, t.res.auditPeak, t.res.auditCap)
+	t.ok("the workqueue turned the scheduler's %d OnUpdate into %d reconciles of web-2",
+		d["handler/scheduler/OnUpdate"], d["worker/reconcile/"+key])
+	return nil
+}
+
+// Step 5: a lost delete, compaction, 410, relist, tombstone.
+func (t *tour) relist(ctx context.Context) error {
+	key := ns + "/web-3"
+	if err := t.step("Lost events, compaction, 410, relist, DeletedFinalStateUnknown",
+		"The network loses the DELETED event of web-3, so the cache keeps a pod that is gone. Then etcd\n"+
+			"compacts its history and the watch is cut. Resuming from its last RV gets 410 Gone (\"too old\n"+
+			"resource version\"), so the reflector relists. web-3 is missing from the list: the informer can only\n"+
+			"say \"deleted, final state unknown\", and OnDelete gets a DeletedFinalStateUnknown, not a *Pod.\n"+
+			"Following demo/web-3.",
+		focus(mainHops, key)); err != nil {
+		return err
+	}
+	tombs := t.p.count.expect("OnDelete(DeletedFinalStateUnknown) for "+key+" in both handlers", 2, func(h *hop) bool {
+		return h.is("handler", "OnDelete") && h.key == key && h.flag("tombstone")
+	})
+	t.you("apiserver fault: drop the next DELETED event of web-3")
+	t.p.srv.DropNextEvents(apiserver.DropRule{Count: 1, Key: key, Type: watch.Deleted})
+	t.you("delete pod web-3 (DELETE)")
+	if err := t.p.w.delete(ctx, "web-3"); err != nil {
+		return err
+	}
+	if pod, ok := t.p.cachedPod("web-3"); ok {
+		t.ok("the server has deleted web-3, but the cache still holds it at rv=%s: nothing told the informer", pod.ResourceVersion)
+	}
+	t.beat()
+	t.you("apiserver faults: compact the whole history, then close every watch")
+	t.p.srv.CompactAll()
+	t.p.srv.CloseAllWatches()
+	if err := tombs.wait(ctx, t.cfg.timeout); err != nil {
+		return err
+	}
+	if err := t.settle(ctx); err != nil {
+		return err
+	}
+	d := t.diff()
+	t.res.relists = d["reflector/replace"]
+	t.res.tombstones = d["handler/tombstone"]
+	t.ok("%d relist (one Replace), %d tombstones delivered (one per handler); the scheduler keyed it with\n"+
+		"    DeletionHandlingMetaNamespaceKeyFunc and found web-3 gone: the safe unwrap", t.res.relists, t.res.tombstones)
+	return nil
+}
+
+// Step 6: a failing reconcile, rate-limited retries, Forget.
+func (t *tour) retries(ctx context.Context) error {
+	key := ns + "/flaky"
+	if err := t.step("Retries with rate-limited backoff, then Forget",
+		"Pod flaky cannot be scheduled three times in a row. Each failure goes back with AddRateLimited: the\n"+
+			"limiter doubles the delay per key (5ms, 10ms, 20ms, …). Success calls Forget, which resets it.\n"+
+			"Following demo/flaky.",
+		focus(only(func(h *hop, resync bool) bool { return h.listener != t.p.audit.name && mainHops(h, resync) },
+			"apiserver", "handler", "workqueue", "worker"), key)); err != nil {
+		return err
+	}
+	var cleared int64
+	forgot := t.p.count.expect("Forget of "+key+" after its retries", 1, func(h *hop) bool {
+		n, _ := h.num("requeues")
+		if h.is("workqueue", "forget") && h.key == key && n > 0 {
+			cleared = n
+			return true
+		}
+		return false
+	})
+	t.you("create pod flaky, annotated %s=3 (POST)", failAnnotation)
+	if _, err := t.p.w.create(ctx, newPod("flaky", map[string]string{failAnnotation: "3"})); err != nil {
+		return err
+	}
+	if err := forgot.wait(ctx, t.cfg.timeout); err != nil {
+		return err
+	}
+	if err := t.settle(ctx); err != nil {
+		return err
+	}
+	d := t.diff()
+	t.res.retries = d["worker/retry"]
+	t.res.forgetRequeues = cleared
+	t.ok("%d failures, %d rate-limited requeues, then success: Forget cleared %d requeues", d["worker/retry"], d["workqueue/requeue"], cleared)
+	return nil
+}
+
+// Step 7: resync replays the cache and calls nobody.
+func (t *tour) resync(ctx context.Context) error {
+	cached := len(t.p.inf.GetIndexer().ListKeys())
+	f := func(h *hop, resync bool) bool {
+		if !resync && !h.is("reflector", "resync") {
+			return false
+		}
+		return (h.key == "" || h.key == ns+"/web-1") && mainHops(h, false)
+	}
+	if err := t.step("Resync is not relist",
+		fmt.Sprintf("Every %v the reflector asks the processor whether a handler wants a resync. audit inherits that\n"+
+			"period; the scheduler asked for none. A resync replays the %d cached pods from the indexer as\n"+
+			"updates with an unchanged resourceVersion: no LIST, no request at all. Following demo/web-1.", t.cfg.resync, cached),
+		f); err != nil {
+		return err
+	}
+	resynced := t.p.count.expect("a resync", 1, hopMatch("reflector", "resync", ""))
+	t.you("wait for the next resync (up to %v); API requests so far: %d", t.cfg.resync, sum(t.p.requests()))
+	if err := resynced.wait(ctx, t.cfg.timeout+2*t.cfg.resync); err != nil {
+		return err
+	}
+	delivered := t.p.count.expect("the resync's OnUpdate calls to audit", cached, func(h *hop) bool {
+		return h.is("handler", "OnUpdate") && h.listener == t.p.audit.name && h.flag("resync")
+	})
+	if err := delivered.wait(ctx, t.cfg.timeout+2*t.cfg.resync); err != nil {
+		return err
+	}
+	if err := t.settle(ctx); err != nil {
+		return err
+	}
+	d := t.diff()
+	req := 0
+	for k, v := range t.p.requests() {
+		req += v - t.beforeR[k]
+	}
+	t.res.resyncHandlerCalls = int(d["handler/audit/resync"])
+	t.res.resyncRequests = req
+	t.res.schedulerResyncCalls = d["handler/scheduler"]
+	t.ok("audit got %d resync updates, the scheduler %d; API requests during the step: %d",
+		d["handler/audit/resync"], d["handler/scheduler"], req)
+	return nil
+}
+
+func sum(m map[string]int) int {
+	n := 0
+	for _, v := range m {
+		n += v
+	}
+	return n
+}
+
+// summary prints the counts of the whole tour.
+func (t *tour) summary() {
+	r, c, p := t.res, t.res.total, t.cfg.pal
+	row := func(name, value, source string) {
+		t.j.say("  %-17s %s  %s", name, value, p.paint(p.dim, source))
+	}
+	join := func(m map[string]int64, order ...string) string {
+		keys := slices.Collect(func(yield func(string) bool) {
+			for k := range m {
+				if !yield(k) {
+					return
+				}
+			}
+		})
+		sort.Slice(keys, func(i, j int) bool {
+			a, b := slices.Index(order, keys[i]), slices.Index(order, keys[j])
+			if a < 0 {
+				a = len(order)
+			}
+			if b < 0 {
+				b = len(order)
+			}
+			return a < b || (a == b && keys[i] < keys[j])
+		})
+		var parts []string
+		for _, k := range keys {
+			parts = append(parts, fmt.Sprintf("%s %d", k, m[k]))
+		}
+		if len(parts) == 0 {
+			return "none"
+		}
+		return strings.Join(parts, " · ")
+	}
+	pick := func(prefix string) map[string]int64 {
+		out := map[string]int64{}
+		for k, v := range c {
+			if rest, ok := strings.CutPrefix(k, prefix); ok && !strings.Contains(rest, "/") && v != 0 {
+				out[rest] = v
+			}
+		}
+		return out
+	}
+	t.j.say("")
+	t.j.say("%s", p.paint(p.bold, fmt.Sprintf("━━ Summary · profile %s · %.1fs ━━", r.profile, r.elapsed.Seconds())))
+	reqs := map[string]int64{}
+	for k, v := range r.requests {
+		reqs[k] = int64(v)
+	}
+	row("API requests", join(reqs, "list", "watch", "get", "create", "update", "patch", "delete"), "(apiserver RequestCounts, by verb)")
+	row("watch events", join(pick("reflector/event/"), "ADDED", "MODIFIED", "DELETED"), "(reflector)")
+	row("queue deltas", join(pick("fifo/delta/"), "Replaced", "ReplacedAll", "Added", "Updated", "Deleted", "Sync", "SyncAll", "Bookmark"), "(fifo)")
+	for _, l := range []string{t.p.sched.name, t.p.audit.name} {
+		calls := map[string]int64{}
+		for _, op := range []string{"OnAdd", "OnUpdate", "OnDelete"} {
+			if v := c["handler/"+l+"/"+op]; v > 0 {
+				calls[op] = v
+			}
+		}
+		row("handler "+l, join(calls, "OnAdd", "OnUpdate", "OnDelete"),
+			fmt.Sprintf("(%d tombstones, %d resyncs)", c["handler/"+l+"/tombstone"], c["handler/"+l+"/resync"]))
+	}
+	row("reconciles", fmt.Sprintf("%d for %d scheduler calls", c["worker/reconcile"], c["handler/"+t.p.sched.name]), "(level-triggered: the workqueue collapses keys)")
+	row("writes", fmt.Sprintf("%d PATCH by the scheduler", t.p.sched.writes.Load()), "(each came back as an update)")
+	row("relists", fmt.Sprintf("%d", max(c["reflector/replace"]-1, 0)), "(after the initial sync: only the 410 of step 5)")
+	row("tombstones", fmt.Sprintf("%d", c["handler/tombstone"]), "(OnDelete(DeletedFinalStateUnknown), all handlers)")
+	row("retries", fmt.Sprintf("%d, then Forget", c["worker/retry"]), "(AddRateLimited)")
+	row("resyncs", fmt.Sprintf("%d (step 7 made %d API requests)", c["reflector/resync"], r.resyncRequests), "")
+	row("audit ring", fmt.Sprintf("peak %d pending, capacity %d", r.auditPeak, r.auditCap), "(RingGrowing)")
+}

@@ -1,0 +1,204 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"log/slog"
+	"strings"
+
+	"github.com/informer-lab/informer-lab/api"
+	"github.com/informer-lab/informer-lab/informer"
+	"github.com/informer-lab/informer-lab/listwatch"
+	"github.com/informer-lab/informer-lab/store"
+)
+
+// shortNames are the kubectl short names of the core kinds we know.
+var shortNames = map[string]string{"po": "pods", "pod": "pods", "cm": "configmaps", "configmap": "configmaps",
+	"ns": "namespaces", "namespace": "namespaces", "deploy": "deployments.apps", "deployment": "deployments.apps"}
+
+// parseResource reads --resource the ways kubectl users write it: "pods" or "po",
+// "deployments.apps" (version v1), "deployments.v1.apps", or "apps/v1/deployments".
+func parseResource(s string) (listwatch.GroupVersionResource, error) {
+	s = strings.TrimSpace(strings.ToLower(s))
+	if long, ok := shortNames[s]; ok {
+		s = long
+	}
+	if s == "" {
+		return listwatch.GroupVersionResource{}, errorf("--resource must not be empty")
+	}
+	if parts := strings.Split(s, "/"); len(parts) > 1 {
+		switch len(parts) {
+		case 2: // v1/pods
+			return listwatch.GroupVersionResource{Version: parts[0], Resource: parts[1]}, nil
+		case 3: // apps/v1/deployments
+			return listwatch.GroupVersionResource{Group: parts[0], Version: parts[1], Resource: parts[2]}, nil
+		}
+		return listwatch.GroupVersionResource{}, errorf("--resource %q: want resource, resource.group or group/version/resource", s)
+	}
+	res, rest, found := strings.Cut(s, ".")
+	if !found {
+		return listwatch.GroupVersionResource{Version: "v1", Resource: res}, nil
+	}
+	version, group := "v1", rest
+	if v, g, ok := strings.Cut(rest, "."); ok && len(v) > 1 && v[0] == 'v' && v[1] >= '0' && v[1] <= '9' {
+		version, group = v, g
+	}
+	return listwatch.GroupVersionResource{Group: group, Version: version, Resource: res}, nil
+}
+
+// watchConfig builds the client Config from --kubeconfig/--context or --server/--token.
+func watchConfig(kubeconfig, kubeContext, server, token string, insecure bool) (*listwatch.Config, string, error) {
+	var cfg *listwatch.Config
+	ns := ""
+	if server == "" {
+		k, err := listwatch.LoadKubeconfig(kubeconfig)
+		if err != nil {
+			return nil, "", err
+		}
+		if cfg, err = k.ClientConfig(kubeContext); err != nil {
+			return nil, "", err
+		}
+		ns, _ = k.Namespace(kubeContext)
+	} else {
+		cfg = &listwatch.Config{Host: server}
+	}
+	if token != "" {
+		cfg.BearerToken = token
+	}
+	if insecure {
+		cfg.Insecure, cfg.CAData = true, nil
+	}
+	return cfg, ns, nil
+}
+
+func cmdWatch(ctx context.Context, args []string, out io.Writer) error {
+	fs := newFlags("watch", out)
+	kubeconfig := fs.String("kubeconfig", "", "kubeconfig file (default $KUBECONFIG or ~/.kube/config)")
+	kubeContext := fs.String("context", "", "kubeconfig context (default its current-context)")
+	server := fs.String("server", "", "apiserver URL, instead of a kubeconfig")
+	token := fs.String("token", "", "bearer token (overrides the kubeconfig's)")
+	insecure := fs.Bool("insecure-skip-tls-verify", false, "do not check the server's certificate")
+	resource := fs.String("resource", "pods", "what to watch: pods, configmaps, namespaces, deployments.apps, group/version/resource …")
+	var namespace string
+	fs.StringVar(&namespace, "namespace", "", "only this namespace (default: all namespaces)")
+	fs.StringVar(&namespace, "n", "", "shorthand for --namespace")
+	profile := fs.String("profile", "current", "informer profile: classic, inorder or current")
+	traceOn := fs.Bool("trace", false, "print every hop of the pipeline, not just the handler's calls")
+	color := fs.String("color", "auto", "colour: auto, always or never")
+	if err := parse(fs, args); err != nil {
+		return err
+	}
+	gvr, err := parseResource(*resource)
+	if err != nil {
+		return err
+	}
+	prof, ok := informer.ParseProfile(*profile)
+	if !ok {
+		return errorf("--profile must be classic, inorder or current, not %q", *profile)
+	}
+	pal, err := usePalette(*color, out)
+	if err != nil {
+		return err
+	}
+	cfg, _, err := watchConfig(*kubeconfig, *kubeContext, *server, *token, *insecure)
+	if err != nil {
+		return err
+	}
+	j := newJourney(out, pal)
+	if *traceOn {
+		j.setFilter(showAll)
+	}
+	logger := slog.New(newTap(j))
+	cfg.Logger = logger
+	cfg.UserAgent = "informer-lab-demo-watch"
+	rest, err := listwatch.RESTClientFor(cfg)
+	if err != nil {
+		return err
+	}
+	where := "all namespaces"
+	if namespace != "" {
+		where = "namespace " + namespace
+	}
+	// One small request first, so a wrong URL, token or resource is a clear error rather than
+	// a reflector retrying forever with backoff.
+	if _, err := rest.Resource(gvr).Namespace(namespace).List(ctx, api.ListOptions{Limit: 1}); err != nil {
+		return fmt.Errorf("cannot list %s at %s: %w", resourceName(gvr), cfg.Host, err)
+	}
+
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	opts := []informer.SharedInformerOption{informer.WithProfile(prof), informer.WithLogger(logger)}
+	if namespace != "" {
+		opts = append(opts, informer.WithNamespace(namespace))
+	}
+	factory := informer.NewSharedInformerFactoryWithOptions(informer.NewRESTSource(rest), 0, opts...)
+	defer factory.Shutdown()
+	defer cancel() // runs first: the informers stop, then Shutdown waits for them
+	gi, err := factory.ForResource(gvr)
+	if err != nil {
+		return err
+	}
+	inf := gi.Informer()
+	printer := &watchPrinter{j: j, pal: pal, cache: inf.GetIndexer()}
+	reg, err := inf.AddEventHandler(printer)
+	if err != nil {
+		return err
+	}
+	j.say("watching %s in %s at %s with our informer (profile %s); Ctrl-C stops", resourceName(gvr), where, cfg.Host, prof)
+	factory.StartWithContext(ctx)
+	// The registration syncs once the handler has returned from every initial-list add.
+	if !informer.WaitFor(ctx, resourceName(gvr), inf.HasSyncedChecker(), reg.HasSyncedChecker()) {
+		return nil // stopped before the first sync
+	}
+	j.say("synced: %d %s in the cache at resourceVersion %s", len(inf.GetIndexer().ListKeys()), resourceName(gvr), inf.LastSyncResourceVersion())
+	<-ctx.Done()
+	return nil
+}
+
+// resourceName is "pods" or "deployments.apps".
+func resourceName(gvr listwatch.GroupVersionResource) string {
+	if gvr.Group == "" {
+		return gvr.Resource
+	}
+	return gvr.Resource + "." + gvr.Group
+}
+
+// watchPrinter is the handler of `demo watch`: one line per call, with the cache's size
+// (which already includes the change: the cache is written before handlers are told).
+type watchPrinter struct {
+	j     *journey
+	pal   palette
+	cache store.Indexer
+}
+
+func (w *watchPrinter) line(verb, color string, obj any, note string) {
+	key, rv, _ := keyAndRV(obj)
+	w.j.say("%s %-40s rv=%-8s cache=%d%s", w.pal.paint(color, fmt.Sprintf("%-6s", verb)), key, rv, len(w.cache.ListKeys()), note)
+}
+
+func (w *watchPrinter) OnAdd(obj any, isInInitialList bool) {
+	note := ""
+	if isInInitialList {
+		note = "  (initial list)"
+	}
+	w.line("add", w.pal.green, obj, note)
+}
+
+func (w *watchPrinter) OnUpdate(oldObj, newObj any) {
+	_, oldRV, _ := keyAndRV(oldObj)
+	_, newRV, _ := keyAndRV(newObj)
+	note := ""
+	if oldRV == newRV {
+		note = "  (resync: unchanged)"
+	}
+	w.line("update", w.pal.yellow, newObj, note)
+}
+
+func (w *watchPrinter) OnDelete(obj any) {
+	note := ""
+	if _, ok := obj.(store.DeletedFinalStateUnknown); ok {
+		note = "  (DeletedFinalStateUnknown: the delete was missed, a relist found it gone)"
+	}
+	w.line("delete", w.pal.red, obj, note)
+}

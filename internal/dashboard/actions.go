@@ -1,0 +1,107 @@
+package dashboard
+
+import (
+	"fmt"
+	"net/http"
+	"strconv"
+)
+
+// maxDrop bounds ?n= of the drop action, so a typo cannot silence the server for good.
+const maxDrop = 1000
+
+// ActionResult is the JSON answer of POST /actions/{name}. It has no client-go counterpart.
+type ActionResult struct {
+	Action  string `json:"action"`
+	OK      bool   `json:"ok"`
+	Message string `json:"message,omitempty"`
+	// Name is the pod that create-pod or delete-pod touched.
+	Name string `json:"name,omitempty"`
+	// Slow is the slow handler's new state, set by toggle-slow only.
+	Slow *bool `json:"slow,omitempty"`
+	// Error explains a failure (OK false).
+	Error string `json:"error,omitempty"`
+}
+
+// actionNames lists the routes under /actions/, in the order the page shows their buttons.
+var actionNames = []string{"drop", "compact", "close-watches", "toggle-slow", "create-pod", "delete-pod"}
+
+func (d *dashboard) serveAction(w http.ResponseWriter, r *http.Request, name string) {
+	known := false
+	for _, n := range actionNames {
+		known = known || n == name
+	}
+	if !known {
+		writeError(w, http.StatusNotFound, fmt.Sprintf("unknown action %q (want one of %v)", name, actionNames))
+		return
+	}
+	if !allowMethod(w, r, http.MethodPost) {
+		return
+	}
+	if !sameOrigin(r) {
+		writeError(w, http.StatusForbidden, "cross-origin action refused")
+		return
+	}
+	if d.opts.Actions == nil {
+		writeError(w, http.StatusNotImplemented, "this dashboard has no actions")
+		return
+	}
+	a := d.opts.Actions
+	res := ActionResult{Action: name}
+	var err error
+	switch name {
+	case "drop":
+		n, perr := dropCount(r)
+		if perr != nil {
+			writeError(w, http.StatusBadRequest, perr.Error())
+			return
+		}
+		if err = a.DropNextEvents(n); err == nil {
+			res.Message = fmt.Sprintf("the server drops the next %d watch event(s)", n)
+		}
+	case "compact":
+		if err = a.Compact(); err == nil {
+			res.Message = "history compacted: resuming watches get 410 Gone and relist"
+		}
+	case "close-watches":
+		if err = a.CloseWatches(); err == nil {
+			res.Message = "every watch closed: reflectors re-watch from their last RV"
+		}
+	case "toggle-slow":
+		var slow bool
+		if slow, err = a.ToggleSlowHandler(); err == nil {
+			res.Slow = &slow
+			res.Message = "slow handler off"
+			if slow {
+				res.Message = "slow handler on: watch its listener's buffer grow"
+			}
+		}
+	case "create-pod":
+		if res.Name, err = a.CreatePod(); err == nil {
+			res.Message = "created pod " + res.Name
+		}
+	case "delete-pod":
+		if res.Name, err = a.DeletePod(); err == nil {
+			res.Message = "deleted pod " + res.Name
+		}
+	}
+	if err != nil {
+		res.OK, res.Error = false, err.Error()
+		writeJSON(w, http.StatusInternalServerError, res)
+		return
+	}
+	res.OK = true
+	writeJSON(w, http.StatusOK, res)
+}
+
+// dropCount reads ?n= of the drop action; it defaults to 1.
+func dropCount(r *http.Request) (int, error) {
+	s := r.URL.Query().Get("n")
+	if s == "" {
+		return 1, nil
+	}
+	n, err := strconv.Atoi(s)
+	if err != nil || n < 1 || n > maxDrop {
+		return 0, fmt.Errorf("n must be an integer from 1 to %d, got %q", maxDrop, s)
+	}
+	return n, nil
+}

@@ -1,0 +1,13 @@
+// Package interop is the root of the interop module: real Kubernetes clients against the
+// simulated apiserver, in a module of its own so that the main module never depends on
+// k8s.io/*. It holds no code; the work is in its packages:
+//
+//   - clientgo: stock client-go v0.37 (typed clientset, REST client, SharedIndexInformer,
+//     pager) against the simulator over loopback HTTP, checking wire spec §8 and §11 T8–T15
+//     request by request; benchmarks of an informer's initial sync, ours beside client-go's.
+//   - internal/wiretest: the simulator behind a recording middleware, and the rest.Config a
+//     client-go program needs for it.
+//
+// Differential tests and side-by-side benchmarks (issue 10) belong in further packages here
+// (e.g. differential/, compare/), built on internal/wiretest.
+package interop
