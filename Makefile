@@ -4,12 +4,14 @@ STATICCHECK ?= honnef.co/go/tools/cmd/staticcheck@v0.8.2
 PKGS        := ./...
 BENCHTIME   ?= 1s
 
-.PHONY: test fmt-check vet unit chapters bench lint help
+ARGS        ?=
+
+.PHONY: test fmt-check vet unit interop e2e-kubectl chapters bench bench-interop lint demo serve ui help
 
 help: ## list the targets
 	@grep -E '^[a-z0-9%-]+:.*## ' $(MAKEFILE_LIST) | sed 's/:.*## /\t/'
 
-test: fmt-check vet unit ## gofmt check, go vet, then every test with -race
+test: fmt-check vet unit interop ## gofmt check, go vet, every test with -race, then the interop module
 
 fmt-check: ## fail if any file is not gofmt-ed
 	@out=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
@@ -18,8 +20,25 @@ fmt-check: ## fail if any file is not gofmt-ed
 vet: ## go vet
 	$(GO) vet $(PKGS)
 
-unit: ## go test -race over the whole module
+unit: ## go test -race over the whole module (the kubectl suite included)
 	$(GO) test -race -count=1 $(PKGS)
+
+# interop/ is its own module: real client-go v0.37 against the simulated apiserver. The first
+# -race build compiles client-go, about 2.5 minutes on 2 cores.
+interop: ## real client-go against our server: the interop module's tests with -race
+	cd interop && $(GO) vet ./... && $(GO) test -race -count=1 ./...
+
+e2e-kubectl: ## real kubectl against `demo serve` (skips with a message when kubectl is absent)
+	$(GO) test -race -count=1 -v ./internal/e2e/kubectl/
+
+demo: ## the guided tour of the pipeline on the embedded apiserver; e.g. make demo ARGS=--profile=classic
+	$(GO) run ./cmd/demo tour $(ARGS)
+
+serve: ## the simulated apiserver alone on 127.0.0.1:6443, with a kubeconfig for kubectl
+	$(GO) run ./cmd/demo serve $(ARGS)
+
+ui: ## the pipeline with a steady mutator and the live dashboard on http://127.0.0.1:8080
+	$(GO) run ./cmd/demo run --ui 127.0.0.1:8080 $(ARGS)
 
 chapters: ## run every chapter verbosely, then print each chapter's checked example output
 	$(GO) test -race -count=1 -v ./chapters/...
@@ -38,5 +57,9 @@ ch%: ## run one chapter, e.g. make ch03
 bench: ## every benchmark, with allocations
 	$(GO) test -run='^$$' -bench=. -benchmem -benchtime=$(BENCHTIME) $(PKGS)
 
-lint: ## staticcheck at a pinned version, fetched with go run
+bench-interop: ## side-by-side benchmarks against client-go (interop module)
+	cd interop && $(GO) test -run='^$$' -bench=. -benchmem -benchtime=$(BENCHTIME) ./...
+
+lint: ## staticcheck at a pinned version, fetched with go run, on both modules
 	$(GO) run $(STATICCHECK) $(PKGS)
+	cd interop && $(GO) run $(STATICCHECK) ./...
