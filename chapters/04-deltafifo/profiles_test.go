@@ -174,9 +174,12 @@ func TestCh04_SideBySide(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			for name, q := range queues(t, known(t, tc.known...)) {
+			qs := queues(t, known(t, tc.known...))
+			for _, name := range []string{"DeltaFIFO", "RealFIFO", "RealFIFO atomic"} {
+				q := qs[name]
 				tc.ops(q)
 				got := drain(t, q)
+				t.Logf("%-15s %s", name, strings.Join(got, " / "))
 				if diff := cmp.Diff(tc.want[name], got); diff != "" {
 					t.Errorf("%s pops (-want +got):\n%s", name, diff)
 				}

@@ -151,3 +151,45 @@ func TestCh09_WQ4_T18_StingyQueue(t *testing.T) {
 	assert.LessOrEqual(t, syncs.Load(), total, "every sync consumes at least one Add")
 	t.Logf("%d Adds became %d syncs; no key was ever in flight twice", total, syncs.Load())
 }
+
+// TestCh09_T17_HundredAddsFewSyncs is teaching point T17 at the queue's level: the queue holds
+// keys, not events, so 100 changes to one object cost one or two syncs, and every sync reads the
+// newest version ("the lister"). Before a worker takes the key, 100 Adds leave one queued item
+// (WQ-1). While a worker holds the key, 100 more Adds only mark it dirty; its Done queues it
+// once (WQ-3), and that one sync reads version 200, the final one. Chapter 10 shows the same through a real
+// informer and lister.
+func TestCh09_T17_HundredAddsFewSyncs(t *testing.T) {
+	q := workqueue.NewTyped[string]()
+	defer q.ShutDown()
+	version := 0 // the object's resourceVersion, as the lister would return it
+	update := func(n int) {
+		for range n {
+			version++
+			q.Add("default/web")
+		}
+	}
+
+	update(100)
+	require.Equal(t, 1, q.Len(), "100 Adds before any Get collapse into one queued key")
+
+	var syncs []int
+	sync := func(during func()) {
+		key, shutdown := q.Get()
+		require.False(t, shutdown)
+		require.Equal(t, "default/web", key)
+		syncs = append(syncs, version) // the sync reads the newest state, not an event
+		during()
+		q.Done(key)
+	}
+	sync(func() {
+		update(100) // the worker is busy with the key
+		require.Zero(t, q.Len(), "Adds during processing are deferred, not queued")
+	})
+	require.Equal(t, 1, q.Len(), "Done queued the key once for the 100 deferred Adds")
+	sync(func() {})
+	require.Zero(t, q.Len())
+
+	assert.Equal(t, []int{100, 200}, syncs,
+		"200 updates → 2 syncs; each reads the newest version at the time, the last reads the final one")
+	t.Logf("200 Adds → %d syncs, reading versions %v", len(syncs), syncs)
+}

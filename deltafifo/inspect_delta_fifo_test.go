@@ -2,9 +2,10 @@ package deltafifo
 
 import "fmt"
 
-// checkInvariants is the white-box inspector the tests call after every operation. It checks
-// INV-20: the queue and the items hold the same keys, the queue has no duplicates, no Deltas
-// is empty, no Deltas has two adjacent Deleted deltas, and the initial count is not negative.
+// checkInvariants is the white-box inspector (spec N-6) the tests call after every operation.
+// It lives in a _test.go file, so it is compiled only into tests. It checks INV-20: the queue
+// and the items hold the same keys, the queue has no duplicates, no Deltas is empty, no Deltas
+// has two adjacent Deleted deltas, and the initial count is not negative.
 // HasSynced monotonicity needs history, so the tests check that themselves.
 func (f *DeltaFIFO) checkInvariants() error {
 	f.lock.Lock()
