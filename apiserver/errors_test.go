@@ -18,8 +18,8 @@ import (
 // applies to our kinds, with its code, reason and message. Afterwards the server still
 // serves and its revision has not moved: no failed request wrote anything. (The pure parsing
 // behind E1–E7, E23–E40 and E48 is table-tested in decode_test.go, params_test.go,
-// continue_test.go and the patch tests; E9 is etcd's limit, which we do not have; E43 needs
-// Table output, which issue 4 adds.)
+// continue_test.go and the patch tests; E7, which succeeds, is TestCh01_E7_UnknownFieldWarning;
+// E9 is etcd's limit, which we do not have; E43 is TestCh01_E43_IncludeObject in table_test.go.)
 func TestCh01_BadInputTable(t *testing.T) {
 	s, c := newServer(t, Options{Resources: []ResourceInfo{DeploymentsResource}})
 	ctx := context.Background()
@@ -64,7 +64,8 @@ func TestCh01_BadInputTable(t *testing.T) {
 			`Pod in version "v1" cannot be handled as a Pod: json: cannot unmarshal number into Go struct field ObjectMeta.metadata.name of type string`, false},
 		{"E4", "POST", pods, `{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"x"}}`, json, 400, api.StatusReasonBadRequest,
 			`ConfigMap in version "v1" cannot be handled as a Pod`, false},
-		{"E5", "POST", pods, `{"apiVersion":"apps/v1","kind":"Pod","metadata":{"name":"x"}}`, json, 400, api.StatusReasonBadRequest, "", false},
+		{"E5", "POST", pods, `{"apiVersion":"apps/v1","kind":"Pod","metadata":{"name":"x"}}`, json, 400, api.StatusReasonBadRequest,
+			"the API version in the data (apps/v1) does not match the expected API version (v1)", true},
 		{"E6", "POST", pods + "?fieldValidation=Strict", `{"metadata":{"name":"x"},"spec":{"bogus":1,"containers":[]}}`, json, 400, api.StatusReasonBadRequest,
 			`strict decoding error: unknown field "spec.bogus"`, false},
 		{"E8", "POST", pods, `{"metadata":{"name":"big","annotations":{"a":"` + strings.Repeat("z", 3<<20) + `"}}}`, json, 413, api.StatusReasonRequestEntityTooLarge,
@@ -91,17 +92,23 @@ func TestCh01_BadInputTable(t *testing.T) {
 			`Operation cannot be fulfilled on pods "a": the object has been modified; please apply your changes to the latest version and try again`, true},
 		{"E21", "POST", pods, "k8s\x00proto", "application/vnd.kubernetes.protobuf", 415, api.StatusReasonUnsupportedMediaType,
 			"the body of the request was in an unknown format - accepted media types include: application/json", true},
-		{"E22", "PATCH", pods + "/a", `{}`, "text/plain", 415, api.StatusReasonUnsupportedMediaType, "", false},
-		{"E22 SMP on a registered kind", "PATCH", "/apis/apps/v1/namespaces/default/deployments/d", `{"spec":{}}`, "application/strategic-merge-patch+json", 415, api.StatusReasonUnsupportedMediaType, "", false},
-		{"E23", "PATCH", pods + "/a", `{not json`, "application/merge-patch+json", 400, api.StatusReasonBadRequest, "", false},
+		{"E22", "PATCH", pods + "/a", `{}`, "text/plain", 415, api.StatusReasonUnsupportedMediaType,
+			"the body of the request was in an unknown format - accepted media types include: application/json-patch+json, application/merge-patch+json, application/strategic-merge-patch+json, application/apply-patch+yaml", true},
+		{"E22 SMP on a registered kind", "PATCH", "/apis/apps/v1/namespaces/default/deployments/d", `{"spec":{}}`, "application/strategic-merge-patch+json", 415, api.StatusReasonUnsupportedMediaType,
+			"the body of the request was in an unknown format - accepted media types include: application/json-patch+json, application/merge-patch+json, application/apply-patch+yaml", true},
+		{"E23 merge", "PATCH", pods + "/a", `{not json`, "application/merge-patch+json", 400, api.StatusReasonBadRequest, "invalid JSON patch", true},
+		{"E23 json-patch", "PATCH", pods + "/a", `[{not json`, "application/json-patch+json", 400, api.StatusReasonBadRequest, "invalid JSON patch", true},
+		{"E23 strategic", "PATCH", pods + "/a", `{not json`, "application/strategic-merge-patch+json", 400, api.StatusReasonBadRequest, "invalid JSON patch", true},
 		{"E24", "PATCH", pods + "/a", `[{"op":"test","path":"/metadata/name","value":"zzz"}]`, "application/json-patch+json", 422, api.StatusReasonInvalid,
 			"the server rejected our request due to an error in our request", true},
 		{"E25", "PATCH", pods + "/a", `{"metadata":{"name":"a"}}`, "application/apply-patch+yaml", 422, api.StatusReasonInvalid,
 			`PatchOptions.meta.k8s.io "" is invalid: fieldManager: Required value: is required for apply patch`, true},
-		{"E26", "GET", pods + "?resourceVersion=abc", "", "", 400, api.StatusReasonBadRequest, "", false},
-		{"E26 -1", "GET", pods + "?resourceVersion=-1", "", "", 400, api.StatusReasonBadRequest, "", false},
-		{"E27", "GET", pods + "?watch=true&resourceVersion=abc", "", "", 400, api.StatusReasonBadRequest, "", false},
-		{"E27 GET", "GET", pods + "/a?resourceVersion=abc", "", "", 400, api.StatusReasonBadRequest, "", false},
+		{"E26", "GET", pods + "?resourceVersion=abc", "", "", 400, api.StatusReasonBadRequest,
+			`invalid resource version: resourceVersion: Invalid value: "abc": strconv.ParseUint: parsing "abc": invalid syntax`, true},
+		{"E26 -1", "GET", pods + "?resourceVersion=-1", "", "", 400, api.StatusReasonBadRequest,
+			`invalid resource version: resourceVersion: Invalid value: "-1": strconv.ParseUint: parsing "-1": invalid syntax`, true},
+		{"E27 watch (sim: 400)", "GET", pods + "?watch=true&resourceVersion=abc", "", "", 400, api.StatusReasonBadRequest, `resourceVersion: Invalid value: "abc": strconv.ParseUint`, false},
+		{"E27 GET (sim: 400)", "GET", pods + "/a?resourceVersion=abc", "", "", 400, api.StatusReasonBadRequest, `resourceVersion: Invalid value: "abc": strconv.ParseUint`, false},
 		{"E28 limit", "GET", pods + "?limit=abc", "", "", 400, api.StatusReasonBadRequest, `strconv.ParseInt: parsing "abc": invalid syntax`, true},
 		{"E28 timeoutSeconds", "GET", pods + "?watch=1&timeoutSeconds=x", "", "", 400, api.StatusReasonBadRequest, `strconv.ParseInt: parsing "x": invalid syntax`, true},
 		{"E29", "GET", pods + "?labelSelector=a+b", "", "", 400, api.StatusReasonBadRequest,

@@ -14,14 +14,15 @@ import (
 )
 
 // Example_resourceVersionIsOneCounter: a pod, a configmap, a pod update. Every write, of any
-// kind, takes the next revision; the configmap list reports the store revision (5), not its
-// newest item's (3). The server starts at 3: it created default, kube-system, kube-public.
+// kind, takes the next revision. The configmap list reports the store revision at read time
+// (6, the pod update), which is newer than its only item (5). The server starts at 3: it
+// created default, kube-system and kube-public.
 func Example_resourceVersionIsOneCounter() {
 	l := newLab(apiserver.Options{})
 	defer l.close()
 	l.curl("POST", "/api/v1/namespaces/default/pods", `{"metadata":{"name":"web"}}`)
 	l.curl("POST", "/api/v1/namespaces/default/configmaps", `{"metadata":{"name":"cfg"},"data":{"k":"v"}}`)
-	l.curl("PATCH", "/api/v1/namespaces/default/pods/web", "")
+	l.curlH("PATCH", "/api/v1/namespaces/default/pods/web", "application/merge-patch+json", `{"metadata":{"labels":{"tier":"front"}}}`)
 	l.curl("GET", "/api/v1/namespaces/default/configmaps", "")
 	// Output:
 	// $ curl -X POST '/api/v1/namespaces/default/pods' -d '{"metadata":{"name":"web"}}'
@@ -30,12 +31,12 @@ func Example_resourceVersionIsOneCounter() {
 	// $ curl -X POST '/api/v1/namespaces/default/configmaps' -d '{"metadata":{"name":"cfg"},"data":{"k":"v"}}'
 	// 201 Created
 	// {"kind":"ConfigMap","apiVersion":"v1","metadata":{"name":"cfg","namespace":"default","uid":"…","resourceVersion":"5","creationTimestamp":"…"},"data":{"k":"v"}}
-	// $ curl -X PATCH '/api/v1/namespaces/default/pods/web'
-	// 415 Unsupported Media Type
-	// {"kind":"Status","apiVersion":"v1","metadata":{},"status":"Failure","message":"the body of the request was in an unknown format - accepted media types include: application/json-patch+json, application/merge-patch+json, application/strategic-merge-patch+json, application/apply-patch+yaml","reason":"UnsupportedMediaType","code":415}
+	// $ curl -X PATCH '/api/v1/namespaces/default/pods/web' -H 'Content-Type: application/merge-patch+json' -d '{"metadata":{"labels":{"tier":"front"}}}'
+	// 200 OK
+	// {"kind":"Pod","apiVersion":"v1","metadata":{"name":"web","namespace":"default","uid":"…","resourceVersion":"6","generation":1,"creationTimestamp":"…","labels":{"tier":"front"}},"spec":{"containers":null},"status":{"phase":"Pending"}}
 	// $ curl -X GET '/api/v1/namespaces/default/configmaps'
 	// 200 OK
-	// {"kind":"ConfigMapList","apiVersion":"v1","metadata":{"resourceVersion":"5"},"items":[{"kind":"ConfigMap","apiVersion":"v1","metadata":{"name":"cfg","namespace":"default","uid":"…","resourceVersion":"5","creationTimestamp":"…"},"data":{"k":"v"}}]}
+	// {"kind":"ConfigMapList","apiVersion":"v1","metadata":{"resourceVersion":"6"},"items":[{"kind":"ConfigMap","apiVersion":"v1","metadata":{"name":"cfg","namespace":"default","uid":"…","resourceVersion":"5","creationTimestamp":"…"},"data":{"k":"v"}}]}
 }
 
 // Example_listThenWatch is the informer's contract (W11): LIST, then WATCH from the list's

@@ -47,13 +47,22 @@ func normalise(s string) string {
 }
 
 // curl sends one request and prints the request line, the status and the body.
-func (l *lab) curl(method, path, body string) string {
+func (l *lab) curl(method, path, body string) string { return l.curlH(method, path, "", body) }
+
+// curlH is curl with a Content-Type header (a PATCH names its patch type there).
+func (l *lab) curlH(method, path, contentType, body string) string {
 	fmt.Printf("$ curl -X %s '%s'", method, path)
+	if contentType != "" {
+		fmt.Printf(" -H 'Content-Type: %s'", contentType)
+	}
 	if body != "" {
 		fmt.Printf(" -d '%s'", body)
 	}
 	fmt.Println()
 	req, _ := http.NewRequest(method, l.base+path, strings.NewReader(body))
+	if contentType != "" {
+		req.Header.Set("Content-Type", contentType)
+	}
 	resp, err := l.hc.Do(req)
 	if err != nil {
 		fmt.Println("error:", err)

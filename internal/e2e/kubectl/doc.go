@@ -15,4 +15,8 @@
 //     wait, and are killed when the test ends.
 //  5. Assertions are about what kubectl printed and about what went over the wire, read from
 //     a recording handler in front of the server; on failure the test logs both.
+//  6. Most tests run the apiserver package in process behind that recorder.
+//     TestCh01_Kubectl_DemoServe instead builds cmd/demo into its temporary directory and runs
+//     `demo serve` as a workshop would: kubectl uses the kubeconfig it wrote, curl-style
+//     requests go to its /debug/faults, and SIGINT must stop it cleanly.
 package kubectl
