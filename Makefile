@@ -3,10 +3,11 @@ GO          ?= go
 STATICCHECK ?= honnef.co/go/tools/cmd/staticcheck@v0.8.2
 PKGS        := ./...
 BENCHTIME   ?= 1s
+FUZZTIME    ?= 60s
 
 ARGS        ?=
 
-.PHONY: test fmt-check vet unit interop e2e-kubectl chapters bench bench-interop lint demo serve ui help
+.PHONY: fuzz test fmt-check vet unit interop e2e-kubectl chapters bench bench-interop lint demo serve ui help
 
 help: ## list the targets
 	@grep -E '^[a-z0-9%-]+:.*## ' $(MAKEFILE_LIST) | sed 's/:.*## /\t/'
@@ -59,6 +60,16 @@ bench: ## every benchmark, with allocations
 
 bench-interop: ## side-by-side benchmarks against client-go (interop module)
 	cd interop && $(GO) test -run='^$$' -bench=. -benchmem -benchtime=$(BENCHTIME) ./...
+
+# go test -fuzz takes one target in one package at a time, so list them and run each in turn.
+# A crasher lands in that package's testdata/fuzz and becomes a regression seed of make test.
+fuzz: ## run every Fuzz target for FUZZTIME each (default 60s), e.g. make fuzz FUZZTIME=5m
+	@set -e; for pkg in $$($(GO) list $(PKGS)); do \
+		for fz in $$($(GO) test -list '^Fuzz' $$pkg | grep '^Fuzz' || true); do \
+			echo "== $$pkg $$fz ($(FUZZTIME))"; \
+			$(GO) test -run='^$$' -fuzz="^$$fz\$$" -fuzztime=$(FUZZTIME) $$pkg; \
+		done; \
+	done
 
 lint: ## staticcheck at a pinned version, fetched with go run, on both modules
 	$(GO) run $(STATICCHECK) $(PKGS)
