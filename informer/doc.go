@@ -30,4 +30,7 @@
 //     keeps filling, so tests and chapters can show how each profile hands over a backlog.
 //  11. Bad input is not a panic: a nil handler of NewInformer does nothing, a factory without a
 //     source builds informers that report the problem and never sync.
+//  12. A typed handler (TypedResourceEventHandler[T], registered with AddTypedEventHandler)
+//     receives its deletes as DeletedObject[T]: a tombstone sets FinalStateUnknown and, when it
+//     carries one, OptionalObj; GetKey is the tombstone's key, else the object's (C-13).
 package informer
