@@ -8,6 +8,7 @@ package reflector_test
 import (
 	"context"
 	"fmt"
+	"sync"
 	"testing"
 	"time"
 
@@ -165,14 +166,12 @@ func BenchmarkReflect50kPodsHTTP(b *testing.B) {
 			lw := listwatch.NewListWatchFromClient(c, "pods", "demo", nil)
 			b.ReportAllocs()
 			for b.Loop() {
-				st := store.NewStore(store.MetaNamespaceKeyFunc)
+				st := &syncedStore{Store: store.NewStore(store.MetaNamespaceKeyFunc), synced: make(chan struct{})}
 				r := reflector.NewReflectorWithOptions(lw, &api.Pod{}, st, reflector.ReflectorOptions{Name: "bench"})
 				runCtx, cancel := context.WithCancel(ctx)
 				done := make(chan struct{})
 				go func() { r.RunWithContext(runCtx); close(done) }()
-				for r.LastSyncResourceVersion() == "" {
-					time.Sleep(time.Millisecond) // benchmark polling, not test synchronisation
-				}
+				<-st.synced
 				cancel()
 				<-done
 				if len(st.ListKeys()) != n {
@@ -181,4 +180,18 @@ func BenchmarkReflect50kPodsHTTP(b *testing.B) {
 			}
 		})
 	}
+}
+
+// syncedStore is a store.Store that closes synced after its first Replace: the moment the
+// reflector has synced.
+type syncedStore struct {
+	store.Store
+	once   sync.Once
+	synced chan struct{}
+}
+
+func (s *syncedStore) Replace(list []any, rv string) error {
+	err := s.Store.Replace(list, rv)
+	s.once.Do(func() { close(s.synced) })
+	return err
 }

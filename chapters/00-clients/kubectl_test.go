@@ -3,6 +3,7 @@ package ch00_test
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -13,8 +14,11 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/informer-lab/informer-lab/api"
 	"github.com/informer-lab/informer-lab/apiserver"
+	"github.com/informer-lab/informer-lab/client/discovery"
 	"github.com/informer-lab/informer-lab/client/dynamic"
+	"github.com/informer-lab/informer-lab/client/restmapper"
 	"github.com/informer-lab/informer-lab/listwatch"
 )
 
@@ -94,4 +98,65 @@ func TestCh00_KubectlListsCustomResource_K3_K4_K5(t *testing.T) {
 
 	out = kubectl(t, kubectlPath, kc, "api-resources", "--api-group", "example.dev", "--no-headers")
 	assert.Equal(t, []string{"widgets", "wd", "example.dev/v1", "true", "Widget"}, strings.Fields(out))
+}
+
+// kubectlTableAccept is the Accept header kubectl get sends for a list (K6): a Table first.
+const kubectlTableAccept = "application/json;as=Table;v=v1;g=meta.k8s.io,application/json;as=Table;v=v1beta1;g=meta.k8s.io,application/json"
+
+// TestCh00_CustomResourceAsKubectlSeesIt_K3_K4_K5 is the kubectl test without kubectl, so it
+// runs on a machine that has only Go: the same custom resource, created through the dynamic
+// client, then the two steps of "kubectl get wd". Discovery plus the RESTMapper resolve the
+// short name to widgets.example.dev (what kubectl's discovery cache does); then the list is
+// requested with kubectl's Accept header and comes back as a Table whose columns and rows
+// are what kubectl prints.
+func TestCh00_CustomResourceAsKubectlSeesIt_K3_K4_K5(t *testing.T) {
+	ctx := context.Background()
+	srv := apiserver.NewTestServer(t, apiserver.Options{})
+	_, err := srv.Create(ctx, "namespaces", "", namespace("demo"))
+	require.NoError(t, err)
+	require.NoError(t, srv.Register(widgetsResource))
+	cfg := &listwatch.Config{Host: srv.URL()}
+
+	dc, err := dynamic.NewForConfig(cfg)
+	require.NoError(t, err)
+	for _, name := range []string{"small", "large"} {
+		_, err := dc.Resource(widgetsGVR).Namespace("demo").Create(ctx, widget(name, 1), listwatch.CreateOptions{})
+		require.NoError(t, err)
+	}
+
+	// Step 1: "wd" → GVR and kind, through discovery (no cache: the kind is new).
+	disc, err := discovery.NewDiscoveryClientForConfig(cfg)
+	require.NoError(t, err)
+	mapper, err := restmapper.NewDiscoveryRESTMapperForClient(ctx, disc)
+	require.NoError(t, err)
+	m, err := mapper.MappingFor("wd")
+	require.NoError(t, err)
+	assert.Equal(t, widgetsGVR, m.Resource)
+	assert.Equal(t, api.GroupVersionKind{Group: "example.dev", Version: "v1", Kind: "Widget"}, m.GroupVersionKind)
+	assert.Equal(t, restmapper.RESTScopeNameNamespace, m.Scope)
+
+	// Step 2: the list, asking for a Table as kubectl does.
+	c, err := listwatch.RESTClientFor(cfg)
+	require.NoError(t, err)
+	var contentType string
+	raw, err := c.Get().AbsPath("apis", m.Resource.Group, m.Resource.Version).Namespace("demo").Resource(m.Resource.Resource).
+		SetHeader("Accept", kubectlTableAccept).Do(ctx).ContentType(&contentType).Raw()
+	require.NoError(t, err)
+	assert.Equal(t, "application/json;as=Table;v=v1;g=meta.k8s.io", contentType)
+	var table api.Table
+	require.NoError(t, json.Unmarshal(raw, &table))
+	assert.Equal(t, "Table", table.Kind)
+	var columns []string
+	for _, col := range table.ColumnDefinitions {
+		if col.Priority == 0 { // what kubectl shows without -o wide
+			columns = append(columns, strings.ToUpper(col.Name))
+		}
+	}
+	assert.Equal(t, []string{"NAME", "AGE"}, columns)
+	var names []any
+	for _, row := range table.Rows {
+		require.NotEmpty(t, row.Cells)
+		names = append(names, row.Cells[0])
+	}
+	assert.Equal(t, []any{"large", "small"}, names)
 }
