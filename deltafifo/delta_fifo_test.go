@@ -17,6 +17,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/informer-lab/informer-lab/api"
+	"github.com/informer-lab/informer-lab/internal/fuzztape"
 	"github.com/informer-lab/informer-lab/internal/trace"
 	"github.com/informer-lab/informer-lab/store"
 )
@@ -781,105 +782,122 @@ func TestCh04_DF14_ConcurrentProducerConsumers(t *testing.T) {
 // disconnect), relists, resyncs and pops, with a consumer that keeps KnownObjects up to date
 // like an informer. After a final relist and drain, KnownObjects equals the server state.
 func TestCh04_INV20_Property(t *testing.T) {
-	const seeds, ops, nkeys = 20, 300, 6
+	const seeds, ops = 20, 300
 	for seed := range uint64(seeds) {
 		t.Run(fmt.Sprintf("seed%d", seed), func(t *testing.T) {
-			r := rand.New(rand.NewPCG(seed, 42))
-			known := store.NewStore(store.DeletionHandlingMetaNamespaceKeyFunc)
-			f := NewDeltaFIFOWithOptions(DeltaFIFOOptions{KnownObjects: known, EmitDeltaTypeReplaced: r.IntN(2) == 0})
-			server := map[string]*api.Pod{}
-			rv := 0
-			serverList := func() []any {
-				names := make([]string, 0, len(server))
-				for n := range server {
-					names = append(names, n)
-				}
-				sort.Strings(names)
-				out := make([]any, len(names))
-				for i, n := range names {
-					out[i] = server[n]
-				}
-				return out
-			}
-			apply := func(obj any, _ bool) error {
-				for _, d := range obj.(Deltas) {
-					if d.Type == Deleted {
-						if err := known.Delete(d.Object); err != nil {
-							return err
-						}
-						continue
-					}
-					if _, exists, _ := known.Get(d.Object); exists {
-						if err := known.Update(d.Object); err != nil {
-							return err
-						}
-					} else if err := known.Add(d.Object); err != nil {
-						return err
-					}
-				}
-				return nil
-			}
-			synced := false
-			for range ops {
-				deliver := r.IntN(5) != 0
-				name := "p" + strconv.Itoa(r.IntN(nkeys))
-				switch op := r.IntN(10); {
-				case op < 3: // create or update
-					rv++
-					p := dfPod(name, strconv.Itoa(rv))
-					_, existed := server[name]
-					server[name] = p
-					if deliver {
-						if existed {
-							require.NoError(t, f.Update(p))
-						} else {
-							require.NoError(t, f.Add(p))
-						}
-					}
-				case op < 4: // delete
-					if old, ok := server[name]; ok {
-						delete(server, name)
-						rv++
-						if deliver {
-							require.NoError(t, f.Delete(old))
-						}
-					}
-				case op < 5:
-					require.NoError(t, f.Replace(serverList(), strconv.Itoa(rv)))
-				case op < 6:
-					require.NoError(t, f.Resync())
-				default:
-					if len(f.ListKeys()) > 0 {
-						_, err := f.Pop(apply)
-						require.NoError(t, err)
-					}
-				}
-				dfCheck(t, f)
-				if synced {
-					require.True(t, f.HasSynced(), "HasSynced is monotone")
-				}
-				synced = f.HasSynced()
-			}
-			require.NoError(t, f.Replace(serverList(), strconv.Itoa(rv)))
-			dfCheck(t, f)
-			for len(f.ListKeys()) > 0 {
-				_, err := f.Pop(apply)
-				require.NoError(t, err)
-				dfCheck(t, f)
-			}
-			require.True(t, f.HasSynced())
-			got := map[string]string{}
-			for _, o := range known.List() {
-				p := o.(*api.Pod)
-				got[p.Name] = p.ResourceVersion
-			}
-			want := map[string]string{}
-			for n, p := range server {
-				want[n] = p.ResourceVersion
-			}
-			require.Empty(t, cmp.Diff(want, got))
+			dfRunOps(t, rand.New(rand.NewPCG(seed, 42)), ops)
 		})
 	}
+}
+
+// FuzzDeltaFIFOOps drives the INV-20 property run with the fuzzer's bytes as its choices:
+// go test -run='^$' -fuzz=FuzzDeltaFIFOOps ./deltafifo/
+func FuzzDeltaFIFOOps(f *testing.F) {
+	f.Add([]byte{})
+	f.Add([]byte{0, 1, 0, 1, 1, 0, 0, 3, 9, 1, 2, 4, 1, 3, 5, 0, 0, 9})
+	f.Add([]byte("add update delete replace resync pop"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		dfRunOps(t, fuzztape.New(data), len(data)/3)
+	})
+}
+
+// dfRunOps is the body of the INV-20 property run; pick makes every choice, so a seeded
+// *rand.Rand and a fuzzer's tape drive the same code.
+func dfRunOps(t *testing.T, pick fuzztape.Chooser, ops int) {
+	const nkeys = 6
+	known := store.NewStore(store.DeletionHandlingMetaNamespaceKeyFunc)
+	f := NewDeltaFIFOWithOptions(DeltaFIFOOptions{KnownObjects: known, EmitDeltaTypeReplaced: pick.IntN(2) == 0})
+	server := map[string]*api.Pod{}
+	rv := 0
+	serverList := func() []any {
+		names := make([]string, 0, len(server))
+		for n := range server {
+			names = append(names, n)
+		}
+		sort.Strings(names)
+		out := make([]any, len(names))
+		for i, n := range names {
+			out[i] = server[n]
+		}
+		return out
+	}
+	apply := func(obj any, _ bool) error {
+		for _, d := range obj.(Deltas) {
+			if d.Type == Deleted {
+				if err := known.Delete(d.Object); err != nil {
+					return err
+				}
+				continue
+			}
+			if _, exists, _ := known.Get(d.Object); exists {
+				if err := known.Update(d.Object); err != nil {
+					return err
+				}
+			} else if err := known.Add(d.Object); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	synced := false
+	for range ops {
+		deliver := pick.IntN(5) != 0
+		name := "p" + strconv.Itoa(pick.IntN(nkeys))
+		switch op := pick.IntN(10); {
+		case op < 3: // create or update
+			rv++
+			p := dfPod(name, strconv.Itoa(rv))
+			_, existed := server[name]
+			server[name] = p
+			if deliver {
+				if existed {
+					require.NoError(t, f.Update(p))
+				} else {
+					require.NoError(t, f.Add(p))
+				}
+			}
+		case op < 4: // delete
+			if old, ok := server[name]; ok {
+				delete(server, name)
+				rv++
+				if deliver {
+					require.NoError(t, f.Delete(old))
+				}
+			}
+		case op < 5:
+			require.NoError(t, f.Replace(serverList(), strconv.Itoa(rv)))
+		case op < 6:
+			require.NoError(t, f.Resync())
+		default:
+			if len(f.ListKeys()) > 0 {
+				_, err := f.Pop(apply)
+				require.NoError(t, err)
+			}
+		}
+		dfCheck(t, f)
+		if synced {
+			require.True(t, f.HasSynced(), "HasSynced is monotone")
+		}
+		synced = f.HasSynced()
+	}
+	require.NoError(t, f.Replace(serverList(), strconv.Itoa(rv)))
+	dfCheck(t, f)
+	for len(f.ListKeys()) > 0 {
+		_, err := f.Pop(apply)
+		require.NoError(t, err)
+		dfCheck(t, f)
+	}
+	require.True(t, f.HasSynced())
+	got := map[string]string{}
+	for _, o := range known.List() {
+		p := o.(*api.Pod)
+		got[p.Name] = p.ResourceVersion
+	}
+	want := map[string]string{}
+	for n, p := range server {
+		want[n] = p.ResourceVersion
+	}
+	require.Empty(t, cmp.Diff(want, got))
 }
 
 // Tracing: exact lines for enqueue, tombstone and pop.

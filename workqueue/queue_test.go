@@ -15,6 +15,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/informer-lab/informer-lab/internal/fuzztape"
 	"github.com/informer-lab/informer-lab/internal/trace"
 )
 
@@ -348,96 +349,113 @@ func TestCh09_WQ9_ShuttingDownAndComparableItems(t *testing.T) {
 // three sets, with the inspector after every operation. Then it drains, and checks that the
 // last effective Add of every item was followed by a Get (no lost update) and Len() == 0.
 func TestCh09_INV23_Property(t *testing.T) {
-	const seeds, ops, nkeys = 30, 400, 5
+	const seeds, ops = 30, 400
 	for seed := range uint64(seeds) {
 		t.Run(fmt.Sprintf("seed%d", seed), func(t *testing.T) {
-			r := rand.New(rand.NewPCG(seed, 9))
-			q := NewTyped[string]()
-			want := queueState[string]{Dirty: map[string]bool{}, Processing: map[string]bool{}}
-			lastAdd := map[string]int{} // op index of the last Add that took effect
-			lastGet := map[string]int{} // op index of the last Get
-			step := 0
+			wqRunOps(t, rand.New(rand.NewPCG(seed, 9)), ops)
+		})
+	}
+}
 
-			get := func() {
-				item, shutdown := q.Get()
-				if len(want.Queued) == 0 {
-					require.True(t, shutdown)
-					return
-				}
-				require.False(t, shutdown)
-				require.Equal(t, want.Queued[0], item, "FIFO by (re)queue time")
-				want.Queued = want.Queued[1:]
-				delete(want.Dirty, item)
-				want.Processing[item] = true
-				lastGet[item] = step
-			}
-			done := func(item string) {
-				q.Done(item)
-				if !want.Processing[item] {
-					return
-				}
-				delete(want.Processing, item)
-				if want.Dirty[item] {
-					want.Queued = append(want.Queued, item)
-				}
-			}
+// FuzzQueueOps drives the INV-23 property run with the fuzzer's bytes as its choices:
+// go test -run='^$' -fuzz=FuzzQueueOps ./workqueue/
+func FuzzQueueOps(f *testing.F) {
+	f.Add([]byte{})
+	f.Add([]byte{1, 0, 1, 1, 2, 9, 3, 15, 0, 4, 19, 0, 7, 1, 12, 2, 18, 9})
+	f.Add([]byte("add get done shutdown drain"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		wqRunOps(t, fuzztape.New(data), len(data)/2)
+	})
+}
 
-			for ; step < ops; step++ {
-				key := "k" + strconv.Itoa(r.IntN(nkeys))
-				switch op := r.IntN(20); {
-				case op < 8:
-					q.Add(key)
-					if !want.Shutdown && !want.Dirty[key] {
-						want.Dirty[key] = true
-						if !want.Processing[key] {
-							want.Queued = append(want.Queued, key)
-						}
-						lastAdd[key] = step
-					}
-				case op < 13:
-					if q.Len() > 0 || want.Shutdown {
-						get()
-					}
-				case op < 19:
-					if r.IntN(10) == 0 {
-						done(key) // maybe not processing: ignored
-					} else {
-						for k := range want.Processing {
-							done(k)
-							break
-						}
-					}
-				default:
-					if r.IntN(8) == 0 {
-						if len(want.Processing) == 0 && r.IntN(2) == 0 {
-							q.ShutDownWithDrain() // returns at once: nothing is processing
-						} else {
-							q.ShutDown()
-						}
-						want.Shutdown = true
-					}
-				}
-				check(t, q)
-				require.Empty(t, cmp.Diff(want, q.snapshot()), "after op %d", step)
-			}
+// wqRunOps is the body of the INV-23 property run; pick makes every choice, so a seeded
+// *rand.Rand and a fuzzer's tape drive the same code.
+func wqRunOps(t *testing.T, pick fuzztape.Chooser, ops int) {
+	const nkeys = 5
+	q := NewTyped[string]()
+	want := queueState[string]{Dirty: map[string]bool{}, Processing: map[string]bool{}}
+	lastAdd := map[string]int{} // op index of the last Add that took effect
+	lastGet := map[string]int{} // op index of the last Get
+	step := 0
 
-			// Quiescence: finish what is processing, then let one worker drain the rest.
-			for k := range want.Processing {
-				done(k)
+	get := func() {
+		item, shutdown := q.Get()
+		if len(want.Queued) == 0 {
+			require.True(t, shutdown)
+			return
+		}
+		require.False(t, shutdown)
+		require.Equal(t, want.Queued[0], item, "FIFO by (re)queue time")
+		want.Queued = want.Queued[1:]
+		delete(want.Dirty, item)
+		want.Processing[item] = true
+		lastGet[item] = step
+	}
+	done := func(item string) {
+		q.Done(item)
+		if !want.Processing[item] {
+			return
+		}
+		delete(want.Processing, item)
+		if want.Dirty[item] {
+			want.Queued = append(want.Queued, item)
+		}
+	}
+
+	for ; step < ops; step++ {
+		key := "k" + strconv.Itoa(pick.IntN(nkeys))
+		switch op := pick.IntN(20); {
+		case op < 8:
+			q.Add(key)
+			if !want.Shutdown && !want.Dirty[key] {
+				want.Dirty[key] = true
+				if !want.Processing[key] {
+					want.Queued = append(want.Queued, key)
+				}
+				lastAdd[key] = step
 			}
-			for q.Len() > 0 {
-				step++
+		case op < 13:
+			if q.Len() > 0 || want.Shutdown {
 				get()
+			}
+		case op < 19:
+			if pick.IntN(10) == 0 {
+				done(key) // maybe not processing: ignored
+			} else {
 				for k := range want.Processing {
 					done(k)
+					break
 				}
-				check(t, q)
 			}
-			assert.Zero(t, q.Len())
-			for key, added := range lastAdd {
-				assert.Greater(t, lastGet[key], added, "the last Add of %s was never followed by a Get", key)
+		default:
+			if pick.IntN(8) == 0 {
+				if len(want.Processing) == 0 && pick.IntN(2) == 0 {
+					q.ShutDownWithDrain() // returns at once: nothing is processing
+				} else {
+					q.ShutDown()
+				}
+				want.Shutdown = true
 			}
-		})
+		}
+		check(t, q)
+		require.Empty(t, cmp.Diff(want, q.snapshot()), "after op %d", step)
+	}
+
+	// Quiescence: finish what is processing, then let one worker drain the rest.
+	for k := range want.Processing {
+		done(k)
+	}
+	for q.Len() > 0 {
+		step++
+		get()
+		for k := range want.Processing {
+			done(k)
+		}
+		check(t, q)
+	}
+	assert.Zero(t, q.Len())
+	for key, added := range lastAdd {
+		assert.Greater(t, lastGet[key], added, "the last Add of %s was never followed by a Get", key)
 	}
 }
 

@@ -1,0 +1,34 @@
+// Package fuzztape turns a fuzzer's bytes into the choices of a property test.
+//
+// Contract:
+//  1. Tape.IntN(n) has the shape of (*math/rand/v2.Rand).IntN, so one op-driver serves both a
+//     seeded property test (which passes a *rand.Rand) and a fuzz target (which passes a Tape).
+//  2. Each call consumes one byte and returns it modulo n; once the bytes run out it returns 0,
+//     so every input, including the empty one, is a valid and finite run.
+//  3. Exhausted reports whether the bytes have run out, so a fuzz driver can stop early.
+package fuzztape
+
+// Chooser is what an op-driver needs: *rand.Rand and *Tape both satisfy it.
+type Chooser interface{ IntN(n int) int }
+
+// Tape reads choices from a fuzzer's input. Nothing in client-go mirrors it.
+type Tape struct {
+	data []byte
+	pos  int
+}
+
+// New returns a tape over data.
+func New(data []byte) *Tape { return &Tape{data: data} }
+
+// IntN returns the next byte modulo n, or 0 once the tape is exhausted. n must be positive.
+func (t *Tape) IntN(n int) int {
+	if t.pos >= len(t.data) {
+		return 0
+	}
+	b := t.data[t.pos]
+	t.pos++
+	return int(b) % n
+}
+
+// Exhausted reports whether every byte has been read.
+func (t *Tape) Exhausted() bool { return t.pos >= len(t.data) }
