@@ -3,9 +3,11 @@ package main
 import (
 	"fmt"
 	"io"
+	"log/slog"
 	"strconv"
 	"strings"
 	"sync"
+	"time"
 )
 
 // filter decides which hops the journey prints. resync tells whether the hop only replays
@@ -171,6 +173,9 @@ func describe(h *hop) string {
 		case "watch-end":
 			return h.str("reason")
 		case "backoff":
+			if v, ok := h.attr("delay"); ok && v.Kind() == slog.KindDuration {
+				return "wait " + v.Duration().Round(time.Millisecond).String() + " before the next ListAndWatch"
+			}
 			return "wait " + h.str("delay") + " before the next ListAndWatch"
 		case "list":
 			return `LIST from the watch cache (rv "0")`

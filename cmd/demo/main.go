@@ -2,6 +2,7 @@ package main
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"errors"
 	"flag"
@@ -78,23 +79,33 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	}
 }
 
+// flagSet is a command's flags. The flag package writes its messages to buf: `-h` copies
+// them to the command's output, while a mistake is reported once, on stderr, by run.
+type flagSet struct {
+	*flag.FlagSet
+	out io.Writer
+	buf bytes.Buffer
+}
+
 // newFlags returns a flag set whose errors come back as usage errors.
-func newFlags(name string, out io.Writer) *flag.FlagSet {
-	fs := flag.NewFlagSet("demo "+name, flag.ContinueOnError)
-	fs.SetOutput(out)
+func newFlags(name string, out io.Writer) *flagSet {
+	fs := &flagSet{FlagSet: flag.NewFlagSet("demo "+name, flag.ContinueOnError), out: out}
+	fs.SetOutput(&fs.buf)
 	return fs
 }
 
-// parse parses args and refuses leftovers.
-func parse(fs *flag.FlagSet, args []string) error {
+// parse parses args and refuses leftovers. Help goes to the command's output; an error
+// becomes a usageError (exit 2) that names the flag and points at -h.
+func parse(fs *flagSet, args []string) error {
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
+			_, _ = fs.out.Write(fs.buf.Bytes())
 			return err
 		}
-		return usageError{err.Error()}
+		return errorf("%v (see %q)", err, fs.Name()+" -h")
 	}
 	if fs.NArg() > 0 {
-		return errorf("unexpected argument %q", fs.Arg(0))
+		return errorf("unexpected argument %q (see %q)", fs.Arg(0), fs.Name()+" -h")
 	}
 	return nil
 }

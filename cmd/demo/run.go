@@ -16,7 +16,6 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/informer-lab/informer-lab/api"
 	"github.com/informer-lab/informer-lab/apiserver"
 	"github.com/informer-lab/informer-lab/internal/dashboard"
 )
@@ -41,19 +40,13 @@ func (a *runActions) DropNextEvents(n int) error {
 
 // Compact compacts the server's history past the informer's resourceVersion and cuts the
 // watches: the informer's watch resumes from an RV that is gone, gets 410 Gone and relists.
-// A write to another resource (a configmap) comes first, so the global revision moves past
-// the last pod event the informer has seen even when it is up to date, as other resources'
-// writes do on a real cluster.
+// A write to another resource (an annotation on the demo's namespace) comes first, so the
+// global revision moves past the last pod event the informer has seen even when it is up to
+// date, as other resources' writes do on a real cluster. A cluster-scoped object keeps the
+// dashboard's count of server objects to pods.
 func (a *runActions) Compact() error {
-	ctx := context.Background()
-	cm := &api.ConfigMap{ObjectMeta: api.ObjectMeta{Name: "demo-compaction"},
-		Data: map[string]string{"at": strconv.FormatUint(a.p.srv.ResourceVersion(), 10)}}
-	if _, err := a.p.srv.Update(ctx, "configmaps", a.p.cfg.namespace, cm); api.IsNotFound(err) {
-		_, err = a.p.srv.Create(ctx, "configmaps", a.p.cfg.namespace, cm)
-		if err != nil {
-			return err
-		}
-	} else if err != nil {
+	patch := fmt.Appendf(nil, `{"metadata":{"annotations":{"informer-lab.dev/compacted-at":"%d"}}}`, a.p.srv.ResourceVersion())
+	if _, err := a.p.srv.Patch(context.Background(), "namespaces", "", a.p.cfg.namespace, "merge", patch); err != nil {
 		return err
 	}
 	a.p.srv.CompactAll()
@@ -144,6 +137,11 @@ func cmdRun(ctx context.Context, args []string, out io.Writer) error {
 	pal, err := usePalette(*color, out)
 	if err != nil {
 		return err
+	}
+	if *ui != "" {
+		if _, err := checkListen("--ui", *ui); err != nil {
+			return err
+		}
 	}
 	var ln net.Listener
 	if *ui != "" {

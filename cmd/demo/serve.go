@@ -43,9 +43,9 @@ func cmdServe(ctx context.Context, args []string, out io.Writer, ready func(serv
 	if *seed < 0 || *seed > 10000 {
 		return errorf("--seed-pods must be between 0 and 10000, got %d", *seed)
 	}
-	host, _, err := net.SplitHostPort(*listen)
+	host, err := checkListen("--listen", *listen)
 	if err != nil {
-		return errorf("--listen must be host:port, got %q: %v", *listen, err)
+		return err
 	}
 	if *kubeconfig == "" {
 		return errorf("--kubeconfig must name a file")
@@ -100,6 +100,19 @@ func cmdServe(ctx context.Context, args []string, out io.Writer, ready func(serv
 	srv.Close()
 	fmt.Fprintf(out, "stopped\n")
 	return nil
+}
+
+// checkListen refuses an address that cannot be listened on whatever the machine: not
+// host:port, or a port that is not a number from 0 to 65535. It returns the host.
+func checkListen(flagName, addr string) (string, error) {
+	host, port, err := net.SplitHostPort(addr)
+	if err != nil {
+		return "", errorf("%s must be host:port, got %q: %v", flagName, addr, err)
+	}
+	if _, err := strconv.ParseUint(port, 10, 16); err != nil && port != "" {
+		return "", errorf("%s %q: the port must be a number from 0 to 65535", flagName, addr)
+	}
+	return host, nil
 }
 
 // seedServer creates n running pods and a configmap in namespace default, through the Go API.

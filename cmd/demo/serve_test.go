@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"io"
 	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -211,4 +212,97 @@ func TestDemo_RunWithDashboard(t *testing.T) {
 	require.NoError(t, err)
 	resp.Body.Close()
 	assert.Equal(t, http.StatusOK, resp.StatusCode)
+}
+
+// TestDemo_WatchUnresponsiveServer: a server that accepts the connection and never answers
+// is a clear error after --request-timeout, never a hang; Ctrl-C while waiting for it is a
+// clean exit.
+func TestDemo_WatchUnresponsiveServer(t *testing.T) {
+	entered := make(chan struct{}, 16)
+	hang := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		entered <- struct{}{}
+		<-r.Context().Done() // never answers; the client gives up and closes the connection
+	}))
+	t.Cleanup(hang.Close)
+
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	var stdout, stderr bytes.Buffer
+	code := run(ctx, []string{"watch", "--server", hang.URL, "--request-timeout", "200ms"}, nil, &stdout, &stderr)
+	assert.Equal(t, 1, code)
+	assert.Equal(t, "demo watch: cannot list pods at "+hang.URL+": no answer within --request-timeout=200ms\n", stderr.String())
+	require.NoError(t, ctx.Err(), "the watch gave up by itself")
+
+	// Ctrl-C while the first request waits: exit 0 and no error, whatever the timeout.
+	stopCtx, stop := context.WithCancel(ctx)
+	done := make(chan int, 1)
+	stdout.Reset()
+	stderr.Reset()
+	go func() {
+		done <- run(stopCtx, []string{"watch", "--server", hang.URL, "--request-timeout", "0"}, nil, &stdout, &stderr)
+	}()
+	select {
+	case <-entered:
+	case <-ctx.Done():
+		t.Fatal("the watch never reached the server")
+	}
+	stop()
+	select {
+	case code = <-done:
+	case <-ctx.Done():
+		t.Fatal("the watch did not stop on Ctrl-C")
+	}
+	assert.Equal(t, 0, code, stderr.String())
+	assert.Empty(t, stderr.String())
+}
+
+// TestDemo_WatchServerGoesAway: when the server stops under a running `demo watch`, the
+// reflector's retries are printed (without --trace), so the outage is never silent, and
+// Ctrl-C still stops the watch cleanly.
+func TestDemo_WatchServerGoesAway(t *testing.T) {
+	ready, stopServe := startServe(t, "--seed-pods", "1")
+	out, stop := startWatch(t, "--kubeconfig", ready.kubeconfig)
+	out.waitFor(t, 10*time.Second, "synced: 1 pods in the cache")
+	stopServe()
+	line := out.waitFor(t, 15*time.Second, "reflector", "backoff", "before the next ListAndWatch")
+	assert.Regexp(t, `wait \d+(\.\d{1,3})?m?s before`, line, "the delay is rounded to the millisecond")
+	assert.NotContains(t, out.String(), "watch-start", "only problems are printed without --trace")
+	require.NoError(t, stop())
+}
+
+// TestDemo_WatchKubeconfigWithClientCertificates: a kubeconfig whose user authenticates with
+// a client certificate (kind, minikube) is refused with a hint, and --token replaces that
+// user's credentials while the server still comes from the kubeconfig.
+func TestDemo_WatchKubeconfigWithClientCertificates(t *testing.T) {
+	ready, _ := startServe(t, "--token", "sa-token", "--seed-pods", "2")
+	kc := filepath.Join(t.TempDir(), "kind.kubeconfig")
+	require.NoError(t, os.WriteFile(kc, []byte(`apiVersion: v1
+kind: Config
+current-context: kind-lab
+clusters:
+- name: kind-lab
+  cluster:
+    server: `+ready.url+`
+contexts:
+- name: kind-lab
+  context:
+    cluster: kind-lab
+    user: kind-lab
+users:
+- name: kind-lab
+  user:
+    client-certificate-data: Y2VydA==
+    client-key-data: a2V5
+`), 0o600))
+
+	var stdout, stderr bytes.Buffer
+	code := run(context.Background(), []string{"watch", "--kubeconfig", kc}, nil, &stdout, &stderr)
+	assert.Equal(t, 1, code)
+	assert.Contains(t, stderr.String(), `user "kind-lab" authenticates with client-certificate`)
+	assert.Contains(t, stderr.String(), "kubectl create token")
+
+	out, stop := startWatch(t, "--kubeconfig", kc, "--token", "sa-token")
+	out.waitFor(t, 10*time.Second, "synced: 2 pods in the cache")
+	out.waitFor(t, time.Second, "watching pods in all namespaces at "+ready.url)
+	require.NoError(t, stop())
 }

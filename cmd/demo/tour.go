@@ -545,7 +545,7 @@ func sum(m map[string]int) int {
 func (t *tour) summary() {
 	r, c, p := t.res, t.res.total, t.cfg.pal
 	row := func(name, value, source string) {
-		t.j.say("  %-17s %s  %s", name, value, p.paint(p.dim, source))
+		t.j.say("%s", strings.TrimRight(fmt.Sprintf("  %-17s %s  %s", name, value, p.paint(p.dim, source)), " "))
 	}
 	join := func(m map[string]int64, order ...string) string {
 		keys := slices.Collect(func(yield func(string) bool) {

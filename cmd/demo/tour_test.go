@@ -101,6 +101,14 @@ func TestDemo_TourFlags(t *testing.T) {
 		{[]string{"serve", "--listen", "nonsense"}, 2, "--listen must be host:port"},
 		{[]string{"serve", "--seed-pods", "-1"}, 2, "--seed-pods must be between 0 and 10000"},
 		{[]string{"serve", "--token", "a b"}, 2, "must not contain white space"},
+		{[]string{"serve", "--listen", "127.0.0.1:99999"}, 2, "the port must be a number from 0 to 65535"},
+		{[]string{"run", "--ui", "nonsense"}, 2, "--ui must be host:port"},
+		{[]string{"run", "--ui", ":70000"}, 2, "the port must be a number from 0 to 65535"},
+		{[]string{"watch", "--server", "ftp://x"}, 2, "the scheme must be http or https"},
+		{[]string{"watch", "--server", "http://"}, 2, "names no host"},
+		{[]string{"watch", "--request-timeout", "-1s"}, 2, "--request-timeout must not be negative"},
+		{[]string{"watch", "--nope"}, 2, `flag provided but not defined: -nope (see "demo watch -h")`},
+		{[]string{"serve", "-n", "x"}, 2, `flag provided but not defined: -n (see "demo serve -h")`},
 		{[]string{"help"}, 0, ""},
 		{[]string{"tour", "-h"}, 0, ""},
 	}
@@ -110,6 +118,47 @@ func TestDemo_TourFlags(t *testing.T) {
 			code := run(context.Background(), tc.args, strings.NewReader(""), &stdout, &stderr)
 			assert.Equal(t, tc.code, code, stderr.String())
 			assert.Contains(t, stderr.String(), tc.want)
+			if code == 2 && tc.args[0] != "frobnicate" { // an unknown command also gets the usage
+				// A mistake is said once, on stderr; the flag list is not dumped on stdout.
+				assert.Empty(t, stdout.String())
+				assert.Equal(t, 1, strings.Count(stderr.String(), "\n"), stderr.String())
+			}
 		})
 	}
+}
+
+// TestDemo_HelpGoesToStdout: -h prints the flags of the command on stdout and exits 0.
+func TestDemo_HelpGoesToStdout(t *testing.T) {
+	for _, cmd := range []string{"tour", "run", "watch", "serve"} {
+		t.Run(cmd, func(t *testing.T) {
+			var stdout, stderr bytes.Buffer
+			code := run(context.Background(), []string{cmd, "-h"}, strings.NewReader(""), &stdout, &stderr)
+			assert.Equal(t, 0, code)
+			assert.Contains(t, stdout.String(), "Usage of demo "+cmd+":")
+			assert.Regexp(t, `\n  -[a-z-]+ `, stdout.String(), "the flag list")
+			assert.Empty(t, stderr.String())
+		})
+	}
+}
+
+// TestDemo_DefaultCommandIsTour runs `demo --fast --step` as make demo would run `demo`: the
+// default command is the tour, --step waits for Enter before each of the seven steps (the
+// instructor's pace), and the run ends with the summary and exit code 0. A small burst keeps
+// it short; TestDemo_Tour checks the counts with the full one.
+func TestDemo_DefaultCommandIsTour(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	var stdout, stderr bytes.Buffer
+	enter := strings.NewReader(strings.Repeat("\n", tourSteps))
+	code := run(ctx, []string{"--fast", "--step", "--burst", "50", "--profile", "classic"}, enter, &stdout, &stderr)
+	require.Equal(t, 0, code, "stderr: %s\nstdout: %s", stderr.String(), stdout.String())
+	assert.Empty(t, stderr.String())
+	text := stdout.String()
+	assert.Equal(t, tourSteps, strings.Count(text, "(press Enter for the next step)"))
+	assert.Contains(t, text, "informer-lab tour · profile classic")
+	assert.Contains(t, text, "Step 7/7 · Resync is not relist")
+	assert.Contains(t, text, "━━ Summary · profile classic")
+	assert.Regexp(t, `API requests\s+list 2 · watch \d+`, text)
+	assert.Contains(t, text, "relists           1")
+	assert.NotContains(t, text, "\x1b[", "a buffer is not a terminal: no colour")
 }

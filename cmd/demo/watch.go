@@ -2,10 +2,14 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"log/slog"
+	"maps"
+	"net/url"
 	"strings"
+	"time"
 
 	"github.com/informer-lab/informer-lab/api"
 	"github.com/informer-lab/informer-lab/informer"
@@ -56,6 +60,9 @@ func watchConfig(kubeconfig, kubeContext, server, token string, insecure bool) (
 		if err != nil {
 			return nil, "", err
 		}
+		if token != "" {
+			k = withToken(k, kubeContext, token)
+		}
 		if cfg, err = k.ClientConfig(kubeContext); err != nil {
 			return nil, "", err
 		}
@@ -72,12 +79,31 @@ func watchConfig(kubeconfig, kubeContext, server, token string, insecure bool) (
 	return cfg, ns, nil
 }
 
+// withToken returns a copy of k whose context (kubeContext, else the current one)
+// authenticates with token alone. --token thus replaces whatever the kubeconfig's user holds,
+// client certificates and exec plugins included, which this client cannot use, while the
+// cluster's server and CA still come from the file.
+func withToken(k *listwatch.Kubeconfig, kubeContext, token string) *listwatch.Kubeconfig {
+	name := kubeContext
+	if name == "" {
+		name = k.CurrentContext
+	}
+	c, ok := k.Contexts[name]
+	if !ok || c.AuthInfo == "" {
+		return k // ClientConfig reports the missing context; no user means the token is added later
+	}
+	out := *k
+	out.AuthInfos = maps.Clone(k.AuthInfos)
+	out.AuthInfos[c.AuthInfo] = &listwatch.KubeconfigAuthInfo{Token: token}
+	return &out
+}
+
 func cmdWatch(ctx context.Context, args []string, out io.Writer) error {
 	fs := newFlags("watch", out)
 	kubeconfig := fs.String("kubeconfig", "", "kubeconfig file (default $KUBECONFIG or ~/.kube/config)")
 	kubeContext := fs.String("context", "", "kubeconfig context (default its current-context)")
 	server := fs.String("server", "", "apiserver URL, instead of a kubeconfig")
-	token := fs.String("token", "", "bearer token (overrides the kubeconfig's)")
+	token := fs.String("token", "", "bearer token; replaces the kubeconfig user's credentials (e.g. the output of kubectl create token NAME)")
 	insecure := fs.Bool("insecure-skip-tls-verify", false, "do not check the server's certificate")
 	resource := fs.String("resource", "pods", "what to watch: pods, configmaps, namespaces, deployments.apps, group/version/resource …")
 	var namespace string
@@ -86,7 +112,15 @@ func cmdWatch(ctx context.Context, args []string, out io.Writer) error {
 	profile := fs.String("profile", "current", "informer profile: classic, inorder or current")
 	traceOn := fs.Bool("trace", false, "print every hop of the pipeline, not just the handler's calls")
 	color := fs.String("color", "auto", "colour: auto, always or never")
+	timeout := fs.Duration("request-timeout", 30*time.Second,
+		"bound on each request other than a watch, the first one included (0: none)")
 	if err := parse(fs, args); err != nil {
+		return err
+	}
+	if *timeout < 0 {
+		return errorf("--request-timeout must not be negative, got %v", *timeout)
+	}
+	if err := checkServerURL(*server); err != nil {
 		return err
 	}
 	gvr, err := parseResource(*resource)
@@ -108,10 +142,13 @@ func cmdWatch(ctx context.Context, args []string, out io.Writer) error {
 	j := newJourney(out, pal)
 	if *traceOn {
 		j.setFilter(showAll)
+	} else {
+		j.setFilter(problems)
 	}
 	logger := slog.New(newTap(j))
 	cfg.Logger = logger
 	cfg.UserAgent = "informer-lab-demo-watch"
+	cfg.Timeout = *timeout
 	rest, err := listwatch.RESTClientFor(cfg)
 	if err != nil {
 		return err
@@ -122,7 +159,14 @@ func cmdWatch(ctx context.Context, args []string, out io.Writer) error {
 	}
 	// One small request first, so a wrong URL, token or resource is a clear error rather than
 	// a reflector retrying forever with backoff.
+	// Config.Timeout bounds it (a server that accepts the connection and never answers).
 	if _, err := rest.Resource(gvr).Namespace(namespace).List(ctx, api.ListOptions{Limit: 1}); err != nil {
+		if ctx.Err() != nil {
+			return nil // Ctrl-C before the server answered
+		}
+		if errors.Is(err, context.DeadlineExceeded) {
+			return fmt.Errorf("cannot list %s at %s: no answer within --request-timeout=%v", resourceName(gvr), cfg.Host, *timeout)
+		}
 		return fmt.Errorf("cannot list %s at %s: %w", resourceName(gvr), cfg.Host, err)
 	}
 
@@ -154,6 +198,46 @@ func cmdWatch(ctx context.Context, args []string, out io.Writer) error {
 	j.say("synced: %d %s in the cache at resourceVersion %s", len(inf.GetIndexer().ListKeys()), resourceName(gvr), inf.LastSyncResourceVersion())
 	<-ctx.Done()
 	return nil
+}
+
+// checkServerURL refuses a --server that cannot name an apiserver: a scheme other than http
+// or https, or no host. A bare host:port is fine (https is assumed, as kubectl does).
+func checkServerURL(s string) error {
+	if s == "" {
+		return nil
+	}
+	if !strings.Contains(s, "://") {
+		s = "https://" + s
+	}
+	u, err := url.Parse(s)
+	switch {
+	case err != nil:
+		return errorf("--server %q is not a URL: %v", s, err)
+	case u.Scheme != "http" && u.Scheme != "https":
+		return errorf("--server %q: the scheme must be http or https", s)
+	case u.Host == "":
+		return errorf("--server %q names no host", s)
+	}
+	return nil
+}
+
+// problems is the filter of `demo watch` without --trace: warnings and errors, a watch the
+// network cut, a watch that ended for a reason other than a clean close (410 Gone, say), and
+// every backoff, so a server that goes away is never silent while the reflector retries.
+func problems(h *hop, _ bool) bool {
+	switch {
+	case h.level >= slog.LevelWarn:
+		return true
+	case h.is("reflector", "backoff"):
+		return true
+	case h.is("listwatch", "watch-close"):
+		r := h.str("reason")
+		return r == "disconnected" || r == "error"
+	case h.is("reflector", "watch-end"):
+		r := h.str("reason")
+		return r != "" && r != "closed" && r != "stopped"
+	}
+	return false
 }
 
 // resourceName is "pods" or "deployments.apps".

@@ -9,9 +9,6 @@ import (
 	"image/png"
 	"log/slog"
 	"net/http/httptest"
-	"os"
-	"os/exec"
-	"path/filepath"
 	"strconv"
 	"sync"
 	"testing"
@@ -20,22 +17,9 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/informer-lab/informer-lab/internal/dashboard/cdp"
 	"github.com/informer-lab/informer-lab/internal/trace"
 )
-
-// findChromium returns the browser to drive: $E2E_CHROMIUM if set, else the first of the
-// usual names on PATH. Debian's package is "chromium" (/usr/bin/chromium).
-func findChromium() (string, bool) {
-	if p := os.Getenv("E2E_CHROMIUM"); p != "" {
-		return p, true
-	}
-	for _, name := range []string{"chromium", "chromium-browser", "google-chrome-stable", "google-chrome"} {
-		if p, err := exec.LookPath(name); err == nil {
-			return p, true
-		}
-	}
-	return "", false
-}
 
 // fakePipeline stands in for cmd/demo's pipeline: every Stats call moves the counters on, as
 // a running informer would, and Compact causes one relist.
@@ -106,15 +90,7 @@ func (f *fakePipeline) compactCalls() int {
 // It skips only when no Chromium is installed, and fails even then if $E2E_REQUIRE_BROWSER
 // is set, so CI cannot pass without really running it.
 func TestDashboard_Browser(t *testing.T) {
-	path, ok := findChromium()
-	if !ok {
-		msg := "e2e-browser: no Chromium found ($E2E_CHROMIUM, chromium, chromium-browser, google-chrome " +
-			"on PATH); install it with `apt-get install -y chromium` to run this test"
-		if os.Getenv("E2E_REQUIRE_BROWSER") != "" {
-			t.Fatal(msg + " ($E2E_REQUIRE_BROWSER is set)")
-		}
-		t.Skip(msg)
-	}
+	path := cdp.RequireChromium(t)
 
 	hub := NewHub()
 	fake := &fakePipeline{}
@@ -130,29 +106,29 @@ func TestDashboard_Browser(t *testing.T) {
 	ctx, cancel := context.WithTimeout(t.Context(), 90*time.Second)
 	defer cancel()
 
-	b, err := launchBrowser(path)
+	b, err := cdp.Launch(path)
 	require.NoError(t, err, "starting %s", path)
 	t.Cleanup(func() { assert.NoError(t, b.Close()) }) // runs before the server closes
 	defer func() {
 		if t.Failed() {
-			t.Logf("chromium output:\n%s", b.stderr.String())
+			t.Logf("chromium output:\n%s", b.Output())
 		}
 	}()
 
-	p, err := b.newPage(ctx, 1280, 1000)
+	p, err := b.NewPage(ctx, 1280, 1000)
 	require.NoError(t, err)
-	require.NoError(t, p.navigate(ctx, srv.URL+"/"))
+	require.NoError(t, p.Navigate(ctx, srv.URL+"/"))
 
 	step := func(what, expr string) {
 		t.Helper()
 		stepCtx, cancel := context.WithTimeout(ctx, 15*time.Second)
 		defer cancel()
-		require.NoError(t, p.waitFor(stepCtx, what, expr))
+		require.NoError(t, p.WaitFor(stepCtx, what, expr))
 	}
 	text := func(id string) string {
 		t.Helper()
 		var s string
-		require.NoError(t, p.eval(ctx, fmt.Sprintf(`document.getElementById(%q).textContent`, id), &s))
+		require.NoError(t, p.Eval(ctx, fmt.Sprintf(`document.getElementById(%q).textContent`, id), &s))
 		return s
 	}
 
@@ -160,7 +136,7 @@ func TestDashboard_Browser(t *testing.T) {
 	step("the first stats", `/^\d+$/.test(document.getElementById('c-serverRV').textContent)`)
 	assert.Equal(t, "live", text("conn"))
 	var title string
-	require.NoError(t, p.eval(ctx, `document.querySelector('h1').textContent`, &title))
+	require.NoError(t, p.Eval(ctx, `document.querySelector('h1').textContent`, &title))
 	assert.Equal(t, "informer-lab e2e", title)
 
 	// Counters update live: the server RV moves on twice without any reload.
@@ -191,40 +167,32 @@ func TestDashboard_Browser(t *testing.T) {
 	step("the burst's last record in the log",
 		`[...document.querySelectorAll('#log li')].some(li => li.textContent.includes('default/burst-399 '))`)
 	var entries int
-	require.NoError(t, p.eval(ctx, `document.querySelectorAll('#log li').length`, &entries))
+	require.NoError(t, p.Eval(ctx, `document.querySelectorAll('#log li').length`, &entries))
 	assert.Equal(t, 300, entries, "the log keeps its last 300 entries")
 
 	// A real click on "Compact" reaches the fake, and the relist counter rises.
 	relists, err := strconv.Atoi(text("c-relists"))
 	require.NoError(t, err)
-	require.NoError(t, p.click(ctx, `button[data-action="compact"]`))
+	require.NoError(t, p.Click(ctx, `button[data-action="compact"]`))
 	step("the compact answer", `document.getElementById('action-result').textContent.includes('history compacted')`)
 	assert.Equal(t, 1, fake.compactCalls())
 	step("the relist counter to rise", fmt.Sprintf(`+document.getElementById('c-relists').textContent === %d`, relists+1))
 
 	// Toggle the slow handler so the screenshot shows a filling ring buffer.
-	require.NoError(t, p.click(ctx, `button[data-action="toggle-slow"]`))
+	require.NoError(t, p.Click(ctx, `button[data-action="toggle-slow"]`))
 	step("the slow state", `document.getElementById('slow-state').textContent === 'on'`)
 	step("the slow listener's buffer to fill",
 		`+document.querySelectorAll('#listeners .listener [data-counter=pending]')[1].textContent > 8`)
 
 	step("lit boxes to cool down again", `document.querySelectorAll('.box.hot').length === 0`)
-	assert.Empty(t, b.errorsSoFar(), "the page raised JavaScript errors")
+	assert.Empty(t, b.Errors(), "the page raised JavaScript errors")
 
-	shot, err := p.screenshot(ctx)
+	shot, err := p.Screenshot(ctx)
 	require.NoError(t, err)
 	img, err := png.Decode(bytes.NewReader(shot))
 	require.NoError(t, err, "the screenshot is a PNG")
 	assert.GreaterOrEqual(t, img.Bounds().Dx(), 1280)
-	dir := os.Getenv("E2E_ARTIFACTS")
-	if dir == "" {
-		dir = t.TempDir()
-	}
-	require.NoError(t, os.MkdirAll(dir, 0o755))
-	out := filepath.Join(dir, "dashboard.png")
-	require.NoError(t, os.WriteFile(out, shot, 0o644))
-	abs, _ := filepath.Abs(out)
-	t.Logf("screenshot: %s (%dx%d)", abs, img.Bounds().Dx(), img.Bounds().Dy())
+	cdp.SaveArtifact(t, "dashboard.png", shot)
 }
 
 // waitSubscribed polls until the page's event stream has subscribed to the hub.

@@ -1,6 +1,6 @@
 //go:build unix
 
-package dashboard
+package cdp
 
 import (
 	"bufio"
@@ -18,7 +18,7 @@ import (
 	"time"
 )
 
-// This file is a minimal Chrome DevTools Protocol client for the browser test, written with
+// This file is a minimal Chrome DevTools Protocol client for the browser tests, written with
 // the standard library only. It talks to Chromium over --remote-debugging-pipe: Chromium reads
 // commands from file descriptor 3 and writes answers and events to descriptor 4, each message
 // a JSON object ended by a NUL byte. A pipe needs no port, no WebSocket and no Origin check,
@@ -42,8 +42,8 @@ type cdpError struct {
 
 func (e *cdpError) Error() string { return fmt.Sprintf("cdp error %d: %s", e.Code, e.Message) }
 
-// browser is one Chromium process driven over the pipe.
-type browser struct {
+// Browser is one Chromium process driven over the pipe.
+type Browser struct {
 	cmd      *exec.Cmd
 	toChrome *os.File // our end of Chromium's fd 3
 	stderr   *limitedBuffer
@@ -79,8 +79,8 @@ var chromiumFlags = []string{
 	"--window-size=1280,1000",
 }
 
-// launchBrowser starts Chromium at path. Close must be called.
-func launchBrowser(path string) (*browser, error) {
+// Launch starts a headless Chromium at path, with a throwaway profile. Close must be called.
+func Launch(path string) (*Browser, error) {
 	profile, err := os.MkdirTemp("", "dashboard-e2e-profile-")
 	if err != nil {
 		return nil, err
@@ -113,7 +113,7 @@ func launchBrowser(path string) (*browser, error) {
 	// Chromium holds its ends now; closing ours lets EOF reach us when it exits.
 	_ = chromeIn.Close()
 	_ = chromeOut.Close()
-	b := &browser{
+	b := &Browser{
 		cmd: cmd, toChrome: toChrome, stderr: stderr, profile: profile,
 		pending: map[int64]chan cdpMessage{}, readDone: make(chan struct{}),
 	}
@@ -121,7 +121,7 @@ func launchBrowser(path string) (*browser, error) {
 	return b, nil
 }
 
-func (b *browser) readLoop(r *os.File) {
+func (b *Browser) readLoop(r *os.File) {
 	defer close(b.readDone)
 	defer r.Close()
 	br := bufio.NewReaderSize(r, 1<<20)
@@ -152,7 +152,7 @@ func (b *browser) readLoop(r *os.File) {
 
 // noteEvent keeps what the test must fail on: exceptions, console errors, a crashed page.
 // Called with b.mu held.
-func (b *browser) noteEvent(m cdpMessage) {
+func (b *Browser) noteEvent(m cdpMessage) {
 	switch m.Method {
 	case "Runtime.exceptionThrown":
 		var p struct {
@@ -183,7 +183,7 @@ func (b *browser) noteEvent(m cdpMessage) {
 }
 
 // call sends one command and decodes its result into out (which may be nil).
-func (b *browser) call(ctx context.Context, session, method string, params, out any) error {
+func (b *Browser) call(ctx context.Context, session, method string, params, out any) error {
 	rawParams, err := json.Marshal(params)
 	if err != nil {
 		return err
@@ -231,8 +231,12 @@ func (b *browser) call(ctx context.Context, session, method string, params, out 
 	}
 }
 
-// errorsSoFar returns the page errors seen until now.
-func (b *browser) errorsSoFar() []string {
+// Output returns the start of Chromium's own stdout and stderr (64 KiB at most), for a
+// failure message.
+func (b *Browser) Output() string { return b.stderr.String() }
+
+// Errors returns the uncaught exceptions, console errors and crashes of every page so far.
+func (b *Browser) Errors() []string {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	return append([]string(nil), b.pageErrors...)
@@ -240,7 +244,7 @@ func (b *browser) errorsSoFar() []string {
 
 // Close asks Chromium to quit, kills its process group if it does not within a few seconds,
 // and waits for it, so nothing outlives the test.
-func (b *browser) Close() error {
+func (b *Browser) Close() error {
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
 	_ = b.call(ctx, "", "Browser.close", nil, nil)
@@ -265,13 +269,14 @@ func (b *browser) Close() error {
 	return err
 }
 
-// page is one tab, attached in flattened mode so commands carry its session ID.
-type page struct {
-	b       *browser
+// Page is one tab, attached in flattened mode so commands carry its session ID.
+type Page struct {
+	b       *Browser
 	session string
 }
 
-func (b *browser) newPage(ctx context.Context, width, height int) (*page, error) {
+// NewPage opens a tab of width×height CSS pixels and attaches to it.
+func (b *Browser) NewPage(ctx context.Context, width, height int) (*Page, error) {
 	var created struct {
 		TargetID string `json:"targetId"`
 	}
@@ -285,7 +290,7 @@ func (b *browser) newPage(ctx context.Context, width, height int) (*page, error)
 		map[string]any{"targetId": created.TargetID, "flatten": true}, &attached); err != nil {
 		return nil, err
 	}
-	p := &page{b: b, session: attached.SessionID}
+	p := &Page{b: b, session: attached.SessionID}
 	for _, m := range []string{"Runtime.enable", "Page.enable", "Inspector.enable"} {
 		if err := p.call(ctx, m, nil, nil); err != nil {
 			return nil, err
@@ -297,17 +302,18 @@ func (b *browser) newPage(ctx context.Context, width, height int) (*page, error)
 	return p, nil
 }
 
-func (p *page) call(ctx context.Context, method string, params, out any) error {
+func (p *Page) call(ctx context.Context, method string, params, out any) error {
 	return p.b.call(ctx, p.session, method, params, out)
 }
 
-func (p *page) setViewport(ctx context.Context, width, height int) error {
+func (p *Page) setViewport(ctx context.Context, width, height int) error {
 	return p.call(ctx, "Emulation.setDeviceMetricsOverride", map[string]any{
 		"width": width, "height": height, "deviceScaleFactor": 1, "mobile": false,
 	}, nil)
 }
 
-func (p *page) navigate(ctx context.Context, url string) error {
+// Navigate loads url in the tab.
+func (p *Page) Navigate(ctx context.Context, url string) error {
 	var res struct {
 		ErrorText string `json:"errorText"`
 	}
@@ -320,8 +326,8 @@ func (p *page) navigate(ctx context.Context, url string) error {
 	return nil
 }
 
-// eval runs a JavaScript expression in the page and decodes its value into out.
-func (p *page) eval(ctx context.Context, expr string, out any) error {
+// Eval runs a JavaScript expression in the page and decodes its value into out.
+func (p *Page) Eval(ctx context.Context, expr string, out any) error {
 	var res struct {
 		Result struct {
 			Value json.RawMessage `json:"value"`
@@ -348,14 +354,15 @@ func (p *page) eval(ctx context.Context, expr string, out any) error {
 	return json.Unmarshal(res.Result.Value, out)
 }
 
-// waitFor polls a JavaScript condition until it is true, with a bounded number of tries.
-func (p *page) waitFor(ctx context.Context, what, expr string) error {
+// WaitFor polls the JavaScript condition expr every 50ms until it is true or ctx ends; what
+// names the condition in the error.
+func (p *Page) WaitFor(ctx context.Context, what, expr string) error {
 	ticker := time.NewTicker(50 * time.Millisecond)
 	defer ticker.Stop()
 	var lastErr error
 	for {
 		var ok bool
-		if lastErr = p.eval(ctx, expr, &ok); lastErr == nil && ok {
+		if lastErr = p.Eval(ctx, expr, &ok); lastErr == nil && ok {
 			return nil
 		}
 		select {
@@ -366,14 +373,14 @@ func (p *page) waitFor(ctx context.Context, what, expr string) error {
 	}
 }
 
-// click presses and releases the left mouse button on the centre of the element sel, as a
+// Click presses and releases the left mouse button on the centre of the element sel, as a
 // person would: the element must be visible and not covered for the click to land.
-func (p *page) click(ctx context.Context, sel string) error {
+func (p *Page) Click(ctx context.Context, sel string) error {
 	var box struct{ X, Y float64 }
 	expr := fmt.Sprintf(`(() => { const el = document.querySelector(%q);
 		el.scrollIntoView({block: 'center'}); const r = el.getBoundingClientRect();
 		return {x: r.x + r.width / 2, y: r.y + r.height / 2}; })()`, sel)
-	if err := p.eval(ctx, expr, &box); err != nil {
+	if err := p.Eval(ctx, expr, &box); err != nil {
 		return err
 	}
 	for _, typ := range []string{"mouseMoved", "mousePressed", "mouseReleased"} {
@@ -388,10 +395,10 @@ func (p *page) click(ctx context.Context, sel string) error {
 	return nil
 }
 
-// screenshot returns the whole page as PNG.
-func (p *page) screenshot(ctx context.Context) ([]byte, error) {
+// Screenshot returns the whole page as PNG.
+func (p *Page) Screenshot(ctx context.Context) ([]byte, error) {
 	var size struct{ W, H int }
-	if err := p.eval(ctx, `({w: document.documentElement.scrollWidth, h: document.documentElement.scrollHeight})`, &size); err != nil {
+	if err := p.Eval(ctx, `({w: document.documentElement.scrollWidth, h: document.documentElement.scrollHeight})`, &size); err != nil {
 		return nil, err
 	}
 	if err := p.setViewport(ctx, max(size.W, 1280), size.H); err != nil {
