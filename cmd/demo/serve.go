@@ -34,7 +34,8 @@ func cmdServe(ctx context.Context, args []string, out io.Writer, ready func(serv
 	listen := fs.String("listen", "127.0.0.1:6443", "address to serve on (host:port; port 0 picks a free one)")
 	seed := fs.Int("seed-pods", 3, "pods to create in namespace default at start")
 	kubeconfig := fs.String("kubeconfig", defaultKubeconfigPath(), "where to write a kubeconfig for this server")
-	token := fs.String("token", "", "require this bearer token (a wrong or missing one gets 401)")
+	token := fs.String("token", "", "require this bearer token (a wrong or missing one gets 401); implies --tls")
+	tlsOn := fs.Bool("tls", false, "serve https with a self-signed CA, written into the kubeconfig and beside it as FILE.ca.crt")
 	faults := fs.Bool("faults", true, "serve the fault API as JSON at /debug/faults")
 	traceOn := fs.Bool("trace", false, "print the server's trace: one line per request, write and watch event")
 	if err := parse(fs, args); err != nil {
@@ -59,7 +60,13 @@ func cmdServe(ctx context.Context, args []string, out io.Writer, ready func(serv
 	}
 	srv := apiserver.New(opts)
 	defer srv.Close()
-	url, err := srv.Start(*listen)
+	// kubectl (client-go) sends a bearer token only over https, so a token needs TLS.
+	useTLS := *tlsOn || *token != ""
+	start := srv.Start
+	if useTLS {
+		start = srv.StartTLS
+	}
+	url, err := start(*listen)
 	if err != nil {
 		return fmt.Errorf("cannot listen on %s: %w", *listen, err)
 	}
@@ -69,11 +76,21 @@ func cmdServe(ctx context.Context, args []string, out io.Writer, ready func(serv
 	if err := writeKubeconfig(*kubeconfig, srv.Kubeconfig()); err != nil {
 		return err
 	}
+	caFile := ""
+	if useTLS {
+		caFile = *kubeconfig + ".ca.crt"
+		if err := os.WriteFile(caFile, srv.CACertPEM(), 0o644); err != nil {
+			return fmt.Errorf("writing the CA certificate: %w", err)
+		}
+	}
 	url = strings.TrimSpace(url)
 
 	fmt.Fprintf(out, "informer-lab apiserver (simulated) serving %s\n", url)
 	fmt.Fprintf(out, "  seeded     %d pods and configmap app-config in namespace default\n", *seed)
 	fmt.Fprintf(out, "  kubeconfig %s\n", *kubeconfig)
+	if caFile != "" {
+		fmt.Fprintf(out, "  tls        self-signed CA in the kubeconfig and in %s\n", caFile)
+	}
 	if *token != "" {
 		fmt.Fprintf(out, "  auth       bearer token required (it is in the kubeconfig)\n")
 	} else if ip := net.ParseIP(host); host != "localhost" && (ip == nil || !ip.IsLoopback()) {
@@ -84,8 +101,11 @@ func cmdServe(ctx context.Context, args []string, out io.Writer, ready func(serv
 	fmt.Fprintf(out, "  go run ./cmd/demo watch --kubeconfig %s\n", *kubeconfig)
 	if *faults {
 		auth := ""
+		if caFile != "" {
+			auth += " --cacert " + caFile
+		}
 		if *token != "" {
-			auth = " -H 'Authorization: Bearer " + *token + "'"
+			auth += " -H 'Authorization: Bearer " + *token + "'"
 		}
 		fmt.Fprintf(out, "  curl -s%s %s/debug/faults\n", auth, url)
 		fmt.Fprintf(out, "  curl -s%s -d '{\"action\":\"drop-next-events\",\"count\":1}' %s/debug/faults\n", auth, url)

@@ -3,6 +3,9 @@ package main
 import (
 	"bytes"
 	"context"
+	"crypto/tls"
+	"crypto/x509"
+	"encoding/base64"
 	"encoding/json"
 	"io"
 	"net/http"
@@ -99,14 +102,23 @@ func TestDemo_ServeWritesKubeconfig(t *testing.T) {
 	require.NoError(t, err)
 	assert.Len(t, list.(*api.PodList).Items, 2)
 
+	// A token implies https: kubectl sends tokens only over TLS. The CA is beside the kubeconfig.
+	require.True(t, strings.HasPrefix(ready.url, "https://"), ready.url)
+	caPEM, err := os.ReadFile(ready.kubeconfig + ".ca.crt")
+	require.NoError(t, err)
+	pool := x509.NewCertPool()
+	require.True(t, pool.AppendCertsFromPEM(caPEM))
+	client := &http.Client{Transport: &http.Transport{TLSClientConfig: &tls.Config{RootCAs: pool}}}
+	defer client.CloseIdleConnections()
+
 	// The fault endpoint needs the token, as everything else does.
 	req, _ := http.NewRequest(http.MethodGet, ready.url+"/debug/faults", nil)
-	resp, err := http.DefaultClient.Do(req)
+	resp, err := client.Do(req)
 	require.NoError(t, err)
 	resp.Body.Close()
 	assert.Equal(t, http.StatusUnauthorized, resp.StatusCode)
 	req.Header.Set("Authorization", "Bearer s3cret")
-	resp, err = http.DefaultClient.Do(req)
+	resp, err = client.Do(req)
 	require.NoError(t, err)
 	var state struct {
 		ResourceVersion uint64 `json:"resourceVersion"`
@@ -118,7 +130,7 @@ func TestDemo_ServeWritesKubeconfig(t *testing.T) {
 
 	out := stop()
 	assert.Contains(t, out, "kubectl --kubeconfig "+ready.kubeconfig+" get pods")
-	assert.Contains(t, out, "curl -s -H 'Authorization: Bearer s3cret' "+ready.url+"/debug/faults")
+	assert.Contains(t, out, "curl -s --cacert "+ready.kubeconfig+".ca.crt -H 'Authorization: Bearer s3cret' "+ready.url+"/debug/faults")
 	assert.Contains(t, out, `{"action":"compact"}`)
 	assert.True(t, strings.HasSuffix(strings.TrimSpace(out), "stopped"), out)
 	_, err = pods.List(context.Background(), api.ListOptions{})
@@ -152,13 +164,13 @@ func TestDemo_WatchAgainstServe(t *testing.T) {
 // token is a clear error, not a reflector retrying forever.
 func TestDemo_WatchWithServerAndToken(t *testing.T) {
 	ready, _ := startServe(t, "--token", "right", "--seed-pods", "1")
-	out, stop := startWatch(t, "--server", ready.url, "--token", "right", "-n", "default", "--resource", "v1/configmaps")
+	out, stop := startWatch(t, "--server", ready.url, "--insecure-skip-tls-verify", "--token", "right", "-n", "default", "--resource", "v1/configmaps")
 	out.waitFor(t, 10*time.Second, "synced: 1 configmaps in the cache")
 	out.waitFor(t, time.Second, "add", "default/app-config")
 	require.NoError(t, stop())
 
 	var stdout, stderr bytes.Buffer
-	code := run(context.Background(), []string{"watch", "--server", ready.url, "--token", "wrong"}, nil, &stdout, &stderr)
+	code := run(context.Background(), []string{"watch", "--server", ready.url, "--insecure-skip-tls-verify", "--token", "wrong"}, nil, &stdout, &stderr)
 	assert.Equal(t, 1, code)
 	assert.Contains(t, stderr.String(), "cannot list pods at "+ready.url)
 	assert.Contains(t, strings.ToLower(stderr.String()), "unauthorized")
@@ -275,6 +287,8 @@ func TestDemo_WatchServerGoesAway(t *testing.T) {
 // user's credentials while the server still comes from the kubeconfig.
 func TestDemo_WatchKubeconfigWithClientCertificates(t *testing.T) {
 	ready, _ := startServe(t, "--token", "sa-token", "--seed-pods", "2")
+	caPEM, err := os.ReadFile(ready.kubeconfig + ".ca.crt")
+	require.NoError(t, err)
 	kc := filepath.Join(t.TempDir(), "kind.kubeconfig")
 	require.NoError(t, os.WriteFile(kc, []byte(`apiVersion: v1
 kind: Config
@@ -283,6 +297,7 @@ clusters:
 - name: kind-lab
   cluster:
     server: `+ready.url+`
+    certificate-authority-data: `+base64.StdEncoding.EncodeToString(caPEM)+`
 contexts:
 - name: kind-lab
   context:

@@ -192,3 +192,25 @@ func TestCh01_Kubectl_DemoServe(t *testing.T) {
 	rest := d.interrupt(t)
 	assert.Equal(t, []string{"stopped"}, rest)
 }
+
+// TestCh01_Kubectl_DemoServeToken: with --token, demo serve serves https (kubectl sends a
+// bearer token only over TLS) and writes a kubeconfig holding the CA and the token, so the
+// printed kubectl line works as is; a wrong token is refused with 401.
+func TestCh01_Kubectl_DemoServeToken(t *testing.T) {
+	kubectl := kubectlPath(t)
+	dir := t.TempDir()
+	d := startDemoServe(t, dir, "--seed-pods", "1", "--token", "s3cret")
+	assert.True(t, strings.HasPrefix(d.url, "https://127.0.0.1:"), "a token implies https: %s", d.url)
+	assert.Contains(t, d.banner, "  kubectl --kubeconfig "+d.kubeconfig+" get pods")
+
+	e := &env{t: t, kubectl: kubectl, dir: dir, config: d.kubeconfig}
+	lines := strings.Split(strings.TrimSpace(e.ok("get", "pods")), "\n")
+	require.Len(t, lines, 2, "%q", lines)
+	assert.Equal(t, "web-1", fields(lines[1])[0])
+
+	_, errOut, err := e.run("get", "pods", "--token", "wrong")
+	require.Error(t, err)
+	assert.Contains(t, errOut, "You must be logged in to the server")
+
+	assert.Equal(t, []string{"stopped"}, d.interrupt(t))
+}
