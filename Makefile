@@ -7,7 +7,7 @@ FUZZTIME    ?= 60s
 
 ARGS        ?=
 
-.PHONY: fuzz test fmt-check vet unit interop e2e-kubectl chapters bench bench-interop lint demo serve ui help
+.PHONY: e2e-browser fuzz test fmt-check vet unit interop e2e-kubectl chapters bench bench-interop lint demo serve ui help
 
 help: ## list the targets
 	@grep -E '^[a-z0-9%-]+:.*## ' $(MAKEFILE_LIST) | sed 's/:.*## /\t/'
@@ -31,6 +31,10 @@ interop: ## real client-go against our server: the interop module's tests with -
 
 e2e-kubectl: ## real kubectl against `demo serve` (skips with a message when kubectl is absent)
 	$(GO) test -race -count=1 -v ./internal/e2e/kubectl/
+
+E2E_ARTIFACTS ?= $(CURDIR)/artifacts/e2e
+e2e-browser: ## the dashboards in headless Chromium (apt-get install chromium); screenshots in artifacts/e2e
+	E2E_REQUIRE_BROWSER=1 E2E_ARTIFACTS=$(E2E_ARTIFACTS) $(GO) test -race -count=1 -v -run 'Browser' ./internal/dashboard/... ./cmd/demo/
 
 demo: ## the guided tour of the pipeline on the embedded apiserver; e.g. make demo ARGS=--profile=classic
 	$(GO) run ./cmd/demo tour $(ARGS)
