@@ -7,7 +7,7 @@ FUZZTIME    ?= 60s
 
 ARGS        ?=
 
-.PHONY: e2e-browser fuzz test fmt-check vet unit interop e2e-kubectl chapters bench bench-interop lint demo serve ui help
+.PHONY: scenarios update e2e-browser fuzz test fmt-check vet unit interop e2e-kubectl chapters bench bench-interop lint demo serve ui help
 
 help: ## list the targets
 	@grep -E '^[a-z0-9%-]+:.*## ' $(MAKEFILE_LIST) | sed 's/:.*## /\t/'
@@ -58,6 +58,13 @@ ch%: ## run one chapter, e.g. make ch03
 	echo "== $$dir"; $(GO) test -race -count=1 -v ./$$dir && \
 	echo && echo "== examples of $$dir (output checked by the run above)" && \
 	$(GO) run ./internal/cmd/examples ./$$dir
+
+SCENARIO_PKGS := ./internal/scenario/ ./chapters/11-modern-client-go/ ./chapters/12-faults/
+scenarios: ## the scenario scripts (golden traces) under both profiles
+	$(GO) test -race -count=1 $(SCENARIO_PKGS)
+
+update: ## rewrite the scenario scripts' expected output after a change (review the diff!)
+	$(GO) test -count=1 $(SCENARIO_PKGS) -update
 
 bench: ## every benchmark, with allocations
 	$(GO) test -run='^$$' -bench=. -benchmem -benchtime=$(BENCHTIME) $(PKGS)
