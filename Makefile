@@ -7,7 +7,7 @@ FUZZTIME    ?= 60s
 
 ARGS        ?=
 
-.PHONY: scenarios update e2e-browser fuzz test fmt-check vet unit interop e2e-kubectl chapters bench bench-interop lint demo serve ui help
+.PHONY: docs scenarios update e2e-browser fuzz test fmt-check vet unit interop e2e-kubectl chapters bench bench-interop lint demo serve ui help
 
 help: ## list the targets
 	@grep -E '^[a-z0-9%-]+:.*## ' $(MAKEFILE_LIST) | sed 's/:.*## /\t/'
@@ -81,6 +81,11 @@ fuzz: ## run every Fuzz target for FUZZTIME each (default 60s), e.g. make fuzz F
 			$(GO) test -run='^$$' -fuzz="^$$fz\$$" -fuzztime=$(FUZZTIME) $$pkg; \
 		done; \
 	done
+
+# CI runs make docs and then fails if the tree changed: SOURCE_MAP.md must be current.
+docs: ## regenerate SOURCE_MAP.md from the doc comments, then run every README command for real
+	$(GO) run ./internal/cmd/sourcemap
+	$(GO) test -count=1 ./internal/readmecmd/ -readme.run
 
 lint: ## staticcheck at a pinned version, fetched with go run, on both modules
 	$(GO) run $(STATICCHECK) $(PKGS)

@@ -1,0 +1,4 @@
+package a
+
+// Exported in a test file is not listed.
+func TestOnly() {}

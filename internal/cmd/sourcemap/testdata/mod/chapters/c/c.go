@@ -1,0 +1,4 @@
+package c
+
+// C is a chapter helper.
+func C() {}

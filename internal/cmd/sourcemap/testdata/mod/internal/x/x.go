@@ -1,0 +1,4 @@
+package x
+
+// X is internal.
+func X() {}
