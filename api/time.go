@@ -33,7 +33,7 @@ func (t *Time) Equal(u *Time) bool {
 // DeepCopyInto mirrors the generated Time.DeepCopyInto; time.Time is a value type.
 func (t *Time) DeepCopyInto(out *Time) { *out = *t }
 
-// DeepCopy returns a copy of t, or nil for nil.
+// DeepCopy returns a copy of t, or nil for nil. It mirrors the generated metav1.Time.DeepCopy.
 func (t *Time) DeepCopy() *Time {
 	if t == nil {
 		return nil

@@ -207,7 +207,7 @@ type Pauser struct {
 	resumed chan struct{}
 }
 
-// Pause makes processLoop stop before its next pop, until Resume.
+// Pause makes processLoop stop before its next pop, until Resume. Nothing in client-go mirrors it.
 func (p *Pauser) Pause() {
 	p.mu.Lock()
 	defer p.mu.Unlock()
@@ -216,7 +216,7 @@ func (p *Pauser) Pause() {
 	}
 }
 
-// Resume lets processLoop pop again.
+// Resume lets processLoop pop again. Nothing in client-go mirrors it.
 func (p *Pauser) Resume() {
 	p.mu.Lock()
 	defer p.mu.Unlock()
@@ -226,7 +226,7 @@ func (p *Pauser) Resume() {
 	}
 }
 
-// Paused reports whether the pauser holds processLoop back.
+// Paused reports whether the pauser holds processLoop back. Nothing in client-go mirrors it.
 func (p *Pauser) Paused() bool {
 	p.mu.Lock()
 	defer p.mu.Unlock()

@@ -18,22 +18,22 @@ import (
 
 // ListWatchSource plays the part of the clientset in client-go's generated informers: it
 // makes the ListerWatcher for one resource in one namespace ("" for all), passing every
-// request's options through tweak.
+// request's options through tweak. Nothing in client-go mirrors it.
 type ListWatchSource interface {
 	ListWatchFor(gvr listwatch.GroupVersionResource, namespace string, tweak func(*api.ListOptions)) listwatch.ListerWatcher
 }
 
 // ListWatchSourceFunc adapts a function to ListWatchSource, e.g. one that lists and watches
-// an in-process apiserver directly.
+// an in-process apiserver directly. Nothing in client-go mirrors it.
 type ListWatchSourceFunc func(gvr listwatch.GroupVersionResource, namespace string, tweak func(*api.ListOptions)) listwatch.ListerWatcher
 
-// ListWatchFor calls f.
+// ListWatchFor calls f. Nothing in client-go mirrors it.
 func (f ListWatchSourceFunc) ListWatchFor(gvr listwatch.GroupVersionResource, namespace string, tweak func(*api.ListOptions)) listwatch.ListerWatcher {
 	return f(gvr, namespace, tweak)
 }
 
 // NewRESTSource is the ListWatchSource of a REST client: every resource is listed and
-// watched over HTTP with listwatch.NewFilteredListWatchFromClient.
+// watched over HTTP with listwatch.NewFilteredListWatchFromClient. Nothing in client-go mirrors it.
 func NewRESTSource(c *listwatch.RESTClient) ListWatchSource {
 	return ListWatchSourceFunc(func(gvr listwatch.GroupVersionResource, namespace string, tweak func(*api.ListOptions)) listwatch.ListerWatcher {
 		if c == nil {

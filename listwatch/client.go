@@ -83,6 +83,7 @@ func (c *RESTClient) ForGroupVersion(gv GroupVersion) *RESTClient {
 // Transport returns the round tripper every request of this client goes through. Clients
 // built from a Config whose Transport is this one share its connections, as client-go's
 // NewForConfigAndClient shares one http.Client among every group-version of a clientset.
+// Nothing in client-go mirrors it.
 func (c *RESTClient) Transport() http.RoundTripper {
 	if c.client.Transport == nil {
 		return http.DefaultTransport

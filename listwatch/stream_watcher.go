@@ -36,7 +36,7 @@ type Decoder interface {
 	Close()
 }
 
-// DecoderOptions configures NewWatchDecoder. It has no single client-go counterpart: it
+// DecoderOptions configures NewWatchDecoder. Nothing in client-go mirrors it as a whole: it
 // gathers what client-go takes from the client's NegotiatedSerializer (the Scheme) and from
 // the streaming decoder (its 16 MiB maxBytes).
 type DecoderOptions struct {

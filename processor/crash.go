@@ -14,9 +14,11 @@ type PanicPolicy int
 const (
 	// ReallyCrash re-panics after logging, which crashes the process, as client-go does with
 	// utilruntime.ReallyCrash = true (its default). The zero value, so it is the default here too.
+	// It mirrors utilruntime.ReallyCrash in apimachinery pkg/util/runtime.
 	ReallyCrash PanicPolicy = iota
 	// SkipAndContinue logs the panic, skips the notification that caused it, and delivers the
 	// next one after a one-second pause, as client-go v0.33+ does with ReallyCrash = false.
+	// Nothing in client-go mirrors it.
 	SkipAndContinue
 )
 

@@ -163,7 +163,7 @@ func decodeObject(res listwatch.Result) (*api.Unstructured, error) {
 // ListWatchFor makes a DynamicClient an informer source (informer.ListWatchSource): the
 // ListerWatcher of one resource in namespace ("" for all), every request's options passed
 // through tweak first. It plays the part of the ListWatch that client-go's
-// dynamicinformer.NewFilteredDynamicInformer builds.
+// dynamicinformer.NewFilteredDynamicInformer builds. Nothing in client-go mirrors it.
 func (c *DynamicClient) ListWatchFor(gvr listwatch.GroupVersionResource, namespace string, tweak func(*api.ListOptions)) listwatch.ListerWatcher {
 	ri := c.Resource(gvr).Namespace(namespace)
 	if tweak == nil {

@@ -157,6 +157,7 @@ func NewDiscoveryRESTMapper(groupResources []*APIGroupResources) *DiscoveryRESTM
 
 // NewDiscoveryRESTMapperForClient runs GetAPIGroupResources and NewDiscoveryRESTMapper, the
 // two steps kubectl takes (through a cached discovery client) before resolving a name.
+// Nothing in client-go mirrors it.
 func NewDiscoveryRESTMapperForClient(ctx context.Context, cl discovery.DiscoveryInterface) (*DiscoveryRESTMapper, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err

@@ -15,6 +15,7 @@ import (
 )
 
 // Call is one request the source answered: Verb is "LIST" or "WATCH".
+// Nothing in client-go mirrors it.
 type Call struct {
 	Verb    string
 	Options api.ListOptions
@@ -22,6 +23,7 @@ type Call struct {
 }
 
 // IsWatchList reports whether the call was a watch-list request (sendInitialEvents=true).
+// Nothing in client-go mirrors it.
 func (c Call) IsWatchList() bool {
 	return c.Verb == "WATCH" && c.Options.SendInitialEvents != nil && *c.Options.SendInitialEvents
 }
@@ -60,6 +62,7 @@ type Source struct {
 }
 
 // New returns an empty source of pods; NewForKind serves another kind.
+// It mirrors framework.NewFakeControllerSource.
 func New() *Source {
 	return NewForKind(
 		func() api.Object { return &api.Pod{TypeMeta: api.TypeMeta{Kind: "Pod", APIVersion: "v1"}} },
@@ -68,6 +71,7 @@ func New() *Source {
 
 // NewForKind returns an empty source whose bookmarks are built by newObject and whose LIST
 // answers are built by newList, which must accept the objects added to the source.
+// Nothing in client-go mirrors it.
 func NewForKind(newObject func() api.Object, newList func() api.ListObject) *Source {
 	return &Source{
 		objects:   map[string]api.Object{},
@@ -172,13 +176,14 @@ func mustMeta(obj api.Object) api.MetaObject {
 
 // AdvanceResourceVersion bumps the RV counter by n without an event, as writes to other
 // resources do on a real server: the counter is global, so only a bookmark tells a watcher.
+// Nothing in client-go mirrors it.
 func (s *Source) AdvanceResourceVersion(n int) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.rv += int64(max(n, 0))
 }
 
-// ResourceVersion returns the current RV.
+// ResourceVersion returns the current RV. Nothing in client-go mirrors it.
 func (s *Source) ResourceVersion() string {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -186,6 +191,7 @@ func (s *Source) ResourceVersion() string {
 }
 
 // State returns key → RV of every stored object, for comparing with a client's cache (INV-1).
+// Nothing in client-go mirrors it.
 func (s *Source) State() map[string]string {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -197,6 +203,7 @@ func (s *Source) State() map[string]string {
 }
 
 // Compact forgets the history: a watch or a continue token from an older RV now gets 410.
+// Nothing in client-go mirrors it.
 func (s *Source) Compact() {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -205,7 +212,7 @@ func (s *Source) Compact() {
 }
 
 // SetWatchListUnsupported makes watch-list requests fail with 422, like a server whose
-// WatchList gate is off (CG5).
+// WatchList gate is off (CG5). Nothing in client-go mirrors it.
 func (s *Source) SetWatchListUnsupported(v bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -213,7 +220,7 @@ func (s *Source) SetWatchListUnsupported(v bool) {
 }
 
 // SetExpiredOnOpen makes a watch from a compacted RV fail in Watch itself instead of with
-// an ERROR event on an open stream.
+// an ERROR event on an open stream. Nothing in client-go mirrors it.
 func (s *Source) SetExpiredOnOpen(v bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -221,6 +228,7 @@ func (s *Source) SetExpiredOnOpen(v bool) {
 }
 
 // FailNextLists queues errors: each LIST takes the first one instead of answering.
+// Nothing in client-go mirrors it.
 func (s *Source) FailNextLists(errs ...error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -228,6 +236,7 @@ func (s *Source) FailNextLists(errs ...error) {
 }
 
 // FailListAt makes every LIST at resourceVersion rv fail with err (nil clears it).
+// Nothing in client-go mirrors it.
 func (s *Source) FailListAt(rv string, err error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -239,6 +248,7 @@ func (s *Source) FailListAt(rv string, err error) {
 }
 
 // FailNextWatches queues errors: each WATCH takes the first one instead of opening.
+// Nothing in client-go mirrors it.
 func (s *Source) FailNextWatches(errs ...error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -246,7 +256,7 @@ func (s *Source) FailNextWatches(errs ...error) {
 }
 
 // CloseNextWatches makes the next n watches close right after they open, with no event: a
-// very short watch (CG7).
+// very short watch (CG7). Nothing in client-go mirrors it.
 func (s *Source) CloseNextWatches(n int) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -254,7 +264,7 @@ func (s *Source) CloseNextWatches(n int) {
 }
 
 // DropNextEvents makes the next n writes reach no live watcher. They stay in the history, so
-// a watch opened later from an older RV still replays them.
+// a watch opened later from an older RV still replays them. Nothing in client-go mirrors it.
 func (s *Source) DropNextEvents(n int) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -262,6 +272,7 @@ func (s *Source) DropNextEvents(n int) {
 }
 
 // Bookmark sends a BOOKMARK at the current RV to every watcher that allowed bookmarks (H-6).
+// Nothing in client-go mirrors it.
 func (s *Source) Bookmark() {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -285,7 +296,7 @@ func (s *Source) bookmarkLocked(initialEventsEnd bool) watch.Event {
 }
 
 // SendError sends an ERROR event carrying status to every watcher, then closes them, as a
-// server does (wire spec W13).
+// server does (wire spec W13). Nothing in client-go mirrors it.
 func (s *Source) SendError(status *api.Status) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -296,6 +307,7 @@ func (s *Source) SendError(status *api.Status) {
 }
 
 // ResetWatches closes every watch normally, as a server restart or a timeout would.
+// Nothing in client-go mirrors it.
 func (s *Source) ResetWatches() {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -304,12 +316,12 @@ func (s *Source) ResetWatches() {
 	}
 }
 
-// Close ends every watch; call it when a test is done.
+// Close ends every watch; call it when a test is done. Nothing in client-go mirrors it.
 func (s *Source) Close() { s.ResetWatches() }
 
 // ---- recording ----
 
-// Calls returns every request so far, in order.
+// Calls returns every request so far, in order. Nothing in client-go mirrors it.
 func (s *Source) Calls() []Call {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -317,6 +329,7 @@ func (s *Source) Calls() []Call {
 }
 
 // Count returns how many requests of verb ("LIST" or "WATCH") were made.
+// Nothing in client-go mirrors it.
 func (s *Source) Count(verb string) int {
 	n := 0
 	for _, c := range s.Calls() {
@@ -328,6 +341,7 @@ func (s *Source) Count(verb string) int {
 }
 
 // ListRVs returns the resourceVersion of every LIST request, in order.
+// Nothing in client-go mirrors it.
 func (s *Source) ListRVs() []string {
 	var out []string
 	for _, c := range s.Calls() {
@@ -339,6 +353,7 @@ func (s *Source) ListRVs() []string {
 }
 
 // WatchRVs returns the resourceVersion of every WATCH request, in order.
+// Nothing in client-go mirrors it.
 func (s *Source) WatchRVs() []string {
 	var out []string
 	for _, c := range s.Calls() {
@@ -350,6 +365,7 @@ func (s *Source) WatchRVs() []string {
 }
 
 // OpenWatches returns how many watches are open now, and the most ever open at once (INV-16).
+// Nothing in client-go mirrors it.
 func (s *Source) OpenWatches() (now, most int) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -363,7 +379,7 @@ func (s *Source) List(opts api.ListOptions) (api.Object, error) {
 	return s.ListWithContext(context.Background(), opts)
 }
 
-// ListWithContext answers one LIST request.
+// ListWithContext answers one LIST request. It mirrors FakeControllerSource.List.
 func (s *Source) ListWithContext(ctx context.Context, opts api.ListOptions) (api.Object, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
@@ -460,6 +476,7 @@ func (s *Source) Watch(opts api.ListOptions) (watch.Interface, error) {
 }
 
 // WatchWithContext opens one watch. The stream ends when ctx ends, as an HTTP watch would.
+// It mirrors FakeControllerSource.Watch.
 func (s *Source) WatchWithContext(ctx context.Context, opts api.ListOptions) (watch.Interface, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
@@ -659,7 +676,7 @@ func (w *fakeWatcher) Stop() {
 func (w *fakeWatcher) ResultChan() <-chan watch.Event { return w.result }
 
 // NoWatchList wraps a Source for a client that opts out of watch-list (LW-2), as client-go's
-// fake clientsets do.
+// fake clientsets do. Nothing in client-go mirrors it.
 type NoWatchList struct{ *Source }
 
 // IsWatchListSemanticsUnSupported mirrors the opt-out method client-go's reflector looks for.
