@@ -7,7 +7,7 @@ FUZZTIME    ?= 60s
 
 ARGS        ?=
 
-.PHONY: docs scenarios update e2e-browser fuzz test fmt-check vet unit interop e2e-kubectl chapters bench bench-interop lint demo serve ui help
+.PHONY: bench-compare docs scenarios update e2e-browser fuzz test fmt-check vet unit interop e2e-kubectl chapters bench bench-interop lint demo serve ui help
 
 help: ## list the targets
 	@grep -E '^[a-z0-9%-]+:.*## ' $(MAKEFILE_LIST) | sed 's/:.*## /\t/'
@@ -68,6 +68,9 @@ update: ## rewrite the scenario scripts' expected output after a change (review 
 
 bench: ## every benchmark, with allocations
 	$(GO) test -run='^$$' -bench=. -benchmem -benchtime=$(BENCHTIME) $(PKGS)
+
+bench-compare: ## each workload through our code and client-go in one process: the ratio table of interop/BENCHMARKS.md
+	cd interop && $(GO) test -count=1 -run TestBenchCompare ./bench -compare -v
 
 bench-interop: ## side-by-side benchmarks against client-go (interop module)
 	cd interop && $(GO) test -run='^$$' -bench=. -benchmem -benchtime=$(BENCHTIME) ./...

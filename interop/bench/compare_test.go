@@ -1,0 +1,363 @@
+package bench
+
+import (
+	"bytes"
+	"context"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"sync"
+	"testing"
+
+	"go.uber.org/goleak"
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/serializer/streaming"
+	"k8s.io/client-go/informers"
+	"k8s.io/client-go/kubernetes"
+	"k8s.io/client-go/kubernetes/scheme"
+	restwatch "k8s.io/client-go/rest/watch"
+	"k8s.io/client-go/tools/cache"
+	cgwq "k8s.io/client-go/util/workqueue"
+	"k8s.io/utils/buffer"
+
+	"github.com/informer-lab/informer-lab/api"
+	"github.com/informer-lab/informer-lab/apiserver"
+	"github.com/informer-lab/informer-lab/deltafifo"
+	"github.com/informer-lab/informer-lab/informer"
+	"github.com/informer-lab/informer-lab/interop/internal/wiretest"
+	"github.com/informer-lab/informer-lab/listwatch"
+	"github.com/informer-lab/informer-lab/processor"
+	"github.com/informer-lab/informer-lab/store"
+	"github.com/informer-lab/informer-lab/workqueue"
+)
+
+var compare = flag.Bool("compare", false, "run the side-by-side benchmarks and print the table")
+
+func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
+
+type row struct {
+	name          string
+	ours, theirs  func(b *testing.B)
+	oursR, theirR testing.BenchmarkResult
+}
+
+// pods builds n objects of each side's pod type, spread over 10 namespaces and 7 nodes.
+func ourPods(n int) []*api.Pod {
+	out := make([]*api.Pod, n)
+	for i := range out {
+		out[i] = &api.Pod{ObjectMeta: api.ObjectMeta{Namespace: fmt.Sprintf("ns-%d", i%10), Name: fmt.Sprintf("pod-%06d", i), ResourceVersion: fmt.Sprint(i + 1)},
+			Spec: api.PodSpec{NodeName: fmt.Sprintf("node-%d", i%7)}}
+	}
+	return out
+}
+
+func cgPods(n int) []*corev1.Pod {
+	out := make([]*corev1.Pod, n)
+	for i := range out {
+		out[i] = &corev1.Pod{}
+		out[i].Namespace, out[i].Name, out[i].ResourceVersion = fmt.Sprintf("ns-%d", i%10), fmt.Sprintf("pod-%06d", i), fmt.Sprint(i+1)
+		out[i].Spec.NodeName = fmt.Sprintf("node-%d", i%7)
+	}
+	return out
+}
+
+func ourNode(o any) ([]string, error) { return []string{o.(*api.Pod).Spec.NodeName}, nil }
+func cgNode(o any) ([]string, error)  { return []string{o.(*corev1.Pod).Spec.NodeName}, nil }
+
+const nIdx = 100_000
+
+func workloads(t *testing.T) []*row {
+	op, cp := ourPods(nIdx), cgPods(nIdx)
+	ourIdx := func() store.Indexer {
+		return store.NewIndexer(store.MetaNamespaceKeyFunc, store.Indexers{store.NamespaceIndex: store.MetaNamespaceIndexFunc, "node": ourNode})
+	}
+	cgIdx := func() cache.Indexer {
+		return cache.NewIndexer(cache.MetaNamespaceKeyFunc, cache.Indexers{cache.NamespaceIndex: cache.MetaNamespaceIndexFunc, "node": cgNode})
+	}
+	oFull, cFull := ourIdx(), cgIdx()
+	for i := range op {
+		_ = oFull.Add(op[i])
+		_ = cFull.Add(cp[i])
+	}
+	return []*row{
+		{name: "threadSafeMap Add+Update, 2 indexers, 100k",
+			ours: func(b *testing.B) {
+				for b.Loop() {
+					x := ourIdx()
+					for _, p := range op {
+						_ = x.Add(p)
+					}
+					for _, p := range op {
+						_ = x.Update(p)
+					}
+				}
+			},
+			theirs: func(b *testing.B) {
+				for b.Loop() {
+					x := cgIdx()
+					for _, p := range cp {
+						_ = x.Add(p)
+					}
+					for _, p := range cp {
+						_ = x.Update(p)
+					}
+				}
+			}},
+		{name: "threadSafeMap ByIndex (node, 100k items)",
+			ours: func(b *testing.B) {
+				for b.Loop() {
+					_, _ = oFull.ByIndex("node", "node-3")
+				}
+			},
+			theirs: func(b *testing.B) {
+				for b.Loop() {
+					_, _ = cFull.ByIndex("node", "node-3")
+				}
+			}},
+		{name: "DeltaFIFO Add+Pop, 100k keys",
+			ours: func(b *testing.B) {
+				for b.Loop() {
+					f := deltafifo.NewDeltaFIFOWithOptions(deltafifo.DeltaFIFOOptions{EmitDeltaTypeReplaced: true})
+					for _, p := range op {
+						_ = f.Add(p)
+					}
+					for range op {
+						_, _ = f.Pop(func(any, bool) error { return nil })
+					}
+				}
+			},
+			theirs: func(b *testing.B) {
+				for b.Loop() {
+					f := cache.NewDeltaFIFOWithOptions(cache.DeltaFIFOOptions{EmitDeltaTypeReplaced: true})
+					for _, p := range cp {
+						_ = f.Add(p)
+					}
+					for range cp {
+						_, _ = f.Pop(func(any, bool) error { return nil })
+					}
+				}
+			}},
+		{name: "DeltaFIFO Replace 50k (KnownObjects 50k)",
+			ours: func(b *testing.B) {
+				list := make([]any, 50_000)
+				known := ourIdx()
+				for i := range list {
+					list[i] = op[i]
+					_ = known.Add(op[i+25_000])
+				}
+				for b.Loop() {
+					f := deltafifo.NewDeltaFIFOWithOptions(deltafifo.DeltaFIFOOptions{KnownObjects: known, EmitDeltaTypeReplaced: true})
+					_ = f.Replace(list, "1")
+				}
+			},
+			theirs: func(b *testing.B) {
+				list := make([]any, 50_000)
+				known := cgIdx()
+				for i := range list {
+					list[i] = cp[i]
+					_ = known.Add(cp[i+25_000])
+				}
+				for b.Loop() {
+					f := cache.NewDeltaFIFOWithOptions(cache.DeltaFIFOOptions{KnownObjects: known, EmitDeltaTypeReplaced: true})
+					_ = f.Replace(list, "1")
+				}
+			}},
+		{name: "RingGrowing write 1M, read 1M",
+			ours: func(b *testing.B) {
+				for b.Loop() {
+					r := processor.NewTypedRingGrowing[any](processor.RingGrowingOptions{InitialSize: 1024})
+					for i := range 1_000_000 {
+						r.WriteOne(i)
+					}
+					for range 1_000_000 {
+						r.ReadOne()
+					}
+				}
+			},
+			theirs: func(b *testing.B) {
+				for b.Loop() {
+					r := buffer.NewTypedRingGrowing[any](buffer.RingGrowingOptions{InitialSize: 1024})
+					for i := range 1_000_000 {
+						r.WriteOne(i)
+					}
+					for range 1_000_000 {
+						r.ReadOne()
+					}
+				}
+			}},
+		{name: "workqueue Add/Get/Done 100k, 1 worker", ours: ourQueue(1), theirs: cgQueue(1)},
+		{name: "workqueue Add/Get/Done 100k, 16 workers", ours: ourQueue(16), theirs: cgQueue(16)},
+		{name: "DefaultControllerRateLimiter When (1k items)",
+			ours: func(b *testing.B) {
+				l := workqueue.DefaultTypedControllerRateLimiter[int]()
+				i := 0
+				for b.Loop() {
+					l.When(i % 1000)
+					i++
+				}
+			},
+			theirs: func(b *testing.B) {
+				l := cgwq.DefaultTypedControllerRateLimiter[int]()
+				i := 0
+				for b.Loop() {
+					l.When(i % 1000)
+					i++
+				}
+			}},
+		watchDecodeRow(100_000),
+		informerRow(t, 50_000),
+	}
+}
+
+func ourQueue(workers int) func(b *testing.B) {
+	return func(b *testing.B) {
+		for b.Loop() {
+			q := workqueue.NewTyped[int]()
+			runQueue(workers, q.Add, q.Get, q.Done, q.ShutDownWithDrain)
+		}
+	}
+}
+
+func cgQueue(workers int) func(b *testing.B) {
+	return func(b *testing.B) {
+		for b.Loop() {
+			q := cgwq.NewTyped[int]()
+			runQueue(workers, q.Add, q.Get, q.Done, q.ShutDownWithDrain)
+		}
+	}
+}
+
+func runQueue(workers int, add func(int), get func() (int, bool), done func(int), drain func()) {
+	var wg sync.WaitGroup
+	for range workers {
+		wg.Go(func() {
+			for {
+				it, shut := get()
+				if shut {
+					return
+				}
+				done(it)
+			}
+		})
+	}
+	for i := range 100_000 {
+		add(i)
+	}
+	drain()
+	wg.Wait()
+}
+
+// watchDecodeRow decodes one recorded stream of n MODIFIED pod events with each side's
+// watch decoder (ours: listwatch.NewWatchDecoder; client-go: rest/watch.Decoder over the
+// JSON streaming decoder, as a clientset watch builds it).
+func watchDecodeRow(n int) *row {
+	var buf bytes.Buffer
+	for i := range n {
+		fmt.Fprintf(&buf, `{"type":"MODIFIED","object":{"kind":"Pod","apiVersion":"v1","metadata":{"name":"pod-%06d","namespace":"ns-%d","resourceVersion":"%d","labels":{"app":"x"}},"spec":{"nodeName":"node-1","containers":[{"name":"app","image":"nginx:1.27"}]}}}`+"\n", i, i%10, i+1)
+	}
+	stream := buf.Bytes()
+	return &row{name: fmt.Sprintf("watch stream decode, %dk events", n/1000),
+		ours: func(b *testing.B) {
+			for b.Loop() {
+				d := listwatch.NewWatchDecoder(io.NopCloser(bytes.NewReader(stream)), listwatch.DecoderOptions{})
+				for range n {
+					if _, _, err := d.Decode(); err != nil {
+						b.Fatal(err)
+					}
+				}
+				d.Close()
+			}
+		},
+		theirs: func(b *testing.B) {
+			info, _ := findJSON()
+			for b.Loop() {
+				body := io.NopCloser(bytes.NewReader(stream))
+				fr := info.StreamSerializer.Framer.NewFrameReader(body)
+				sd := streaming.NewDecoder(fr, info.StreamSerializer.Serializer)
+				d := restwatch.NewDecoder(sd, scheme.Codecs.UniversalDeserializer())
+				for range n {
+					if _, _, err := d.Decode(); err != nil {
+						b.Fatal(err)
+					}
+				}
+				d.Close()
+			}
+		}}
+}
+
+func findJSON() (runtime.SerializerInfo, bool) {
+	return runtime.SerializerInfoForMediaType(scheme.Codecs.SupportedMediaTypes(), runtime.ContentTypeJSON)
+}
+
+// informerRow times a new informer's initial sync of n pods from our simulator over
+// loopback HTTP, through watch-list, to HasSynced.
+func informerRow(t *testing.T, n int) *row {
+	env := wiretest.Start(t, apiserver.Options{})
+	url := env.URL
+	for i := range n {
+		p := &api.Pod{ObjectMeta: api.ObjectMeta{Namespace: "default", Name: fmt.Sprintf("pod-%06d", i)},
+			Spec: api.PodSpec{Containers: []api.Container{{Name: "app", Image: "nginx:1.27"}}}}
+		if _, err := env.Server.Create(context.Background(), "pods", "default", p); err != nil {
+			t.Fatal(err)
+		}
+	}
+	setup := func(*testing.B) {}
+	return &row{name: fmt.Sprintf("informer initial sync, %dk pods (watch-list)", n/1000),
+		ours: func(b *testing.B) {
+			setup(b)
+			for b.Loop() {
+				rc, err := listwatch.RESTClientFor(&listwatch.Config{Host: url})
+				if err != nil {
+					b.Fatal(err)
+				}
+				lw := informer.NewRESTSource(rc).ListWatchFor(listwatch.GroupVersionResource{Version: "v1", Resource: "pods"}, "", nil)
+				inf := informer.NewSharedIndexInformerWithOptions(lw, &api.Pod{}, informer.SharedIndexInformerOptions{
+					Indexers: store.Indexers{store.NamespaceIndex: store.MetaNamespaceIndexFunc}, Profile: informer.ProfileCurrent})
+				syncOnce(b, inf.RunWithContext, inf.HasSynced)
+			}
+		},
+		theirs: func(b *testing.B) {
+			setup(b)
+			cs, err := kubernetes.NewForConfig(wiretest.RESTConfig(url))
+			if err != nil {
+				b.Fatal(err)
+			}
+			for b.Loop() {
+				f := informers.NewSharedInformerFactory(cs, 0)
+				inf := f.Core().V1().Pods().Informer()
+				syncOnce(b, inf.RunWithContext, inf.HasSynced)
+			}
+		}}
+}
+
+func syncOnce(b *testing.B, run func(context.Context), synced func() bool) {
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() { defer close(done); run(ctx) }()
+	if !cache.WaitForCacheSync(ctx.Done(), synced) {
+		b.Fatal("no sync")
+	}
+	cancel()
+	<-done
+}
+
+// TestBenchCompare prints the table; without -compare it is skipped.
+func TestBenchCompare(t *testing.T) {
+	if !*compare {
+		t.Skip("run with -compare (make bench-compare)")
+	}
+	var out strings.Builder
+	out.WriteString("| workload | ours ns/op | client-go ns/op | ratio | ours B/op | client-go B/op |\n|---|---:|---:|---:|---:|---:|\n")
+	for _, r := range workloads(t) {
+		r.oursR = testing.Benchmark(r.ours)
+		r.theirR = testing.Benchmark(r.theirs)
+		line := fmt.Sprintf("| %s | %d | %d | %.2f | %d | %d |\n", r.name, r.oursR.NsPerOp(), r.theirR.NsPerOp(),
+			float64(r.oursR.NsPerOp())/float64(r.theirR.NsPerOp()), r.oursR.AllocedBytesPerOp(), r.theirR.AllocedBytesPerOp())
+		out.WriteString(line)
+		fmt.Fprint(os.Stderr, line)
+	}
+	t.Log("\n" + out.String())
+}
