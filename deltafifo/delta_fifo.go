@@ -2,6 +2,7 @@ package deltafifo
 
 import (
 	"log/slog"
+	"slices"
 	"strings"
 	"sync"
 
@@ -190,10 +191,20 @@ func (f *DeltaFIFO) queueActionLocked(t DeltaType, obj any, transform bool, op s
 	if err != nil {
 		return store.KeyError{Obj: obj, Err: err}
 	}
+	if err := f.queueKeyedLocked(key, t, obj, transform, op); err != nil {
+		return err
+	}
+	f.cond.Broadcast()
+	return nil
+}
+
+// queueKeyedLocked is queueActionLocked for a caller that already has obj's key. It does not
+// wake Pop: Replace and Resync queue many objects and broadcast once.
+func (f *DeltaFIFO) queueKeyedLocked(key string, t DeltaType, obj any, transform bool, op string) error {
 	if transform && f.transformer != nil {
 		if _, tombstone := obj.(store.DeletedFinalStateUnknown); !tombstone {
-			obj, err = f.transformer(obj)
-			if err != nil {
+			var err error
+			if obj, err = f.transformer(obj); err != nil {
 				return err
 			}
 		}
@@ -206,7 +217,6 @@ func (f *DeltaFIFO) queueActionLocked(t DeltaType, obj any, transform bool, op s
 	if trace.Enabled(f.logger) {
 		trace.Hop(f.logger, traceComponent, op, key, dfObjectRV(obj), slog.String(trace.KeyType, string(t)))
 	}
-	f.cond.Broadcast()
 	return nil
 }
 
@@ -249,10 +259,16 @@ func dfObjectRV(obj any) string {
 func (f *DeltaFIFO) Replace(list []any, resourceVersion string) error {
 	f.lock.Lock()
 	defer f.lock.Unlock()
+	defer f.cond.Broadcast() // once for the whole list, before the unlock
 
 	action := Sync
 	if f.emitDeltaTypeReplaced {
 		action = Replaced
+	}
+	if len(f.items) == 0 {
+		// The usual first Replace fills an empty queue: size it once instead of growing it.
+		f.items = make(map[string]Deltas, len(list))
+		f.queue = slices.Grow(f.queue, len(list))
 	}
 	listed := make(map[string]struct{}, len(list))
 	for _, item := range list {
@@ -261,7 +277,7 @@ func (f *DeltaFIFO) Replace(list []any, resourceVersion string) error {
 			return store.KeyError{Obj: item, Err: err}
 		}
 		listed[key] = struct{}{}
-		if err := f.queueActionLocked(action, item, true, "enqueue"); err != nil {
+		if err := f.queueKeyedLocked(key, action, item, true, "enqueue"); err != nil {
 			return err
 		}
 	}
@@ -278,7 +294,7 @@ func (f *DeltaFIFO) Replace(list []any, resourceVersion string) error {
 			last = d.Obj
 		}
 		queuedDeletions++
-		if err := f.queueActionLocked(Deleted, store.DeletedFinalStateUnknown{Key: key, Obj: last}, false, "tombstone"); err != nil {
+		if err := f.queueKeyedLocked(key, Deleted, store.DeletedFinalStateUnknown{Key: key, Obj: last}, false, "tombstone"); err != nil {
 			return err
 		}
 	}
@@ -298,7 +314,7 @@ func (f *DeltaFIFO) Replace(list []any, resourceVersion string) error {
 				obj = nil
 			}
 			queuedDeletions++
-			if err := f.queueActionLocked(Deleted, store.DeletedFinalStateUnknown{Key: key, Obj: obj}, false, "tombstone"); err != nil {
+			if err := f.queueKeyedLocked(key, Deleted, store.DeletedFinalStateUnknown{Key: key, Obj: obj}, false, "tombstone"); err != nil {
 				return err
 			}
 		}
@@ -322,6 +338,7 @@ func (f *DeltaFIFO) Resync() error {
 	if f.knownObjects == nil {
 		return nil
 	}
+	defer f.cond.Broadcast()
 	for _, k := range f.knownObjects.ListKeys() {
 		obj, exists, err := f.knownObjects.GetByKey(k)
 		if err != nil || !exists {
@@ -334,7 +351,7 @@ func (f *DeltaFIFO) Resync() error {
 		if _, pending := f.items[key]; pending {
 			continue
 		}
-		if err := f.queueActionLocked(Sync, obj, false, "enqueue"); err != nil {
+		if err := f.queueKeyedLocked(key, Sync, obj, false, "enqueue"); err != nil {
 			return err
 		}
 	}
