@@ -7,7 +7,7 @@ FUZZTIME    ?= 60s
 
 ARGS        ?=
 
-.PHONY: bench-compare docs scenarios update e2e-browser fuzz test fmt-check vet unit interop e2e-kubectl chapters bench bench-interop lint demo serve ui help
+.PHONY: load bench-compare docs scenarios update e2e-browser fuzz test fmt-check vet unit interop e2e-kubectl chapters bench bench-interop lint demo serve ui help
 
 help: ## list the targets
 	@grep -E '^[a-z0-9%-]+:.*## ' $(MAKEFILE_LIST) | sed 's/:.*## /\t/'
@@ -59,7 +59,7 @@ ch%: ## run one chapter, e.g. make ch03
 	echo && echo "== examples of $$dir (output checked by the run above)" && \
 	$(GO) run ./internal/cmd/examples ./$$dir
 
-SCENARIO_PKGS := ./internal/scenario/ ./chapters/11-modern-client-go/ ./chapters/12-faults/
+SCENARIO_PKGS := ./internal/scenario/ $(patsubst %,./%,$(wildcard chapters/0[5-9]-*/ chapters/1[0-2]-*/))
 scenarios: ## the scenario scripts (golden traces) under both profiles
 	$(GO) test -race -count=1 $(SCENARIO_PKGS)
 
@@ -68,6 +68,10 @@ update: ## rewrite the scenario scripts' expected output after a change (review 
 
 bench: ## every benchmark, with allocations
 	$(GO) test -run='^$$' -bench=. -benchmem -benchtime=$(BENCHTIME) $(PKGS)
+
+LOAD_DURATION ?= 60s
+load: ## 1,000 HTTP watchers and an informer against 5,000 writes/s for LOAD_DURATION: events/s, p99 latency, peak RSS
+	$(GO) test -run '^TestCh01_Load$$' -count=1 -v -timeout 30m ./apiserver/ -args -load -load.duration=$(LOAD_DURATION) $(ARGS)
 
 bench-compare: ## each workload through our code and client-go in one process: the ratio table of interop/BENCHMARKS.md
 	cd interop && $(GO) test -count=1 -run TestBenchCompare ./bench -compare -v

@@ -228,7 +228,7 @@ func (s *Server) serveDebugFaults(w http.ResponseWriter, r *http.Request) {
 	case http.MethodDelete:
 		s.ClearFaults()
 	case http.MethodPost:
-		body, err := s.readBody(r)
+		body, err := s.readBody(w, r)
 		if err != nil {
 			writeError(w, err)
 			return

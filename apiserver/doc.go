@@ -118,6 +118,46 @@
 //     when set). GET shows FaultState (revisions, watchers, pending faults, request counts);
 //     POST performs one action; DELETE clears every pending fault (examples below).
 //
+// Limits against hostile or broken clients (issue 12; each is a test in hostile_test.go,
+// each default an exported constant in server.go, each an Options field where 0 means the
+// default and, for the timeouts and the two new caps, a negative value means none):
+//
+//  26. Start and StartTLS bind 127.0.0.1 when the address names no host ("" or ":6443"). Any
+//     non-loopback address is bound as asked, with a Warn naming it (to Options.Logger, or
+//     slog.Default when there is none, so the warning is never silent).
+//  27. The request line and headers may take MaxHeaderBytes (1 MiB, as net/http and the real
+//     server) and must arrive within ReadHeaderTimeout (10 s); a keep-alive connection idle
+//     for IdleTimeout (90 s) is closed. These are net/http's: beyond MaxHeaderBytes it answers
+//     431 in plain text and a header timeout closes the connection without an answer, before
+//     any handler could write a Status (client-go makes one from the code, S6). There is no
+//     server-wide ReadTimeout or WriteTimeout, which would cut long watches.
+//  28. A query string over MaxQueryBytes (128 KiB) is 414 with a Status whose reason is ""
+//     (Kubernetes has no reason for 414) and whose message gives both sizes: "the request URI
+//     is too long: the query string has N bytes, the limit is 131072". It is checked after
+//     authentication, before routing.
+//  29. A body over MaxBodyBytes (3 MiB) is 413 (item 13): at once when Content-Length says
+//     so, else after reading the cap plus one byte, so a request never holds more than the
+//     cap. A body must arrive within BodyReadTimeout (60 s, counted from the start of the
+//     read, enforced with a connection read deadline): a slower one (slowloris) is 408 with
+//     reason Timeout, "Timeout: the request body was not received within 1m0s (N bytes read)".
+//  30. JSON nesting is bounded by encoding/json's depth limit (10,000): a deeper body is 400
+//     in E1's shape (json parse error "… exceeded max depth"), a deeper patch 400 "invalid
+//     JSON patch", so no recursion in the server goes deeper. Invalid UTF-8 inside JSON
+//     strings becomes U+FFFD, as with the real decoder: in a name or label it then fails
+//     validation (422), in a free-form string it is stored so; responses are valid UTF-8.
+//  31. At most MaxOpenWatches (4096) watches are open at once, HTTP and in-process together;
+//     one more is 429 TooManyRequests, "too many open watches (the limit is 4096), please try
+//     again later", with Retry-After: 1 and details.retryAfterSeconds 1. A watch closed for
+//     overflow (item 11) frees its place at once, so the events watchers can pin are bounded
+//     by MaxOpenWatches × WatchBufferSize (shared, never copied).
+//  32. An object name in a path that cannot be a path segment, "." or ".." or one containing
+//     "%", is 400 `Name parameter invalid: "..": may not be '..'` (the real registry's key
+//     functions), before storage is touched; a %2F in a name splits the path, hence 404. No
+//     path reaches an object outside the collection it names.
+//  33. A panic in a handler is a 500 InternalError Status carrying the panic value's text and
+//     no stack trace (the stack goes to Options.Logger at Error); locks are released by
+//     defer, so the server goes on with its state intact (item 13).
+//
 // /debug/faults from a shell, against `demo serve` on its default port:
 //
 //	curl -s localhost:6443/debug/faults

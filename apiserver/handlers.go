@@ -174,7 +174,7 @@ func (s *Server) decodeRequest(w http.ResponseWriter, r *http.Request, info requ
 		writeError(w, err)
 		return nil, false
 	}
-	body, err := s.readBody(r)
+	body, err := s.readBody(w, r)
 	if err != nil {
 		writeError(w, err)
 		return nil, false
@@ -243,7 +243,7 @@ func (s *Server) servePatch(w http.ResponseWriter, r *http.Request, info request
 		}}))
 		return
 	}
-	body, err := s.readBody(r)
+	body, err := s.readBody(w, r)
 	if err != nil {
 		writeError(w, err)
 		return
@@ -322,7 +322,7 @@ func (s *Server) patch(res *resource, ns, name, sub, pt string, body []byte, fie
 
 // serveDelete serves DELETE of one object (D1–D4).
 func (s *Server) serveDelete(w http.ResponseWriter, r *http.Request, info requestInfo) {
-	body, err := s.readDeleteBody(r)
+	body, err := s.readDeleteBody(w, r)
 	if err != nil {
 		writeError(w, err)
 		return
@@ -352,8 +352,8 @@ func (s *Server) serveDelete(w http.ResponseWriter, r *http.Request, info reques
 // readDeleteBody reads the optional DeleteOptions body of a DELETE. A body in another
 // encoding than JSON (client-go's typed clients send protobuf DeleteOptions by default, CG1)
 // is 415, like a POST body (N2).
-func (s *Server) readDeleteBody(r *http.Request) ([]byte, error) {
-	body, err := s.readBody(r)
+func (s *Server) readDeleteBody(w http.ResponseWriter, r *http.Request) ([]byte, error) {
+	body, err := s.readBody(w, r)
 	if err != nil || len(body) == 0 {
 		return body, err
 	}
@@ -363,7 +363,7 @@ func (s *Server) readDeleteBody(r *http.Request) ([]byte, error) {
 // serveDeleteCollection deletes every object of the collection that passes the selectors
 // (D6) and answers with the list of what it deleted or marked.
 func (s *Server) serveDeleteCollection(w http.ResponseWriter, r *http.Request, info requestInfo) {
-	body, err := s.readDeleteBody(r)
+	body, err := s.readDeleteBody(w, r)
 	if err != nil {
 		writeError(w, err)
 		return

@@ -8,9 +8,11 @@ import (
 	"io"
 	"mime"
 	"net/http"
+	"os"
 	"runtime/debug"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/informer-lab/informer-lab/api"
 	"github.com/informer-lab/informer-lab/api/fields"
@@ -38,6 +40,10 @@ func (s *Server) buildHandler() http.Handler {
 		}
 		defer s.wg.Done()
 		if st := s.authenticate(r); st != nil {
+			writeStatus(w, st)
+			return
+		}
+		if st := s.checkQueryLength(r); st != nil {
 			writeStatus(w, st)
 			return
 		}
@@ -152,6 +158,10 @@ func (s *Server) route(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if err := s.classify(&info, r); err != nil {
+		writeError(w, err)
+		return
+	}
+	if err := checkPathSegmentName(info); err != nil {
 		writeError(w, err)
 		return
 	}
@@ -272,6 +282,34 @@ func parsePath(served []*resource, rest string) (requestInfo, error) {
 	return info, nil
 }
 
+// checkPathSegmentName refuses an object name that cannot be a path segment: "." and "..",
+// or one containing "/" or "%" (sent as %2F and %25). It mirrors the key functions of the
+// real generic registry (NamespaceKeyFunc, NoNamespaceKeyFunc), which answer 400
+// `Name parameter invalid: "..": may not be '..'` before storage is touched. A "/" cannot
+// survive our path split (a %2F in a name makes an extra segment, hence a 404), so in
+// practice this catches the dot names and "%". A legacy single-object watch path is a
+// field selector, not a key, and is left alone.
+func checkPathSegmentName(info requestInfo) error {
+	if info.name == "" || info.legacyWatch {
+		return nil
+	}
+	var msgs []string
+	switch info.name {
+	case ".", "..":
+		msgs = append(msgs, fmt.Sprintf("may not be '%s'", info.name))
+	default:
+		for _, bad := range []string{"/", "%"} {
+			if strings.Contains(info.name, bad) {
+				msgs = append(msgs, fmt.Sprintf("may not contain '%s'", bad))
+			}
+		}
+	}
+	if len(msgs) == 0 {
+		return nil
+	}
+	return api.NewBadRequest(fmt.Sprintf("Name parameter invalid: %q: %s", info.name, strings.Join(msgs, ";")))
+}
+
 // classify picks the verb from the method and the path shape; a method the path does not
 // serve is 405 (U3, E46).
 func (s *Server) classify(info *requestInfo, r *http.Request) error {
@@ -319,19 +357,63 @@ func isTrue(q map[string][]string, key string) bool {
 	return s != "0" && s != "false"
 }
 
-// readBody reads a request body up to the limit (E8).
-func (s *Server) readBody(r *http.Request) ([]byte, error) {
-	if r.Body == nil {
+// readBody reads a request body up to the limit (E8), within BodyReadTimeout. A declared
+// Content-Length over the limit is refused before reading anything; a body without one is
+// read only up to the limit plus one byte, so a huge body never costs more than the limit
+// in memory. A client that sends its body too slowly (slowloris) gets 408 Timeout when the
+// read deadline passes. The deadline is a connection deadline, in real time, set through
+// http.ResponseController; on a connection that has none (an in-process ResponseRecorder)
+// the body is read without one.
+func (s *Server) readBody(w http.ResponseWriter, r *http.Request) ([]byte, error) {
+	if r.Body == nil || r.Body == http.NoBody {
 		return nil, nil
+	}
+	if r.ContentLength > s.opts.MaxBodyBytes {
+		return nil, api.NewRequestEntityTooLargeError(fmt.Sprintf("limit is %d", s.opts.MaxBodyBytes))
+	}
+	if d := s.opts.BodyReadTimeout; d > 0 {
+		rc := http.NewResponseController(w)
+		if rc.SetReadDeadline(time.Now().Add(d)) == nil {
+			defer func() { _ = rc.SetReadDeadline(time.Time{}) }()
+		}
 	}
 	data, err := io.ReadAll(io.LimitReader(r.Body, s.opts.MaxBodyBytes+1))
 	if err != nil {
+		if errors.Is(err, os.ErrDeadlineExceeded) {
+			return nil, bodyTimeout(s.opts.BodyReadTimeout, len(data))
+		}
 		return nil, api.NewBadRequest("unable to read the request body: " + err.Error())
 	}
 	if int64(len(data)) > s.opts.MaxBodyBytes {
 		return nil, api.NewRequestEntityTooLargeError(fmt.Sprintf("limit is %d", s.opts.MaxBodyBytes))
 	}
 	return data, nil
+}
+
+// bodyTimeout is the 408 of a body that did not arrive within BodyReadTimeout. The reason is
+// Timeout ("the request could not be completed within the given time"), the code 408: the
+// client, not the server, was slow. client-go's apierrors.IsTimeout is true for it.
+func bodyTimeout(d time.Duration, got int) *api.Status {
+	return &api.Status{
+		TypeMeta: api.TypeMeta{Kind: "Status", APIVersion: "v1"},
+		Status:   api.StatusFailure, Code: http.StatusRequestTimeout, Reason: api.StatusReasonTimeout,
+		Message: fmt.Sprintf("Timeout: the request body was not received within %s (%d bytes read)", d, got),
+	}
+}
+
+// checkQueryLength is the 414 of a query string over MaxQueryBytes. Kubernetes has no
+// reason for 414, so the Status has none (reason ""), as the real server's Statuses for
+// codes without a reason do; the message names both sizes. A request whose line and
+// headers exceed MaxHeaderBytes never gets here: net/http answers it 431 in plain text.
+func (s *Server) checkQueryLength(r *http.Request) *api.Status {
+	if max := s.opts.MaxQueryBytes; max > 0 && len(r.URL.RawQuery) > max {
+		return &api.Status{
+			TypeMeta: api.TypeMeta{Kind: "Status", APIVersion: "v1"},
+			Status:   api.StatusFailure, Code: http.StatusRequestURITooLong, Reason: api.StatusReasonUnknown,
+			Message: fmt.Sprintf("the request URI is too long: the query string has %d bytes, the limit is %d", len(r.URL.RawQuery), max),
+		}
+	}
+	return nil
 }
 
 // checkJSONBody enforces the request Content-Type of POST and PUT (N1, N2, E21).

@@ -207,7 +207,7 @@ func (s *Server) openWatch(ctx context.Context, res *resource, ns string, opts a
 			return &watcher{res: res, ns: ns, startRV: rv, initErr: st, done: make(chan struct{})}, nil
 		}
 	}
-	return s.register(watchRequest{res: res, ns: ns, opts: opts, sel: sel, rv: rv, timeout: timeout}), nil
+	return s.register(watchRequest{res: res, ns: ns, opts: opts, sel: sel, rv: rv, timeout: timeout})
 }
 
 // queryOf turns Go-side ListOptions into the query a client would send, so the Go API runs

@@ -37,6 +37,29 @@ const (
 	// DefaultTooLargeResourceVersionWait is how long a request for a future resourceVersion
 	// waits for it before failing with 504 ResourceVersionTooLarge (L4, W9).
 	DefaultTooLargeResourceVersionWait = 3 * time.Second
+
+	// The limits a hostile or broken client meets (wire spec §10; doc.go item 26). The real
+	// kube-apiserver has the same header limits (its http.Server sets MaxHeaderBytes to 1 MiB
+	// and a ReadHeaderTimeout) and caps in-flight requests rather than open watches.
+
+	// DefaultReadHeaderTimeout is how long a client may take to send the request line and
+	// headers; a slower connection is closed without a response (slowloris on headers).
+	DefaultReadHeaderTimeout = 10 * time.Second
+	// DefaultIdleTimeout is how long a keep-alive connection may sit idle between requests.
+	DefaultIdleTimeout = 90 * time.Second
+	// DefaultBodyReadTimeout is how long a client may take to send a request body, counted
+	// from the start of the body read; a slower body gets 408 Timeout (slowloris on bodies).
+	DefaultBodyReadTimeout = time.Minute
+	// DefaultMaxHeaderBytes caps the request line plus headers, as net/http's default and the
+	// real server do. Beyond it net/http answers 431 in plain text before any handler runs.
+	DefaultMaxHeaderBytes = 1 << 20
+	// DefaultMaxQueryBytes caps the raw query string; a longer one is 414 (a Status). It is
+	// below DefaultMaxHeaderBytes, so an oversized query gets the Status, not net/http's 431.
+	DefaultMaxQueryBytes = 128 << 10
+	// DefaultMaxOpenWatches caps the watches open at once (HTTP and in-process together); one
+	// more is 429 TooManyRequests with Retry-After: 1. Each open watch can hold up to
+	// WatchBufferSize queued events, so the cap bounds the memory watchers can pin.
+	DefaultMaxOpenWatches = 4096
 )
 
 // Options configure a Server. The zero value gives the defaults above. It plays the role of
@@ -81,6 +104,24 @@ type Options struct {
 	// DebugFaults serves the fault API as JSON at /debug/faults, for instructors with curl
 	// (debug_faults.go). It is off by default: anyone who can reach the port can use it.
 	DebugFaults bool
+
+	// ReadHeaderTimeout, IdleTimeout and MaxHeaderBytes configure the http.Server of Start and
+	// StartTLS (0: DefaultReadHeaderTimeout, DefaultIdleTimeout, DefaultMaxHeaderBytes; a
+	// negative timeout: none). There is deliberately no server-wide ReadTimeout or
+	// WriteTimeout: watches are long-lived (W20).
+	ReadHeaderTimeout time.Duration
+	IdleTimeout       time.Duration
+	MaxHeaderBytes    int
+	// BodyReadTimeout bounds the reading of one request body, which then fails with 408
+	// Timeout (0: DefaultBodyReadTimeout; negative: none). It needs a connection that supports
+	// read deadlines (Start, StartTLS, httptest servers); elsewhere it is not enforced.
+	BodyReadTimeout time.Duration
+	// MaxQueryBytes caps the raw query string; longer is 414 (0: DefaultMaxQueryBytes;
+	// negative: no cap).
+	MaxQueryBytes int
+	// MaxOpenWatches caps the watches open at once; one more is 429 TooManyRequests (0:
+	// DefaultMaxOpenWatches; negative: no cap).
+	MaxOpenWatches int
 }
 
 // Validate reports the first invalid option with a clear error, as the Validate methods of
@@ -102,7 +143,7 @@ func (o Options) Validate() error {
 		}
 	}
 	switch {
-	case o.HistorySize < 0, o.WatchBufferSize < 0, o.MaxBodyBytes < 0, o.BookmarkPeriod < 0, o.MinRequestTimeout < 0:
+	case o.HistorySize < 0, o.WatchBufferSize < 0, o.MaxBodyBytes < 0, o.BookmarkPeriod < 0, o.MinRequestTimeout < 0, o.MaxHeaderBytes < 0:
 		return errors.New("apiserver: sizes and periods must not be negative")
 	}
 	return nil
@@ -169,6 +210,14 @@ func New(opts Options) *Server {
 	if opts.Version == "" {
 		opts.Version = DefaultVersion
 	}
+	opts.ReadHeaderTimeout = orDefault(opts.ReadHeaderTimeout, DefaultReadHeaderTimeout)
+	opts.IdleTimeout = orDefault(opts.IdleTimeout, DefaultIdleTimeout)
+	opts.BodyReadTimeout = orDefault(opts.BodyReadTimeout, DefaultBodyReadTimeout)
+	if opts.MaxHeaderBytes <= 0 {
+		opts.MaxHeaderBytes = DefaultMaxHeaderBytes
+	}
+	opts.MaxQueryBytes = orDefault(opts.MaxQueryBytes, DefaultMaxQueryBytes)
+	opts.MaxOpenWatches = orDefault(opts.MaxOpenWatches, DefaultMaxOpenWatches)
 	s := &Server{
 		opts:      opts,
 		clock:     clock.Or(opts.Clock),
@@ -199,6 +248,17 @@ func New(opts Options) *Server {
 	s.counts.reset()
 	s.handler = s.buildHandler()
 	return s
+}
+
+// orDefault maps 0 to def and any negative value to 0, which then means "off".
+func orDefault[T int | time.Duration](v, def T) T {
+	switch {
+	case v == 0:
+		return def
+	case v < 0:
+		return 0
+	}
+	return v
 }
 
 func (s *Server) mustRegister(ri ResourceInfo) {
@@ -312,8 +372,18 @@ func (s *Server) start(addr string, useTLS bool) (string, error) {
 	if host == "" {
 		host = "127.0.0.1"
 	}
-	if ip := net.ParseIP(host); (ip == nil || !ip.IsLoopback()) && host != "localhost" && s.opts.BearerToken == "" && s.log != nil {
-		s.log.Warn("apiserver binds a non-loopback address without authentication", "addr", host)
+	if ip := net.ParseIP(host); (ip == nil || !ip.IsLoopback()) && host != "localhost" {
+		// A security warning is worth breaking "nil Logger is silent" for: it goes to
+		// slog.Default (stderr) when no Logger is set.
+		lg := s.log
+		if lg == nil {
+			lg = slog.Default()
+		}
+		if s.opts.BearerToken == "" {
+			lg.Warn("apiserver binds a non-loopback address without authentication: anyone who can reach it may do anything", "addr", host)
+		} else {
+			lg.Warn("apiserver binds a non-loopback address", "addr", host)
+		}
 	}
 	if s.opts.BearerToken != "" && !useTLS && s.log != nil {
 		s.log.Warn("apiserver: kubectl does not send a bearer token over plain HTTP; use StartTLS")
@@ -336,9 +406,11 @@ func (s *Server) start(addr string, useTLS bool) (string, error) {
 	}
 	srv := &http.Server{
 		Handler: s.handler,
-		// No WriteTimeout: watches are long-lived (W20).
-		ReadHeaderTimeout: 10 * time.Second,
-		IdleTimeout:       90 * time.Second,
+		// No ReadTimeout or WriteTimeout: watches are long-lived (W20), and a ReadTimeout
+		// would cancel their contexts. Bodies get BodyReadTimeout in readBody instead.
+		ReadHeaderTimeout: s.opts.ReadHeaderTimeout,
+		IdleTimeout:       s.opts.IdleTimeout,
+		MaxHeaderBytes:    s.opts.MaxHeaderBytes,
 	}
 	if tlsConfig != nil {
 		// Every client that does not trust the self-signed certificate makes a handshake

@@ -95,7 +95,11 @@ type watchRequest struct {
 // register opens a watch (cacher.Watch). Everything that decides what the watcher will see
 // happens under s.mu, so no write can fall between the initial state (or replayed history)
 // and the live events: the list→watch hand-off is gapless (W11).
-func (s *Server) register(wr watchRequest) *watcher {
+//
+// A watch beyond MaxOpenWatches is refused with 429 TooManyRequests before it is registered
+// or sees any event; only watches still registered count, so one closed for overflow (W19)
+// frees its place at once.
+func (s *Server) register(wr watchRequest) (*watcher, error) {
 	o := wr.opts
 	sendInitial := o.SendInitialEvents != nil && *o.SendInitialEvents
 	// W6: since 1.34 a watch from "" or "0" without sendInitialEvents/rvm is served as a
@@ -108,13 +112,16 @@ func (s *Server) register(wr watchRequest) *watcher {
 
 	w := &watcher{
 		res: wr.res, ns: wr.ns, sel: wr.sel,
-		ch:        make(chan *event, s.opts.WatchBufferSize),
 		done:      make(chan struct{}),
 		bookmarks: o.AllowWatchBookmarks,
 		timeout:   wr.timeout,
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	if max := s.opts.MaxOpenWatches; max > 0 && len(s.watchers) >= max {
+		return nil, tooManyWatches(max)
+	}
+	w.ch = make(chan *event, s.opts.WatchBufferSize)
 	s.nextWID++
 	w.id = s.nextWID
 	switch {
@@ -139,7 +146,14 @@ func (s *Server) register(wr watchRequest) *watcher {
 		s.watchers[w] = struct{}{}
 	}
 	trace.Hop(s.log, "apiserver", "watch-open", w.res.info.Resource, strconv.FormatUint(w.startRV, 10), slog.Uint64("watcher", w.id))
-	return w
+	return w, nil
+}
+
+// tooManyWatches is the 429 of a watch over MaxOpenWatches. Like the real server's
+// max-in-flight filter, it asks the client to retry after one second (client-go's
+// RESTClient does, honouring Retry-After); unlike it, the body is a Status.
+func tooManyWatches(max int) *api.Status {
+	return api.NewTooManyRequests(fmt.Sprintf("too many open watches (the limit is %d), please try again later", max), 1)
 }
 
 // snapshot returns the current objects of the collection that pass the selectors, in key
