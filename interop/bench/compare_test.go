@@ -7,10 +7,12 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"regexp"
 	"strings"
 	"sync"
 	"testing"
 
+	"github.com/stretchr/testify/require"
 	"go.uber.org/goleak"
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/runtime"
@@ -34,7 +36,11 @@ import (
 	"github.com/informer-lab/informer-lab/workqueue"
 )
 
-var compare = flag.Bool("compare", false, "run the side-by-side benchmarks and print the table")
+var (
+	compare = flag.Bool("compare", false, "run the side-by-side benchmarks and print the table")
+	rows    = flag.String("compare.rows", "", "only the workloads whose name matches this regexp")
+	rounds  = flag.Int("compare.count", 3, "rounds per workload, each side running first in turn; the fastest round of each side counts")
+)
 
 func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
 
@@ -349,11 +355,31 @@ func TestBenchCompare(t *testing.T) {
 	if !*compare {
 		t.Skip("run with -compare (make bench-compare)")
 	}
+	only, err := regexp.Compile(*rows)
+	require.NoError(t, err, "-compare.rows")
 	var out strings.Builder
 	out.WriteString("| workload | ours ns/op | client-go ns/op | ratio | ours B/op | client-go B/op |\n|---|---:|---:|---:|---:|---:|\n")
 	for _, r := range workloads(t) {
-		r.oursR = testing.Benchmark(r.ours)
-		r.theirR = testing.Benchmark(r.theirs)
+		if !only.MatchString(r.name) {
+			continue
+		}
+		// Run both sides several times and keep each one's fastest round, so a burst of load
+		// from another process on a shared machine does not decide the ratio.
+		for i := range max(*rounds, 1) {
+			// Whoever runs second inherits the first one's heap and GC pacing; take turns.
+			var o, c testing.BenchmarkResult
+			if i%2 == 0 {
+				o, c = testing.Benchmark(r.ours), testing.Benchmark(r.theirs)
+			} else {
+				c, o = testing.Benchmark(r.theirs), testing.Benchmark(r.ours)
+			}
+			if i == 0 || o.NsPerOp() < r.oursR.NsPerOp() {
+				r.oursR = o
+			}
+			if i == 0 || c.NsPerOp() < r.theirR.NsPerOp() {
+				r.theirR = c
+			}
+		}
 		line := fmt.Sprintf("| %s | %d | %d | %.2f | %d | %d |\n", r.name, r.oursR.NsPerOp(), r.theirR.NsPerOp(),
 			float64(r.oursR.NsPerOp())/float64(r.theirR.NsPerOp()), r.oursR.AllocedBytesPerOp(), r.theirR.AllocedBytesPerOp())
 		out.WriteString(line)
