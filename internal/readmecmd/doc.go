@@ -14,4 +14,6 @@
 //     or it is make test itself).
 //  4. A Chinese README must hold exactly the commands of its English sibling, so the two
 //     cannot drift apart.
+//  5. A fenced block right after a line "<!-- script: testdata/x.txt -->" must equal that
+//     scenario script, so a README's embedded trace cannot fall behind make update.
 package readmecmd

@@ -359,3 +359,36 @@ func TestTranslationsKeepCommands(t *testing.T) {
 	}
 	t.Logf("%d README pairs compared", pairs)
 }
+
+// scriptMarker precedes a fenced block that holds a whole scenario script, so that the block
+// and the file cannot drift apart when make update rewrites the file.
+var scriptMarker = regexp.MustCompile(`^<!-- script: (\S+) -->$`)
+
+// TestEmbeddedScriptsAreCurrent is contract item 5.
+func TestEmbeddedScriptsAreCurrent(t *testing.T) {
+	root := repoRoot(t)
+	embeds := 0
+	for _, rel := range readmes(t, root) {
+		data, err := os.ReadFile(filepath.Join(root, rel))
+		require.NoError(t, err)
+		lines := strings.Split(string(data), "\n")
+		for i, l := range lines {
+			m := scriptMarker.FindStringSubmatch(l)
+			if m == nil {
+				continue
+			}
+			embeds++
+			require.Less(t, i+1, len(lines), "%s:%d: a marker must precede a fenced block", rel, i+1)
+			require.True(t, strings.HasPrefix(lines[i+1], "```"), "%s:%d: a marker must precede a fenced block", rel, i+1)
+			end := slices.IndexFunc(lines[i+2:], func(s string) bool { return strings.HasPrefix(s, "```") })
+			require.GreaterOrEqual(t, end, 0, "%s:%d: the fenced block never ends", rel, i+1)
+			got := strings.Join(lines[i+2:i+2+end], "\n")
+			want, err := os.ReadFile(filepath.Join(root, filepath.Dir(rel), m[1]))
+			require.NoError(t, err, "%s:%d", rel, i+1)
+			assert.Equal(t, strings.TrimRight(string(want), "\n"), got,
+				"%s:%d: the embedded %s differs from the file; copy the file into the README", rel, i+1, m[1])
+		}
+	}
+	assert.Positive(t, embeds, "no README embeds a script")
+	t.Logf("%d embedded scripts checked", embeds)
+}
