@@ -24,17 +24,22 @@ var runCommands = flag.Bool("readme.run", false, "run every README command for r
 // skipRun lists the commands -readme.run does not run, by prefix, each with its reason. The
 // default checks of contract item 2 still apply to them.
 var skipRun = map[string]string{
-	"make test":                  "it is the command that runs this test",
-	"make serve":                 "it serves until Ctrl-C",
-	"make ui":                    "it serves the dashboard until Ctrl-C",
-	"go run ./cmd/demo serve":    "it serves until Ctrl-C",
-	"make chapters":              "each chapter already runs through its own make chNN line",
-	"make bench":                 "it measures for many minutes; run it by hand",
-	"make fuzz":                  "it fuzzes for FUZZTIME per target; run it by hand",
-	"make lint":                  "CI runs it after make test",
-	"make interop":               "make test runs it",
-	"go test -run='^$' -bench=":  "a benchmark measures for minutes; run it by hand",
-	"cd interop && go test -run": "a benchmark measures for minutes; run it by hand",
+	"make test": "it is the command that runs this test",
+	"make docs": "it is the command that runs this test with -readme.run",
+	"go test ./chapters/11-modern-client-go/ -update": "it rewrites the expected output; make scenarios checks it",
+	"go test ./chapters/12-faults/ -update":           "it rewrites the expected output; make scenarios checks it",
+	"cd interop && go test ./":                        "make test runs the interop module; these are its replays and soaks",
+	"cd interop && go test -race":                     "make test runs it",
+	"make serve":                                      "it serves until Ctrl-C",
+	"make ui":                                         "it serves the dashboard until Ctrl-C",
+	"go run ./cmd/demo serve":                         "it serves until Ctrl-C",
+	"make chapters":                                   "each chapter already runs through its own make chNN line",
+	"make bench":                                      "it measures for many minutes; run it by hand",
+	"make fuzz":                                       "it fuzzes for FUZZTIME per target; run it by hand",
+	"make lint":                                       "CI runs it after make test",
+	"make interop":                                    "make test runs it",
+	"go test -run='^$' -bench=":                       "a benchmark measures for minutes; run it by hand",
+	"cd interop && go test -run":                      "a benchmark measures for minutes; run it by hand",
 	"go test -race -run Property_EndState -informer.seeds=500": "a 500-seed soak; run it by hand",
 }
 
