@@ -138,15 +138,14 @@ func (i *storeIndex) addIndexers(newIndexers Indexers) error {
 // updateIndices refiles key in every index: old is the object being replaced (nil on
 // create), new the object being stored (nil on delete).
 func (i *storeIndex) updateIndices(old, new any, key string) {
-	for name := range i.indexers {
-		i.updateSingleIndex(name, old, new, key)
+	for name, f := range i.indexers {
+		i.updateSingleIndex(name, f, old, new, key)
 	}
 }
 
 // updateSingleIndex is the heart of the indexer (TS-2, TS-3). The chapter 03 README walks
 // through these steps in this order.
-func (i *storeIndex) updateSingleIndex(name string, old, new any, key string) {
-	f := i.indexers[name]
+func (i *storeIndex) updateSingleIndex(name string, f IndexFunc, old, new any, key string) {
 	// Compute the values under which the old and the new object are filed.
 	oldValues := indexValues(f, name, key, old)
 	newValues := indexValues(f, name, key, new)
@@ -434,8 +433,8 @@ func (c *threadSafeMap) AddIndexers(newIndexers Indexers) error {
 		return err
 	}
 	for key, item := range c.items {
-		for name := range newIndexers {
-			c.index.updateSingleIndex(name, nil, item, key)
+		for name, f := range newIndexers {
+			c.index.updateSingleIndex(name, f, nil, item, key)
 		}
 	}
 	return nil
