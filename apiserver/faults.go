@@ -83,8 +83,9 @@ func (s *Server) DropNextEvents(r DropRule) {
 	if r.Count <= 0 {
 		return
 	}
+	rule := r // the server counts rule down under its lock; r stays as given, for the trace
 	s.faults.mu.Lock()
-	s.faults.drops = append(s.faults.drops, &r)
+	s.faults.drops = append(s.faults.drops, &rule)
 	s.faults.mu.Unlock()
 	trace.Hop(s.log, "apiserver", "fault", r.Key, "", slogString("fault", "drop-next"), slog.Int("count", r.Count))
 }
@@ -94,8 +95,9 @@ func (s *Server) FailNext(r FailRule) {
 	if r.Count <= 0 {
 		return
 	}
+	rule := r // the server counts rule down under its lock; r stays as given, for the trace
 	s.faults.mu.Lock()
-	s.faults.fails = append(s.faults.fails, &r)
+	s.faults.fails = append(s.faults.fails, &rule)
 	s.faults.mu.Unlock()
 	trace.Hop(s.log, "apiserver", "fault", r.Resource, "", slogString("fault", "fail-next"),
 		slogString("verb", r.Verb), slog.Int("code", r.Code), slog.Int("count", r.Count))
