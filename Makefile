@@ -7,7 +7,7 @@ FUZZTIME    ?= 60s
 
 ARGS        ?=
 
-.PHONY: load bench-compare docs scenarios update e2e-browser fuzz test fmt-check vet unit interop e2e-kubectl chapters bench bench-interop lint demo serve ui help
+.PHONY: chaos soak load bench-compare docs scenarios update e2e-browser fuzz test fmt-check vet unit interop e2e-kubectl chapters bench bench-interop lint demo serve ui help
 
 help: ## list the targets
 	@grep -E '^[a-z0-9%-]+:.*## ' $(MAKEFILE_LIST) | sed 's/:.*## /\t/'
@@ -68,6 +68,14 @@ update: ## rewrite the scenario scripts' expected output after a change (review 
 
 bench: ## every benchmark, with allocations
 	$(GO) test -run='^$$' -bench=. -benchmem -benchtime=$(BENCHTIME) $(PKGS)
+
+SEEDS ?= 10000
+SEED  ?= 0
+chaos: ## the chaos consistency suite: 200 seeds per profile under -race (make test runs 20)
+	$(GO) test -race -count=1 -run 'TestChaos_' ./internal/chaos/ -chaos.seeds=200 $(ARGS)
+
+soak: ## the chaos suite with many seeds, e.g. make soak SEEDS=10000 SEED=1000 (about 30 min)
+	$(GO) test -race -count=1 -timeout=0 -run 'TestChaos_Consistency' ./internal/chaos/ -chaos.seeds=$(SEEDS) -chaos.seed=$(SEED) $(ARGS)
 
 LOAD_DURATION ?= 60s
 load: ## 1,000 HTTP watchers and an informer against 5,000 writes/s for LOAD_DURATION: events/s, p99 latency, peak RSS
