@@ -161,7 +161,6 @@ type fifoSide struct {
 	// driver state
 	results chan pop
 	popping bool
-	popped  []pop
 }
 
 // fifoObs is what the script observes after each op.
