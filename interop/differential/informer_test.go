@@ -70,7 +70,7 @@ func genInformer(r *rand.Rand) []infOp {
 		name := fmt.Sprintf("p%d", r.IntN(6))
 		p := r.IntN(100)
 		if p >= 65 && p < 92 {
-			if faults == 3 { // keep the backoff short: at most 3 closed watches per script
+			if faults >= 3 { // keep the backoff short: at most 3 closed watches per script
 				p = r.IntN(65)
 			}
 			faults++
@@ -176,6 +176,9 @@ type infSide struct {
 	cache    func() map[string]string
 	lastRV   func() string
 	stop     func()
+	// ordered keeps each step's notifications in delivery order, sorting only runs of
+	// tombstones (see takeOrdered); false sorts the whole step (see take).
+	ordered bool
 }
 
 func startOurInformer(t *testing.T, env *wiretest.Env) *infSide {
@@ -329,7 +332,11 @@ func (s *infSide) step(t *testing.T, op infOp, i int, r *rand.Rand) infObs {
 		poll(t, "handler to see the marker at "+want, func() bool { return h.marker() == want })
 	}
 	for _, h := range s.handlers {
-		obs.Notes = append(obs.Notes, h.take())
+		if s.ordered {
+			obs.Notes = append(obs.Notes, h.takeOrdered())
+		} else {
+			obs.Notes = append(obs.Notes, h.take())
+		}
 	}
 	obs.Cache = s.cache()
 	obs.Counts = map[string]int{}
