@@ -1,12 +1,10 @@
 package informer
 
 import (
-	"fmt"
 	"os"
-	"runtime"
-	"strings"
 	"testing"
-	"time"
+
+	"github.com/informer-lab/informer-lab/internal/leakcheck"
 )
 
 // pipelinePackages are the packages whose goroutines an informer starts: if one of them is
@@ -24,38 +22,5 @@ var pipelinePackages = []string{
 // which reports a deadlock when a bubble's goroutines cannot all exit; this catches the tests
 // that run in real time (the HTTP integration test, the benchmarks).
 func TestMain(m *testing.M) {
-	code := m.Run()
-	if code == 0 {
-		deadline := time.Now().Add(5 * time.Second)
-		leaked := pipelineGoroutines()
-		for leaked != "" && time.Now().Before(deadline) {
-			time.Sleep(10 * time.Millisecond) // polling interval of a bounded wait
-			leaked = pipelineGoroutines()
-		}
-		if leaked != "" {
-			fmt.Fprintf(os.Stderr, "leaked pipeline goroutines:\n%s\n", leaked)
-			code = 1
-		}
-	}
-	os.Exit(code)
-}
-
-// pipelineGoroutines returns the stacks of the goroutines running pipeline code, other than
-// the one asking.
-func pipelineGoroutines() string {
-	buf := make([]byte, 4<<20)
-	buf = buf[:runtime.Stack(buf, true)]
-	var out []string
-	for i, g := range strings.Split(string(buf), "\n\n") {
-		if i == 0 { // this goroutine
-			continue
-		}
-		for _, pkg := range pipelinePackages {
-			if strings.Contains(g, pkg) && !strings.Contains(g, "testing.tRunner") && !strings.Contains(g, ".TestMain(") {
-				out = append(out, g)
-				break
-			}
-		}
-	}
-	return strings.Join(out, "\n\n")
+	os.Exit(leakcheck.Main(m, pipelinePackages...))
 }

@@ -1,53 +1,21 @@
 package main
 
 import (
-	"fmt"
 	"os"
-	"runtime"
 	"strings"
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/informer-lab/informer-lab/internal/leakcheck"
 )
 
 // TestMain fails the package if a goroutine of the pipeline (apiserver, informer, reflector,
 // processor, workqueue, dashboard, or this command) outlives the tests.
 func TestMain(m *testing.M) {
-	code := m.Run()
-	if code == 0 {
-		deadline := time.Now().Add(5 * time.Second)
-		leaked := pipelineGoroutines()
-		for leaked != "" && time.Now().Before(deadline) {
-			time.Sleep(10 * time.Millisecond) // polling interval of a bounded wait
-			leaked = pipelineGoroutines()
-		}
-		if leaked != "" {
-			fmt.Fprintf(os.Stderr, "leaked goroutines:\n%s\n", leaked)
-			code = 1
-		}
-	}
-	os.Exit(code)
-}
-
-func pipelineGoroutines() string {
-	buf := make([]byte, 1<<20)
-	buf = buf[:runtime.Stack(buf, true)]
-	var out []string
-	// The first block is always the calling goroutine (TestMain itself), whose frames name
-	// cmd/demo and would otherwise count as a leak.
-	for _, g := range strings.Split(string(buf), "\n\n")[1:] {
-		if strings.Contains(g, "testing.(*M)") {
-			continue
-		}
-		for _, pkg := range []string{"/informer.", "/reflector.", "/processor.", "/workqueue.", "/apiserver.",
-			"/listwatch.", "/dashboard."} {
-			if strings.Contains(g, "informer-lab/informer-lab"+pkg) || strings.Contains(g, "/cmd/demo/") {
-				out = append(out, g)
-				break
-			}
-		}
-	}
-	return strings.Join(out, "\n\n")
+	const lab = "informer-lab/informer-lab/"
+	os.Exit(leakcheck.Main(m, lab+"informer.", lab+"reflector.", lab+"processor.", lab+"workqueue.",
+		lab+"apiserver.", lab+"listwatch.", lab+"internal/dashboard.", "/cmd/demo/"))
 }
 
 // lineBuffer is an io.Writer that keeps complete lines and lets a test wait for one.
