@@ -1,6 +1,7 @@
 // Package api is the object model shared by the simulated apiserver and the client side:
 // the wire types of core/v1 (Pod, ConfigMap, Namespace and their lists) and of meta.k8s.io/v1
-// (Status, Table, PartialObjectMetadata, WatchEvent), Unstructured for every other kind, the
+// (Status, Table, PartialObjectMetadata, WatchEvent), the discovery documents (legacy
+// metav1 and aggregated apidiscovery/v2), Unstructured for every other kind, the
 // accessor interfaces that replace reflection, and a Scheme that maps kinds to Go types. It
 // mirrors parts of k8s.io/api core/v1, apimachinery pkg/apis/meta/v1, pkg/api/meta,
 // pkg/runtime and unstructured, with none of their code.
@@ -25,6 +26,8 @@
 //  8. Scheme.Encode fills in kind and apiVersion when they are empty, on a copy: it never
 //     changes the caller's object.
 //  9. A *Status is an error whose text is its message.
+//  10. The discovery documents are written by the simulated apiserver and read by
+//     client/discovery from the same types, so the two cannot disagree about the wire.
 //
 // DefaultScheme holds every kind of this package; package api/watch holds the watch types.
 package api

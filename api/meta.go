@@ -5,11 +5,12 @@ import (
 )
 
 // GroupVersionKind mirrors schema.GroupVersionKind in apimachinery pkg/runtime/schema.
-// An empty Group means the core ("legacy") group served under /api/v1.
+// An empty Group means the core ("legacy") group served under /api/v1. Its JSON form is
+// metav1.GroupVersionKind's, the one discovery documents carry.
 type GroupVersionKind struct {
-	Group   string
-	Version string
-	Kind    string
+	Group   string `json:"group"`
+	Version string `json:"version"`
+	Kind    string `json:"kind"`
 }
 
 // APIVersion returns the apiVersion string for the group and version: "v1" for the core

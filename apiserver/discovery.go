@@ -24,19 +24,6 @@ const DefaultVersion = "v1.32.0"
 
 var versionPattern = regexp.MustCompile(`^v(\d+)\.(\d+)\.\d+([-+][0-9A-Za-z.+-]*)?$`)
 
-// versionInfo mirrors version.Info in apimachinery pkg/version: the /version body (K2).
-type versionInfo struct {
-	Major        string `json:"major"`
-	Minor        string `json:"minor"`
-	GitVersion   string `json:"gitVersion"`
-	GitCommit    string `json:"gitCommit"`
-	GitTreeState string `json:"gitTreeState"`
-	BuildDate    string `json:"buildDate"`
-	GoVersion    string `json:"goVersion"`
-	Compiler     string `json:"compiler"`
-	Platform     string `json:"platform"`
-}
-
 // validateVersion checks a Kubernetes version string such as "v1.32.0".
 func validateVersion(v string) error {
 	if !versionPattern.MatchString(v) {
@@ -47,8 +34,8 @@ func validateVersion(v string) error {
 
 // newVersionInfo builds the /version body. A version that does not parse is reported as the
 // gitVersion with empty major and minor (Options.Validate rejects it beforehand).
-func newVersionInfo(v string) versionInfo {
-	info := versionInfo{
+func newVersionInfo(v string) api.VersionInfo {
+	info := api.VersionInfo{
 		GitVersion: v, GitCommit: "0000000000000000000000000000000000000000", GitTreeState: "clean",
 		BuildDate: "2026-01-01T00:00:00Z", GoVersion: runtime.Version(), Compiler: runtime.Compiler,
 		Platform: runtime.GOOS + "/" + runtime.GOARCH,
@@ -57,102 +44,6 @@ func newVersionInfo(v string) versionInfo {
 		info.Major, info.Minor = m[1], m[2]
 	}
 	return info
-}
-
-// Legacy discovery documents (metav1 APIVersions, APIGroupList, APIGroup, APIResourceList).
-
-type apiVersions struct {
-	Kind                       string                      `json:"kind"`
-	Versions                   []string                    `json:"versions"`
-	ServerAddressByClientCIDRs []serverAddressByClientCIDR `json:"serverAddressByClientCIDRs"`
-}
-
-type serverAddressByClientCIDR struct {
-	ClientCIDR    string `json:"clientCIDR"`
-	ServerAddress string `json:"serverAddress"`
-}
-
-type groupVersionForDiscovery struct {
-	GroupVersion string `json:"groupVersion"`
-	Version      string `json:"version"`
-}
-
-type apiGroup struct {
-	Kind             string                     `json:"kind,omitempty"`
-	APIVersion       string                     `json:"apiVersion,omitempty"`
-	Name             string                     `json:"name"`
-	Versions         []groupVersionForDiscovery `json:"versions"`
-	PreferredVersion groupVersionForDiscovery   `json:"preferredVersion"`
-}
-
-type apiGroupList struct {
-	Kind       string     `json:"kind"`
-	APIVersion string     `json:"apiVersion"`
-	Groups     []apiGroup `json:"groups"`
-}
-
-type apiResource struct {
-	Name         string   `json:"name"`
-	SingularName string   `json:"singularName"`
-	Namespaced   bool     `json:"namespaced"`
-	Kind         string   `json:"kind"`
-	Verbs        []string `json:"verbs"`
-	ShortNames   []string `json:"shortNames,omitempty"`
-	Categories   []string `json:"categories,omitempty"`
-}
-
-type apiResourceList struct {
-	Kind         string        `json:"kind"`
-	APIVersion   string        `json:"apiVersion,omitempty"`
-	GroupVersion string        `json:"groupVersion"`
-	Resources    []apiResource `json:"resources"`
-}
-
-// Aggregated discovery documents (apidiscovery.k8s.io/v2 and v2beta1 share one shape).
-
-type apiGroupDiscoveryList struct {
-	Kind       string              `json:"kind"`
-	APIVersion string              `json:"apiVersion"`
-	Metadata   struct{}            `json:"metadata"`
-	Items      []apiGroupDiscovery `json:"items"`
-}
-
-type discoveryMeta struct {
-	Name string `json:"name,omitempty"`
-}
-
-type apiGroupDiscovery struct {
-	Metadata discoveryMeta         `json:"metadata"`
-	Versions []apiVersionDiscovery `json:"versions"`
-}
-
-type apiVersionDiscovery struct {
-	Version   string                 `json:"version"`
-	Resources []apiResourceDiscovery `json:"resources"`
-	Freshness string                 `json:"freshness"`
-}
-
-type groupVersionKind struct {
-	Group   string `json:"group"`
-	Version string `json:"version"`
-	Kind    string `json:"kind"`
-}
-
-type apiResourceDiscovery struct {
-	Resource         string                    `json:"resource"`
-	ResponseKind     groupVersionKind          `json:"responseKind"`
-	Scope            string                    `json:"scope"`
-	SingularResource string                    `json:"singularResource"`
-	Verbs            []string                  `json:"verbs"`
-	ShortNames       []string                  `json:"shortNames,omitempty"`
-	Categories       []string                  `json:"categories,omitempty"`
-	Subresources     []apiSubresourceDiscovery `json:"subresources,omitempty"`
-}
-
-type apiSubresourceDiscovery struct {
-	Subresource  string           `json:"subresource"`
-	ResponseKind groupVersionKind `json:"responseKind"`
-	Verbs        []string         `json:"verbs"`
 }
 
 var statusVerbs = []string{"get", "patch", "update"}
@@ -184,34 +75,34 @@ func (s *Server) resourcesOf(group, version string) []ResourceInfo {
 	return out
 }
 
-func legacyResources(infos []ResourceInfo) []apiResource {
-	out := []apiResource{}
+func legacyResources(infos []ResourceInfo) []api.APIResource {
+	out := []api.APIResource{}
 	for _, ri := range infos {
-		out = append(out, apiResource{
+		out = append(out, api.APIResource{
 			Name: ri.Resource, SingularName: strings.ToLower(ri.Kind), Namespaced: ri.Namespaced, Kind: ri.Kind,
 			Verbs: ri.verbs(), ShortNames: ri.ShortNames, Categories: ri.Categories,
 		})
 		if ri.hasStatus() {
-			out = append(out, apiResource{Name: ri.Resource + "/status", Namespaced: ri.Namespaced, Kind: ri.Kind, Verbs: statusVerbs})
+			out = append(out, api.APIResource{Name: ri.Resource + "/status", Namespaced: ri.Namespaced, Kind: ri.Kind, Verbs: statusVerbs})
 		}
 	}
 	return out
 }
 
-func aggregatedResources(infos []ResourceInfo) []apiResourceDiscovery {
-	out := []apiResourceDiscovery{}
+func aggregatedResources(infos []ResourceInfo) []api.APIResourceDiscovery {
+	out := []api.APIResourceDiscovery{}
 	for _, ri := range infos {
-		gvk := groupVersionKind{Group: ri.Group, Version: ri.Version, Kind: ri.Kind}
-		scope := "Cluster"
+		gvk := ri.GVK()
+		scope := api.ScopeCluster
 		if ri.Namespaced {
-			scope = "Namespaced"
+			scope = api.ScopeNamespace
 		}
-		d := apiResourceDiscovery{
-			Resource: ri.Resource, ResponseKind: gvk, Scope: scope, SingularResource: strings.ToLower(ri.Kind),
+		d := api.APIResourceDiscovery{
+			Resource: ri.Resource, ResponseKind: &gvk, Scope: scope, SingularResource: strings.ToLower(ri.Kind),
 			Verbs: ri.verbs(), ShortNames: ri.ShortNames, Categories: ri.Categories,
 		}
 		if ri.hasStatus() {
-			d.Subresources = []apiSubresourceDiscovery{{Subresource: "status", ResponseKind: gvk, Verbs: statusVerbs}}
+			d.Subresources = []api.APISubresourceDiscovery{{Subresource: "status", ResponseKind: &gvk, Verbs: statusVerbs}}
 		}
 		out = append(out, d)
 	}
@@ -225,27 +116,30 @@ func groupVersion(group, version string) string {
 	return group + "/" + version
 }
 
-func (s *Server) legacyGroup(group string, versions []string) apiGroup {
-	g := apiGroup{Name: group}
+func (s *Server) legacyGroup(group string, versions []string) api.APIGroup {
+	g := api.APIGroup{Name: group}
 	for _, v := range versions {
-		g.Versions = append(g.Versions, groupVersionForDiscovery{GroupVersion: groupVersion(group, v), Version: v})
+		g.Versions = append(g.Versions, api.GroupVersionForDiscovery{GroupVersion: groupVersion(group, v), Version: v})
 	}
 	g.PreferredVersion = g.Versions[0]
 	return g
 }
 
 // aggregated builds the APIGroupDiscoveryList of /api (core) or /apis (every other group).
-func (s *Server) aggregated(core bool, version string) apiGroupDiscoveryList {
-	doc := apiGroupDiscoveryList{Kind: "APIGroupDiscoveryList", APIVersion: "apidiscovery.k8s.io/" + version, Items: []apiGroupDiscovery{}}
+func (s *Server) aggregated(core bool, version string) api.APIGroupDiscoveryList {
+	doc := api.APIGroupDiscoveryList{
+		TypeMeta: api.TypeMeta{Kind: "APIGroupDiscoveryList", APIVersion: "apidiscovery.k8s.io/" + version},
+		Items:    []api.APIGroupDiscovery{},
+	}
 	groups, versions := s.groupVersions()
 	for _, g := range groups {
 		if (g == "") != core {
 			continue
 		}
-		item := apiGroupDiscovery{Metadata: discoveryMeta{Name: g}}
+		item := api.APIGroupDiscovery{Metadata: api.ObjectMeta{Name: g}}
 		for _, v := range versions[g] {
-			item.Versions = append(item.Versions, apiVersionDiscovery{
-				Version: v, Resources: aggregatedResources(s.resourcesOf(g, v)), Freshness: "Current",
+			item.Versions = append(item.Versions, api.APIVersionDiscovery{
+				Version: v, Resources: aggregatedResources(s.resourcesOf(g, v)), Freshness: api.DiscoveryFreshnessCurrent,
 			})
 		}
 		doc.Items = append(doc.Items, item)
@@ -271,13 +165,13 @@ func (s *Server) serveDiscovery(w http.ResponseWriter, r *http.Request, path str
 			return true
 		}
 		if core {
-			writeDiscovery(w, "application/json", apiVersions{
-				Kind: "APIVersions", Versions: versions[""],
-				ServerAddressByClientCIDRs: []serverAddressByClientCIDR{{ClientCIDR: "0.0.0.0/0", ServerAddress: r.Host}},
+			writeDiscovery(w, "application/json", api.APIVersions{
+				TypeMeta: api.TypeMeta{Kind: "APIVersions"}, Versions: versions[""],
+				ServerAddressByClientCIDRs: []api.ServerAddressByClientCIDR{{ClientCIDR: "0.0.0.0/0", ServerAddress: r.Host}},
 			})
 			return true
 		}
-		list := apiGroupList{Kind: "APIGroupList", APIVersion: "v1", Groups: []apiGroup{}}
+		list := api.APIGroupList{TypeMeta: api.TypeMeta{Kind: "APIGroupList", APIVersion: "v1"}, Groups: []api.APIGroup{}}
 		for _, g := range groups {
 			if g != "" {
 				list.Groups = append(list.Groups, s.legacyGroup(g, versions[g]))
@@ -318,8 +212,8 @@ func (s *Server) serveResourceList(w http.ResponseWriter, r *http.Request, group
 		writeError(w, err)
 		return true
 	}
-	list := apiResourceList{Kind: "APIResourceList", GroupVersion: groupVersion(group, version),
-		Resources: legacyResources(s.resourcesOf(group, version))}
+	list := api.APIResourceList{TypeMeta: api.TypeMeta{Kind: "APIResourceList"}, GroupVersion: groupVersion(group, version),
+		APIResources: legacyResources(s.resourcesOf(group, version))}
 	if group != "" {
 		list.APIVersion = "v1"
 	}

@@ -29,7 +29,7 @@ func TestCh01_K2_Version(t *testing.T) {
 			r := c.get("/version?timeout=5s")
 			require.Equal(t, 200, r.code)
 			assert.Equal(t, "application/json", r.header.Get("Content-Type"))
-			var v versionInfo
+			var v api.VersionInfo
 			r.decode(t, &v)
 			assert.Equal(t, []string{tc.major, tc.minor}, []string{v.Major, v.Minor}, tc.version)
 			assert.True(t, strings.HasPrefix(v.GitVersion, "v1."+tc.minor+"."))
@@ -67,7 +67,7 @@ func TestCh01_K4_LegacyDiscovery(t *testing.T) {
 	_, c := newServer(t, Options{})
 	r := c.get("/api?timeout=32s")
 	require.Equal(t, 200, r.code)
-	var versions apiVersions
+	var versions api.APIVersions
 	r.decode(t, &versions)
 	assert.Equal(t, "APIVersions", versions.Kind)
 	assert.Equal(t, []string{"v1"}, versions.Versions)
@@ -80,10 +80,10 @@ func TestCh01_K4_LegacyDiscovery(t *testing.T) {
 
 	r = c.get("/api/v1")
 	require.Equal(t, 200, r.code)
-	var list apiResourceList
+	var list api.APIResourceList
 	r.decode(t, &list)
 	all := []string{"create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"}
-	want := apiResourceList{Kind: "APIResourceList", GroupVersion: "v1", Resources: []apiResource{
+	want := api.APIResourceList{TypeMeta: api.TypeMeta{Kind: "APIResourceList"}, GroupVersion: "v1", APIResources: []api.APIResource{
 		{Name: "pods", SingularName: "pod", Namespaced: true, Kind: "Pod", Verbs: all, ShortNames: []string{"po"}, Categories: []string{"all"}},
 		{Name: "pods/status", Namespaced: true, Kind: "Pod", Verbs: statusVerbs},
 		{Name: "configmaps", SingularName: "configmap", Namespaced: true, Kind: "ConfigMap", Verbs: all, ShortNames: []string{"cm"}},
@@ -131,7 +131,7 @@ func TestCh01_K5_AggregatedDiscovery(t *testing.T) {
 	r := c.do("GET", "/api?timeout=32s", nil, "Accept", kubectlDiscoveryAccept)
 	require.Equal(t, 200, r.code)
 	assert.Equal(t, "application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList", r.header.Get("Content-Type"))
-	var core apiGroupDiscoveryList
+	var core api.APIGroupDiscoveryList
 	r.decode(t, &core)
 	assert.Equal(t, "apidiscovery.k8s.io/v2", core.APIVersion)
 	require.Len(t, core.Items, 1)
@@ -140,12 +140,12 @@ func TestCh01_K5_AggregatedDiscovery(t *testing.T) {
 	v1 := core.Items[0].Versions[0]
 	assert.Equal(t, "Current", v1.Freshness)
 	require.Len(t, v1.Resources, 3)
-	podGVK := groupVersionKind{Version: "v1", Kind: "Pod"}
-	if diff := cmp.Diff(apiResourceDiscovery{
+	podGVK := &api.GroupVersionKind{Version: "v1", Kind: "Pod"}
+	if diff := cmp.Diff(api.APIResourceDiscovery{
 		Resource: "pods", ResponseKind: podGVK, Scope: "Namespaced", SingularResource: "pod",
 		Verbs:      []string{"create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"},
 		ShortNames: []string{"po"}, Categories: []string{"all"},
-		Subresources: []apiSubresourceDiscovery{{Subresource: "status", ResponseKind: podGVK, Verbs: statusVerbs}},
+		Subresources: []api.APISubresourceDiscovery{{Subresource: "status", ResponseKind: podGVK, Verbs: statusVerbs}},
 	}, v1.Resources[0]); diff != "" {
 		t.Errorf("pods (-want +got):\n%s", diff)
 	}
@@ -153,7 +153,7 @@ func TestCh01_K5_AggregatedDiscovery(t *testing.T) {
 	assert.Empty(t, v1.Resources[1].Subresources, "configmaps have no status")
 
 	r = c.do("GET", "/apis", nil, "Accept", kubectlDiscoveryAccept)
-	var groups apiGroupDiscoveryList
+	var groups api.APIGroupDiscoveryList
 	r.decode(t, &groups)
 	require.Len(t, groups.Items, 1)
 	assert.Equal(t, "apps", groups.Items[0].Metadata.Name)
@@ -286,7 +286,7 @@ func TestCh01_K11_OpenAPIv3(t *testing.T) {
 		var doc struct {
 			OpenAPI string `json:"openapi"`
 			Paths   map[string]map[string]struct {
-				GVK        groupVersionKind `json:"x-kubernetes-group-version-kind"`
+				GVK        api.GroupVersionKind `json:"x-kubernetes-group-version-kind"`
 				Parameters []struct {
 					Name string `json:"name"`
 					In   string `json:"in"`
@@ -327,7 +327,7 @@ func TestCh01_DiscoveryFollowsRegister(t *testing.T) {
 	s, c := newServer(t, Options{})
 	before := c.get("/openapi/v3").body
 	require.NoError(t, s.Register(ResourceInfo{Group: "example.dev", Version: "v1", Resource: "widgets", Kind: "Widget", Namespaced: true}))
-	var groups apiGroupList
+	var groups api.APIGroupList
 	c.get("/apis").decode(t, &groups)
 	require.Len(t, groups.Groups, 1)
 	assert.Equal(t, "example.dev", groups.Groups[0].Name)

@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"net/http"
 	"strings"
+
+	"github.com/informer-lab/informer-lab/api"
 )
 
 // OpenAPI v3 (wire spec K11), a tiny stand-in for k8s.io/kube-openapi's handler3. kubectl
@@ -35,10 +37,10 @@ type openAPIPathItem struct {
 }
 
 type openAPIOperation struct {
-	OperationID string             `json:"operationId"`
-	GVK         groupVersionKind   `json:"x-kubernetes-group-version-kind"`
-	Action      string             `json:"x-kubernetes-action"`
-	Parameters  []openAPIParameter `json:"parameters"`
+	OperationID string               `json:"operationId"`
+	GVK         api.GroupVersionKind `json:"x-kubernetes-group-version-kind"`
+	Action      string               `json:"x-kubernetes-action"`
+	Parameters  []openAPIParameter   `json:"parameters"`
 	Responses   map[string]struct {
 		Description string `json:"description"`
 	} `json:"responses"`
@@ -83,7 +85,7 @@ func (s *Server) openAPIDoc(group, version string) []byte {
 		)
 		op := &openAPIOperation{
 			OperationID: "patch" + ri.Kind,
-			GVK:         groupVersionKind{Group: ri.Group, Version: ri.Version, Kind: ri.Kind},
+			GVK:         ri.GVK(),
 			Action:      "patch",
 			Parameters:  params,
 		}

@@ -172,7 +172,7 @@ type Server struct {
 
 	faults  faults
 	counts  requestCounts
-	version versionInfo
+	version api.VersionInfo
 
 	// lifeMu guards closed and the WaitGroup's Add, so that Close cannot race a new request.
 	lifeMu  sync.Mutex

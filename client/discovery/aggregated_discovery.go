@@ -1,6 +1,10 @@
 package discovery
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/informer-lab/informer-lab/api"
+)
 
 // StaleGroupVersionError mirrors discovery.StaleGroupVersionError: an aggregated document
 // marked this group-version stale.
@@ -15,27 +19,27 @@ func (e StaleGroupVersionError) Error() string {
 // discovery/aggregated_discovery.go: it turns one aggregated document into the legacy shapes,
 // groups on one side and the resources of each group-version on the other, with subresources
 // becoming "parent/sub" entries as legacy discovery lists them.
-func SplitGroupsAndResources(list APIGroupDiscoveryList) (*APIGroupList, map[string]*APIResourceList, map[string]error) {
-	groups := &APIGroupList{Groups: make([]APIGroup, 0, len(list.Items))}
-	resources := map[string]*APIResourceList{}
+func SplitGroupsAndResources(list api.APIGroupDiscoveryList) (*api.APIGroupList, map[string]*api.APIResourceList, map[string]error) {
+	groups := &api.APIGroupList{Groups: make([]api.APIGroup, 0, len(list.Items))}
+	resources := map[string]*api.APIResourceList{}
 	failed := map[string]error{}
 	for _, ag := range list.Items {
-		g := APIGroup{Name: ag.Metadata.Name}
+		g := api.APIGroup{Name: ag.Metadata.Name}
 		for _, v := range ag.Versions {
 			gv := v.Version
 			if g.Name != "" {
 				gv = g.Name + "/" + v.Version
 			}
-			if v.Freshness == DiscoveryFreshnessStale {
+			if v.Freshness == api.DiscoveryFreshnessStale {
 				failed[gv] = StaleGroupVersionError{GroupVersion: gv}
 				continue
 			}
-			ver := GroupVersionForDiscovery{GroupVersion: gv, Version: v.Version}
+			ver := api.GroupVersionForDiscovery{GroupVersion: gv, Version: v.Version}
 			g.Versions = append(g.Versions, ver)
-			if g.PreferredVersion == (GroupVersionForDiscovery{}) {
+			if g.PreferredVersion == (api.GroupVersionForDiscovery{}) {
 				g.PreferredVersion = ver // the first version that is not stale
 			}
-			rl := &APIResourceList{GroupVersion: gv}
+			rl := &api.APIResourceList{GroupVersion: gv}
 			for _, r := range v.Resources {
 				parent, ok := convertAPIResource(r)
 				if ok {
@@ -56,16 +60,16 @@ func SplitGroupsAndResources(list APIGroupDiscoveryList) (*APIGroupList, map[str
 
 // convertAPIResource mirrors convertAPIResource: ok is false when the resource has no
 // responseKind; the partial result still names the parent of its subresources.
-func convertAPIResource(in APIResourceDiscovery) (APIResource, bool) {
-	out := APIResource{
+func convertAPIResource(in api.APIResourceDiscovery) (api.APIResource, bool) {
+	out := api.APIResource{
 		Name:         in.Resource,
 		SingularName: in.SingularResource,
-		Namespaced:   in.Scope == ScopeNamespace,
+		Namespaced:   in.Scope == api.ScopeNamespace,
 		Verbs:        in.Verbs,
 		ShortNames:   in.ShortNames,
 		Categories:   in.Categories,
 	}
-	if in.ResponseKind == nil || *in.ResponseKind == (GroupVersionKind{}) {
+	if in.ResponseKind == nil || *in.ResponseKind == (api.GroupVersionKind{}) {
 		return out, false
 	}
 	out.Group, out.Version, out.Kind = in.ResponseKind.Group, in.ResponseKind.Version, in.ResponseKind.Kind
@@ -73,11 +77,11 @@ func convertAPIResource(in APIResourceDiscovery) (APIResource, bool) {
 }
 
 // convertAPISubresource mirrors convertAPISubresource.
-func convertAPISubresource(parent APIResource, in APISubresourceDiscovery) (APIResource, bool) {
-	if in.ResponseKind == nil || *in.ResponseKind == (GroupVersionKind{}) {
-		return APIResource{}, false
+func convertAPISubresource(parent api.APIResource, in api.APISubresourceDiscovery) (api.APIResource, bool) {
+	if in.ResponseKind == nil || *in.ResponseKind == (api.GroupVersionKind{}) {
+		return api.APIResource{}, false
 	}
-	return APIResource{
+	return api.APIResource{
 		Name:         parent.Name + "/" + in.Subresource,
 		SingularName: parent.SingularName,
 		Namespaced:   parent.Namespaced,

@@ -29,10 +29,10 @@ const (
 // helpers).
 type DiscoveryInterface interface {
 	RESTClient() *listwatch.RESTClient
-	ServerVersion() (*VersionInfo, error)
-	ServerGroups() (*APIGroupList, error)
-	ServerResourcesForGroupVersion(groupVersion string) (*APIResourceList, error)
-	ServerGroupsAndResources() ([]*APIGroup, []*APIResourceList, error)
+	ServerVersion() (*api.VersionInfo, error)
+	ServerGroups() (*api.APIGroupList, error)
+	ServerResourcesForGroupVersion(groupVersion string) (*api.APIResourceList, error)
+	ServerGroupsAndResources() ([]*api.APIGroup, []*api.APIResourceList, error)
 }
 
 // DiscoveryClient mirrors discovery.DiscoveryClient: it asks the server which groups,
@@ -71,17 +71,17 @@ func NewDiscoveryClient(c *listwatch.RESTClient) *DiscoveryClient {
 func (d *DiscoveryClient) RESTClient() *listwatch.RESTClient { return d.restClient }
 
 // ServerVersion mirrors DiscoveryClient.ServerVersion: GET /version.
-func (d *DiscoveryClient) ServerVersion() (*VersionInfo, error) {
+func (d *DiscoveryClient) ServerVersion() (*api.VersionInfo, error) {
 	return d.ServerVersionWithContext(context.Background())
 }
 
 // ServerVersionWithContext mirrors DiscoveryClient.ServerVersionWithContext.
-func (d *DiscoveryClient) ServerVersionWithContext(ctx context.Context) (*VersionInfo, error) {
+func (d *DiscoveryClient) ServerVersionWithContext(ctx context.Context) (*api.VersionInfo, error) {
 	body, err := d.restClient.Get().AbsPath("/version").Do(ctx).Raw()
 	if err != nil {
 		return nil, err
 	}
-	var info VersionInfo
+	var info api.VersionInfo
 	if err := json.Unmarshal(body, &info); err != nil {
 		return nil, fmt.Errorf("unable to parse the server version: %w", err)
 	}
@@ -90,12 +90,12 @@ func (d *DiscoveryClient) ServerVersionWithContext(ctx context.Context) (*Versio
 
 // ServerGroups mirrors DiscoveryClient.ServerGroups: the core group first, then the groups
 // of /apis, each with its versions and preferred version.
-func (d *DiscoveryClient) ServerGroups() (*APIGroupList, error) {
+func (d *DiscoveryClient) ServerGroups() (*api.APIGroupList, error) {
 	return d.ServerGroupsWithContext(context.Background())
 }
 
 // ServerGroupsWithContext mirrors DiscoveryClient.ServerGroupsWithContext.
-func (d *DiscoveryClient) ServerGroupsWithContext(ctx context.Context) (*APIGroupList, error) {
+func (d *DiscoveryClient) ServerGroupsWithContext(ctx context.Context) (*api.APIGroupList, error) {
 	groups, _, _, err := d.GroupsAndMaybeResourcesWithContext(ctx)
 	if err != nil {
 		return nil, err
@@ -106,13 +106,13 @@ func (d *DiscoveryClient) ServerGroupsWithContext(ctx context.Context) (*APIGrou
 // ServerResourcesForGroupVersion mirrors DiscoveryClient.ServerResourcesForGroupVersion:
 // GET /api/v1 for "v1", /apis/{group}/{version} otherwise. A 404 on /api/v1 gives an empty
 // list, as upstream tolerates it.
-func (d *DiscoveryClient) ServerResourcesForGroupVersion(groupVersion string) (*APIResourceList, error) {
+func (d *DiscoveryClient) ServerResourcesForGroupVersion(groupVersion string) (*api.APIResourceList, error) {
 	return d.ServerResourcesForGroupVersionWithContext(context.Background(), groupVersion)
 }
 
 // ServerResourcesForGroupVersionWithContext mirrors
 // DiscoveryClient.ServerResourcesForGroupVersionWithContext.
-func (d *DiscoveryClient) ServerResourcesForGroupVersionWithContext(ctx context.Context, groupVersion string) (*APIResourceList, error) {
+func (d *DiscoveryClient) ServerResourcesForGroupVersionWithContext(ctx context.Context, groupVersion string) (*api.APIResourceList, error) {
 	if groupVersion == "" {
 		return nil, errors.New("groupVersion shouldn't be empty")
 	}
@@ -120,7 +120,7 @@ func (d *DiscoveryClient) ServerResourcesForGroupVersionWithContext(ctx context.
 	if d.LegacyPrefix != "" && groupVersion == "v1" {
 		p = d.LegacyPrefix + "/v1"
 	}
-	resources := &APIResourceList{GroupVersion: groupVersion}
+	resources := &api.APIResourceList{GroupVersion: groupVersion}
 	body, err := d.restClient.Get().AbsPath(p).Do(ctx).Raw()
 	if err != nil {
 		if groupVersion == "v1" && api.IsNotFound(err) {
@@ -138,24 +138,24 @@ func (d *DiscoveryClient) ServerResourcesForGroupVersionWithContext(ctx context.
 // and the resources of each of its versions. With aggregated discovery that takes two
 // requests (/api, /apis); with legacy discovery one more per group-version. Group-versions
 // that fail are reported in an *ErrGroupDiscoveryFailed next to the partial result.
-func (d *DiscoveryClient) ServerGroupsAndResources() ([]*APIGroup, []*APIResourceList, error) {
+func (d *DiscoveryClient) ServerGroupsAndResources() ([]*api.APIGroup, []*api.APIResourceList, error) {
 	return d.ServerGroupsAndResourcesWithContext(context.Background())
 }
 
 // ServerGroupsAndResourcesWithContext mirrors ServerGroupsAndResourcesWithContext. Unlike
 // client-go, the per-group-version requests of legacy discovery go one after another, and
 // the result is always in discovery order.
-func (d *DiscoveryClient) ServerGroupsAndResourcesWithContext(ctx context.Context) ([]*APIGroup, []*APIResourceList, error) {
+func (d *DiscoveryClient) ServerGroupsAndResourcesWithContext(ctx context.Context) ([]*api.APIGroup, []*api.APIResourceList, error) {
 	groups, byGV, failed, err := d.GroupsAndMaybeResourcesWithContext(ctx)
 	if err != nil {
 		return nil, nil, err
 	}
-	resultGroups := make([]*APIGroup, 0, len(groups.Groups))
+	resultGroups := make([]*api.APIGroup, 0, len(groups.Groups))
 	for i := range groups.Groups {
 		resultGroups = append(resultGroups, &groups.Groups[i])
 	}
 	if byGV == nil { // legacy: ask each group-version
-		byGV = map[string]*APIResourceList{}
+		byGV = map[string]*api.APIResourceList{}
 		for _, g := range groups.Groups {
 			for _, v := range g.Versions {
 				rl, err := d.ServerResourcesForGroupVersionWithContext(ctx, v.GroupVersion)
@@ -167,7 +167,7 @@ func (d *DiscoveryClient) ServerGroupsAndResourcesWithContext(ctx context.Contex
 			}
 		}
 	}
-	var result []*APIResourceList
+	var result []*api.APIResourceList
 	for _, g := range groups.Groups {
 		for _, v := range g.Versions {
 			if rl, ok := byGV[v.GroupVersion]; ok {
@@ -182,7 +182,7 @@ func (d *DiscoveryClient) ServerGroupsAndResourcesWithContext(ctx context.Contex
 }
 
 // GroupsAndMaybeResources mirrors DiscoveryClient.GroupsAndMaybeResources.
-func (d *DiscoveryClient) GroupsAndMaybeResources() (*APIGroupList, map[string]*APIResourceList, map[string]error, error) {
+func (d *DiscoveryClient) GroupsAndMaybeResources() (*api.APIGroupList, map[string]*api.APIResourceList, map[string]error, error) {
 	return d.GroupsAndMaybeResourcesWithContext(context.Background())
 }
 
@@ -190,7 +190,7 @@ func (d *DiscoveryClient) GroupsAndMaybeResources() (*APIGroupList, map[string]*
 // the groups of /api (first) and /apis and, when both answered in the aggregated format, the
 // resources of every group-version, keyed by group-version ("v1", "apps/v1"). The third
 // result holds the group-versions an aggregated answer marked stale.
-func (d *DiscoveryClient) GroupsAndMaybeResourcesWithContext(ctx context.Context) (*APIGroupList, map[string]*APIResourceList, map[string]error, error) {
+func (d *DiscoveryClient) GroupsAndMaybeResourcesWithContext(ctx context.Context) (*api.APIGroupList, map[string]*api.APIResourceList, map[string]error, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, nil, nil, err
 	}
@@ -220,7 +220,7 @@ func (d *DiscoveryClient) GroupsAndMaybeResourcesWithContext(ctx context.Context
 // download mirrors downloadLegacy (legacy true: /api, where a 404 is tolerated and the answer
 // is an APIVersions) and downloadAPIs (/apis): the response's Content-Type says which format
 // the server chose.
-func (d *DiscoveryClient) download(ctx context.Context, path string, legacy bool) (*APIGroupList, map[string]*APIResourceList, map[string]error, error) {
+func (d *DiscoveryClient) download(ctx context.Context, path string, legacy bool) (*api.APIGroupList, map[string]*api.APIResourceList, map[string]error, error) {
 	accept := acceptDiscoveryFormats
 	if d.UseLegacyDiscovery {
 		accept = AcceptV1
@@ -230,12 +230,12 @@ func (d *DiscoveryClient) download(ctx context.Context, path string, legacy bool
 	failed := map[string]error{}
 	if err != nil {
 		if legacy && api.IsNotFound(err) {
-			return &APIGroupList{}, map[string]*APIResourceList{}, failed, nil
+			return &api.APIGroupList{}, map[string]*api.APIResourceList{}, failed, nil
 		}
 		return nil, nil, nil, err
 	}
 	if aggregated, _ := ContentTypeIsGVK(contentType, "apidiscovery.k8s.io", "v2", "APIGroupDiscoveryList"); aggregated {
-		var list APIGroupDiscoveryList
+		var list api.APIGroupDiscoveryList
 		if err := json.Unmarshal(body, &list); err != nil {
 			return nil, nil, nil, fmt.Errorf("unable to parse the aggregated discovery of %s: %w", path, err)
 		}
@@ -243,17 +243,17 @@ func (d *DiscoveryClient) download(ctx context.Context, path string, legacy bool
 		return groups, resources, failed, nil
 	}
 	if !legacy {
-		groups := &APIGroupList{}
+		groups := &api.APIGroupList{}
 		if err := json.Unmarshal(body, groups); err != nil {
 			return nil, nil, nil, fmt.Errorf("unable to parse the groups of %s: %w", path, err)
 		}
 		return groups, nil, failed, nil
 	}
-	var v APIVersions
+	var v api.APIVersions
 	if err := json.Unmarshal(body, &v); err != nil {
 		return nil, nil, nil, fmt.Errorf("unable to parse the versions of %s: %w", path, err)
 	}
-	groups := &APIGroupList{Groups: []APIGroup{{}}}
+	groups := &api.APIGroupList{Groups: []api.APIGroup{{}}}
 	if len(v.Versions) > 0 {
 		groups.Groups[0] = apiVersionsToAPIGroup(&v)
 	}
@@ -262,10 +262,10 @@ func (d *DiscoveryClient) download(ctx context.Context, path string, legacy bool
 
 // apiVersionsToAPIGroup mirrors apiVersionsToAPIGroup: /api lists bare versions of the core
 // group; the first is the preferred one.
-func apiVersionsToAPIGroup(v *APIVersions) APIGroup {
-	g := APIGroup{}
+func apiVersionsToAPIGroup(v *api.APIVersions) api.APIGroup {
+	g := api.APIGroup{}
 	for _, ver := range v.Versions {
-		g.Versions = append(g.Versions, GroupVersionForDiscovery{GroupVersion: ver, Version: ver})
+		g.Versions = append(g.Versions, api.GroupVersionForDiscovery{GroupVersion: ver, Version: ver})
 	}
 	g.PreferredVersion = g.Versions[0]
 	return g

@@ -159,7 +159,7 @@ func TestCh00_DiscoveryGroups(t *testing.T) {
 	require.NoError(t, err)
 	require.Len(t, gl.Groups, 3)
 	assert.Equal(t, "", gl.Groups[0].Name)
-	assert.Equal(t, []discovery.GroupVersionForDiscovery{{GroupVersion: "v1", Version: "v1"}}, gl.Groups[0].Versions)
+	assert.Equal(t, []api.GroupVersionForDiscovery{{GroupVersion: "v1", Version: "v1"}}, gl.Groups[0].Versions)
 }
 
 // fakeDiscovery serves fixed discovery documents, for shapes the simulator does not produce.

@@ -1,10 +1,10 @@
 package restmapper_test
 
 import (
+	"github.com/informer-lab/informer-lab/api"
 	"strings"
 	"testing"
 
-	"github.com/informer-lab/informer-lab/client/discovery"
 	"github.com/informer-lab/informer-lab/client/restmapper"
 )
 
@@ -14,16 +14,16 @@ func BenchmarkMappingFor(b *testing.B) {
 	var groups []*restmapper.APIGroupResources
 	for g := 0; g < 50; g++ {
 		name := "group" + string(rune('a'+g%26)) + string(rune('a'+g/26)) + ".example.dev"
-		var res []discovery.APIResource
+		var res []api.APIResource
 		for r := 0; r < 10; r++ {
 			kind := "Kind" + string(rune('A'+r)) + string(rune('A'+g%26))
 			lower := strings.ToLower(kind)
-			res = append(res, discovery.APIResource{Name: "res" + lower, Kind: kind, Namespaced: true, ShortNames: []string{"s" + lower}})
+			res = append(res, api.APIResource{Name: "res" + lower, Kind: kind, Namespaced: true, ShortNames: []string{"s" + lower}})
 		}
-		gv := discovery.GroupVersionForDiscovery{GroupVersion: name + "/v1", Version: "v1"}
+		gv := api.GroupVersionForDiscovery{GroupVersion: name + "/v1", Version: "v1"}
 		groups = append(groups, &restmapper.APIGroupResources{
-			Group:              discovery.APIGroup{Name: name, Versions: []discovery.GroupVersionForDiscovery{gv}, PreferredVersion: gv},
-			VersionedResources: map[string][]discovery.APIResource{"v1": res},
+			Group:              api.APIGroup{Name: name, Versions: []api.GroupVersionForDiscovery{gv}, PreferredVersion: gv},
+			VersionedResources: map[string][]api.APIResource{"v1": res},
 		})
 	}
 	m := restmapper.NewDiscoveryRESTMapper(groups)

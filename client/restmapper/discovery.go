@@ -44,9 +44,9 @@ type RESTMapper interface {
 // APIGroupResources mirrors restmapper.APIGroupResources: a group and the resources of each
 // of its versions.
 type APIGroupResources struct {
-	Group discovery.APIGroup
+	Group api.APIGroup
 	// VersionedResources maps a version ("v1") to its resources.
-	VersionedResources map[string][]discovery.APIResource
+	VersionedResources map[string][]api.APIResource
 }
 
 // GetAPIGroupResources mirrors restmapper.GetAPIGroupResources: one discovery round trip
@@ -63,13 +63,13 @@ func GetAPIGroupResources(cl discovery.DiscoveryInterface) ([]*APIGroupResources
 		}
 		return nil, err
 	}
-	byGV := map[string]*discovery.APIResourceList{}
+	byGV := map[string]*api.APIResourceList{}
 	for _, l := range lists {
 		byGV[l.GroupVersion] = l
 	}
 	var out []*APIGroupResources
 	for _, g := range groups {
-		gr := &APIGroupResources{Group: *g, VersionedResources: map[string][]discovery.APIResource{}}
+		gr := &APIGroupResources{Group: *g, VersionedResources: map[string][]api.APIResource{}}
 		for _, v := range g.Versions {
 			if l, ok := byGV[v.GroupVersion]; ok {
 				gr.VersionedResources[v.Version] = l.APIResources

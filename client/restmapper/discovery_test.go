@@ -97,28 +97,28 @@ func TestCh00_RESTMapperInterface(t *testing.T) {
 // TestCh00_RESTMapperPriority: the core group beats other groups, the preferred version beats
 // the others, a full name beats a short name, and a version can be asked for.
 func TestCh00_RESTMapperPriority(t *testing.T) {
-	res := func(name, kind string, short ...string) discovery.APIResource {
-		return discovery.APIResource{Name: name, Kind: kind, Namespaced: true, ShortNames: short}
+	res := func(name, kind string, short ...string) api.APIResource {
+		return api.APIResource{Name: name, Kind: kind, Namespaced: true, ShortNames: short}
 	}
 	groups := []*restmapper.APIGroupResources{
 		{ // listed first, but the core group still wins
-			Group: discovery.APIGroup{Name: "events.k8s.io",
-				Versions:         []discovery.GroupVersionForDiscovery{{GroupVersion: "events.k8s.io/v1", Version: "v1"}},
-				PreferredVersion: discovery.GroupVersionForDiscovery{GroupVersion: "events.k8s.io/v1", Version: "v1"}},
-			VersionedResources: map[string][]discovery.APIResource{"v1": {res("events", "Event", "ev")}},
+			Group: api.APIGroup{Name: "events.k8s.io",
+				Versions:         []api.GroupVersionForDiscovery{{GroupVersion: "events.k8s.io/v1", Version: "v1"}},
+				PreferredVersion: api.GroupVersionForDiscovery{GroupVersion: "events.k8s.io/v1", Version: "v1"}},
+			VersionedResources: map[string][]api.APIResource{"v1": {res("events", "Event", "ev")}},
 		},
 		{
-			Group: discovery.APIGroup{Name: "",
-				Versions:         []discovery.GroupVersionForDiscovery{{GroupVersion: "v1", Version: "v1"}},
-				PreferredVersion: discovery.GroupVersionForDiscovery{GroupVersion: "v1", Version: "v1"}},
-			VersionedResources: map[string][]discovery.APIResource{"v1": {res("events", "Event", "ev"), res("pods", "Pod", "cronjobs")}},
+			Group: api.APIGroup{Name: "",
+				Versions:         []api.GroupVersionForDiscovery{{GroupVersion: "v1", Version: "v1"}},
+				PreferredVersion: api.GroupVersionForDiscovery{GroupVersion: "v1", Version: "v1"}},
+			VersionedResources: map[string][]api.APIResource{"v1": {res("events", "Event", "ev"), res("pods", "Pod", "cronjobs")}},
 		},
 		{
-			Group: discovery.APIGroup{Name: "batch",
-				Versions: []discovery.GroupVersionForDiscovery{
+			Group: api.APIGroup{Name: "batch",
+				Versions: []api.GroupVersionForDiscovery{
 					{GroupVersion: "batch/v1beta1", Version: "v1beta1"}, {GroupVersion: "batch/v1", Version: "v1"}},
-				PreferredVersion: discovery.GroupVersionForDiscovery{GroupVersion: "batch/v1", Version: "v1"}},
-			VersionedResources: map[string][]discovery.APIResource{
+				PreferredVersion: api.GroupVersionForDiscovery{GroupVersion: "batch/v1", Version: "v1"}},
+			VersionedResources: map[string][]api.APIResource{
 				"v1beta1": {res("cronjobs", "CronJob", "cj")},
 				"v1":      {res("cronjobs", "CronJob", "cj")},
 			},

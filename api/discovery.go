@@ -1,11 +1,10 @@
-package discovery
+package api
 
-import "github.com/informer-lab/informer-lab/api"
-
-// The discovery documents on the wire (wire spec K2, K4, K5). The legacy ones mirror the
-// metav1 types in apimachinery pkg/apis/meta/v1/types.go; the aggregated ones mirror
-// k8s.io/api/apidiscovery/v2. JSON names follow the real API, so these decode what a real
-// kube-apiserver sends.
+// The discovery documents on the wire (wire spec K2, K4, K5), shared by the simulated
+// apiserver, which writes them, and client/discovery, which reads them. The legacy ones
+// mirror the metav1 types in apimachinery pkg/apis/meta/v1/types.go; the aggregated ones
+// mirror k8s.io/api/apidiscovery/v2. JSON names follow the real API, so the client decodes
+// what a real kube-apiserver sends.
 
 // VersionInfo mirrors version.Info in apimachinery pkg/version: the body of GET /version.
 type VersionInfo struct {
@@ -25,7 +24,7 @@ func (i VersionInfo) String() string { return i.GitVersion }
 
 // APIVersions mirrors metav1.APIVersions: the legacy answer of GET /api.
 type APIVersions struct {
-	api.TypeMeta               `json:",inline"`
+	TypeMeta                   `json:",inline"`
 	Versions                   []string                    `json:"versions"`
 	ServerAddressByClientCIDRs []ServerAddressByClientCIDR `json:"serverAddressByClientCIDRs"`
 }
@@ -38,14 +37,14 @@ type ServerAddressByClientCIDR struct {
 
 // APIGroupList mirrors metav1.APIGroupList: the legacy answer of GET /apis.
 type APIGroupList struct {
-	api.TypeMeta `json:",inline"`
-	Groups       []APIGroup `json:"groups"`
+	TypeMeta `json:",inline"`
+	Groups   []APIGroup `json:"groups"`
 }
 
 // APIGroup mirrors metav1.APIGroup: a group, its versions and the version clients should
 // prefer. The core group has the empty name.
 type APIGroup struct {
-	api.TypeMeta     `json:",inline"`
+	TypeMeta         `json:",inline"`
 	Name             string                     `json:"name"`
 	Versions         []GroupVersionForDiscovery `json:"versions"`
 	PreferredVersion GroupVersionForDiscovery   `json:"preferredVersion,omitempty"`
@@ -60,7 +59,7 @@ type GroupVersionForDiscovery struct {
 // APIResourceList mirrors metav1.APIResourceList: the resources of one group-version,
 // the answer of GET /api/v1 or /apis/{group}/{version}.
 type APIResourceList struct {
-	api.TypeMeta `json:",inline"`
+	TypeMeta     `json:",inline"`
 	GroupVersion string        `json:"groupVersion"`
 	APIResources []APIResource `json:"resources"`
 }
@@ -82,17 +81,17 @@ type APIResource struct {
 // APIGroupDiscoveryList mirrors apidiscovery/v2 APIGroupDiscoveryList: the aggregated answer
 // of /api or /apis, every group with its versions and resources in one document (K5).
 type APIGroupDiscoveryList struct {
-	api.TypeMeta `json:",inline"`
-	Metadata     api.ListMeta        `json:"metadata"`
-	Items        []APIGroupDiscovery `json:"items"`
+	TypeMeta `json:",inline"`
+	Metadata ListMeta            `json:"metadata"`
+	Items    []APIGroupDiscovery `json:"items"`
 }
 
 // APIGroupDiscovery mirrors apidiscovery/v2 APIGroupDiscovery: metadata.name is the group
 // ("" for the core group).
 type APIGroupDiscovery struct {
-	api.TypeMeta `json:",inline"`
-	Metadata     api.ObjectMeta        `json:"metadata"`
-	Versions     []APIVersionDiscovery `json:"versions"`
+	TypeMeta `json:",inline"`
+	Metadata ObjectMeta            `json:"metadata"`
+	Versions []APIVersionDiscovery `json:"versions"`
 }
 
 // APIVersionDiscovery mirrors apidiscovery/v2 APIVersionDiscovery. Versions come in
@@ -103,9 +102,14 @@ type APIVersionDiscovery struct {
 	Freshness string                 `json:"freshness,omitempty"`
 }
 
-// DiscoveryFreshnessStale mirrors apidiscovery.DiscoveryFreshnessStale: an aggregated
-// apiserver the main server could not reach; its group-version counts as failed.
-const DiscoveryFreshnessStale = "Stale"
+// Freshness of an APIVersionDiscovery.
+const (
+	// DiscoveryFreshnessCurrent mirrors apidiscovery.DiscoveryFreshnessCurrent.
+	DiscoveryFreshnessCurrent = "Current"
+	// DiscoveryFreshnessStale mirrors apidiscovery.DiscoveryFreshnessStale: an aggregated
+	// apiserver the main server could not reach; its group-version counts as failed.
+	DiscoveryFreshnessStale = "Stale"
+)
 
 // Scopes of APIResourceDiscovery.
 const (
@@ -132,12 +136,4 @@ type APISubresourceDiscovery struct {
 	Subresource  string            `json:"subresource"`
 	ResponseKind *GroupVersionKind `json:"responseKind,omitempty"`
 	Verbs        []string          `json:"verbs"`
-}
-
-// GroupVersionKind mirrors metav1.GroupVersionKind: the JSON form (lower-case members) of a
-// kind, as discovery documents carry it. api.GroupVersionKind is the Go-side value.
-type GroupVersionKind struct {
-	Group   string `json:"group"`
-	Version string `json:"version"`
-	Kind    string `json:"kind"`
 }
