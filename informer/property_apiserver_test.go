@@ -38,7 +38,7 @@ import (
 // It runs -informer.seeds seeds (20 by default) per profile, starting at -informer.seed; a
 // longer soak is, for example:
 //
-//	go test -race -run 'Property_EndState' -informer.seeds=500 -informer.seed=1000 ./informer/
+//	go test -race -run 'Property_EndState' ./informer/ -informer.seeds=500 -informer.seed=1000
 func TestCh08_Property_EndStateAPIServer(t *testing.T) {
 	for _, p := range profiles {
 		for i := range uint64(*propertySeeds) {

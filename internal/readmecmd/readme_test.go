@@ -40,7 +40,7 @@ var skipRun = map[string]string{
 	"make interop":                                    "make test runs it",
 	"go test -run='^$' -bench=":                       "a benchmark measures for minutes; run it by hand",
 	"cd interop && go test -run":                      "a benchmark measures for minutes; run it by hand",
-	"go test -race -run Property_EndState -informer.seeds=500": "a 500-seed soak; run it by hand",
+	"go test -race -run Property_EndState ./informer/ -informer.seeds=500": "a 500-seed soak; run it by hand",
 }
 
 // command is one line a README tells the reader to type.
@@ -251,6 +251,12 @@ func checkGoTest(t *testing.T, dir string, c command, args []string) {
 	bench := ""
 	for i := 0; i < len(args); i++ {
 		a := args[i]
+		// go test hands everything from the first flag it does not know to the test binary,
+		// so a test's own flag (-informer.seed, -chaos.seeds: they all have a dot) before the
+		// packages swallows them, and the command runs in the current directory instead.
+		if name, _, _ := strings.Cut(strings.TrimLeft(a, "-"), "="); strings.HasPrefix(a, "-") && strings.Contains(name, ".") && len(pkgs) == 0 {
+			t.Errorf("%s: the test flag %s comes before the packages; go test would pass the packages to the test binary", c, a)
+		}
 		switch {
 		case strings.HasPrefix(a, "./"):
 			pkgs = append(pkgs, a)
