@@ -223,6 +223,9 @@ func (c *chanWatch) send(typ watch.EventType, rec *record, obj api.Object) bool 
 	}
 }
 
+// flush: an in-process stream hands each event over as it is sent.
+func (c *chanWatch) flush() {}
+
 // cut: an in-process stream has no bytes to cut; it just ends without the event.
 func (c *chanWatch) cut(watch.EventType, *record) {}
 

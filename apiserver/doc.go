@@ -28,11 +28,13 @@
 //     TooLargeResourceVersionWait, then 504 ResourceVersionTooLarge (L4, L5, H-2).
 //  5. limit is ignored with resourceVersion=0 unless HonourLimitWithRV0 (L9).
 //     remainingItemCount is set only on a non-last page of a list without selectors (L13).
-//  6. A watch sends {"type":…,"object":…}\n frames, flushed one by one, every object with
-//     kind and apiVersion (W3, W4, N6). From "" or "0" it sends the current objects as ADDED,
-//     from N exactly the events after N; from a compacted N it answers 200 with one ERROR
-//     410 Expired and ends (W5, W12). Since 1.34 semantics (W6), "" and "0" watches are
-//     watch-lists, so with allowWatchBookmarks they also get the initial-events-end BOOKMARK.
+//  6. A watch sends {"type":…,"object":…}\n frames, every object with kind and apiVersion
+//     (W3, W4, N6). It flushes whenever no further event is queued for the watcher, as the
+//     real watch server does: an event alone goes out at once, a burst in a few writes.
+//     From "" or "0" it sends the current objects as ADDED, from N exactly the events after
+//     N; from a compacted N it answers 200 with one ERROR 410 Expired and ends (W5, W12).
+//     Since 1.34 semantics (W6), "" and "0" watches are watch-lists, so with
+//     allowWatchBookmarks they also get the initial-events-end BOOKMARK.
 //  7. Watch-list (sendInitialEvents=true, resourceVersionMatch=NotOlderThan): ADDED for the
 //     snapshot, a BOOKMARK annotated k8s.io/initial-events-end at the snapshot RV when
 //     bookmarks are allowed, then live events (W7, W8, H-5). RejectWatchList answers 422.

@@ -133,12 +133,11 @@ func (h *httpSink) tableEvent(obj api.Object, data []byte) []byte {
 }
 
 func (h *httpSink) send(typ watch.EventType, rec *record, obj api.Object) bool {
-	if _, err := h.w.Write(h.frame(typ, rec, obj)); err != nil {
-		return false
-	}
-	h.f.Flush()
-	return true
+	_, err := h.w.Write(h.frame(typ, rec, obj))
+	return err == nil
 }
+
+func (h *httpSink) flush() { h.f.Flush() }
 
 func (h *httpSink) cut(typ watch.EventType, rec *record) {
 	data := h.frame(typ, rec, nil)

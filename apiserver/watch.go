@@ -197,9 +197,13 @@ func (s *Server) dispatch(ev *event) {
 }
 
 // sink is where a watch consumer writes: the HTTP stream or an in-process channel. send
-// returns false when the client is gone. cut writes half an event and breaks the stream.
+// returns false when the client is gone. flush pushes what send wrote to the client: serve
+// calls it only when it is about to wait, as the apiserver's watch server flushes only when
+// no further event is queued, so a burst leaves in a few writes instead of one per event.
+// cut writes half an event and breaks the stream.
 type sink interface {
 	send(typ watch.EventType, rec *record, obj api.Object) bool
+	flush()
 	cut(typ watch.EventType, rec *record)
 }
 
@@ -258,7 +262,7 @@ func (s *Server) serve(ctx context.Context, w *watcher, out sink) {
 	}
 	last = w.startRV
 	for _, ev := range w.replay {
-		if !s.sendEvent(ctx, w, ev, send) {
+		if !s.sendEvent(ctx, w, ev, send, out.flush) {
 			return
 		}
 	}
@@ -282,11 +286,14 @@ func (s *Server) serve(ctx context.Context, w *watcher, out sink) {
 		periodC = tk.C()
 	}
 	for {
+		if len(w.ch) == 0 {
+			out.flush() // about to wait: the client gets everything sent so far
+		}
 		select {
 		case <-ctx.Done():
 			return
 		case ev := <-w.ch:
-			if !s.sendEvent(ctx, w, ev, send) {
+			if !s.sendEvent(ctx, w, ev, send, out.flush) {
 				return
 			}
 		case <-w.done:
@@ -295,7 +302,7 @@ func (s *Server) serve(ctx context.Context, w *watcher, out sink) {
 			}
 			// Deliver what was queued, so the client misses nothing before the ERROR.
 			for len(w.ch) > 0 {
-				if !s.sendEvent(ctx, w, <-w.ch, send) {
+				if !s.sendEvent(ctx, w, <-w.ch, send, out.flush) {
 					return
 				}
 			}
@@ -323,8 +330,9 @@ func (s *Server) serve(ctx context.Context, w *watcher, out sink) {
 
 // sendEvent applies the selectors to one stored event (cacheWatcher.convertToWatchEvent):
 // a transition into the selection is ADDED, out of it DELETED carrying the previous state
-// with the new RV (W14), and the delay fault waits before the send.
-func (s *Server) sendEvent(ctx context.Context, w *watcher, ev *event, send func(watch.EventType, *record, api.Object, uint64) bool) bool {
+// with the new RV (W14), and the delay fault waits before the send, after flushing what came
+// before, so delayed events still leave one by one.
+func (s *Server) sendEvent(ctx context.Context, w *watcher, ev *event, send func(watch.EventType, *record, api.Object, uint64) bool, flush func()) bool {
 	if ev.rv <= w.startRV {
 		return true // a watch from a future RV sees only what comes after it (W5)
 	}
@@ -354,6 +362,7 @@ func (s *Server) sendEvent(ctx context.Context, w *watcher, ev *event, send func
 		}
 	}
 	if d := s.faults.delayValue(); d > 0 {
+		flush()
 		t := s.clock.NewTimer(d)
 		select {
 		case <-t.C():
