@@ -10,12 +10,10 @@ import (
 	"testing/synctest"
 	"time"
 
-	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"github.com/informer-lab/informer-lab/api"
 	"github.com/informer-lab/informer-lab/apiserver"
-	"github.com/informer-lab/informer-lab/processor"
 	"github.com/informer-lab/informer-lab/store"
 )
 
@@ -107,17 +105,9 @@ func apiserverEndStateRun(t *testing.T, p Profile, seed uint64) {
 
 	inf := NewSharedIndexInformerWithOptions(srv.ListerWatcher("pods", ""), &api.Pod{}, SharedIndexInformerOptions{
 		Profile: p, ResyncPeriod: 3 * time.Second, Indexers: store.Indexers{"group": groupIndex}})
-	type handler struct {
-		name  string
-		check *endChecker
-		reg   processor.ResourceEventHandlerRegistration
-	}
-	var handlers []*handler
+	var handlers []*endHandler
 	add := func(name string, resync time.Duration) {
-		c := newEndChecker(p != ProfileClassic)
-		reg, err := inf.AddEventHandlerWithResyncPeriod(c, resync)
-		require.NoError(t, err)
-		handlers = append(handlers, &handler{name: name, check: c, reg: reg})
+		handlers = append(handlers, addEndHandler(t, inf, p, name, resync))
 	}
 	add("no-resync", 0)
 	add("resync-3s", 3*time.Second)
@@ -169,25 +159,5 @@ func apiserverEndStateRun(t *testing.T, p Profile, seed uint64) {
 	t.Logf("%d pods at RV %s after %d LISTs and %d WATCHes; %d notifications to the first handler",
 		len(state), want, counts[apiserver.RequestKey{Verb: "list", Resource: "pods"}],
 		counts[apiserver.RequestKey{Verb: "watch", Resource: "pods"}], handlers[0].check.count())
-	assert.Equal(t, state, cacheState(inf.GetStore()), "INV-1")
-	checkIndex(t, inf.GetIndexer())
-	assert.True(t, inf.HasSynced(), "INV-4")
-	assert.Equal(t, want, inf.LastSyncResourceVersion(), "INV-4")
-	for _, h := range handlers {
-		assert.True(t, h.reg.HasSynced(), "INV-4 %s", h.name)
-		assert.Zero(t, h.reg.(*processor.ProcessorListener).Pending(), "INV-5 %s", h.name)
-		assert.Empty(t, h.check.problems(), "INV-6/INV-7 %s", h.name)
-		for key, rv := range state {
-			last, ok := h.check.lastOf(key)
-			if assert.True(t, ok, "INV-3 %s never heard of %s", h.name, key) {
-				assert.Contains(t, []string{"ADD", "UPD"}, last.kind, "INV-3 %s %s", h.name, key)
-				assert.Equal(t, rv, rvOf(last.obj), "INV-3 %s %s", h.name, key)
-			}
-		}
-		for key, last := range h.check.lasts() {
-			if _, present := state[key]; !present {
-				assert.Equal(t, "DEL", last.kind, "INV-3 %s %s is gone", h.name, key)
-			}
-		}
-	}
+	checkEndState(t, inf, handlers, state, want)
 }

@@ -71,17 +71,9 @@ func endStateRun(t *testing.T, p Profile, seed uint64) {
 	}
 	inf := NewSharedIndexInformerWithOptions(src, &api.Pod{}, SharedIndexInformerOptions{
 		Profile: p, ResyncPeriod: 3 * time.Second, Indexers: store.Indexers{"group": groupIndex}})
-	type handler struct {
-		name  string
-		check *endChecker
-		reg   processor.ResourceEventHandlerRegistration
-	}
-	var handlers []*handler
+	var handlers []*endHandler
 	add := func(name string, resync time.Duration) {
-		c := newEndChecker(p != ProfileClassic)
-		reg, err := inf.AddEventHandlerWithResyncPeriod(c, resync)
-		require.NoError(t, err)
-		handlers = append(handlers, &handler{name: name, check: c, reg: reg})
+		handlers = append(handlers, addEndHandler(t, inf, p, name, resync))
 	}
 	add("no-resync", 0)
 	add("resync-3s", 3*time.Second)
@@ -124,7 +116,32 @@ func endStateRun(t *testing.T, p Profile, seed uint64) {
 	})
 	synctest.Wait()
 
-	state := src.State()
+	checkEndState(t, inf, handlers, src.State(), want)
+}
+
+// endHandler is one handler of an end-state run: its name, its checker and its registration.
+type endHandler struct {
+	name  string
+	check *endChecker
+	reg   processor.ResourceEventHandlerRegistration
+}
+
+// addEndHandler registers an endChecker on inf with its own resync period; the RealFIFO
+// profiles may deliver ghost deletes (INV-6's exception).
+func addEndHandler(t *testing.T, inf SharedIndexInformer, p Profile, name string, resync time.Duration) *endHandler {
+	t.Helper()
+	c := newEndChecker(p != ProfileClassic)
+	reg, err := inf.AddEventHandlerWithResyncPeriod(c, resync)
+	require.NoError(t, err)
+	return &endHandler{name: name, check: c, reg: reg}
+}
+
+// checkEndState asserts the end-state invariants once inf has caught up with state, the
+// server's key → RV at revision want: INV-1 and INV-2 on the cache, INV-4 and INV-5 on the
+// informer and every handler, INV-6/INV-7 as each handler's checker saw them, and INV-3 on
+// each handler's last notification per key.
+func checkEndState(t *testing.T, inf SharedIndexInformer, handlers []*endHandler, state map[string]string, want string) {
+	t.Helper()
 	assert.Equal(t, state, cacheState(inf.GetStore()), "INV-1")
 	checkIndex(t, inf.GetIndexer())
 	assert.True(t, inf.HasSynced(), "INV-4")
