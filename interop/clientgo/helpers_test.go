@@ -15,7 +15,6 @@ import (
 
 	"github.com/informer-lab/informer-lab/api"
 	"github.com/informer-lab/informer-lab/apiserver"
-	"github.com/informer-lab/informer-lab/interop/internal/wiretest"
 )
 
 // TestMain fails the package if any goroutine outlives the tests: informers, watches, the
@@ -105,24 +104,6 @@ func resourceVersionOf(obj any) string {
 		return m.GetResourceVersion()
 	}
 	return ""
-}
-
-// verbs returns the Verb of each request, in order.
-func verbs(reqs []wiretest.Request) []string {
-	out := make([]string, len(reqs))
-	for i, r := range reqs {
-		out[i] = r.Verb()
-	}
-	return out
-}
-
-// eventTypes returns the Type of each wire event, in order.
-func eventTypes(evs []wiretest.WireEvent) []string {
-	out := make([]string, len(evs))
-	for i, e := range evs {
-		out[i] = e.Type
-	}
-	return out
 }
 
 // listMeta reads metadata.resourceVersion and metadata.continue of a recorded list answer.

@@ -42,7 +42,7 @@ func TestInterop_T8_InformerSyncsThroughWatchList(t *testing.T) {
 	waitSynced(t, inf)
 
 	reqs := env.Recorder.ResourceRequests("pods")
-	require.Len(t, reqs, 1, "exactly one request to sync: %v", verbs(reqs))
+	require.Len(t, reqs, 1, "exactly one request to sync: %v", wiretest.Verbs(reqs))
 	w := reqs[0]
 	assert.Equal(t, "watch", w.Verb())
 	assert.Equal(t, "/api/v1/pods", w.Path)
@@ -55,7 +55,7 @@ func TestInterop_T8_InformerSyncsThroughWatchList(t *testing.T) {
 
 	evs := w.Events()
 	require.Len(t, evs, 4)
-	assert.Equal(t, []string{"ADDED", "ADDED", "ADDED", "BOOKMARK"}, eventTypes(evs))
+	assert.Equal(t, []string{"ADDED", "ADDED", "ADDED", "BOOKMARK"}, wiretest.EventTypes(evs))
 	end := evs[3]
 	assert.Equal(t, map[string]string{api.InitialEventsAnnotationKey: "true"}, end.Annotations)
 	assert.Equal(t, "Pod", end.Kind)
@@ -73,7 +73,7 @@ func TestInterop_T8_InformerSyncsThroughWatchList(t *testing.T) {
 		return ok
 	})
 	reqs = env.Recorder.ResourceRequests("pods")
-	require.Len(t, reqs, 1, "still one request: %v", verbs(reqs))
+	require.Len(t, reqs, 1, "still one request: %v", wiretest.Verbs(reqs))
 	assert.False(t, reqs[0].Done, "the watch-list stream is still open")
 	assert.Equal(t, "ADDED", reqs[0].Events()[4].Type)
 }
@@ -90,8 +90,8 @@ func TestInterop_T9_InformerFallsBackToListAndWatch(t *testing.T) {
 	waitFor(t, "the WATCH after the LIST", func() bool { return len(env.Recorder.ResourceRequests("pods")) >= 3 })
 
 	reqs := env.Recorder.ResourceRequests("pods")
-	require.Len(t, reqs, 3, "%v", verbs(reqs))
-	assert.Equal(t, []string{"watch", "list", "watch"}, verbs(reqs))
+	require.Len(t, reqs, 3, "%v", wiretest.Verbs(reqs))
+	assert.Equal(t, []string{"watch", "list", "watch"}, wiretest.Verbs(reqs))
 	assert.Equal(t, map[apiserver.RequestKey]int{
 		{Verb: "watch", Resource: "pods"}: 2,
 		{Verb: "list", Resource: "pods"}:  1,
@@ -169,8 +169,8 @@ func TestInterop_T10_CompactionMakesInformerRelist(t *testing.T) {
 	})
 
 	reqs := env.Recorder.ResourceRequests("pods")
-	require.Len(t, reqs, 3, "%v", verbs(reqs))
-	assert.Equal(t, []string{"watch", "watch", "watch"}, verbs(reqs), "no LIST at any point")
+	require.Len(t, reqs, 3, "%v", wiretest.Verbs(reqs))
+	assert.Equal(t, []string{"watch", "watch", "watch"}, wiretest.Verbs(reqs), "no LIST at any point")
 
 	resumed := reqs[1]
 	assert.Equal(t, lastRV, resumed.Query.Get("resourceVersion"), "the resumed WATCH starts at the last RV seen")
@@ -187,7 +187,7 @@ func TestInterop_T10_CompactionMakesInformerRelist(t *testing.T) {
 	assert.Equal(t, "NotOlderThan", relist.Query.Get("resourceVersionMatch"))
 	assert.Equal(t, lastRV, relist.Query.Get("resourceVersion"), "the relist asks for state not older than the last RV")
 	relistEvents := relist.Events()
-	require.Len(t, relistEvents, 6, "5 ADDED and the end bookmark: %v", eventTypes(relistEvents))
+	require.Len(t, relistEvents, 6, "5 ADDED and the end bookmark: %v", wiretest.EventTypes(relistEvents))
 	assert.Equal(t, "BOOKMARK", relistEvents[5].Type)
 	assert.Equal(t, map[apiserver.RequestKey]int{{Verb: "watch", Resource: "pods"}: 2}, readCounts(env.Server),
 		"after the compaction: the resumed WATCH and the watch-list")

@@ -54,7 +54,7 @@ func TestInterop_T11_PagerFallsBackOnExpiredContinue(t *testing.T) {
 	assert.Equal(t, []string{"between", "pod-00000", "pod-00001", "pod-00002"}, names)
 
 	reqs := env.Recorder.ResourceRequests("pods")
-	require.Len(t, reqs, 3, "%v", verbs(reqs))
+	require.Len(t, reqs, 3, "%v", wiretest.Verbs(reqs))
 	first, expired, full := reqs[0], reqs[1], reqs[2]
 
 	assert.Equal(t, "list", first.Verb())

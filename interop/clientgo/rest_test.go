@@ -146,7 +146,7 @@ func TestInterop_T13_NoOpPutKeepsRVAndSendsNoEvent(t *testing.T) {
 
 	watches := env.Recorder.Matching(func(r wiretest.Request) bool { return r.Verb() == "watch" })
 	require.Len(t, watches, 1)
-	assert.Equal(t, []string{"MODIFIED"}, eventTypes(watches[0].Events()), "nothing on the wire for the no-op PUT")
+	assert.Equal(t, []string{"MODIFIED"}, wiretest.EventTypes(watches[0].Events()), "nothing on the wire for the no-op PUT")
 }
 
 // TestInterop_T14_SelectorWatchSeesRelabels: a watch with labelSelector app=a sees a relabel
@@ -191,7 +191,7 @@ func TestInterop_T14_SelectorWatchSeesRelabels(t *testing.T) {
 	watches := env.Recorder.Matching(func(r wiretest.Request) bool { return r.Verb() == "watch" })
 	require.Len(t, watches, 1)
 	assert.Equal(t, "app=a", watches[0].Query.Get("labelSelector"))
-	assert.Equal(t, []string{"DELETED", "ADDED"}, eventTypes(watches[0].Events()))
+	assert.Equal(t, []string{"DELETED", "ADDED"}, wiretest.EventTypes(watches[0].Events()))
 }
 
 // TestInterop_T15_Bookmarks: with allowWatchBookmarks=true and a short BookmarkPeriod,

@@ -99,7 +99,7 @@ func TestClientNode_InformerSyncsAndSeesAddUpdateDelete(t *testing.T) {
 	assert.Equal(t, want, ni.cache(), "the cache equals the server's again")
 	reqs = env.rec.Requests()
 	require.Len(t, reqs, 2, "the events came over the same WATCH: %v", describe(reqs))
-	assert.Equal(t, []string{"ADDED", "MODIFIED", "DELETED"}, eventTypes(reqs[1].Events()))
+	assert.Equal(t, []string{"ADDED", "MODIFIED", "DELETED"}, wiretest.EventTypes(reqs[1].Events()))
 	assert.False(t, reqs[1].Done, "the WATCH is still open")
 }
 
@@ -155,7 +155,7 @@ func TestClientNode_CompactionMakesInformerRelist(t *testing.T) {
 	assert.Equal(t, serverPods(t, env.srv), ni.cache())
 
 	reqs := env.rec.Requests()
-	require.Equal(t, []string{"list", "watch", "watch", "list", "watch"}, verbs(reqs), "%v", describe(reqs))
+	require.Equal(t, []string{"list", "watch", "watch", "list", "watch"}, wiretest.Verbs(reqs), "%v", describe(reqs))
 	assert.True(t, reqs[1].Done, "CloseAllWatches ended the first WATCH")
 	resumed := reqs[2]
 	assert.Equal(t, lastRV, resumed.Query.Get("resourceVersion"), "the resumed WATCH starts at the last RV seen")
@@ -171,7 +171,7 @@ func TestClientNode_CompactionMakesInformerRelist(t *testing.T) {
 	assert.Equal(t, http.StatusOK, relist.Status)
 	rewatch := reqs[4]
 	assert.Equal(t, relistRV, rewatch.Query.Get("resourceVersion"), "the new WATCH starts at the relist's RV")
-	assert.Equal(t, []string{"ADDED"}, eventTypes(rewatch.Events()))
+	assert.Equal(t, []string{"ADDED"}, wiretest.EventTypes(rewatch.Events()))
 	assert.Equal(t, map[apiserver.RequestKey]int{
 		{Verb: "list", Resource: "pods"}:   1,
 		{Verb: "watch", Resource: "pods"}:  2,
@@ -473,22 +473,6 @@ func keyRVs(evs []nodeEvent) map[string]string {
 	out := make(map[string]string, len(evs))
 	for _, e := range evs {
 		out[e.Key] = e.RV
-	}
-	return out
-}
-
-func verbs(reqs []wiretest.Request) []string {
-	out := make([]string, len(reqs))
-	for i, r := range reqs {
-		out[i] = r.Verb()
-	}
-	return out
-}
-
-func eventTypes(evs []wiretest.WireEvent) []string {
-	out := make([]string, len(evs))
-	for i, e := range evs {
-		out[i] = e.Type
 	}
 	return out
 }

@@ -312,3 +312,21 @@ func (r Request) StatusReason() string {
 	}
 	return st.Reason
 }
+
+// Verbs returns the Verb of each request, in order, for asserting a request sequence.
+func Verbs(reqs []Request) []string {
+	out := make([]string, len(reqs))
+	for i, r := range reqs {
+		out[i] = r.Verb()
+	}
+	return out
+}
+
+// EventTypes returns the Type of each wire event, in order.
+func EventTypes(evs []WireEvent) []string {
+	out := make([]string, len(evs))
+	for i, e := range evs {
+		out[i] = e.Type
+	}
+	return out
+}
