@@ -279,8 +279,13 @@ func (sw *StreamWatcher) receive() {
 	}
 }
 
-// send delivers ev unless the watch is stopped first.
+// send delivers ev unless the watch is stopped first. The up-front check matters: a select
+// with both cases ready picks at random, so without it a stopped watcher whose consumer is
+// still draining could hand over any number of further events.
 func (sw *StreamWatcher) send(ev watch.Event) bool {
+	if sw.stopped() {
+		return false
+	}
 	select {
 	case <-sw.done:
 		return false
