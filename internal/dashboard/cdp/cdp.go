@@ -374,14 +374,50 @@ func (p *Page) WaitFor(ctx context.Context, what, expr string) error {
 }
 
 // Click presses and releases the left mouse button on the centre of the element sel, as a
-// person would: the element must be visible and not covered for the click to land.
+// person would: the element must be visible, enabled and not covered for the click to land.
+// A live page can move between measuring the element and pressing the button (a counter
+// widens, a line wraps), and the press then lands beside it. So each attempt arms a one-shot
+// listener on the element and Click measures and presses again until that listener has seen
+// the click, or ctx ends. A click that landed is never repeated.
 func (p *Page) Click(ctx context.Context, sel string) error {
+	const retryEvery = 50 * time.Millisecond
+	var lastErr error
+	for attempt := 1; ; attempt++ {
+		landed, err := p.clickOnce(ctx, sel, attempt)
+		if err == nil && landed {
+			return nil
+		}
+		switch {
+		case ctx.Err() != nil && lastErr != nil:
+			// This attempt was cut short by ctx: the previous attempt's error says more.
+		case err != nil:
+			lastErr = err
+		default:
+			lastErr = fmt.Errorf("the click did not reach %s (attempt %d)", sel, attempt)
+		}
+		select {
+		case <-ctx.Done():
+			return fmt.Errorf("clicking %s: %w (last error: %v)", sel, ctx.Err(), lastErr)
+		case <-time.After(retryEvery):
+		}
+	}
+}
+
+// clickOnce measures sel, arms a listener that records this attempt's token, presses and
+// releases the mouse there, and reports whether the element received the click. The listener
+// is removed either way, so a stale one cannot claim a later click.
+func (p *Page) clickOnce(ctx context.Context, sel string, attempt int) (bool, error) {
+	token := fmt.Sprintf("cdp-click-%d-%d", time.Now().UnixNano(), attempt)
 	var box struct{ X, Y float64 }
 	expr := fmt.Sprintf(`(() => { const el = document.querySelector(%q);
+		if (!el) throw new Error('no element matches ' + %q);
+		if (window.__cdpClickAbort) window.__cdpClickAbort.abort();
+		const ac = new AbortController(); window.__cdpClickAbort = ac; window.__cdpClicked = '';
+		el.addEventListener('click', () => { window.__cdpClicked = %q; }, {capture: true, signal: ac.signal});
 		el.scrollIntoView({block: 'center'}); const r = el.getBoundingClientRect();
-		return {x: r.x + r.width / 2, y: r.y + r.height / 2}; })()`, sel)
+		return {x: r.x + r.width / 2, y: r.y + r.height / 2}; })()`, sel, sel, token)
 	if err := p.Eval(ctx, expr, &box); err != nil {
-		return err
+		return false, err
 	}
 	for _, typ := range []string{"mouseMoved", "mousePressed", "mouseReleased"} {
 		params := map[string]any{"type": typ, "x": box.X, "y": box.Y, "button": "left", "clickCount": 1}
@@ -389,10 +425,14 @@ func (p *Page) Click(ctx context.Context, sel string) error {
 			params["button"] = "none"
 		}
 		if err := p.call(ctx, "Input.dispatchMouseEvent", params, nil); err != nil {
-			return err
+			return false, err
 		}
 	}
-	return nil
+	var got string
+	err := p.Eval(ctx, `(() => { const got = window.__cdpClicked || '';
+		if (window.__cdpClickAbort) window.__cdpClickAbort.abort();
+		window.__cdpClickAbort = null; return got; })()`, &got)
+	return got == token, err
 }
 
 // Screenshot returns the whole page as PNG.

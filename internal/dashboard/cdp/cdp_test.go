@@ -4,6 +4,9 @@ package cdp
 
 import (
 	"context"
+	"io"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"testing"
@@ -99,4 +102,61 @@ func TestLimitedBuffer(t *testing.T) {
 		assert.Equal(t, len(s), n)
 	}
 	assert.Equal(t, "hello wo", l.String())
+}
+
+// clickPage has three buttons that a naive click misses: one disabled for a while, one
+// covered by an overlay for a while, and one that jumps down the first time the mouse moves,
+// which is the layout shift between measuring and pressing that a live dashboard can cause.
+const clickPage = `<!doctype html><html><body style="margin:0">
+<div id="spacer"></div>
+<button id="late" disabled>late</button>
+<div style="position:relative"><button id="covered">covered</button>
+  <div id="overlay" style="position:absolute;inset:0;background:#fff"></div></div>
+<button id="jumpy">jumpy</button>
+<script>
+  window.clicks = {late: 0, covered: 0, jumpy: 0};
+  for (const id of Object.keys(window.clicks)) {
+    document.getElementById(id).addEventListener('click', () => window.clicks[id]++);
+  }
+  setTimeout(() => { document.getElementById('late').disabled = false; }, 300);
+  setTimeout(() => { document.getElementById('overlay').remove(); }, 300);
+  let moved = false;
+  document.addEventListener('mousemove', () => {
+    if (moved) return;
+    moved = true;
+    document.getElementById('spacer').style.height = '200px';
+  });
+  window.ready = true;
+</script></body></html>`
+
+// TestClickBrowser: Click keeps trying until the element itself receives the click, and a
+// click that landed is never repeated: every button counts exactly one click.
+func TestClickBrowser(t *testing.T) {
+	path := RequireChromium(t)
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		_, _ = io.WriteString(w, clickPage)
+	}))
+	defer srv.Close()
+	ctx, cancel := context.WithTimeout(t.Context(), 60*time.Second)
+	defer cancel()
+	b, err := Launch(path)
+	require.NoError(t, err)
+	defer func() { assert.NoError(t, b.Close()) }()
+	p, err := b.NewPage(ctx, 800, 600)
+	require.NoError(t, err)
+	require.NoError(t, p.Navigate(ctx, srv.URL))
+	require.NoError(t, p.WaitFor(ctx, "the page", `window.ready === true`))
+
+	for _, id := range []string{"jumpy", "late", "covered"} {
+		require.NoError(t, p.Click(ctx, "#"+id), id)
+	}
+	var clicks map[string]int
+	require.NoError(t, p.Eval(ctx, `window.clicks`, &clicks))
+	assert.Equal(t, map[string]int{"late": 1, "covered": 1, "jumpy": 1}, clicks)
+
+	// A selector that matches nothing fails when ctx ends, and the error names it.
+	short, cancelShort := context.WithTimeout(ctx, time.Second)
+	defer cancelShort()
+	assert.ErrorContains(t, p.Click(short, "#missing"), "no element matches #missing")
 }
