@@ -15,15 +15,31 @@ import (
 	"github.com/informer-lab/informer-lab/internal/clock"
 )
 
-// Config mirrors rest.Config in client-go rest/config.go, reduced to what a JSON client with
-// bearer-token auth needs. Build one by hand for the simulated server, or with
-// BuildConfigFromKubeconfig for a real cluster.
+// Config mirrors rest.Config in client-go rest/config.go, reduced to what a JSON client
+// needs to authenticate with a bearer token, a client certificate or an exec credential
+// plugin. Build one by hand for the simulated server, or with BuildConfigFromKubeconfig for
+// a real cluster.
+//
+// When several credentials are set, they combine as in client-go: BearerToken and a client
+// certificate are both sent, and either of them switches ExecProvider off (client-go's
+// exec Authenticator.UpdateTransportConfig steps aside for a token or certificate, which is
+// how `kubectl --token` overrides a kubeconfig's plugin).
 type Config struct {
 	// Host is the server's base URL, e.g. "https://127.0.0.1:6443". A bare host:port is
 	// taken as https, as client-go does. A path (a proxy prefix) is kept.
 	Host string
 	// BearerToken is sent as "Authorization: Bearer <token>" when not empty.
 	BearerToken string
+	// CertData and KeyData mirror rest.TLSClientConfig's CertData and KeyData: a PEM client
+	// certificate (chain) and its PEM private key, presented when the server asks for one, as
+	// kind, minikube and kubeadm kubeconfigs authenticate. Set both or neither.
+	CertData []byte
+	// KeyData is CertData's private key; see CertData.
+	KeyData []byte
+	// ExecProvider mirrors rest.Config.ExecProvider: a credential plugin run on the first
+	// request, whose token or client certificate is cached until it expires and renewed after
+	// a 401 answer (see ExecConfig). It is not used when BearerToken or CertData is set.
+	ExecProvider *ExecConfig
 	// Insecure skips verification of the server's certificate. It cannot be combined with
 	// CAData, as in client-go.
 	Insecure bool
@@ -45,8 +61,13 @@ type Config struct {
 	MaxWatchFrameBytes int
 	// Logger receives the Debug trace hops of lists and watches; nil is silent.
 	Logger *slog.Logger
-	// Transport, when set, replaces the transport built from the TLS fields (tests use it to
-	// count connections or inject failures).
+	// Transport, when set, replaces the transport built from the TLS fields, CertData and
+	// KeyData included (tests use it to count connections or inject failures). ExecProvider
+	// still applies: its token is added on top, unless Transport came from
+	// RESTClient.Transport of a client that already runs the plugin; a client certificate from
+	// the plugin cannot be presented through a custom Transport. (client-go refuses a custom
+	// transport together with TLS or certificate options instead; here RESTClient.Transport is
+	// how clients share connections, so a Config carries both.)
 	Transport http.RoundTripper
 	// Clock times the waits between retries (Retry-After); nil means the real clock. client-go
 	// sleeps on the real clock; a test can run the client in a testing/synctest bubble or pass
@@ -116,12 +137,19 @@ func parseHost(host string) (*url.URL, error) {
 }
 
 // tlsConfigFor mirrors transport.TLSConfigFor: nil when the defaults (system roots, full
-// verification) are fine.
+// verification, no client certificate) are fine.
 func tlsConfigFor(c *Config) (*tls.Config, error) {
 	if c.Insecure && len(c.CAData) > 0 {
 		return nil, errors.New("listwatch: specifying a root certificates file with the insecure flag is not allowed")
 	}
-	if !c.Insecure && len(c.CAData) == 0 && c.TLSServerName == "" {
+	hasCert, hasKey := len(c.CertData) > 0, len(c.KeyData) > 0
+	switch {
+	case hasCert && !hasKey:
+		return nil, errors.New("listwatch: Config.CertData is set but Config.KeyData is not: a client certificate needs its private key")
+	case hasKey && !hasCert:
+		return nil, errors.New("listwatch: Config.KeyData is set but Config.CertData is not: a private key needs its client certificate")
+	}
+	if !c.Insecure && len(c.CAData) == 0 && c.TLSServerName == "" && !hasCert {
 		return nil, nil
 	}
 	tc := &tls.Config{
@@ -136,22 +164,62 @@ func tlsConfigFor(c *Config) (*tls.Config, error) {
 		}
 		tc.RootCAs = pool
 	}
+	if hasCert {
+		cert, err := tls.X509KeyPair(c.CertData, c.KeyData)
+		if err != nil {
+			return nil, fmt.Errorf("listwatch: Config.CertData and Config.KeyData are not a usable client certificate and key: %w", err)
+		}
+		// As client-go does, the certificate is handed over through GetClientCertificate, so
+		// it is sent whatever CAs the server names as acceptable.
+		tc.GetClientCertificate = func(*tls.CertificateRequestInfo) (*tls.Certificate, error) { return &cert, nil }
+	}
 	return tc, nil
 }
 
+// usesExecPlugin mirrors the test at the top of exec Authenticator.UpdateTransportConfig: a
+// bearer token or a client certificate on the Config wins over the plugin.
+func usesExecPlugin(c *Config) bool {
+	return c.ExecProvider != nil && c.BearerToken == "" && len(c.CertData) == 0 && len(c.KeyData) == 0
+}
+
 // httpClientFor mirrors rest.HTTPClientFor. The http.Client has no Timeout: Config.Timeout
-// is applied per request (see Config.Timeout).
+// is applied per request (see Config.Timeout). With an exec plugin the transport is wrapped
+// in the plugin's round tripper and asks it for client certificates, as rest.TransportFor
+// does through the plugin's UpdateTransportConfig.
 func httpClientFor(c *Config) (*http.Client, error) {
+	if c.ExecProvider != nil {
+		// Checked even when a token overrides the plugin, as client-go's GetAuthenticator is.
+		if err := c.ExecProvider.validate(); err != nil {
+			return nil, fmt.Errorf("listwatch: Config.ExecProvider: %w", err)
+		}
+	}
+	var a *authenticator
+	if usesExecPlugin(c) {
+		a = newAuthenticator(c)
+	}
 	if c.Transport != nil {
-		return &http.Client{Transport: c.Transport}, nil
+		if _, carriesPlugin := c.Transport.(*execRoundTripper); a == nil || carriesPlugin {
+			return &http.Client{Transport: c.Transport}, nil
+		}
+		return &http.Client{Transport: &execRoundTripper{a: a, base: c.Transport}}, nil
 	}
 	tc, err := tlsConfigFor(c)
 	if err != nil {
 		return nil, err
 	}
 	t := http.DefaultTransport.(*http.Transport).Clone()
+	if a != nil {
+		if tc == nil {
+			tc = &tls.Config{MinVersion: tls.VersionTLS12}
+		}
+		tc.GetClientCertificate = a.cert
+		a.onCertRotate = t.CloseIdleConnections
+	}
 	if tc != nil {
 		t.TLSClientConfig = tc
 	}
-	return &http.Client{Transport: t}, nil
+	if a == nil {
+		return &http.Client{Transport: t}, nil
+	}
+	return &http.Client{Transport: &execRoundTripper{a: a, base: t, certs: true}}, nil
 }

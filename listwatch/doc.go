@@ -1,9 +1,10 @@
 // Package listwatch is the client side of the wire: the ListerWatcher interfaces and
-// ListWatch, a small JSON REST client (RESTClient, Request, ResourceClient, Config and
-// kubeconfig loading), the watch stream decoder (StreamWatcher) and the pager (ListPager).
-// It mirrors client-go tools/cache/listwatch.go, tools/pager/pager.go, rest/ (config.go,
-// client.go, request.go, with_retry.go), rest/watch/decoder.go, tools/clientcmd (loading
-// only), and apimachinery pkg/watch/streamwatcher.go and pkg/util/framer. It imports only api and
+// ListWatch, a small JSON REST client (RESTClient, Request, ResourceClient, Config,
+// kubeconfig loading and exec credential plugins), the watch stream decoder (StreamWatcher)
+// and the pager (ListPager). It mirrors client-go tools/cache/listwatch.go,
+// tools/pager/pager.go, rest/ (config.go, client.go, request.go, with_retry.go),
+// rest/watch/decoder.go, tools/clientcmd (loading only), plugin/pkg/client/auth/exec, and
+// apimachinery pkg/watch/streamwatcher.go and pkg/util/framer. It imports only api and
 // internal packages, never the apiserver: client and server share nothing but the wire.
 //
 // The contract (IDs refer to the behaviour and wire specifications):
@@ -38,9 +39,19 @@
 //  8. Stop closes the body and cancels the request: the reader goroutine ends and the
 //     connection is released; the result channel is then closed. Stop is idempotent.
 //  9. A kubeconfig (the YAML subset kubeconfig files use, or JSON) gives server, CA data or
-//     file, insecure-skip-tls-verify and a bearer token or token file. Client certificates,
-//     exec plugins, auth providers, basic auth and impersonation are refused with an error
-//     naming the field; CA data together with insecure is refused as in client-go.
+//     file, insecure-skip-tls-verify and the user's credentials: a bearer token or token
+//     file, a client certificate and key (data or files, data winning), an exec credential
+//     plugin (client.authentication.k8s.io/v1 or v1beta1), or a token with either. Auth
+//     providers, basic auth and impersonation are refused with an error naming the field; CA
+//     data together with insecure is refused as in client-go, and so are a certificate
+//     without its key (or a key without its certificate) and a pair that does not parse. The
+//     certificate is presented whenever the server asks for one. An exec plugin runs on the
+//     first request, without a terminal and with KUBERNETES_EXEC_INFO set (spec.cluster only
+//     with provideClusterInfo); its token becomes the Authorization header, or its
+//     certificate the client certificate, cached until its expirationTimestamp on
+//     Config.Clock and renewed once after a 401 answer; a failed run is the request's error.
+//     A token or client certificate on the Config switches the plugin off, as in client-go;
+//     interactiveMode Always, which needs a terminal, is refused.
 //  10. With Config.Logger, each list, watch open, watch event and watch close logs one Debug
 //     hop (component "listwatch", ops list, watch-open, watch-event, watch-close, and retry
 //     for item 11); with no logger or Debug disabled, tracing allocates nothing.

@@ -20,8 +20,9 @@ type Kubeconfig struct {
 	Clusters       map[string]*KubeconfigCluster
 	Contexts       map[string]*KubeconfigContext
 	AuthInfos      map[string]*KubeconfigAuthInfo
-	// dir resolves relative file names (certificate-authority, tokenFile), as clientcmd
-	// resolves them against the kubeconfig's own directory.
+	// dir resolves relative file names (certificate-authority, tokenFile, client-certificate,
+	// client-key, an exec command with a path separator), as clientcmd resolves them against
+	// the kubeconfig's own directory.
 	dir string
 }
 
@@ -43,11 +44,26 @@ type KubeconfigContext struct {
 	Namespace string
 }
 
-// KubeconfigAuthInfo mirrors clientcmdapi.AuthInfo, reduced to bearer tokens. Other ways to
-// authenticate are remembered only to be refused with a clear error.
+// KubeconfigAuthInfo mirrors clientcmdapi.AuthInfo, reduced to bearer tokens, client
+// certificates and exec plugins. Other ways to authenticate (auth providers, basic auth,
+// impersonation) are remembered only to be refused with a clear error.
 type KubeconfigAuthInfo struct {
-	Token     string
+	// Token mirrors AuthInfo.Token.
+	Token string
+	// TokenFile mirrors AuthInfo.TokenFile: a file holding the token.
 	TokenFile string
+	// ClientCertificate mirrors AuthInfo.ClientCertificate: a PEM file (client-certificate).
+	ClientCertificate string
+	// ClientCertificateData mirrors AuthInfo.ClientCertificateData: PEM bytes, decoded from
+	// the file's base64 (client-certificate-data). It wins over ClientCertificate.
+	ClientCertificateData []byte
+	// ClientKey mirrors AuthInfo.ClientKey: a PEM file (client-key).
+	ClientKey string
+	// ClientKeyData mirrors AuthInfo.ClientKeyData: PEM bytes (client-key-data). It wins
+	// over ClientKey.
+	ClientKeyData []byte
+	// Exec mirrors AuthInfo.Exec: a credential plugin (exec).
+	Exec *ExecConfig
 	// unsupported lists the auth fields present that this client cannot use.
 	unsupported []string
 }
@@ -141,10 +157,8 @@ func ParseKubeconfig(data []byte) (*Kubeconfig, error) {
 		if c.InsecureSkipTLSVerify, err = boolean(m["insecure-skip-tls-verify"]); err != nil {
 			return fmt.Errorf("insecure-skip-tls-verify: %w", err)
 		}
-		if s := str(m["certificate-authority-data"]); s != "" {
-			if c.CertificateAuthorityData, err = base64.StdEncoding.DecodeString(s); err != nil {
-				return fmt.Errorf("certificate-authority-data is not base64: %w", err)
-			}
+		if c.CertificateAuthorityData, err = base64Field(m, "certificate-authority-data"); err != nil {
+			return err
 		}
 		if m["proxy-url"] != nil {
 			c.unsupported = append(c.unsupported, "proxy-url")
@@ -163,9 +177,19 @@ func ParseKubeconfig(data []byte) (*Kubeconfig, error) {
 		return nil, err
 	}
 	err = namedEntries(root, "users", "user", func(name string, m map[string]any) error {
-		u := &KubeconfigAuthInfo{Token: str(m["token"]), TokenFile: str(m["tokenFile"])}
-		for _, f := range []string{"client-certificate", "client-certificate-data", "client-key", "client-key-data",
-			"exec", "auth-provider", "username", "password", "as", "as-groups", "as-uid"} {
+		u := &KubeconfigAuthInfo{Token: str(m["token"]), TokenFile: str(m["tokenFile"]),
+			ClientCertificate: str(m["client-certificate"]), ClientKey: str(m["client-key"])}
+		var err error
+		if u.ClientCertificateData, err = base64Field(m, "client-certificate-data"); err != nil {
+			return err
+		}
+		if u.ClientKeyData, err = base64Field(m, "client-key-data"); err != nil {
+			return err
+		}
+		if u.Exec, err = parseExec(m["exec"]); err != nil {
+			return fmt.Errorf("exec: %w", err)
+		}
+		for _, f := range []string{"auth-provider", "username", "password", "as", "as-groups", "as-uid"} {
 			if v, ok := m[f]; ok && v != nil && v != "" {
 				u.unsupported = append(u.unsupported, f)
 			}
@@ -177,6 +201,76 @@ func ParseKubeconfig(data []byte) (*Kubeconfig, error) {
 		return nil, err
 	}
 	return k, nil
+}
+
+// base64Field decodes the base64 string m[key] (the *-data fields); absent is nil.
+func base64Field(m map[string]any, key string) ([]byte, error) {
+	s := str(m[key])
+	if s == "" {
+		return nil, nil
+	}
+	b, err := base64.StdEncoding.DecodeString(s)
+	if err != nil {
+		return nil, fmt.Errorf("%s is not base64: %w", key, err)
+	}
+	return b, nil
+}
+
+// parseExec reads a user's exec mapping into an ExecConfig, as clientcmd decodes
+// clientcmdapi.ExecConfig; nil when there is none. Whether the values make sense is checked
+// by ClientConfig.
+func parseExec(v any) (*ExecConfig, error) {
+	if v == nil {
+		return nil, nil
+	}
+	m, ok := v.(map[string]any)
+	if !ok {
+		return nil, fmt.Errorf("must be a mapping, got %T", v)
+	}
+	e := &ExecConfig{Command: str(m["command"]), APIVersion: str(m["apiVersion"]),
+		InstallHint: str(m["installHint"]), InteractiveMode: ExecInteractiveMode(str(m["interactiveMode"]))}
+	var err error
+	if e.ProvideClusterInfo, err = boolean(m["provideClusterInfo"]); err != nil {
+		return nil, fmt.Errorf("provideClusterInfo: %w", err)
+	}
+	if e.Args, err = stringList(m["args"], "args"); err != nil {
+		return nil, err
+	}
+	switch env := m["env"].(type) {
+	case nil:
+	case []any:
+		for i, item := range env {
+			vm, ok := item.(map[string]any)
+			if !ok {
+				return nil, fmt.Errorf("env[%d] must be a mapping with name and value", i)
+			}
+			e.Env = append(e.Env, ExecEnvVar{Name: str(vm["name"]), Value: str(vm["value"])})
+		}
+	default:
+		return nil, fmt.Errorf("env must be a list, got %T", env)
+	}
+	return e, nil
+}
+
+// stringList reads a list of scalars, as exec args.
+func stringList(v any, what string) ([]string, error) {
+	if v == nil {
+		return nil, nil
+	}
+	items, ok := v.([]any)
+	if !ok {
+		return nil, fmt.Errorf("%s must be a list, got %T", what, v)
+	}
+	out := make([]string, 0, len(items))
+	for i, it := range items {
+		switch it.(type) {
+		case string, float64, bool:
+			out = append(out, fmt.Sprint(it))
+		default:
+			return nil, fmt.Errorf("%s[%d] must be a string, got %T", what, i, it)
+		}
+	}
+	return out, nil
 }
 
 // namedEntries walks a list of {name: …, <inner>: {…}} entries, as in "clusters".
@@ -276,9 +370,11 @@ func keysOf[V any](m map[string]V) string {
 }
 
 // ClientConfig mirrors DirectClientConfig.ClientConfig: the Config for the named context
-// ("" = current-context). Authentication other than a bearer token (client certificates,
-// exec plugins, auth providers, basic auth, impersonation) is refused with an error naming
-// the field, rather than silently sending no credentials.
+// ("" = current-context). A user may authenticate with a token or token file, a client
+// certificate and key (data or files; data wins, as in clientcmd) and an exec plugin, which
+// the Config's token or certificate overrides (see Config). Auth providers, basic auth and
+// impersonation are refused with an error naming the field, rather than silently sending no
+// credentials.
 func (k *Kubeconfig) ClientConfig(contextName string) (*Config, error) {
 	name, ctx, err := k.context(contextName)
 	if err != nil {
@@ -305,21 +401,69 @@ func (k *Kubeconfig) ClientConfig(contextName string) (*Config, error) {
 		if !ok {
 			return nil, fmt.Errorf("listwatch: context %q names user %q, which is not in the kubeconfig", name, ctx.AuthInfo)
 		}
-		if len(u.unsupported) > 0 {
-			return nil, fmt.Errorf("listwatch: user %q authenticates with %s, which this client does not support; "+
-				"use a bearer token instead (for example from `kubectl create token <serviceaccount>`)",
-				ctx.AuthInfo, strings.Join(u.unsupported, ", "))
-		}
-		cfg.BearerToken = u.Token
-		if cfg.BearerToken == "" && u.TokenFile != "" {
-			b, err := os.ReadFile(k.resolve(u.TokenFile))
-			if err != nil {
-				return nil, fmt.Errorf("listwatch: user %q tokenFile: %w", ctx.AuthInfo, err)
-			}
-			cfg.BearerToken = strings.TrimSpace(string(b))
+		if err := k.applyAuthInfo(cfg, ctx.AuthInfo, u); err != nil {
+			return nil, err
 		}
 	}
 	return cfg, nil
+}
+
+// applyAuthInfo mirrors the user half of DirectClientConfig.getUserIdentificationPartialConfig
+// with the checks of clientcmd's validateAuthInfo.
+func (k *Kubeconfig) applyAuthInfo(cfg *Config, user string, u *KubeconfigAuthInfo) error {
+	if len(u.unsupported) > 0 {
+		return fmt.Errorf("listwatch: user %q authenticates with %s, which this client does not support; "+
+			"use a token (for example from `kubectl create token <serviceaccount>`), a client certificate or an exec plugin instead",
+			user, strings.Join(u.unsupported, ", "))
+	}
+	cfg.BearerToken = u.Token
+	if cfg.BearerToken == "" && u.TokenFile != "" {
+		b, err := os.ReadFile(k.resolve(u.TokenFile))
+		if err != nil {
+			return fmt.Errorf("listwatch: user %q tokenFile: %w", user, err)
+		}
+		cfg.BearerToken = strings.TrimSpace(string(b))
+	}
+	hasCert := u.ClientCertificate != "" || len(u.ClientCertificateData) > 0
+	hasKey := u.ClientKey != "" || len(u.ClientKeyData) > 0
+	switch {
+	case hasCert && !hasKey:
+		return fmt.Errorf("listwatch: user %q has a client certificate but no key: set client-key or client-key-data too", user)
+	case hasKey && !hasCert:
+		return fmt.Errorf("listwatch: user %q has a client key but no certificate: set client-certificate or client-certificate-data too", user)
+	}
+	var err error
+	if cfg.CertData, err = k.dataOrFile(u.ClientCertificateData, u.ClientCertificate); err != nil {
+		return fmt.Errorf("listwatch: user %q client-certificate: %w", user, err)
+	}
+	if cfg.KeyData, err = k.dataOrFile(u.ClientKeyData, u.ClientKey); err != nil {
+		return fmt.Errorf("listwatch: user %q client-key: %w", user, err)
+	}
+	if u.Exec != nil {
+		e := u.Exec.clone()
+		// As clientcmd does, only a command with a path separator is relative to the file;
+		// a bare name is looked up in PATH.
+		if strings.ContainsRune(e.Command, filepath.Separator) {
+			e.Command = k.resolve(e.Command)
+		}
+		if err := e.validate(); err != nil {
+			return fmt.Errorf("listwatch: user %q: %w", user, err)
+		}
+		cfg.ExecProvider = e
+	}
+	return nil
+}
+
+// dataOrFile mirrors dataFromSliceOrFile in client-go rest/config.go: the data when set,
+// else the file's contents (relative to the kubeconfig), else nil.
+func (k *Kubeconfig) dataOrFile(data []byte, file string) ([]byte, error) {
+	if len(data) > 0 {
+		return data, nil
+	}
+	if file == "" {
+		return nil, nil
+	}
+	return os.ReadFile(k.resolve(file))
 }
 
 // Namespace mirrors ClientConfig.Namespace: the context's namespace, or "default".

@@ -21,6 +21,10 @@ import (
 // The real-looking kubeconfig in testdata: each context gives the expected Config or a
 // clear error.
 func TestCh02_KubeconfigFile(t *testing.T) {
+	clientCrt, err := os.ReadFile(filepath.Join("testdata", "client.crt"))
+	require.NoError(t, err)
+	clientKey, err := os.ReadFile(filepath.Join("testdata", "client.key"))
+	require.NoError(t, err)
 	k, err := LoadKubeconfig(filepath.Join("testdata", "kubeconfig.yaml"))
 	require.NoError(t, err)
 	assert.Equal(t, "kind-lab", k.CurrentContext)
@@ -39,8 +43,15 @@ func TestCh02_KubeconfigFile(t *testing.T) {
 			CAData:      []byte("-----BEGIN CERTIFICATE-----\nMIIBdummycertificatefortestsonly\n-----END CERTIFICATE-----\n")}},
 		{context: "dev", wantNS: "default", want: &Config{Host: "https://dev.example.com:6443", Insecure: true,
 			TLSServerName: "api.dev.example.com", BearerToken: "token-from-file"}},
-		{context: "minikube", wantNS: "default", wantErr: `user "minikube" authenticates with client-certificate, client-key, which this client does not support`},
-		{context: "cloud", wantNS: "default", wantErr: `user "gke-exec" authenticates with exec`},
+		{context: "minikube", wantNS: "default", want: &Config{Host: "https://192.168.49.2:8443",
+			CAData:   []byte("-----BEGIN CERTIFICATE-----\nMIIBfromfile\n-----END CERTIFICATE-----\n"),
+			CertData: clientCrt, KeyData: clientKey}},
+		{context: "cloud", wantNS: "default", want: &Config{Host: "https://dev.example.com:6443", Insecure: true,
+			TLSServerName: "api.dev.example.com", ExecProvider: &ExecConfig{
+				Command: "gke-gcloud-auth-plugin", Args: []string{"--flag", "x"}, APIVersion: "client.authentication.k8s.io/v1beta1",
+				Env:         []ExecEnvVar{{Name: "CLOUDSDK_CORE_PROJECT", Value: "lab"}},
+				InstallHint: "Install gke-gcloud-auth-plugin for use with kubectl", ProvideClusterInfo: true,
+				InteractiveMode: IfAvailableExecInteractiveMode}}},
 		{context: "nope", wantErr: `context "nope" not found in kubeconfig (have "cloud", "dev", "kind-lab", "minikube")`},
 	}
 	for _, tc := range tests {
@@ -64,8 +75,12 @@ func TestCh02_KubeconfigFile(t *testing.T) {
 		})
 	}
 
-	// The minikube cluster's CA file resolves against the kubeconfig's directory.
+	// The minikube cluster's CA file and its user's certificate and key resolve against the
+	// kubeconfig's directory.
 	assert.Equal(t, filepath.Join("testdata", "ca.crt"), k.resolve(k.Clusters["minikube"].CertificateAuthority))
+	assert.Equal(t, filepath.Join("testdata", "client.crt"), k.resolve(k.AuthInfos["minikube"].ClientCertificate))
+	// The parsed user keeps the file names; the data is read by ClientConfig.
+	assert.Equal(t, &KubeconfigAuthInfo{ClientCertificate: "client.crt", ClientKey: "client.key"}, k.AuthInfos["minikube"])
 
 	cfg, err := BuildConfigFromKubeconfig(filepath.Join("testdata", "kubeconfig.yaml"))
 	require.NoError(t, err)
@@ -90,7 +105,8 @@ func TestCh02_KubeconfigEnv(t *testing.T) {
 // Table tests of the parser: the YAML subset and JSON, and the errors for what it does not
 // support.
 func TestCh02_KubeconfigParse(t *testing.T) {
-	ca := base64.StdEncoding.EncodeToString([]byte("PEM"))
+	b64 := func(s string) string { return base64.StdEncoding.EncodeToString([]byte(s)) }
+	ca := b64("PEM")
 	minimal := func(server, user string) string {
 		return fmt.Sprintf("current-context: c\nclusters:\n- name: k\n  cluster:\n    server: %s\ncontexts:\n- name: c\n  context:\n    cluster: k\n    user: u\nusers:\n- name: u\n  user:\n%s\n", server, user)
 	}
@@ -150,7 +166,65 @@ users: []
 		{name: "basic auth refused", data: minimal("https://h", "    username: admin\n    password: x"),
 			wantErr: "authenticates with username, password"},
 		{name: "auth provider refused", data: minimal("https://h", "    auth-provider:\n      name: oidc"),
-			wantErr: "authenticates with auth-provider"},
+			wantErr: "authenticates with auth-provider, which this client does not support; use a token"},
+		{name: "impersonation refused", data: minimal("https://h", "    token: t\n    as: admin\n    as-groups: [system:masters]"),
+			wantErr: "authenticates with as, as-groups"},
+		{name: "client certificate data", data: minimal("https://h", "    client-certificate-data: "+b64("CERT")+"\n    client-key-data: "+b64("KEY")),
+			want: &Config{Host: "https://h", CertData: []byte("CERT"), KeyData: []byte("KEY")}},
+		{name: "certificate data wins over a file", data: minimal("https://h", "    client-certificate: /nonexistent/c.crt\n    client-certificate-data: "+b64("CERT")+
+			"\n    client-key: /nonexistent/c.key\n    client-key-data: "+b64("KEY")),
+			want: &Config{Host: "https://h", CertData: []byte("CERT"), KeyData: []byte("KEY")}},
+		{name: "token and client certificate", data: minimal("https://h", "    token: t\n    client-certificate-data: "+b64("CERT")+"\n    client-key-data: "+b64("KEY")),
+			want: &Config{Host: "https://h", BearerToken: "t", CertData: []byte("CERT"), KeyData: []byte("KEY")}},
+		{name: "certificate without key", data: minimal("https://h", "    client-certificate-data: "+b64("CERT")),
+			wantErr: `user "u" has a client certificate but no key: set client-key or client-key-data too`},
+		{name: "key without certificate", data: minimal("https://h", "    client-key: k.key"),
+			wantErr: `user "u" has a client key but no certificate: set client-certificate or client-certificate-data too`},
+		{name: "bad certificate base64", data: minimal("https://h", "    client-certificate-data: '%%%'\n    client-key-data: "+b64("KEY")),
+			wantErr: `users "u": client-certificate-data is not base64`},
+		{name: "missing certificate file", data: minimal("https://h", "    client-certificate: /nonexistent/c.crt\n    client-key-data: "+b64("KEY")),
+			wantErr: `user "u" client-certificate: open /nonexistent/c.crt`},
+		{name: "missing key file", data: minimal("https://h", "    client-certificate-data: "+b64("CERT")+"\n    client-key: /nonexistent/c.key"),
+			wantErr: `user "u" client-key: open /nonexistent/c.key`},
+		{name: "exec plugin", data: minimal("https://h", `    exec:
+      apiVersion: client.authentication.k8s.io/v1
+      command: aws
+      args:
+      - eks
+      - get-token
+      - --cluster-name
+      - lab
+      env:
+      - name: AWS_PROFILE
+        value: dev
+      - name: EMPTY
+      interactiveMode: Never
+      provideClusterInfo: false`),
+			want: &Config{Host: "https://h", ExecProvider: &ExecConfig{Command: "aws", Args: []string{"eks", "get-token", "--cluster-name", "lab"},
+				Env: []ExecEnvVar{{Name: "AWS_PROFILE", Value: "dev"}, {Name: "EMPTY"}}, APIVersion: "client.authentication.k8s.io/v1",
+				InteractiveMode: NeverExecInteractiveMode}}},
+		{name: "exec plugin in JSON", data: `{"current-context":"c","clusters":[{"name":"k","cluster":{"server":"https://j"}}],
+			"contexts":[{"name":"c","context":{"cluster":"k","user":"u"}}],
+			"users":[{"name":"u","user":{"exec":{"apiVersion":"client.authentication.k8s.io/v1beta1","command":"kubelogin",
+			"args":["get-token","--server-id",6],"env":null,"provideClusterInfo":true}}}]}`,
+			want: &Config{Host: "https://j", ExecProvider: &ExecConfig{Command: "kubelogin", Args: []string{"get-token", "--server-id", "6"},
+				APIVersion: "client.authentication.k8s.io/v1beta1", ProvideClusterInfo: true}}},
+		{name: "token and exec plugin", data: minimal("https://h", "    token: t\n    exec:\n      apiVersion: client.authentication.k8s.io/v1\n      command: p"),
+			want: &Config{Host: "https://h", BearerToken: "t", ExecProvider: &ExecConfig{Command: "p", APIVersion: "client.authentication.k8s.io/v1"}}},
+		{name: "exec v1alpha1 refused", data: minimal("https://h", "    exec:\n      apiVersion: client.authentication.k8s.io/v1alpha1\n      command: p"),
+			wantErr: `user "u": exec plugin: apiVersion "client.authentication.k8s.io/v1alpha1" is no longer supported`},
+		{name: "exec interactive always refused", data: minimal("https://h", "    exec:\n      apiVersion: client.authentication.k8s.io/v1\n      command: p\n      interactiveMode: Always"),
+			wantErr: `user "u": exec plugin: interactiveMode "Always" needs a terminal`},
+		{name: "exec without command", data: minimal("https://h", "    exec:\n      apiVersion: client.authentication.k8s.io/v1"),
+			wantErr: `user "u": exec plugin: command must be set`},
+		{name: "exec not a mapping", data: minimal("https://h", "    exec: aws"), wantErr: `users "u": exec: must be a mapping`},
+		{name: "exec args not a list", data: minimal("https://h", "    exec:\n      command: p\n      args: x"), wantErr: "exec: args must be a list"},
+		{name: "exec arg not a string", data: minimal("https://h", "    exec:\n      command: p\n      args:\n      - k: v"), wantErr: "exec: args[0] must be a string"},
+		{name: "exec env not a list", data: minimal("https://h", "    exec:\n      command: p\n      env: A=B"), wantErr: "exec: env must be a list"},
+		{name: "exec env entry not a mapping", data: minimal("https://h", "    exec:\n      command: p\n      env:\n      - A=B"),
+			wantErr: "exec: env[0] must be a mapping with name and value"},
+		{name: "exec bad provideClusterInfo", data: minimal("https://h", "    exec:\n      command: p\n      provideClusterInfo: yes"),
+			wantErr: "exec: provideClusterInfo: want true or false"},
 		{name: "proxy refused", data: strings.Replace(minimal("https://h", "    token: t"), "    server: https://h", "    server: https://h\n    proxy-url: http://p", 1),
 			wantErr: `cluster "k" uses proxy-url`},
 		{name: "no current context", data: "clusters: []\n", wantErr: "no current-context is set"},
@@ -196,6 +270,29 @@ users: []
 			if diff := cmp.Diff(tc.want, cfg, cmp.AllowUnexported(Config{})); diff != "" {
 				t.Errorf("config (-want +got):\n%s", diff)
 			}
+		})
+	}
+}
+
+// An exec command with a path separator resolves against the kubeconfig's directory, as
+// clientcmd does; a bare name is left for the PATH lookup.
+func TestCh02_KubeconfigExecCommandPath(t *testing.T) {
+	dir := t.TempDir()
+	tests := []struct{ command, want string }{
+		{"gke-gcloud-auth-plugin", "gke-gcloud-auth-plugin"},
+		{filepath.Join("bin", "plugin"), filepath.Join(dir, "bin", "plugin")},
+		{"/usr/local/bin/aws", "/usr/local/bin/aws"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.command, func(t *testing.T) {
+			path := filepath.Join(dir, "config")
+			require.NoError(t, os.WriteFile(path, []byte(fmt.Sprintf("current-context: c\nclusters:\n- name: k\n  cluster:\n    server: https://h\n"+
+				"contexts:\n- name: c\n  context:\n    cluster: k\n    user: u\nusers:\n- name: u\n  user:\n    exec:\n"+
+				"      apiVersion: client.authentication.k8s.io/v1\n      command: %q\n", tc.command)), 0o600))
+			cfg, err := BuildConfigFromKubeconfig(path)
+			require.NoError(t, err)
+			require.NotNil(t, cfg.ExecProvider)
+			assert.Equal(t, tc.want, cfg.ExecProvider.Command)
 		})
 	}
 }

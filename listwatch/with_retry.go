@@ -161,9 +161,10 @@ func retryAfterSeconds(resp *http.Response) (int, bool) {
 }
 
 // isRetryableGETError mirrors the isErrRetryableFunc of Request.request: a GET whose
-// connection was reset or cut is sent again. Writes are not: they may have been applied.
+// connection was reset or cut is sent again. Writes are not: they may have been applied. A
+// failed exec credential plugin is not a cut connection, whatever its message says.
 func isRetryableGETError(method string, err error) bool {
-	if method != http.MethodGet || isTimeout(err) {
+	if method != http.MethodGet || isTimeout(err) || isExecError(err) {
 		return false
 	}
 	return errors.Is(err, io.EOF) || isProbableEOF(err)
@@ -173,6 +174,9 @@ func isRetryableGETError(method string, err error) bool {
 // a timeout while opening a watch is retried, and when retries run out the caller gets an
 // empty, closed watch rather than an error, so a reflector just watches again.
 func isRetryableWatchError(err error) bool {
+	if isExecError(err) {
+		return false
+	}
 	return errors.Is(err, io.EOF) || isProbableEOF(err) || isTimeout(err)
 }
 

@@ -3,17 +3,24 @@ package main
 import (
 	"bytes"
 	"context"
+	"crypto/ecdsa"
+	"crypto/elliptic"
+	"crypto/rand"
 	"crypto/tls"
 	"crypto/x509"
+	"crypto/x509/pkix"
 	"encoding/base64"
 	"encoding/json"
+	"encoding/pem"
 	"io"
+	"math/big"
 	"net/http"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -21,6 +28,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/informer-lab/informer-lab/api"
+	"github.com/informer-lab/informer-lab/apiserver"
 	"github.com/informer-lab/informer-lab/internal/dashboard"
 	"github.com/informer-lab/informer-lab/listwatch"
 )
@@ -282,13 +290,32 @@ func TestDemo_WatchServerGoesAway(t *testing.T) {
 	require.NoError(t, stop())
 }
 
-// TestDemo_WatchKubeconfigWithClientCertificates: a kubeconfig whose user authenticates with
-// a client certificate (kind, minikube) is refused with a hint, and --token replaces that
-// user's credentials while the server still comes from the kubeconfig.
-func TestDemo_WatchKubeconfigWithClientCertificates(t *testing.T) {
-	ready, _ := startServe(t, "--token", "sa-token", "--seed-pods", "2")
-	caPEM, err := os.ReadFile(ready.kubeconfig + ".ca.crt")
+// newClientCert returns a self-signed client certificate for cn and its key, in PEM, as
+// kind and kubeadm put into a kubeconfig (signed there by the cluster's client CA).
+func newClientCert(t *testing.T, cn string) (certPEM, keyPEM []byte) {
+	t.Helper()
+	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
 	require.NoError(t, err)
+	tmpl := &x509.Certificate{
+		SerialNumber: big.NewInt(1),
+		Subject:      pkix.Name{CommonName: cn, Organization: []string{"system:masters"}},
+		NotBefore:    time.Now().Add(-time.Hour),
+		NotAfter:     time.Now().Add(time.Hour),
+		KeyUsage:     x509.KeyUsageDigitalSignature,
+		ExtKeyUsage:  []x509.ExtKeyUsage{x509.ExtKeyUsageClientAuth},
+	}
+	der, err := x509.CreateCertificate(rand.Reader, tmpl, tmpl, &key.PublicKey, key)
+	require.NoError(t, err)
+	kd, err := x509.MarshalPKCS8PrivateKey(key)
+	require.NoError(t, err)
+	return pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: der}), pem.EncodeToMemory(&pem.Block{Type: "PRIVATE KEY", Bytes: kd})
+}
+
+// certKubeconfig writes a kubeconfig in the shape `kind` writes: CA data and a user with
+// client-certificate-data and client-key-data.
+func certKubeconfig(t *testing.T, server string, caPEM, certPEM, keyPEM []byte) string {
+	t.Helper()
+	b64 := base64.StdEncoding.EncodeToString
 	kc := filepath.Join(t.TempDir(), "kind.kubeconfig")
 	require.NoError(t, os.WriteFile(kc, []byte(`apiVersion: v1
 kind: Config
@@ -296,8 +323,8 @@ current-context: kind-lab
 clusters:
 - name: kind-lab
   cluster:
-    server: `+ready.url+`
-    certificate-authority-data: `+base64.StdEncoding.EncodeToString(caPEM)+`
+    server: `+server+`
+    certificate-authority-data: `+b64(caPEM)+`
 contexts:
 - name: kind-lab
   context:
@@ -306,18 +333,87 @@ contexts:
 users:
 - name: kind-lab
   user:
-    client-certificate-data: Y2VydA==
-    client-key-data: a2V5
+    client-certificate-data: `+b64(certPEM)+`
+    client-key-data: `+b64(keyPEM)+`
 `), 0o600))
+	return kc
+}
 
+// TestDemo_WatchKubeconfigWithClientCertificates: a kind-style kubeconfig whose user
+// authenticates with a client certificate works against a server that requires one (the
+// simulated apiserver behind TLS that verifies client certificates, as kind's does), and
+// --token replaces that user's credentials while the server still comes from the kubeconfig.
+func TestDemo_WatchKubeconfigWithClientCertificates(t *testing.T) {
+	certPEM, keyPEM := newClientCert(t, "kind-admin")
+
+	srv := apiserver.New(apiserver.Options{})
+	require.NoError(t, seedServer(context.Background(), srv, 2))
+	pool := x509.NewCertPool()
+	require.True(t, pool.AppendCertsFromPEM(certPEM))
+	var mu sync.Mutex
+	users := map[string]bool{}
+	hs := httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		users[r.TLS.PeerCertificates[0].Subject.CommonName] = true
+		mu.Unlock()
+		srv.Handler().ServeHTTP(w, r)
+	}))
+	hs.TLS = &tls.Config{ClientAuth: tls.RequireAndVerifyClientCert, ClientCAs: pool, MinVersion: tls.VersionTLS12}
+	hs.StartTLS()
+	t.Cleanup(hs.Close)
+	t.Cleanup(srv.Close) // runs before hs.Close: the watches end first
+	hsCA := pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: hs.Certificate().Raw})
+
+	out, stop := startWatch(t, "--kubeconfig", certKubeconfig(t, hs.URL, hsCA, certPEM, keyPEM))
+	out.waitFor(t, 10*time.Second, "synced: 2 pods in the cache")
+	require.NoError(t, stop())
+	mu.Lock()
+	assert.Equal(t, map[string]bool{"kind-admin": true}, users, "every request presented the certificate")
+	mu.Unlock()
+
+	// A server that wants a token answers the certificate alone with 401; --token replaces
+	// the user's credentials.
+	ready, _ := startServe(t, "--token", "sa-token", "--seed-pods", "2")
+	caPEM, err := os.ReadFile(ready.kubeconfig + ".ca.crt")
+	require.NoError(t, err)
+	kc := certKubeconfig(t, ready.url, caPEM, certPEM, keyPEM)
 	var stdout, stderr bytes.Buffer
 	code := run(context.Background(), []string{"watch", "--kubeconfig", kc}, nil, &stdout, &stderr)
 	assert.Equal(t, 1, code)
-	assert.Contains(t, stderr.String(), `user "kind-lab" authenticates with client-certificate`)
-	assert.Contains(t, stderr.String(), "kubectl create token")
+	assert.Contains(t, stderr.String(), "cannot list pods at "+ready.url)
+	assert.Contains(t, stderr.String(), "Unauthorized")
 
-	out, stop := startWatch(t, "--kubeconfig", kc, "--token", "sa-token")
+	out, stop = startWatch(t, "--kubeconfig", kc, "--token", "sa-token")
 	out.waitFor(t, 10*time.Second, "synced: 2 pods in the cache")
 	out.waitFor(t, time.Second, "watching pods in all namespaces at "+ready.url)
 	require.NoError(t, stop())
+}
+
+// TestDemo_WatchKubeconfigRefusesAuthProvider: what listwatch still cannot use (an
+// auth-provider user, say) is refused before any request, with a hint.
+func TestDemo_WatchKubeconfigRefusesAuthProvider(t *testing.T) {
+	kc := filepath.Join(t.TempDir(), "oidc.kubeconfig")
+	require.NoError(t, os.WriteFile(kc, []byte(`apiVersion: v1
+kind: Config
+current-context: c
+clusters:
+- name: k
+  cluster:
+    server: https://127.0.0.1:1
+contexts:
+- name: c
+  context:
+    cluster: k
+    user: oidc
+users:
+- name: oidc
+  user:
+    auth-provider:
+      name: oidc
+`), 0o600))
+	var stdout, stderr bytes.Buffer
+	code := run(context.Background(), []string{"watch", "--kubeconfig", kc}, nil, &stdout, &stderr)
+	assert.Equal(t, 1, code)
+	assert.Contains(t, stderr.String(), `user "oidc" authenticates with auth-provider, which this client does not support`)
+	assert.Contains(t, stderr.String(), "kubectl create token")
 }

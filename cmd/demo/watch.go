@@ -80,9 +80,11 @@ func watchConfig(kubeconfig, kubeContext, server, token string, insecure bool) (
 }
 
 // withToken returns a copy of k whose context (kubeContext, else the current one)
-// authenticates with token alone. --token thus replaces whatever the kubeconfig's user holds,
-// client certificates and exec plugins included, which this client cannot use, while the
-// cluster's server and CA still come from the file.
+// authenticates with token alone, while the cluster's server and CA still come from the
+// file. --token thus replaces whatever the kubeconfig's user holds: a client certificate, an
+// exec plugin, or a field listwatch refuses (auth-provider, say). kubectl --token instead
+// merges the token into the user, so a client certificate is still presented; both skip the
+// exec plugin once a token is set.
 func withToken(k *listwatch.Kubeconfig, kubeContext, token string) *listwatch.Kubeconfig {
 	name := kubeContext
 	if name == "" {
@@ -103,7 +105,8 @@ func cmdWatch(ctx context.Context, args []string, out io.Writer) error {
 	kubeconfig := fs.String("kubeconfig", "", "kubeconfig file (default $KUBECONFIG or ~/.kube/config)")
 	kubeContext := fs.String("context", "", "kubeconfig context (default its current-context)")
 	server := fs.String("server", "", "apiserver URL, instead of a kubeconfig")
-	token := fs.String("token", "", "bearer token; replaces the kubeconfig user's credentials (e.g. the output of kubectl create token NAME)")
+	token := fs.String("token", "", "bearer token (e.g. the output of kubectl create token NAME); replaces the kubeconfig user's "+
+		"client certificate or exec plugin")
 	insecure := fs.Bool("insecure-skip-tls-verify", false, "do not check the server's certificate")
 	resource := fs.String("resource", "pods", "what to watch: pods, configmaps, namespaces, deployments.apps, group/version/resource …")
 	var namespace string
