@@ -138,12 +138,16 @@ func (e *ExecConfig) validate() error {
 }
 
 // execCluster mirrors clientauthentication/v1 Cluster: what ProvideClusterInfo hands the
-// plugin (no proxy-url, disable-compression or config: this client has none of them).
+// plugin (no proxy-url or disable-compression: this client has neither).
 type execCluster struct {
 	Server                   string `json:"server"`
 	TLSServerName            string `json:"tls-server-name,omitempty"`
 	InsecureSkipTLSVerify    bool   `json:"insecure-skip-tls-verify,omitempty"`
 	CertificateAuthorityData []byte `json:"certificate-authority-data,omitempty"`
+	// Config is always null: client-go writes its RawExtension, which is null without the
+	// cluster's client.authentication.k8s.io/exec extension (not supported here), and a
+	// plugin sees the same input from kubectl and from us (TestCh02_Kubectl_ExecPluginSameInput).
+	Config *json.RawMessage `json:"config"`
 }
 
 // execCredential mirrors clientauthentication/v1 ExecCredential, the plugin's input (spec)

@@ -368,7 +368,9 @@ func TestCh02_ExecPluginInput(t *testing.T) {
 			"apiVersion": execAPIVersionV1beta1, "kind": "ExecCredential", "spec": map[string]any{
 				"interactive": false,
 				"cluster": map[string]any{"server": srv.URL, "tls-server-name": "example.com",
-					"certificate-authority-data": base64.StdEncoding.EncodeToString(ca)}}}},
+					"certificate-authority-data": base64.StdEncoding.EncodeToString(ca),
+					"config":                     nil, // as client-go writes it (see the kubectl e2e test)
+				}}}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
