@@ -4,44 +4,85 @@ import (
 	"crypto/subtle"
 	"net/http"
 	"strings"
+	"time"
 
 	"github.com/informer-lab/informer-lab/api"
 )
 
-// Bearer-token authentication (Options.BearerToken), a much reduced WithAuthentication filter
-// of k8s.io/apiserver pkg/endpoints/filters: a static token authenticator (the
-// --token-auth-file of kube-apiserver, with one token) in front of the anonymous
-// authenticator, plus what RBAC's system:public-info-viewer role lets anonymous users read.
+// Authentication (Options.BearerToken, Options.ClientCertAuth), a much reduced
+// WithAuthentication filter of k8s.io/apiserver pkg/endpoints/filters, running the
+// authenticators that kube-apiserver assembles in pkg/kubeapiserver/authenticator/config.go,
+// in the same order:
 //
-// The decision table:
+//  1. x509 (ClientCertAuth; k8s.io/apiserver pkg/authentication/request/x509, the
+//     --client-ca-file authenticator): a client certificate that verifies against the client
+//     CA of StartTLS authenticates the user of its CN, in the groups of its O.
+//  2. bearer token (BearerToken; request/bearertoken over a static token authenticator, the
+//     --token-auth-file of kube-apiserver with one token).
+//  3. anonymous, only when neither 1 nor 2 succeeded or failed (no credentials at all), and
+//     then only for what RBAC's system:public-info-viewer role lets anonymous users read.
 //
-//	Authorization header         health (/healthz /livez /readyz …) and /version   everything else
-//	none                         served (anonymous)                                401 Unauthorized
-//	"Bearer <the token>"         served                                            served
-//	anything else                401 Unauthorized                                  401 Unauthorized
+// Steps 1 and 2 are a union (request/union's New): the first success wins and the rest are
+// not consulted, so a verified certificate passes whatever Authorization header comes with
+// it; a failure (a certificate of another CA, expired or not for client auth; a wrong token)
+// is only remembered, and a later success still wins. Step 3 sits behind a fail-on-error
+// union (NewFailOnError): once 1 or 2 failed, the request is 401, never anonymous.
+//
+// The decision table when BearerToken or ClientCertAuth is set (neither: everyone passes):
+//
+//	client certificate    Authorization header    health (/healthz /livez …) and /version   everything else
+//	verified              anything or none        served                                    served
+//	none                  none                    served (anonymous)                        401 Unauthorized
+//	none                  "Bearer <the token>"    served                                    served
+//	none                  anything else           401 Unauthorized                          401 Unauthorized
+//	fails verification    "Bearer <the token>"    served                                    served
+//	fails verification    none or anything else   401 Unauthorized                          401 Unauthorized
+//
+// A verified certificate without a CN counts as none (the x509 authenticator neither
+// succeeds nor fails on it). With ClientCertAuth and no BearerToken every Authorization
+// header is "anything else": a real cluster always runs its service-account token
+// authenticator too, which refuses a token it did not sign. Certificates exist only in a
+// TLS handshake of StartTLS (tls.RequestClientCert: asked for, verified here, so a bad one is
+// a readable 401 rather than a failed handshake); a request that reaches Handler another way
+// has none.
 //
 // A real server answers a request without credentials on a resource path with 403 Forbidden
 // (the anonymous user is authenticated, then denied by RBAC), or with 401 when
 // --anonymous-auth=false. We answer 401, which is what kubectl's "You must be logged in to
 // the server" needs, and keep health and version open, as RBAC does, so probes and the
-// kubectl dispatcher's /version call work without a token. Presented but wrong credentials
-// are 401 everywhere, health included, exactly as on a real server.
+// kubectl dispatcher's /version call work without credentials. Presented but wrong
+// credentials are 401 everywhere, health included, exactly as on a real server. There is no
+// authorization: every authenticated user may do anything.
 
 // authenticate returns the 401 Status for a request that may not pass, or nil.
 func (s *Server) authenticate(r *http.Request) *api.Status {
 	want := s.opts.BearerToken
-	if want == "" {
+	if want == "" && !s.opts.ClientCertAuth {
 		return nil
 	}
+	failed := false // an authenticator failed: no anonymous access
+	// 1. x509. Without a client CA (Handler served by something other than StartTLS) the
+	// authenticator has no roots and, like the real one, ignores the certificate.
+	if ca := s.clientCA.Load(); ca != nil && r.TLS != nil && len(r.TLS.PeerCertificates) > 0 {
+		user, _, err := ca.verify(r.TLS.PeerCertificates, time.Now())
+		switch {
+		case err != nil:
+			failed = true
+		case user != "":
+			return nil
+		}
+	}
+	// 2. bearer token.
 	h := r.Header.Get("Authorization")
 	if h == "" {
-		if isPublicPath(r.URL.Path) {
+		// 3. anonymous.
+		if !failed && isPublicPath(r.URL.Path) {
 			return nil
 		}
 		return api.NewUnauthorized("Unauthorized")
 	}
 	scheme, token, ok := strings.Cut(strings.TrimSpace(h), " ")
-	if !ok || !strings.EqualFold(scheme, "Bearer") ||
+	if want == "" || !ok || !strings.EqualFold(scheme, "Bearer") ||
 		subtle.ConstantTimeCompare([]byte(strings.TrimSpace(token)), []byte(want)) != 1 {
 		return api.NewUnauthorized("Unauthorized")
 	}

@@ -109,15 +109,23 @@
 //     stream's Content-Type stays application/json. We keep no container statuses, so READY
 //     counts all containers ready when the pod's Ready condition is True and none otherwise,
 //     and RESTARTS is 0.
-//  24. Options.BearerToken (auth.go): a request must carry "Authorization: Bearer <token>";
-//     without credentials only the health endpoints and /version are served (as RBAC's
-//     system:public-info-viewer allows anonymous users); wrong credentials are 401
+//  24. Options.BearerToken and Options.ClientCertAuth (auth.go): a request must carry
+//     "Authorization: Bearer <token>" or a client certificate signed by the client CA that
+//     StartTLS makes with ClientCertAuth (as kubeadm and kind do; it issues the admin
+//     certificate, CN kubernetes-admin, O system:masters, that ClientCertificatePEM returns
+//     and Kubeconfig embeds, and IssueClientCertificate mints more). As in kube-apiserver's
+//     union of authenticators, the certificate is checked first and the first success wins:
+//     a verified certificate passes whatever token comes with it, and a right token passes
+//     whatever certificate. Without credentials only the health endpoints and /version are
+//     served (as RBAC's system:public-info-viewer allows anonymous users); wrong credentials
+//     (a wrong token; a certificate of another CA, expired or not for client auth) are 401
 //     everywhere. The 401 is a Status with reason Unauthorized and message "Unauthorized"
-//     (S2). kubectl sends a kubeconfig's token only over https, so serve with StartTLS: it
-//     makes a self-signed certificate at start-up, which CACertPEM returns and Kubeconfig
-//     embeds.
-//  25. Options.DebugFaults serves the fault API at /debug/faults (JSON; behind BearerToken
-//     when set). GET shows FaultState (revisions, watchers, pending faults, request counts);
+//     (S2), never a failed TLS handshake. kubectl sends a kubeconfig's token only over
+//     https and certificates exist only in TLS, so serve with StartTLS (Start refuses
+//     ClientCertAuth): it makes a self-signed certificate at start-up, which CACertPEM
+//     returns and Kubeconfig embeds.
+//  25. Options.DebugFaults serves the fault API at /debug/faults (JSON; behind the same
+//     authentication as everything else). GET shows FaultState (revisions, watchers, pending faults, request counts);
 //     POST performs one action; DELETE clears every pending fault (examples below).
 //
 // Limits against hostile or broken clients (issue 12; each is a test in hostile_test.go,

@@ -27,8 +27,9 @@ const KubeconfigContext = "informer-lab"
 
 // Kubeconfig returns a kubeconfig (clientcmd's v1 Config, in YAML) for the running server:
 // one cluster at URL, with the certificate-authority-data of StartTLS when serving TLS; one
-// user, carrying Options.BearerToken when set; and the current context "informer-lab" with
-// namespace default. It returns nil before Start or StartTLS. Write it to a file and run
+// user, carrying the admin client certificate (client-certificate-data, client-key-data, as
+// in the admin.conf of kubeadm and kind) with Options.ClientCertAuth and Options.BearerToken
+// (token) when set; and the current context "informer-lab" with namespace default. It returns nil before Start or StartTLS. Write it to a file and run
 // `kubectl --kubeconfig FILE get pods`.
 func (s *Server) Kubeconfig() []byte {
 	s.lifeMu.Lock()
@@ -51,10 +52,18 @@ func (s *Server) Kubeconfig() []byte {
 		b.WriteString("    certificate-authority-data: " + q(base64.StdEncoding.EncodeToString(ca)) + "\n")
 	}
 	b.WriteString("users:\n- name: " + name + "\n  user:")
-	if s.opts.BearerToken != "" {
-		b.WriteString("\n    token: " + q(s.opts.BearerToken) + "\n")
-	} else {
+	cert, key := s.ClientCertificatePEM()
+	if cert == nil && s.opts.BearerToken == "" {
 		b.WriteString(" {}\n")
+	} else {
+		b.WriteString("\n")
+	}
+	if cert != nil {
+		b.WriteString("    client-certificate-data: " + q(base64.StdEncoding.EncodeToString(cert)) + "\n")
+		b.WriteString("    client-key-data: " + q(base64.StdEncoding.EncodeToString(key)) + "\n")
+	}
+	if s.opts.BearerToken != "" {
+		b.WriteString("    token: " + q(s.opts.BearerToken) + "\n")
 	}
 	b.WriteString("contexts:\n- name: " + name + "\n  context:\n    cluster: " + name + "\n    user: " + name + "\n    namespace: default\n")
 	b.WriteString("current-context: " + name + "\n")

@@ -12,6 +12,7 @@ import (
 	"net/http"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/informer-lab/informer-lab/api"
@@ -97,10 +98,16 @@ type Options struct {
 	// DefaultVersion). The kubectl dispatcher on the project's machines runs the kubectl of
 	// the reported minor (K1).
 	Version string
-	// BearerToken, when set, makes the server require "Authorization: Bearer <token>":
-	// anything else gets 401 Unauthorized, except the anonymous health and version checks
-	// (auth.go).
+	// BearerToken, when set, makes the server require "Authorization: Bearer <token>" (or,
+	// with ClientCertAuth, a client certificate): anything else gets 401 Unauthorized, except
+	// the anonymous health and version checks (auth.go).
 	BearerToken string
+	// ClientCertAuth mirrors kube-apiserver's --client-ca-file (the x509 authenticator), with
+	// the client CA made by the server, as kubeadm and kind make theirs: StartTLS creates it
+	// and issues an admin certificate (ClientCertificatePEM, in Kubeconfig), and requests
+	// presenting a certificate it signed are authenticated as the certificate's CN (auth.go;
+	// IssueClientCertificate mints more users). It needs TLS: Start refuses it.
+	ClientCertAuth bool
 	// DebugFaults serves the fault API as JSON at /debug/faults, for instructors with curl
 	// (debug_faults.go). It is off by default: anyone who can reach the port can use it.
 	DebugFaults bool
@@ -183,6 +190,10 @@ type Server struct {
 	url     string
 	caPEM   []byte // the self-signed certificate of StartTLS
 	handler http.Handler
+
+	// clientCA is the CA of Options.ClientCertAuth, set once by StartTLS; authenticate
+	// reads it without a lock.
+	clientCA atomic.Pointer[clientCA]
 }
 
 // New mirrors genericapiserver's New + PrepareRun for our single process: a ready Server with
@@ -358,7 +369,8 @@ func (s *Server) Handler() http.Handler { return s.handler }
 // binds 127.0.0.1: without Options.BearerToken anyone who reaches the port may do anything,
 // so the server stays on loopback unless asked otherwise (and then logs a warning). It
 // returns the base URL, e.g. "http://127.0.0.1:41234". Note that kubectl never sends a
-// kubeconfig's token over plain HTTP: with a BearerToken, use StartTLS.
+// kubeconfig's token over plain HTTP: with a BearerToken, use StartTLS. With
+// Options.ClientCertAuth Start fails: client certificates exist only in a TLS handshake.
 func (s *Server) Start(addr string) (string, error) { return s.start(addr, false) }
 
 func (s *Server) start(addr string, useTLS bool) (string, error) {
@@ -368,6 +380,9 @@ func (s *Server) start(addr string, useTLS bool) (string, error) {
 	}
 	if err != nil {
 		return "", fmt.Errorf("apiserver: bad listen address %q: %w", addr, err)
+	}
+	if s.opts.ClientCertAuth && !useTLS {
+		return "", errors.New("apiserver: Options.ClientCertAuth needs TLS: clients present certificates only in a TLS handshake, so serve with StartTLS, not Start")
 	}
 	if host == "" {
 		host = "127.0.0.1"
@@ -379,7 +394,7 @@ func (s *Server) start(addr string, useTLS bool) (string, error) {
 		if lg == nil {
 			lg = slog.Default()
 		}
-		if s.opts.BearerToken == "" {
+		if s.opts.BearerToken == "" && !s.opts.ClientCertAuth {
 			lg.Warn("apiserver binds a non-loopback address without authentication: anyone who can reach it may do anything", "addr", host)
 		} else {
 			lg.Warn("apiserver binds a non-loopback address", "addr", host)
@@ -390,10 +405,20 @@ func (s *Server) start(addr string, useTLS bool) (string, error) {
 	}
 	var tlsConfig *tls.Config
 	var caPEM []byte
+	var clientCA *clientCA
 	if useTLS {
 		if tlsConfig, caPEM, err = selfSignedTLS(host); err != nil {
 			return "", err
 		}
+	}
+	if useTLS && s.opts.ClientCertAuth {
+		if clientCA, err = newClientCA(); err != nil {
+			return "", err
+		}
+		// As kube-apiserver's secure serving does: ask for a certificate, naming the CA
+		// clients should pick one from, but verify nothing in the handshake (authenticate does).
+		tlsConfig.ClientAuth = tls.RequestClientCert
+		tlsConfig.ClientCAs = clientCA.pool
 	}
 	ln, err := net.Listen("tcp", net.JoinHostPort(host, port))
 	if err != nil {
@@ -428,6 +453,9 @@ func (s *Server) start(addr string, useTLS bool) (string, error) {
 	}
 	s.httpSrv = srv
 	s.caPEM = caPEM
+	if clientCA != nil {
+		s.clientCA.Store(clientCA)
+	}
 	s.url = scheme + "://" + ln.Addr().String()
 	url := s.url
 	s.wg.Add(1)

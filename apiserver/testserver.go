@@ -11,7 +11,8 @@ func NewTestServer(t testing.TB, opts Options) *Server {
 }
 
 // NewTLSTestServer is NewTestServer over https (StartTLS), for clients such as kubectl that
-// send a bearer token only over TLS. Server.CACertPEM and Server.Kubeconfig give the trust.
+// send a bearer token only over TLS, and for Options.ClientCertAuth, which needs TLS.
+// Server.CACertPEM and Server.Kubeconfig give the trust (and the admin client certificate).
 func NewTLSTestServer(t testing.TB, opts Options) *Server {
 	t.Helper()
 	return newTestServer(t, opts, true)

@@ -17,7 +17,8 @@ import (
 // TLS with a self-signed certificate, made at start-up: kube-apiserver does the same when it
 // is given no --tls-cert-file (it writes apiserver.crt under --cert-dir). We need TLS for one
 // reason: kubectl (clientcmd) sends a kubeconfig's token or client credentials only over
-// https, never over plain http, so Options.BearerToken is useless to kubectl without it.
+// https, never over plain http, so Options.BearerToken is useless to kubectl without it; and
+// client certificates (Options.ClientCertAuth, clientcert.go) exist only in a TLS handshake.
 
 // StartTLS is Start over https (the name mirrors httptest.Server.StartTLS), with a fresh
 // self-signed certificate, like the one kube-apiserver writes to --cert-dir, valid for the

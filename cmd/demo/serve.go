@@ -36,6 +36,7 @@ func cmdServe(ctx context.Context, args []string, out io.Writer, ready func(serv
 	kubeconfig := fs.String("kubeconfig", defaultKubeconfigPath(), "where to write a kubeconfig for this server")
 	token := fs.String("token", "", "require this bearer token (a wrong or missing one gets 401); implies --tls")
 	tlsOn := fs.Bool("tls", false, "serve https with a self-signed CA, written into the kubeconfig and beside it as FILE.ca.crt")
+	clientCerts := fs.Bool("client-certs", false, "require a client certificate of a CA made at start-up, as kind and kubeadm do: the kubeconfig gets an admin one (CN kubernetes-admin, O system:masters), also written as FILE.client.crt and FILE.client.key; implies --tls")
 	faults := fs.Bool("faults", true, "serve the fault API as JSON at /debug/faults")
 	traceOn := fs.Bool("trace", false, "print the server's trace: one line per request, write and watch event")
 	if err := parse(fs, args); err != nil {
@@ -51,7 +52,7 @@ func cmdServe(ctx context.Context, args []string, out io.Writer, ready func(serv
 	if *kubeconfig == "" {
 		return errorf("--kubeconfig must name a file")
 	}
-	opts := apiserver.Options{BearerToken: *token, DebugFaults: *faults}
+	opts := apiserver.Options{BearerToken: *token, ClientCertAuth: *clientCerts, DebugFaults: *faults}
 	if *traceOn {
 		opts.Logger = trace.NewPlainLogger(out)
 	}
@@ -60,8 +61,9 @@ func cmdServe(ctx context.Context, args []string, out io.Writer, ready func(serv
 	}
 	srv := apiserver.New(opts)
 	defer srv.Close()
-	// kubectl (client-go) sends a bearer token only over https, so a token needs TLS.
-	useTLS := *tlsOn || *token != ""
+	// kubectl (client-go) sends a bearer token only over https, so a token needs TLS; client
+	// certificates exist only in a TLS handshake.
+	useTLS := *tlsOn || *token != "" || *clientCerts
 	start := srv.Start
 	if useTLS {
 		start = srv.StartTLS
@@ -83,6 +85,18 @@ func cmdServe(ctx context.Context, args []string, out io.Writer, ready func(serv
 			return fmt.Errorf("writing the CA certificate: %w", err)
 		}
 	}
+	// The admin certificate and key beside the kubeconfig too, for curl.
+	certFile, keyFile := "", ""
+	if *clientCerts {
+		cert, key := srv.ClientCertificatePEM()
+		certFile, keyFile = *kubeconfig+".client.crt", *kubeconfig+".client.key"
+		if err := os.WriteFile(certFile, cert, 0o644); err != nil {
+			return fmt.Errorf("writing the client certificate: %w", err)
+		}
+		if err := os.WriteFile(keyFile, key, 0o600); err != nil {
+			return fmt.Errorf("writing the client key: %w", err)
+		}
+	}
 	url = strings.TrimSpace(url)
 
 	fmt.Fprintf(out, "informer-lab apiserver (simulated) serving %s\n", url)
@@ -91,10 +105,20 @@ func cmdServe(ctx context.Context, args []string, out io.Writer, ready func(serv
 	if caFile != "" {
 		fmt.Fprintf(out, "  tls        self-signed CA in the kubeconfig and in %s\n", caFile)
 	}
-	if *token != "" {
+	switch {
+	case *clientCerts && *token != "":
+		fmt.Fprintf(out, "  auth       client certificate (user %s, group %s) or bearer token required (both are in the kubeconfig)\n", apiserver.AdminCommonName, apiserver.AdminGroup)
+	case *clientCerts:
+		fmt.Fprintf(out, "  auth       client certificate required (user %s, group %s, in the kubeconfig as kind writes it)\n", apiserver.AdminCommonName, apiserver.AdminGroup)
+	case *token != "":
 		fmt.Fprintf(out, "  auth       bearer token required (it is in the kubeconfig)\n")
-	} else if ip := net.ParseIP(host); host != "localhost" && (ip == nil || !ip.IsLoopback()) {
-		fmt.Fprintf(out, "  warning    %s is not loopback and there is no --token: anyone who can reach it can write\n", host)
+	default:
+		if ip := net.ParseIP(host); host != "localhost" && (ip == nil || !ip.IsLoopback()) {
+			fmt.Fprintf(out, "  warning    %s is not loopback and there is no --token or --client-certs: anyone who can reach it can write\n", host)
+		}
+	}
+	if certFile != "" {
+		fmt.Fprintf(out, "  client     the admin certificate also in %s and %s\n", certFile, keyFile)
 	}
 	fmt.Fprintf(out, "\nTry:\n")
 	fmt.Fprintf(out, "  kubectl --kubeconfig %s get pods\n", *kubeconfig)
@@ -104,7 +128,9 @@ func cmdServe(ctx context.Context, args []string, out io.Writer, ready func(serv
 		if caFile != "" {
 			auth += " --cacert " + caFile
 		}
-		if *token != "" {
+		if certFile != "" {
+			auth += " --cert " + certFile + " --key " + keyFile
+		} else if *token != "" {
 			auth += " -H 'Authorization: Bearer " + *token + "'"
 		}
 		fmt.Fprintf(out, "  curl -s%s %s/debug/faults\n", auth, url)
@@ -153,7 +179,7 @@ func seedServer(ctx context.Context, srv *apiserver.Server, n int) error {
 	return nil
 }
 
-// writeKubeconfig writes data with owner-only permissions (it may hold a token).
+// writeKubeconfig writes data with owner-only permissions (it may hold a token or a key).
 func writeKubeconfig(path string, data []byte) error {
 	if len(data) == 0 {
 		return fmt.Errorf("the server produced no kubeconfig")

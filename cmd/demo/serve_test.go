@@ -389,6 +389,104 @@ func TestDemo_WatchKubeconfigWithClientCertificates(t *testing.T) {
 	require.NoError(t, stop())
 }
 
+// TestDemo_ServeWithClientCertificates: `demo serve --client-certs` serves https and writes a
+// kind-style kubeconfig whose user is the admin client certificate (no token), plus the CA,
+// certificate and key beside it for curl; `demo watch --kubeconfig` with that file syncs the
+// seeded pods; /debug/faults wants the certificate too; a certificate of another CA is a 401
+// that demo watch reports. The banner says so and prints runnable curl lines.
+func TestDemo_ServeWithClientCertificates(t *testing.T) {
+	ready, stop := startServe(t, "--client-certs", "--seed-pods", "2")
+	require.True(t, strings.HasPrefix(ready.url, "https://"), "client certificates imply https: %s", ready.url)
+
+	cfg, err := listwatch.BuildConfigFromKubeconfig(ready.kubeconfig)
+	require.NoError(t, err)
+	assert.Empty(t, cfg.BearerToken)
+	cert, key := ready.server.ClientCertificatePEM()
+	require.NotNil(t, cert)
+	assert.Equal(t, string(cert), string(cfg.CertData))
+	assert.Equal(t, string(key), string(cfg.KeyData))
+	for file, want := range map[string]struct {
+		data []byte
+		perm os.FileMode
+	}{
+		ready.kubeconfig + ".ca.crt":     {ready.server.CACertPEM(), 0o644},
+		ready.kubeconfig + ".client.crt": {cert, 0o644},
+		ready.kubeconfig + ".client.key": {key, 0o600},
+	} {
+		data, err := os.ReadFile(file)
+		require.NoError(t, err)
+		assert.Equal(t, string(want.data), string(data), file)
+		info, err := os.Stat(file)
+		require.NoError(t, err)
+		assert.Equal(t, want.perm, info.Mode().Perm(), file)
+	}
+
+	out, stopWatch := startWatch(t, "--kubeconfig", ready.kubeconfig)
+	out.waitFor(t, 10*time.Second, "synced: 2 pods in the cache")
+	out.waitFor(t, time.Second, "add", "default/web-1", "cache=2", "(initial list)")
+	require.NoError(t, stopWatch())
+
+	// The fault API is behind the same authentication: the certificate opens it.
+	pool := x509.NewCertPool()
+	require.True(t, pool.AppendCertsFromPEM(ready.server.CACertPEM()))
+	pair, err := tls.X509KeyPair(cert, key)
+	require.NoError(t, err)
+	for _, tc := range []struct {
+		name  string
+		certs []tls.Certificate
+		want  int
+	}{{"no certificate", nil, http.StatusUnauthorized}, {"admin certificate", []tls.Certificate{pair}, http.StatusOK}} {
+		client := &http.Client{Transport: &http.Transport{TLSClientConfig: &tls.Config{RootCAs: pool, Certificates: tc.certs}}}
+		resp, err := client.Get(ready.url + "/debug/faults")
+		require.NoError(t, err, tc.name)
+		resp.Body.Close()
+		client.CloseIdleConnections()
+		assert.Equal(t, tc.want, resp.StatusCode, tc.name)
+	}
+
+	// A certificate the server's client CA did not sign is refused, readably.
+	foreignCert, foreignKey := newClientCert(t, apiserver.AdminCommonName)
+	kc := certKubeconfig(t, ready.url, ready.server.CACertPEM(), foreignCert, foreignKey)
+	var stdout, stderr bytes.Buffer
+	code := run(context.Background(), []string{"watch", "--kubeconfig", kc}, nil, &stdout, &stderr)
+	assert.Equal(t, 1, code)
+	assert.Contains(t, stderr.String(), "cannot list pods at "+ready.url)
+	assert.Contains(t, stderr.String(), "Unauthorized")
+
+	banner := stop()
+	assert.Contains(t, banner, "  auth       client certificate required (user kubernetes-admin, group system:masters, in the kubeconfig as kind writes it)\n")
+	assert.Contains(t, banner, "  client     the admin certificate also in "+ready.kubeconfig+".client.crt and "+ready.kubeconfig+".client.key\n")
+	assert.Contains(t, banner, "  kubectl --kubeconfig "+ready.kubeconfig+" get pods\n")
+	assert.Contains(t, banner, "  curl -s --cacert "+ready.kubeconfig+".ca.crt --cert "+ready.kubeconfig+".client.crt --key "+ready.kubeconfig+".client.key "+ready.url+"/debug/faults\n")
+	assert.NotContains(t, banner, "warning")
+}
+
+// TestDemo_ServeWithClientCertificatesAndToken: with both --client-certs and --token the
+// kubeconfig carries both credentials, and either alone is enough.
+func TestDemo_ServeWithClientCertificatesAndToken(t *testing.T) {
+	ready, stop := startServe(t, "--client-certs", "--token", "s3cret", "--seed-pods", "1")
+	cfg, err := listwatch.BuildConfigFromKubeconfig(ready.kubeconfig)
+	require.NoError(t, err)
+	assert.Equal(t, "s3cret", cfg.BearerToken)
+	assert.NotEmpty(t, cfg.CertData)
+
+	for name, edit := range map[string]func(c *listwatch.Config){
+		"both":                          func(*listwatch.Config) {},
+		"certificate only":              func(c *listwatch.Config) { c.BearerToken = "" },
+		"token only":                    func(c *listwatch.Config) { c.CertData, c.KeyData = nil, nil },
+		"certificate and a wrong token": func(c *listwatch.Config) { c.BearerToken = "wrong" },
+	} {
+		c := *cfg
+		edit(&c)
+		rest, err := listwatch.RESTClientFor(&c)
+		require.NoError(t, err)
+		list, err := rest.Resource(listwatch.GroupVersionResource{Version: "v1", Resource: "pods"}).Namespace("default").List(context.Background(), api.ListOptions{})
+		require.NoError(t, err, name)
+		assert.Len(t, list.(*api.PodList).Items, 1, name)
+	}
+	assert.Contains(t, stop(), "  auth       client certificate (user kubernetes-admin, group system:masters) or bearer token required (both are in the kubeconfig)\n")
+}
+
 // TestDemo_WatchKubeconfigRefusesAuthProvider: what listwatch still cannot use (an
 // auth-provider user, say) is refused before any request, with a hint.
 func TestDemo_WatchKubeconfigRefusesAuthProvider(t *testing.T) {

@@ -18,5 +18,6 @@
 //  6. Most tests run the apiserver package in process behind that recorder.
 //     TestCh01_Kubectl_DemoServe instead builds cmd/demo into its temporary directory and runs
 //     `demo serve` as a workshop would: kubectl uses the kubeconfig it wrote, curl-style
-//     requests go to its /debug/faults, and SIGINT must stop it cleanly.
+//     requests go to its /debug/faults, and SIGINT must stop it cleanly; so do the tests of
+//     its --token and --client-certs (a kind-style kubeconfig with the admin certificate).
 package kubectl
