@@ -125,8 +125,9 @@
 //     ClientCertAuth): it makes a self-signed certificate at start-up, which CACertPEM
 //     returns and Kubeconfig embeds.
 //  25. Options.DebugFaults serves the fault API at /debug/faults (JSON; behind the same
-//     authentication as everything else). GET shows FaultState (revisions, watchers, pending faults, request counts);
-//     POST performs one action; DELETE clears every pending fault (examples below).
+//     authentication as everything else). GET shows FaultState (revisions, watchers,
+//     pending faults, request counts); POST performs one action; DELETE clears every pending
+//     fault (examples below).
 //
 // Limits against hostile or broken clients (issue 12; each is a test in hostile_test.go,
 // each default an exported constant in server.go, each an Options field where 0 means the
