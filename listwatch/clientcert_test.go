@@ -2,54 +2,26 @@ package listwatch
 
 import (
 	"context"
-	"crypto/ecdsa"
-	"crypto/elliptic"
-	"crypto/rand"
 	"crypto/tls"
 	"crypto/x509"
-	"crypto/x509/pkix"
 	"encoding/base64"
 	"encoding/json"
 	"encoding/pem"
 	"fmt"
 	"io"
 	"log"
-	"math/big"
 	"net/http"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"testing"
-	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"github.com/informer-lab/informer-lab/api"
+	"github.com/informer-lab/informer-lab/internal/testcert"
 )
-
-// newClientCert returns a self-signed client certificate for cn and its private key, in PEM.
-// A server that lists the certificate among its client CAs accepts it.
-func newClientCert(t testing.TB, cn string) (certPEM, keyPEM []byte) {
-	t.Helper()
-	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
-	require.NoError(t, err)
-	serial, err := rand.Int(rand.Reader, big.NewInt(1<<62))
-	require.NoError(t, err)
-	tmpl := &x509.Certificate{
-		SerialNumber: serial,
-		Subject:      pkix.Name{CommonName: cn, Organization: []string{"system:masters"}},
-		NotBefore:    time.Now().Add(-time.Hour),
-		NotAfter:     time.Now().Add(24 * time.Hour),
-		KeyUsage:     x509.KeyUsageDigitalSignature,
-		ExtKeyUsage:  []x509.ExtKeyUsage{x509.ExtKeyUsageClientAuth},
-	}
-	der, err := x509.CreateCertificate(rand.Reader, tmpl, tmpl, &key.PublicKey, key)
-	require.NoError(t, err)
-	kd, err := x509.MarshalPKCS8PrivateKey(key)
-	require.NoError(t, err)
-	return pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: der}), pem.EncodeToMemory(&pem.Block{Type: "PRIVATE KEY", Bytes: kd})
-}
 
 // whoAmI answers every request with a Pod named after the client certificate's common name
 // ("anonymous" without one), its Authorization header in annotation "auth".
@@ -102,7 +74,7 @@ func whoIs(t *testing.T, c *RESTClient) (*api.Pod, error) {
 // refuses the handshake.
 func TestCh02_ClientCertificateConfig(t *testing.T) {
 	checkNoLeak(t)
-	certPEM, keyPEM := newClientCert(t, "kind-admin")
+	certPEM, keyPEM := testcert.SelfSignedClient(t, "kind-admin", "system:masters")
 	srv := newMTLSServer(t, certPEM)
 
 	c, err := RESTClientFor(&Config{Host: srv.URL, CAData: serverCA(srv), CertData: certPEM, KeyData: keyPEM})
@@ -121,7 +93,7 @@ func TestCh02_ClientCertificateConfig(t *testing.T) {
 	assert.Equal(t, "Bearer tok", pod.Annotations["auth"])
 
 	// The same server without a certificate, and with one it does not trust.
-	otherCert, otherKey := newClientCert(t, "stranger")
+	otherCert, otherKey := testcert.SelfSignedClient(t, "stranger", "system:masters")
 	tests := []struct {
 		name    string
 		cfg     *Config
@@ -143,8 +115,8 @@ func TestCh02_ClientCertificateConfig(t *testing.T) {
 // Config.CertData and KeyData go together and must parse; each mistake is refused when the
 // client is built, with an error that says what is wrong.
 func TestCh02_ClientCertificateConfigErrors(t *testing.T) {
-	certPEM, keyPEM := newClientCert(t, "a")
-	_, otherKey := newClientCert(t, "b")
+	certPEM, keyPEM := testcert.SelfSignedClient(t, "a", "system:masters")
+	_, otherKey := testcert.SelfSignedClient(t, "b", "system:masters")
 	tests := []struct {
 		name    string
 		cfg     Config
@@ -169,7 +141,7 @@ func TestCh02_ClientCertificateConfigErrors(t *testing.T) {
 // next to the kubeconfig), reaches a server that requires it.
 func TestCh02_ClientCertificateKubeconfig(t *testing.T) {
 	checkNoLeak(t)
-	dataCert, dataKey := newClientCert(t, "kind-lab")
+	dataCert, dataKey := testcert.SelfSignedClient(t, "kind-lab", "system:masters")
 	fileCert, err := os.ReadFile(filepath.Join("testdata", "client.crt"))
 	require.NoError(t, err)
 	fileKey, err := os.ReadFile(filepath.Join("testdata", "client.key"))

@@ -21,6 +21,7 @@ import (
 
 	"github.com/informer-lab/informer-lab/api"
 	"github.com/informer-lab/informer-lab/internal/clock"
+	"github.com/informer-lab/informer-lab/internal/testcert"
 )
 
 // steppedClock is a Config.Clock whose Now moves only when the test steps it; its timers are
@@ -202,7 +203,7 @@ func TestCh02_ExecPluginToken(t *testing.T) {
 func TestCh02_ExecPluginOverridden(t *testing.T) {
 	checkNoLeak(t)
 	_, srv := newTokenServer(t)
-	certPEM, keyPEM := newClientCert(t, "x")
+	certPEM, keyPEM := testcert.SelfSignedClient(t, "x", "system:masters")
 	exec := &ExecConfig{Command: "/nonexistent/plugin", APIVersion: v1}
 
 	for name, cfg := range map[string]*Config{
@@ -320,8 +321,8 @@ func TestCh02_ExecPluginConcurrent(t *testing.T) {
 // connections.
 func TestCh02_ExecPluginClientCertificate(t *testing.T) {
 	checkNoLeak(t)
-	certA, keyA := newClientCert(t, "plugin-a")
-	certB, keyB := newClientCert(t, "plugin-b")
+	certA, keyA := testcert.SelfSignedClient(t, "plugin-a", "system:masters")
+	certB, keyB := testcert.SelfSignedClient(t, "plugin-b", "system:masters")
 	srv := newMTLSServer(t, certA, certB)
 	clk := &steppedClock{now: execT0}
 	plugin := &fakePlugin{out: []string{
@@ -440,8 +441,8 @@ func TestCh02_ExecPluginCancelled(t *testing.T) {
 func TestCh02_ExecPluginBadOutput(t *testing.T) {
 	checkNoLeak(t)
 	_, srv := newTokenServer(t)
-	certPEM, keyPEM := newClientCert(t, "x")
-	_, otherKey := newClientCert(t, "y")
+	certPEM, keyPEM := testcert.SelfSignedClient(t, "x", "system:masters")
+	_, otherKey := testcert.SelfSignedClient(t, "y", "system:masters")
 	tests := []struct {
 		name    string
 		out     string

@@ -3,17 +3,12 @@ package main
 import (
 	"bytes"
 	"context"
-	"crypto/ecdsa"
-	"crypto/elliptic"
-	"crypto/rand"
 	"crypto/tls"
 	"crypto/x509"
-	"crypto/x509/pkix"
 	"encoding/base64"
 	"encoding/json"
 	"encoding/pem"
 	"io"
-	"math/big"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -30,6 +25,7 @@ import (
 	"github.com/informer-lab/informer-lab/api"
 	"github.com/informer-lab/informer-lab/apiserver"
 	"github.com/informer-lab/informer-lab/internal/dashboard"
+	"github.com/informer-lab/informer-lab/internal/testcert"
 	"github.com/informer-lab/informer-lab/listwatch"
 )
 
@@ -290,27 +286,6 @@ func TestDemo_WatchServerGoesAway(t *testing.T) {
 	require.NoError(t, stop())
 }
 
-// newClientCert returns a self-signed client certificate for cn and its key, in PEM, as
-// kind and kubeadm put into a kubeconfig (signed there by the cluster's client CA).
-func newClientCert(t *testing.T, cn string) (certPEM, keyPEM []byte) {
-	t.Helper()
-	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
-	require.NoError(t, err)
-	tmpl := &x509.Certificate{
-		SerialNumber: big.NewInt(1),
-		Subject:      pkix.Name{CommonName: cn, Organization: []string{"system:masters"}},
-		NotBefore:    time.Now().Add(-time.Hour),
-		NotAfter:     time.Now().Add(time.Hour),
-		KeyUsage:     x509.KeyUsageDigitalSignature,
-		ExtKeyUsage:  []x509.ExtKeyUsage{x509.ExtKeyUsageClientAuth},
-	}
-	der, err := x509.CreateCertificate(rand.Reader, tmpl, tmpl, &key.PublicKey, key)
-	require.NoError(t, err)
-	kd, err := x509.MarshalPKCS8PrivateKey(key)
-	require.NoError(t, err)
-	return pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: der}), pem.EncodeToMemory(&pem.Block{Type: "PRIVATE KEY", Bytes: kd})
-}
-
 // certKubeconfig writes a kubeconfig in the shape `kind` writes: CA data and a user with
 // client-certificate-data and client-key-data.
 func certKubeconfig(t *testing.T, server string, caPEM, certPEM, keyPEM []byte) string {
@@ -344,7 +319,7 @@ users:
 // simulated apiserver behind TLS that verifies client certificates, as kind's does), and
 // --token replaces that user's credentials while the server still comes from the kubeconfig.
 func TestDemo_WatchKubeconfigWithClientCertificates(t *testing.T) {
-	certPEM, keyPEM := newClientCert(t, "kind-admin")
+	certPEM, keyPEM := testcert.SelfSignedClient(t, "kind-admin", "system:masters")
 
 	srv := apiserver.New(apiserver.Options{})
 	require.NoError(t, seedServer(context.Background(), srv, 2))
@@ -445,7 +420,7 @@ func TestDemo_ServeWithClientCertificates(t *testing.T) {
 	}
 
 	// A certificate the server's client CA did not sign is refused, readably.
-	foreignCert, foreignKey := newClientCert(t, apiserver.AdminCommonName)
+	foreignCert, foreignKey := testcert.SelfSignedClient(t, apiserver.AdminCommonName, "system:masters")
 	kc := certKubeconfig(t, ready.url, ready.server.CACertPEM(), foreignCert, foreignKey)
 	var stdout, stderr bytes.Buffer
 	code := run(context.Background(), []string{"watch", "--kubeconfig", kc}, nil, &stdout, &stderr)
