@@ -29,7 +29,8 @@ const KubeconfigContext = "informer-lab"
 // one cluster at URL, with the certificate-authority-data of StartTLS when serving TLS; one
 // user, carrying the admin client certificate (client-certificate-data, client-key-data, as
 // in the admin.conf of kubeadm and kind) with Options.ClientCertAuth and Options.BearerToken
-// (token) when set; and the current context "informer-lab" with namespace default. It returns nil before Start or StartTLS. Write it to a file and run
+// (token) when set; and the current context "informer-lab" with namespace default. It
+// returns nil before Start or StartTLS. Write it to a file and run
 // `kubectl --kubeconfig FILE get pods`.
 func (s *Server) Kubeconfig() []byte {
 	s.lifeMu.Lock()
