@@ -9,7 +9,6 @@ import (
 	"crypto/x509/pkix"
 	"encoding/pem"
 	"fmt"
-	"math/big"
 	"net"
 	"time"
 )
@@ -42,9 +41,9 @@ func selfSignedTLS(host string) (*tls.Config, []byte, error) {
 	if err != nil {
 		return nil, nil, fmt.Errorf("apiserver: generating a TLS key: %w", err)
 	}
-	serial, err := rand.Int(rand.Reader, new(big.Int).Lsh(big.NewInt(1), 62))
+	serial, err := newSerial()
 	if err != nil {
-		return nil, nil, fmt.Errorf("apiserver: generating a serial number: %w", err)
+		return nil, nil, err
 	}
 	now := time.Now()
 	tmpl := &x509.Certificate{

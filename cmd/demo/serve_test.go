@@ -197,7 +197,7 @@ func TestDemo_RunWithDashboard(t *testing.T) {
 	line := out.waitFor(t, 10*time.Second, "dashboard: http://")
 	base := strings.TrimSuffix(line[strings.Index(line, "http://"):], "/")
 
-	stats := func() dashboard.Stats {
+	stats := func(t require.TestingT) dashboard.Stats {
 		resp, err := http.Get(base + "/stats")
 		require.NoError(t, err)
 		defer resp.Body.Close()
@@ -205,7 +205,7 @@ func TestDemo_RunWithDashboard(t *testing.T) {
 		require.NoError(t, json.NewDecoder(resp.Body).Decode(&s))
 		return s
 	}
-	s := stats()
+	s := stats(t)
 	assert.Len(t, s.Listeners, 2)
 	assert.Equal(t, "scheduler", s.Listeners[0].Name)
 	assert.Equal(t, 1024, s.Listeners[1].Capacity)
@@ -216,10 +216,10 @@ func TestDemo_RunWithDashboard(t *testing.T) {
 	resp.Body.Close()
 	require.Equal(t, http.StatusOK, resp.StatusCode, string(body))
 
-	deadline := time.Now().Add(15 * time.Second)
-	for s = stats(); s.Relists < 1 && time.Now().Before(deadline); s = stats() {
-		time.Sleep(20 * time.Millisecond) // polling interval of a bounded wait
-	}
+	require.EventuallyWithT(t, func(c *assert.CollectT) {
+		s = stats(c)
+		assert.GreaterOrEqual(c, s.Relists, int64(1))
+	}, 15*time.Second, 20*time.Millisecond, "the relist after the compaction")
 	assert.Equal(t, int64(1), s.Relists, "one compaction, one relist")
 	assert.Positive(t, s.Reconciles)
 	assert.Positive(t, s.Events)
