@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"reflect"
+	"slices"
 
 	"github.com/informer-lab/informer-lab/api"
 )
@@ -51,8 +53,22 @@ func NewListPager(fn ListPageFunc) *ListPager {
 // List mirrors ListPager.List. It returns the first page unchanged when the server did not
 // page (paginated false, PG-2); otherwise one list of the first page's type holding every
 // page's items, at the first page's resourceVersion (PG-3). The returned list owns its
-// items; the pages are not kept.
+// items; the pages are not kept. Its items share one array, so a caller that keeps them for
+// different lifetimes should use ListWithAlloc and ExtractListWithAlloc instead.
 func (p *ListPager) List(ctx context.Context, opts api.ListOptions) (api.Object, bool, error) {
+	return p.list(ctx, opts, false)
+}
+
+// ListWithAlloc mirrors ListPager.ListWithAlloc: List, but a paged result is an *ObjectList
+// whose items are shallow copies of the pages' items, each in an allocation of its own, as
+// upstream's ListWithAlloc returns a metainternalversion.List. An unpaged result is still
+// the page itself; ExtractListWithAlloc then copies its items apart, and passes those of an
+// *ObjectList through, so either way every item is copied exactly once.
+func (p *ListPager) ListWithAlloc(ctx context.Context, opts api.ListOptions) (api.Object, bool, error) {
+	return p.list(ctx, opts, true)
+}
+
+func (p *ListPager) list(ctx context.Context, opts api.ListOptions, allocNew bool) (api.Object, bool, error) {
 	if p.PageFn == nil {
 		return nil, false, errors.New("listwatch: ListPager has no PageFn")
 	}
@@ -88,11 +104,14 @@ func (p *ListPager) List(ctx context.Context, opts api.ListOptions) (api.Object,
 			return nil, paginated, err
 		}
 		next := page.GetContinue()
-		pageItems := page.GetItems()
+		if first == nil && next == "" {
+			return obj, false, nil // PG-2
+		}
+		pageItems, err := extractList(page, allocNew)
+		if err != nil {
+			return nil, paginated, err
+		}
 		if first == nil {
-			if next == "" {
-				return obj, false, nil // PG-2
-			}
 			first = page
 			items = make([]api.Object, 0, 2*len(pageItems))
 		}
@@ -105,6 +124,12 @@ func (p *ListPager) List(ctx context.Context, opts api.ListOptions) (api.Object,
 		paginated = true
 	}
 
+	if allocNew {
+		l := &ObjectList{Items: items}
+		l.SetGroupVersionKind(first.GetObjectKind().GroupVersionKind())
+		l.ResourceVersion = first.GetResourceVersion()
+		return l, paginated, nil
+	}
 	// The first page becomes the result: its RV is the snapshot every page was read at.
 	if err := first.SetItems(items); err != nil {
 		return nil, paginated, fmt.Errorf("listwatch: pages of different list types: %w", err)
@@ -117,8 +142,20 @@ func (p *ListPager) List(ctx context.Context, opts api.ListOptions) (api.Object,
 // EachListItem mirrors ListPager.EachListItem: it calls fn for every item of every page, in
 // order, while up to PageBufferSize pages are fetched ahead. An error from fn or from a page
 // stops it; the fetching goroutine always ends before EachListItem returns. Unlike List it
-// does not fall back to a full list on an expired token, as upstream.
+// does not fall back to a full list on an expired token, as upstream. The items point into
+// their page, so an fn that keeps some of them should use EachListItemWithAlloc.
 func (p *ListPager) EachListItem(ctx context.Context, opts api.ListOptions, fn func(obj api.Object) error) error {
+	return p.eachListItem(ctx, opts, fn, false)
+}
+
+// EachListItemWithAlloc mirrors ListPager.EachListItemWithAlloc: EachListItem, but fn gets a
+// shallow copy of each item in an allocation of its own, so an item fn keeps does not keep
+// its whole page alive.
+func (p *ListPager) EachListItemWithAlloc(ctx context.Context, opts api.ListOptions, fn func(obj api.Object) error) error {
+	return p.eachListItem(ctx, opts, fn, true)
+}
+
+func (p *ListPager) eachListItem(ctx context.Context, opts api.ListOptions, fn func(obj api.Object) error, allocNew bool) error {
 	if p.PageFn == nil {
 		return errors.New("listwatch: ListPager has no PageFn")
 	}
@@ -139,17 +176,29 @@ func (p *ListPager) EachListItem(ctx context.Context, opts api.ListOptions, fn f
 	}()
 
 	for page := range pages {
-		for _, item := range page.GetItems() {
-			if err := fn(item); err != nil {
-				cancel()
-				for range pages { // let the fetcher see the cancel and finish
-				}
-				<-fetchErr
-				return err
+		if err := eachItem(page, allocNew, fn); err != nil {
+			cancel()
+			for range pages { // let the fetcher see the cancel and finish
 			}
+			<-fetchErr
+			return err
 		}
 	}
 	return <-fetchErr
+}
+
+// eachItem calls fn for every item of page until fn fails.
+func eachItem(page api.ListObject, allocNew bool, fn func(obj api.Object) error) error {
+	items, err := extractList(page, allocNew)
+	if err != nil {
+		return err
+	}
+	for _, item := range items {
+		if err := fn(item); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // fetchPages sends pages to out until the last one, an error, or ctx ends.
@@ -190,4 +239,83 @@ func asListPage(obj api.Object) (api.ListObject, error) {
 		return nil, fmt.Errorf("listwatch: a page must be a list with items, got %T", obj)
 	}
 	return page, nil
+}
+
+// ExtractListWithAlloc mirrors meta.ExtractListWithAlloc in apimachinery
+// pkg/api/meta/help.go: the items of a list as Objects, none pointing into the list. Each
+// item of a typed or unstructured list is shallow-copied into an allocation of its own;
+// those of an *ObjectList are separate objects already and come back as they are.
+// api.ExtractList returns pointers into the list's items array instead, and one such
+// pointer keeps the whole array alive: a cache that holds the items of one LIST for
+// different lifetimes needs this form, at the cost of one allocation per item. A shallow
+// copy is enough, since what an item points to (maps, slices, strings) was allocated for
+// that item alone.
+func ExtractListWithAlloc(obj api.Object) ([]api.Object, error) {
+	return extractList(obj, true)
+}
+
+// extractList is api.ExtractList, with each item copied apart when allocNew is set, unless
+// the list holds separate objects already (an *ObjectList), as upstream leaves items that
+// are themselves Objects alone.
+func extractList(obj api.Object, allocNew bool) ([]api.Object, error) {
+	items, err := api.ExtractList(obj)
+	if _, apart := obj.(*ObjectList); err != nil || !allocNew || apart {
+		return items, err
+	}
+	for i, item := range items {
+		if items[i], err = allocApart(item); err != nil {
+			return nil, fmt.Errorf("listwatch: item %d of %T: %w", i, obj, err)
+		}
+	}
+	return items, nil
+}
+
+// allocApart returns a shallow copy of *item in a new allocation. Reflection keeps it
+// independent of the list types, as meta's reflect.New does upstream.
+func allocApart(item api.Object) (api.Object, error) {
+	v := reflect.ValueOf(item)
+	if v.Kind() != reflect.Pointer || v.IsNil() {
+		return nil, fmt.Errorf("%T is not a non-nil pointer", item)
+	}
+	c := reflect.New(v.Type().Elem())
+	c.Elem().Set(v.Elem())
+	return c.Interface().(api.Object), nil // c has item's own type
+}
+
+// ObjectList mirrors List in apimachinery pkg/apis/meta/internalversion/types.go, the list
+// a paged ListWithAlloc returns: its items are separate Objects instead of the elements of
+// one typed array. Unlike upstream's, it keeps the kind of the pages it was built from, so
+// a paged Table list can still be told apart.
+type ObjectList struct {
+	api.TypeMeta
+	api.ListMeta
+	Items []api.Object
+}
+
+// DeepCopyObject mirrors the generated List.DeepCopyObject: every item is deep-copied.
+func (l *ObjectList) DeepCopyObject() api.Object {
+	if l == nil {
+		return nil
+	}
+	out := &ObjectList{TypeMeta: l.TypeMeta}
+	l.ListMeta.DeepCopyInto(&out.ListMeta)
+	if l.Items != nil {
+		out.Items = make([]api.Object, len(l.Items))
+		for i, item := range l.Items {
+			if item != nil {
+				out.Items[i] = item.DeepCopyObject()
+			}
+		}
+	}
+	return out
+}
+
+// GetItems mirrors meta.ExtractList for a List: the items themselves, in a new slice.
+func (l *ObjectList) GetItems() []api.Object { return slices.Clone(l.Items) }
+
+// SetItems mirrors meta.SetList for a List: it keeps the given objects, not copies, since
+// each is an object of its own already.
+func (l *ObjectList) SetItems(objs []api.Object) error {
+	l.Items = append(make([]api.Object, 0, len(objs)), objs...)
+	return nil
 }

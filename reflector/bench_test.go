@@ -12,6 +12,7 @@ import (
 	"github.com/informer-lab/informer-lab/api"
 	"github.com/informer-lab/informer-lab/api/watch"
 	"github.com/informer-lab/informer-lab/deltafifo"
+	"github.com/informer-lab/informer-lab/listwatch"
 	"github.com/informer-lab/informer-lab/reflector/fakesource"
 	"github.com/informer-lab/informer-lab/store"
 )
@@ -115,8 +116,9 @@ func BenchmarkWatchHandlerPerEvent(b *testing.B) {
 }
 
 // BenchmarkReflect50kPods syncs 50k pods from the in-memory source into a store.Store, by
-// LIST (500-item pages, as the first LIST at RV "0" asks) and by watch-list. The source's
-// deep copies are part of the cost, as a server's encoding would be.
+// LIST (500-item pages, as the first LIST at RV "0" asks; or in one request, as with
+// DisableChunking) and by watch-list. The source's deep copies are part of the cost, as a
+// server's encoding would be.
 func BenchmarkReflect50kPods(b *testing.B) {
 	const n = 50_000
 	src := fakesource.New()
@@ -126,19 +128,30 @@ func BenchmarkReflect50kPods(b *testing.B) {
 		}
 	}
 	ctx := context.Background()
-	b.Run("list", func(b *testing.B) {
-		b.ReportAllocs()
-		for b.Loop() {
-			st := store.NewStore(store.MetaNamespaceKeyFunc)
-			r := NewReflectorWithOptions(src, &api.Pod{}, st, ReflectorOptions{Name: "bench"})
-			if err := r.list(ctx); err != nil {
-				b.Fatal(err)
+	unpaged := &listwatch.ListWatch{
+		ListWithContextFunc: src.ListWithContext, WatchFuncWithContext: src.WatchWithContext, DisableChunking: true,
+	}
+	for _, lc := range []struct {
+		name string
+		lw   listwatch.ListerWatcher
+	}{
+		{"list", src},
+		{"list-unpaged", unpaged},
+	} {
+		b.Run(lc.name, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				st := store.NewStore(store.MetaNamespaceKeyFunc)
+				r := NewReflectorWithOptions(lc.lw, &api.Pod{}, st, ReflectorOptions{Name: "bench"})
+				if err := r.list(ctx); err != nil {
+					b.Fatal(err)
+				}
+				if len(st.ListKeys()) != n {
+					b.Fatal("not synced")
+				}
 			}
-			if len(st.ListKeys()) != n {
-				b.Fatal("not synced")
-			}
-		}
-	})
+		})
+	}
 	b.Run("watch-list", func(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {
