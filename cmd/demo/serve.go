@@ -5,8 +5,6 @@ import (
 	"fmt"
 	"io"
 	"net"
-	"os"
-	"path/filepath"
 	"strconv"
 	"strings"
 
@@ -23,17 +21,11 @@ type serveReady struct {
 	server     *apiserver.Server
 }
 
-// defaultKubeconfigPath is where `demo serve` writes its kubeconfig when not told: the temp
-// directory, so a workshop never overwrites ~/.kube/config.
-func defaultKubeconfigPath() string {
-	return filepath.Join(os.TempDir(), "informer-lab.kubeconfig")
-}
-
 func cmdServe(ctx context.Context, args []string, out io.Writer, ready func(serveReady)) error {
 	fs := newFlags("serve", out)
 	listen := fs.String("listen", "127.0.0.1:6443", "address to serve on (host:port; port 0 picks a free one)")
 	seed := fs.Int("seed-pods", 3, "pods to create in namespace default at start")
-	kubeconfig := fs.String("kubeconfig", defaultKubeconfigPath(), "where to write a kubeconfig for this server")
+	kubeconfig := fs.String("kubeconfig", defaultKubeconfigPath(), "where to write a kubeconfig for this server: always a fresh 0600 file, never through a symbolic link (the default is in a per-user directory)")
 	token := fs.String("token", "", "require this bearer token (a wrong or missing one gets 401); implies --tls")
 	tlsOn := fs.Bool("tls", false, "serve https with a self-signed CA, written into the kubeconfig and beside it as FILE.ca.crt")
 	clientCerts := fs.Bool("client-certs", false, "require a client certificate of a CA made at start-up, as kind and kubeadm do: the kubeconfig gets an admin one (CN kubernetes-admin, O system:masters), also written as FILE.client.crt and FILE.client.key; implies --tls")
@@ -59,11 +51,22 @@ func cmdServe(ctx context.Context, args []string, out io.Writer, ready func(serv
 	if err := opts.Validate(); err != nil {
 		return errorf("%v", err)
 	}
-	srv := apiserver.New(opts)
-	defer srv.Close()
 	// kubectl (client-go) sends a bearer token only over https, so a token needs TLS; client
 	// certificates exist only in a TLS handshake.
 	useTLS := *tlsOn || *token != "" || *clientCerts
+	caFile, certFile, keyFile := "", "", ""
+	if useTLS {
+		caFile = *kubeconfig + ".ca.crt"
+	}
+	if *clientCerts {
+		certFile, keyFile = *kubeconfig+".client.crt", *kubeconfig+".client.key"
+	}
+	// Refuse a bad target before listening, and before writing any of the files.
+	if err := prepareCredentialDir(*kubeconfig, caFile, certFile, keyFile); err != nil {
+		return err
+	}
+	srv := apiserver.New(opts)
+	defer srv.Close()
 	start := srv.Start
 	if useTLS {
 		start = srv.StartTLS
@@ -75,27 +78,17 @@ func cmdServe(ctx context.Context, args []string, out io.Writer, ready func(serv
 	if err := seedServer(ctx, srv, *seed); err != nil {
 		return err
 	}
-	if err := writeKubeconfig(*kubeconfig, srv.Kubeconfig()); err != nil {
-		return err
-	}
-	caFile := ""
+	files := []credentialFile{{"kubeconfig", *kubeconfig, srv.Kubeconfig()}}
 	if useTLS {
-		caFile = *kubeconfig + ".ca.crt"
-		if err := os.WriteFile(caFile, srv.CACertPEM(), 0o644); err != nil {
-			return fmt.Errorf("writing the CA certificate: %w", err)
-		}
+		files = append(files, credentialFile{"CA certificate", caFile, srv.CACertPEM()})
 	}
 	// The admin certificate and key beside the kubeconfig too, for curl.
-	certFile, keyFile := "", ""
 	if *clientCerts {
 		cert, key := srv.ClientCertificatePEM()
-		certFile, keyFile = *kubeconfig+".client.crt", *kubeconfig+".client.key"
-		if err := os.WriteFile(certFile, cert, 0o644); err != nil {
-			return fmt.Errorf("writing the client certificate: %w", err)
-		}
-		if err := os.WriteFile(keyFile, key, 0o600); err != nil {
-			return fmt.Errorf("writing the client key: %w", err)
-		}
+		files = append(files, credentialFile{"client certificate", certFile, cert}, credentialFile{"client key", keyFile, key})
+	}
+	if err := writeCredentialFiles(files); err != nil {
+		return err
 	}
 	url = strings.TrimSpace(url)
 
@@ -134,9 +127,9 @@ func cmdServe(ctx context.Context, args []string, out io.Writer, ready func(serv
 			auth += " -H 'Authorization: Bearer " + *token + "'"
 		}
 		fmt.Fprintf(out, "  curl -s%s %s/debug/faults\n", auth, url)
-		fmt.Fprintf(out, "  curl -s%s -d '{\"action\":\"drop-next-events\",\"count\":1}' %s/debug/faults\n", auth, url)
-		fmt.Fprintf(out, "  curl -s%s -d '{\"action\":\"compact\"}' %s/debug/faults\n", auth, url)
-		fmt.Fprintf(out, "  curl -s%s -d '{\"action\":\"close-all-watches\"}' %s/debug/faults\n", auth, url)
+		fmt.Fprintf(out, "  curl -s%s -H 'Content-Type: application/json' -d '{\"action\":\"drop-next-events\",\"count\":1}' %s/debug/faults\n", auth, url)
+		fmt.Fprintf(out, "  curl -s%s -H 'Content-Type: application/json' -d '{\"action\":\"compact\"}' %s/debug/faults\n", auth, url)
+		fmt.Fprintf(out, "  curl -s%s -H 'Content-Type: application/json' -d '{\"action\":\"close-all-watches\"}' %s/debug/faults\n", auth, url)
 	}
 	fmt.Fprintf(out, "\nCtrl-C stops the server.\n")
 	if ready != nil {
@@ -176,21 +169,5 @@ func seedServer(ctx context.Context, srv *apiserver.Server, n int) error {
 		return fmt.Errorf("seeding configmap: %w", err)
 	}
 	srv.ResetRequestCounts()
-	return nil
-}
-
-// writeKubeconfig writes data with owner-only permissions (it may hold a token or a key).
-func writeKubeconfig(path string, data []byte) error {
-	if len(data) == 0 {
-		return fmt.Errorf("the server produced no kubeconfig")
-	}
-	if dir := filepath.Dir(path); dir != "" {
-		if err := os.MkdirAll(dir, 0o700); err != nil {
-			return fmt.Errorf("writing kubeconfig: %w", err)
-		}
-	}
-	if err := os.WriteFile(path, data, 0o600); err != nil {
-		return fmt.Errorf("writing kubeconfig: %w", err)
-	}
 	return nil
 }

@@ -384,8 +384,8 @@ func TestDemo_ServeWithClientCertificates(t *testing.T) {
 		data []byte
 		perm os.FileMode
 	}{
-		ready.kubeconfig + ".ca.crt":     {ready.server.CACertPEM(), 0o644},
-		ready.kubeconfig + ".client.crt": {cert, 0o644},
+		ready.kubeconfig + ".ca.crt":     {ready.server.CACertPEM(), 0o600},
+		ready.kubeconfig + ".client.crt": {cert, 0o600},
 		ready.kubeconfig + ".client.key": {key, 0o600},
 	} {
 		data, err := os.ReadFile(file)
