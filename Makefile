@@ -7,7 +7,7 @@ FUZZTIME    ?= 60s
 
 ARGS        ?=
 
-.PHONY: chaos soak load bench-compare docs scenarios update e2e-browser fuzz test fmt-check vet unit interop e2e-kubectl chapters bench bench-interop lint demo serve ui help
+.PHONY: chaos soak load abuse bench-compare docs scenarios update e2e-browser fuzz test fmt-check vet unit interop e2e-kubectl chapters bench bench-interop lint demo serve ui help
 
 help: ## list the targets
 	@grep -E '^[a-z0-9%-]+:.*## ' $(MAKEFILE_LIST) | sed 's/:.*## /\t/'
@@ -82,6 +82,11 @@ soak: ## the chaos suite with many seeds, e.g. make soak SEEDS=10000 SEED=1000 (
 LOAD_DURATION ?= 60s
 load: ## 1,000 HTTP watchers and an informer against 5,000 writes/s for LOAD_DURATION: events/s, p99 latency, peak RSS
 	$(GO) test -run '^TestCh01_Load$$' -count=1 -v -timeout 30m ./apiserver/ -args -load -load.duration=$(LOAD_DURATION) $(ARGS)
+
+ABUSE_N      ?= 2000
+ABUSE_ROUNDS ?= 3
+abuse: ## rounds of 2,000 non-reading watches and 2,000 slow bodies against a listening server: goroutines, heap and the watch cap before, at peak and after
+	$(GO) test -run '^TestCh01_Abuse$$' -count=1 -v -timeout 30m ./apiserver/ -args -abuse.n=$(ABUSE_N) -abuse.bodies=$(ABUSE_N) -abuse.rounds=$(ABUSE_ROUNDS) $(ARGS)
 
 bench-compare: ## each workload through our code and client-go in one process: the ratio table of interop/BENCHMARKS.md
 	cd interop && $(GO) test -count=1 -run TestBenchCompare ./bench -compare -v

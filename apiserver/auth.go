@@ -30,21 +30,27 @@ import (
 //
 // The decision table when BearerToken or ClientCertAuth is set (neither: everyone passes):
 //
-//	client certificate    Authorization header    health (/healthz /livez …) and /version   everything else
-//	verified              anything or none        served                                    served
-//	none                  none                    served (anonymous)                        401 Unauthorized
-//	none                  "Bearer <the token>"    served                                    served
-//	none                  anything else           401 Unauthorized                          401 Unauthorized
-//	fails verification    "Bearer <the token>"    served                                    served
-//	fails verification    none or anything else   401 Unauthorized                          401 Unauthorized
+//	client certificate    Authorization header     health (/healthz /livez …) and /version   everything else
+//	verified              anything or none         served                                    served
+//	none                  no bearer token          served (anonymous)                        401 Unauthorized
+//	none                  "Bearer <the token>"     served                                    served
+//	none                  "Bearer <another>"       401 Unauthorized                          401 Unauthorized
+//	fails verification    "Bearer <the token>"     served                                    served
+//	fails verification    anything else            401 Unauthorized                          401 Unauthorized
 //
-// A verified certificate without a CN counts as none (the x509 authenticator neither
-// succeeds nor fails on it). With ClientCertAuth and no BearerToken every Authorization
-// header is "anything else": a real cluster always runs its service-account token
-// authenticator too, which refuses a token it did not sign. Certificates exist only in a
-// TLS handshake of StartTLS (tls.RequestClientCert: asked for, verified here, so a bad one is
-// a readable 401 rather than a failed handshake); a request that reaches Handler another way
-// has none.
+// "No bearer token" is no header, or one the bearer-token authenticator cannot read (another
+// scheme such as Basic, "Bearer" alone, two spaces before the token; see bearerToken): like
+// the real one, it then neither succeeds nor fails. A verified certificate without a CN
+// counts as none (the x509 authenticator neither succeeds nor fails on it). With
+// ClientCertAuth and no BearerToken every bearer token is "another": a real cluster always
+// runs its service-account token authenticator too, which refuses a token it did not sign.
+// Certificates exist only in a TLS handshake of StartTLS (tls.RequestClientCert: asked for,
+// verified here, so a bad one is a readable 401 rather than a failed handshake); a request
+// that reaches Handler another way has none.
+//
+// Authentication runs first: the browser checks of origin.go (a foreign Origin or Host is
+// 403) come after it, so a request without credentials gets the same 401 wherever it comes
+// from; on a server without authentication they are the only guard against web pages.
 //
 // A real server answers a request without credentials on a resource path with 403 Forbidden
 // (the anonymous user is authenticated, then denied by RBAC), or with 401 when
@@ -73,20 +79,34 @@ func (s *Server) authenticate(r *http.Request) *api.Status {
 		}
 	}
 	// 2. bearer token.
-	h := r.Header.Get("Authorization")
-	if h == "" {
+	token, ok := bearerToken(r.Header.Get("Authorization"))
+	if !ok {
 		// 3. anonymous.
 		if !failed && isPublicPath(r.URL.Path) {
 			return nil
 		}
 		return api.NewUnauthorized("Unauthorized")
 	}
-	scheme, token, ok := strings.Cut(strings.TrimSpace(h), " ")
-	if want == "" || !ok || !strings.EqualFold(scheme, "Bearer") ||
-		subtle.ConstantTimeCompare([]byte(strings.TrimSpace(token)), []byte(want)) != 1 {
+	if want == "" || subtle.ConstantTimeCompare([]byte(token), []byte(want)) != 1 {
 		return api.NewUnauthorized("Unauthorized")
 	}
 	return nil
+}
+
+// bearerToken reads an Authorization header as the real bearer-token authenticator
+// (request/bearertoken) does, so that a header passes or fails here exactly as there: the
+// header is trimmed of white space and cut at single spaces into at most three parts; the
+// first must be "bearer" in any case and the second, the token, must not be empty. So
+// "Bearer t extra" carries the token t, while "Bearer  t" (two spaces: an empty second part)
+// and "Bearer\tt" carry none. ok is false when the header carries no bearer token at all,
+// which counts as no credentials rather than wrong ones. (The real server also sends a
+// warning for the two-space form; we do not.)
+func bearerToken(header string) (token string, ok bool) {
+	parts := strings.SplitN(strings.TrimSpace(header), " ", 3)
+	if len(parts) < 2 || strings.ToLower(parts[0]) != "bearer" || parts[1] == "" {
+		return "", false
+	}
+	return parts[1], true
 }
 
 // isPublicPath reports whether an anonymous request may read path (system:public-info-viewer).

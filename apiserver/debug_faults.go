@@ -4,8 +4,12 @@ import (
 	"bytes"
 	"cmp"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"io"
+	"math"
 	"net/http"
+	"reflect"
 	"slices"
 	"strings"
 	"time"
@@ -23,8 +27,10 @@ import (
 //	POST /debug/faults     → one action (a JSON object, see faultAction), then 200 FaultState
 //	DELETE /debug/faults   → the "clear" action
 //
-// The body is read as JSON whatever its Content-Type, so a plain `curl -d '{…}'` works. A bad
-// body is 400 with a Status saying what is wrong.
+// A POST body must be sent as application/json (curl -H 'Content-Type: application/json'
+// -d '{…}'); any other type, or none, is 415, because a web page can send those to another
+// site without a CORS preflight. The body is exactly one JSON object with the members of
+// faultAction, each within its range. A bad body is 400 with a Status naming what is wrong.
 
 // FaultState is what /debug/faults shows: where the store is, who is watching, which faults
 // are pending and how many requests have been served. It has no client-go counterpart.
@@ -128,13 +134,20 @@ var faultActions = []string{"drop-next-events", "fail-next", "delay-events", "cl
 
 var faultVerbs = []string{"", "get", "list", "watch", "create", "update", "patch", "delete", "deletecollection"}
 
-// count returns the action's count, 1 when absent; it must be at least 1.
+// maxFaultInt bounds every count and retryAfterSeconds: a Status carries retryAfterSeconds
+// as an int32, and pending counts are added up, so larger values would wrap.
+const maxFaultInt = math.MaxInt32
+
+// count returns the action's count, 1 when absent; it must be from 1 to maxFaultInt.
 func (a *faultAction) count() (int, error) {
 	if a.Count == nil {
 		return 1, nil
 	}
 	if *a.Count < 1 {
 		return 0, fmt.Errorf("count must be at least 1, got %d", *a.Count)
+	}
+	if *a.Count > maxFaultInt {
+		return 0, fmt.Errorf("count must be at most %d, got %d", maxFaultInt, *a.Count)
 	}
 	return *a.Count, nil
 }
@@ -172,6 +185,9 @@ func (s *Server) applyFault(a faultAction) error {
 		}
 		if a.RetryAfterSeconds < 0 {
 			return bad("retryAfterSeconds must not be negative")
+		}
+		if a.RetryAfterSeconds > maxFaultInt {
+			return bad("retryAfterSeconds must be at most %d, got %d", maxFaultInt, a.RetryAfterSeconds)
 		}
 		if a.Resource != "" && !s.servesResource(a.Resource) {
 			return bad("resource %q is not served (use the plural, e.g. pods or deployments.apps)", a.Resource)
@@ -228,15 +244,17 @@ func (s *Server) serveDebugFaults(w http.ResponseWriter, r *http.Request) {
 	case http.MethodDelete:
 		s.ClearFaults()
 	case http.MethodPost:
+		if !isJSONType(r.Header.Get("Content-Type")) {
+			writeError(w, api.NewUnsupportedMediaType([]string{"application/json"}))
+			return
+		}
 		body, err := s.readBody(w, r)
 		if err != nil {
 			writeError(w, err)
 			return
 		}
-		var a faultAction
-		dec := json.NewDecoder(bytes.NewReader(body))
-		dec.DisallowUnknownFields()
-		if err := dec.Decode(&a); err != nil {
+		a, err := decodeFaultAction(body)
+		if err != nil {
 			writeError(w, api.NewBadRequest("the body must be one JSON object such as {\"action\":\"compact\"}: "+err.Error()))
 			return
 		}
@@ -254,4 +272,39 @@ func (s *Server) serveDebugFaults(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	writeRaw(w, http.StatusOK, append(data, '\n'))
+}
+
+// decodeFaultAction reads exactly one JSON object of known members; anything after it but
+// white space is refused, not ignored. A member of the wrong type names itself.
+func decodeFaultAction(body []byte) (faultAction, error) {
+	var a faultAction
+	dec := json.NewDecoder(bytes.NewReader(body))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&a); err != nil {
+		var typeErr *json.UnmarshalTypeError
+		if errors.As(err, &typeErr) && typeErr.Field != "" {
+			return a, fmt.Errorf("%s must be %s, got %s", typeErr.Field, jsonKind(typeErr.Type), typeErr.Value)
+		}
+		return a, err
+	}
+	end := dec.InputOffset()
+	if _, err := dec.Token(); err != io.EOF {
+		return a, fmt.Errorf("unexpected data after the JSON object (at byte %d)", end)
+	}
+	return a, nil
+}
+
+// jsonKind describes what a member of type t holds, for an error message.
+func jsonKind(t reflect.Type) string {
+	switch t.Kind() {
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		return "an integer"
+	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+		return "a non-negative integer"
+	case reflect.String:
+		return "a string"
+	case reflect.Bool:
+		return "true or false"
+	}
+	return t.String()
 }

@@ -44,9 +44,6 @@ const legacySchemeName = "pkg/api/legacyscheme/scheme.go:30"
 // custom kind) decodes into *api.Unstructured, where only duplicate fields can be detected.
 // The returned object always has kind and apiVersion set. Every error is an *api.Status.
 func decodeBody(scheme *api.Scheme, data []byte, expected api.GroupVersionKind, fieldValidation string) (api.Object, []string, error) {
-	if err := validateFieldValidation("CreateOptions", fieldValidation); err != nil {
-		return nil, nil, err
-	}
 	var tm struct {
 		APIVersion string `json:"apiVersion,omitempty"`
 		Kind       string `json:"kind,omitempty"`
@@ -117,18 +114,6 @@ func decodeBody(scheme *api.Scheme, data []byte, expected api.GroupVersionKind, 
 		return nil, nil, cannotHandle(actual, expected, "strict decoding error: "+strings.Join(texts, ", "))
 	}
 	return obj, texts, nil
-}
-
-// validateFieldValidation mirrors ValidateFieldValidation in apimachinery
-// pkg/apis/meta/v1/validation: anything but "", Ignore, Warn and Strict is a 422 naming the
-// options kind of the verb (CreateOptions, UpdateOptions, PatchOptions).
-func validateFieldValidation(optionsKind, v string) error {
-	switch v {
-	case "", fieldValidationIgnore, fieldValidationWarn, fieldValidationStrict:
-		return nil
-	}
-	return api.NewInvalid(api.GroupKind{Group: api.MetaGroupName, Kind: optionsKind}, "",
-		[]api.StatusCause{fieldNotSupported("fieldValidation", v, []string{"", "Ignore", "Strict", "Warn"})})
 }
 
 // defaultGVK fills a missing kind or version from the endpoint's, as the real JSON

@@ -144,8 +144,6 @@ func TestCh01_DecodeBodyErrors(t *testing.T) {
 			`Pod in version "v1" cannot be handled as a Pod: strict decoding error: unknown field "spec.bogus"`},
 		{"E6 several", `{"metadata":{"name":"a","name":"b"},"spec":{"containers":[{"name":"c"},{"name":"d","x":1}]},"zz":1}`, decodePodGVK, "Strict", 400,
 			`Pod in version "v1" cannot be handled as a Pod: strict decoding error: duplicate field "metadata.name", unknown field "spec.containers[1].x", unknown field "zz"`},
-		{"fieldValidation value", `{}`, decodePodGVK, "strict", 422,
-			`CreateOptions.meta.k8s.io "" is invalid: fieldValidation: Unsupported value: "strict": supported values: "", "Ignore", "Strict", "Warn"`},
 	}
 	for _, tc := range tests {
 		t.Run(tc.id, func(t *testing.T) {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"strconv"
 	"sync"
+	"time"
 
 	"github.com/informer-lab/informer-lab/api"
 	"github.com/informer-lab/informer-lab/api/watch"
@@ -47,7 +48,7 @@ func (s *Server) Create(ctx context.Context, resource, namespace string, obj api
 	if err != nil {
 		return nil, err
 	}
-	rec, err := s.create(res, namespace, obj)
+	rec, err := s.create(res, namespace, obj, false)
 	if err != nil {
 		return nil, err
 	}
@@ -112,7 +113,7 @@ func (s *Server) Patch(ctx context.Context, resource, namespace, name, patchType
 			return nil, err
 		}
 	}
-	rec, _, _, err := s.patch(res, namespace, name, "", patchType, data, "")
+	rec, _, _, err := s.patch(res, namespace, name, "", patchType, data, writeOptions{})
 	if err != nil {
 		return nil, err
 	}
@@ -224,7 +225,10 @@ func (c *chanWatch) send(typ watch.EventType, rec *record, obj api.Object) bool 
 }
 
 // flush: an in-process stream hands each event over as it is sent.
-func (c *chanWatch) flush() {}
+func (c *chanWatch) flush() bool { return true }
+
+// endsIn: a send to an in-process stream ends with Stop or Close, not with a deadline.
+func (c *chanWatch) endsIn(time.Duration) {}
 
 // cut: an in-process stream has no bytes to cut; it just ends without the event.
 func (c *chanWatch) cut(watch.EventType, *record) {}

@@ -69,7 +69,9 @@ func Example_debugFaults() {
 	defer s.Close()
 	do := func(method, body string) FaultState {
 		rec := httptest.NewRecorder()
-		s.Handler().ServeHTTP(rec, httptest.NewRequest(method, "/debug/faults", strings.NewReader(body)))
+		req := httptest.NewRequest(method, "/debug/faults", strings.NewReader(body))
+		req.Header.Set("Content-Type", "application/json")
+		s.Handler().ServeHTTP(rec, req)
 		var st FaultState
 		if err := json.Unmarshal(rec.Body.Bytes(), &st); err != nil {
 			fmt.Println(rec.Code, rec.Body.String())

@@ -1,15 +1,10 @@
 package apiserver
 
 import (
-	"bytes"
-	"encoding/json"
-	"errors"
 	"net/http"
 	"strconv"
-	"time"
 
 	"github.com/informer-lab/informer-lab/api"
-	"github.com/informer-lab/informer-lab/api/watch"
 )
 
 // The REST handlers (k8s.io/apiserver pkg/endpoints/handlers: get.go, create.go, update.go,
@@ -49,103 +44,6 @@ func (s *Server) tableConverter(info requestInfo) *tableConverter {
 	return &tableConverter{p: printerFor(info.res), version: info.out.version, include: info.include, now: s.clock.Now()}
 }
 
-// serveWatchHTTP streams a watch as newline-delimited JSON in a chunked response, flushed
-// per event (W3, W4, W19, W20).
-func (s *Server) serveWatchHTTP(w http.ResponseWriter, r *http.Request, info requestInfo, opts api.ListOptions) {
-	flusher, ok := w.(http.Flusher)
-	if !ok {
-		writeError(w, api.NewInternalError(errors.New("unable to start watch - can't get http.Flusher")))
-		return
-	}
-	wt, err := s.openWatch(r.Context(), info.res, info.namespace, opts)
-	if err != nil {
-		writeError(w, err)
-		return
-	}
-	// The stream stays application/json whatever the events carry (W21).
-	w.Header().Set("Content-Type", "application/json")
-	w.Header().Set("Cache-Control", "no-cache, private")
-	w.WriteHeader(http.StatusOK)
-	flusher.Flush()
-	sink := &httpSink{w: w, f: flusher}
-	switch info.out.kind {
-	case outTable:
-		sink.table = s.tableConverter(info)
-		sink.clock = s.clock.Now
-	case outPartial:
-		sink.partial = info.out.version
-	}
-	s.serve(r.Context(), wt, sink)
-}
-
-// httpSink writes watch frames {"type":T,"object":O}\n (W4). Objects reuse the record's
-// cached JSON, so fanning one event out to many watchers encodes it once. A Table watch
-// sends each object as a one-row Table, with the column definitions in the first event only
-// (W21); a metadata watch sends PartialObjectMetadata. ERROR Statuses go out as they are.
-type httpSink struct {
-	w   http.ResponseWriter
-	f   http.Flusher
-	buf bytes.Buffer
-
-	table       *tableConverter
-	clock       func() time.Time
-	headersSent bool
-	partial     string // meta.k8s.io version of PartialObjectMetadata events, "" for none
-}
-
-func (h *httpSink) frame(typ watch.EventType, rec *record, obj api.Object) []byte {
-	h.buf.Reset()
-	h.buf.WriteString(`{"type":"`)
-	h.buf.WriteString(string(typ))
-	h.buf.WriteString(`","object":`)
-	var data []byte
-	if rec != nil {
-		data, obj = rec.json(), rec.obj
-	} else {
-		var err error
-		if data, err = json.Marshal(obj); err != nil {
-			data = []byte(`{}`)
-		}
-	}
-	if _, isStatus := obj.(*api.Status); !isStatus {
-		switch {
-		case h.table != nil:
-			data = h.tableEvent(obj, data)
-		case h.partial != "":
-			data = partialObjectJSON(h.partial, data)
-		}
-	}
-	h.buf.Write(data)
-	h.buf.WriteString("}\n")
-	return h.buf.Bytes()
-}
-
-// tableEvent is the one-row Table of a watch event; its resourceVersion is the object's.
-func (h *httpSink) tableEvent(obj api.Object, data []byte) []byte {
-	rv := ""
-	if m, err := api.Accessor(obj); err == nil {
-		rv = m.GetResourceVersion()
-	}
-	h.table.now = h.clock()
-	out := h.table.table(api.ListMeta{ResourceVersion: rv}, []rowSource{{obj: obj, json: data}}, !h.headersSent)
-	h.headersSent = true
-	return out
-}
-
-func (h *httpSink) send(typ watch.EventType, rec *record, obj api.Object) bool {
-	_, err := h.w.Write(h.frame(typ, rec, obj))
-	return err == nil
-}
-
-func (h *httpSink) flush() { h.f.Flush() }
-
-func (h *httpSink) cut(typ watch.EventType, rec *record) {
-	data := h.frame(typ, rec, nil)
-	_, _ = h.w.Write(data[:len(data)/2])
-	h.f.Flush()
-	panic(http.ErrAbortHandler)
-}
-
 // serveGet serves GET of one object (L6); ?watch is ignored on an item (U7).
 func (s *Server) serveGet(w http.ResponseWriter, r *http.Request, info requestInfo) {
 	rv := r.URL.Query().Get("resourceVersion")
@@ -167,21 +65,27 @@ func (s *Server) serveGet(w http.ResponseWriter, r *http.Request, info requestIn
 	writeRawType(w, http.StatusOK, info.out.contentType(), data)
 }
 
-// decodeRequest reads and decodes a POST or PUT body for the resource (C1, E1–E8, E21).
-func (s *Server) decodeRequest(w http.ResponseWriter, r *http.Request, info requestInfo) (api.Object, bool) {
+// decodeRequest reads and decodes a POST or PUT body for the resource (C1, E1–E8, E21),
+// after validating the query options of optionsKind (CreateOptions or UpdateOptions).
+func (s *Server) decodeRequest(w http.ResponseWriter, r *http.Request, info requestInfo, optionsKind string) (api.Object, writeOptions, bool) {
 	if err := checkJSONBody(r); err != nil {
 		writeError(w, err)
-		return nil, false
+		return nil, writeOptions{}, false
 	}
 	body, err := s.readBody(w, r)
 	if err != nil {
 		writeError(w, err)
-		return nil, false
+		return nil, writeOptions{}, false
 	}
-	obj, warnings, err := decodeBody(s.scheme, body, info.res.info.GVK(), r.URL.Query().Get("fieldValidation"))
+	wo, err := parseWriteOptions(optionsKind, r.URL.Query(), "")
 	if err != nil {
 		writeError(w, err)
-		return nil, false
+		return nil, wo, false
+	}
+	obj, warnings, err := decodeBody(s.scheme, body, info.res.info.GVK(), wo.fieldValidation)
+	if err != nil {
+		writeError(w, err)
+		return nil, wo, false
 	}
 	writeWarnings(w, warnings)
 	// decodeBody gives Unstructured for kinds outside the scheme; normalize makes sure the
@@ -189,18 +93,18 @@ func (s *Server) decodeRequest(w http.ResponseWriter, r *http.Request, info requ
 	obj, err = s.normalize(info.res, obj)
 	if err != nil {
 		writeError(w, err)
-		return nil, false
+		return nil, wo, false
 	}
-	return obj, true
+	return obj, wo, true
 }
 
 // serveCreate serves POST (C1–C6): 201 with the stored object.
 func (s *Server) serveCreate(w http.ResponseWriter, r *http.Request, info requestInfo) {
-	obj, ok := s.decodeRequest(w, r, info)
+	obj, wo, ok := s.decodeRequest(w, r, info, createOptionsKind)
 	if !ok {
 		return
 	}
-	rec, err := s.create(info.res, info.namespace, obj)
+	rec, err := s.create(info.res, info.namespace, obj, wo.dryRun)
 	if err != nil {
 		writeError(w, err)
 		return
@@ -210,7 +114,7 @@ func (s *Server) serveCreate(w http.ResponseWriter, r *http.Request, info reques
 
 // serveUpdate serves PUT (P1–P5).
 func (s *Server) serveUpdate(w http.ResponseWriter, r *http.Request, info requestInfo) {
-	obj, ok := s.decodeRequest(w, r, info)
+	obj, wo, ok := s.decodeRequest(w, r, info, updateOptionsKind)
 	if !ok {
 		return
 	}
@@ -219,7 +123,7 @@ func (s *Server) serveUpdate(w http.ResponseWriter, r *http.Request, info reques
 		writeError(w, errNameMismatch(m.GetName(), info.name))
 		return
 	}
-	rec, err := s.update(info.res, info.namespace, obj, updateOptions{subresource: info.subresource})
+	rec, err := s.update(info.res, info.namespace, obj, updateOptions{subresource: info.subresource, dryRun: wo.dryRun})
 	if err != nil {
 		writeError(w, err)
 		return
@@ -234,12 +138,9 @@ func (s *Server) servePatch(w http.ResponseWriter, r *http.Request, info request
 		writeError(w, err)
 		return
 	}
-	q := r.URL.Query()
-	if pt == patchTypeApply && q.Get("fieldManager") == "" {
-		writeError(w, api.NewInvalid(api.GroupKind{Group: api.MetaGroupName, Kind: "PatchOptions"}, "", []api.StatusCause{{
-			Type: api.CauseTypeFieldValueRequired, Field: "fieldManager",
-			Message: "Required value: is required for apply patch",
-		}}))
+	wo, err := parseWriteOptions(patchOptionsKind, r.URL.Query(), pt)
+	if err != nil {
+		writeError(w, err)
 		return
 	}
 	body, err := s.readBody(w, r)
@@ -247,7 +148,7 @@ func (s *Server) servePatch(w http.ResponseWriter, r *http.Request, info request
 		writeError(w, err)
 		return
 	}
-	rec, created, warnings, err := s.patch(info.res, info.namespace, info.name, info.subresource, pt, body, q.Get("fieldValidation"))
+	rec, created, warnings, err := s.patch(info.res, info.namespace, info.name, info.subresource, pt, body, wo)
 	if err != nil {
 		writeError(w, err)
 		return
@@ -263,7 +164,7 @@ func (s *Server) servePatch(w http.ResponseWriter, r *http.Request, info request
 // patch applies a patch to the stored object and updates it, retrying when a concurrent
 // write got in between, as GuaranteedUpdate does. A stale resourceVersion carried by the
 // patch itself is a conflict (X5). An apply patch on a missing object creates it (X4).
-func (s *Server) patch(res *resource, ns, name, sub, pt string, body []byte, fieldValidation string) (*record, bool, []string, error) {
+func (s *Server) patch(res *resource, ns, name, sub, pt string, body []byte, wo writeOptions) (*record, bool, []string, error) {
 	for attempt := 0; ; attempt++ {
 		s.mu.RLock()
 		cur := res.objects[objectKey(ns, name)]
@@ -272,7 +173,7 @@ func (s *Server) patch(res *resource, ns, name, sub, pt string, body []byte, fie
 			if pt != patchTypeApply || sub != "" {
 				return nil, false, nil, api.NewNotFound(res.info.GroupResource(), name)
 			}
-			obj, warnings, err := decodeBody(s.scheme, body, res.info.GVK(), fieldValidation)
+			obj, warnings, err := decodeBody(s.scheme, body, res.info.GVK(), wo.fieldValidation)
 			if err != nil {
 				return nil, false, nil, err
 			}
@@ -282,7 +183,7 @@ func (s *Server) patch(res *resource, ns, name, sub, pt string, body []byte, fie
 			if m, _ := api.Accessor(obj); m.GetName() != name {
 				return nil, false, nil, errNameMismatch(m.GetName(), name)
 			}
-			rec, err := s.create(res, ns, obj)
+			rec, err := s.create(res, ns, obj, wo.dryRun)
 			return rec, err == nil, warnings, err
 		}
 		var patched []byte
@@ -295,7 +196,7 @@ func (s *Server) patch(res *resource, ns, name, sub, pt string, body []byte, fie
 		if err != nil {
 			return nil, false, nil, err
 		}
-		obj, warnings, err := decodeBody(s.scheme, patched, res.info.GVK(), fieldValidation)
+		obj, warnings, err := decodeBody(s.scheme, patched, res.info.GVK(), wo.fieldValidation)
 		if err != nil {
 			return nil, false, nil, err
 		}
@@ -311,7 +212,7 @@ func (s *Server) patch(res *resource, ns, name, sub, pt string, body []byte, fie
 		if !fromPatch {
 			m.SetResourceVersion("")
 		}
-		rec, err := s.update(res, ns, obj, updateOptions{subresource: sub, expectRV: curRV})
+		rec, err := s.update(res, ns, obj, updateOptions{subresource: sub, expectRV: curRV, dryRun: wo.dryRun})
 		if err != nil && api.IsConflict(err) && !fromPatch && attempt < 5 {
 			continue // someone wrote in between: apply the patch to the new state
 		}

@@ -110,8 +110,16 @@ func (c *client) do(method, path string, body any, header ...string) response {
 	}
 	req, err := http.NewRequest(method, c.base+path, rd)
 	require.NoError(c.t, err)
+	if rd != nil {
+		// As kubectl and client-go do; the server refuses an untyped body. A "Content-Type"
+		// of "" in header sends none.
+		req.Header.Set("Content-Type", "application/json")
+	}
 	for i := 0; i+1 < len(header); i += 2 {
 		req.Header.Set(header[i], header[i+1])
+	}
+	if req.Header.Get("Content-Type") == "" {
+		req.Header.Del("Content-Type")
 	}
 	resp, err := c.hc.Do(req)
 	require.NoError(c.t, err)

@@ -277,6 +277,7 @@ func TestCh01_HostileHugeStreamedBody(t *testing.T) {
 	req, err := http.NewRequest("POST", c.base+"/api/v1/namespaces/default/configmaps", io.NopCloser(body))
 	require.NoError(t, err)
 	req.ContentLength = -1 // chunked
+	req.Header.Set("Content-Type", "application/json")
 	resp, err := c.hc.Do(req)
 	require.NoError(t, err)
 	data, err := io.ReadAll(resp.Body)
@@ -343,7 +344,7 @@ func TestCh01_HostileSlowlorisBody(t *testing.T) {
 
 	rc := dialRaw(t, c.base)
 	start := time.Now()
-	_, err := fmt.Fprintf(rc, "POST /api/v1/namespaces/default/configmaps HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 1000000\r\n\r\n{")
+	_, err := fmt.Fprintf(rc, "POST /api/v1/namespaces/default/configmaps HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Length: 1000000\r\n\r\n{")
 	require.NoError(t, err)
 	stop := make(chan struct{})
 	dribbled := make(chan struct{})
@@ -384,7 +385,7 @@ func TestCh01_HostileSlowHeaders(t *testing.T) {
 	before := serverState(t, c)
 
 	rc := dialRaw(t, c.base)
-	_, err := io.WriteString(rc, "GET /api/v1/pods HTTP/1.1\r\nHost: x\r\nX-Slow: ")
+	_, err := io.WriteString(rc, "GET /api/v1/pods HTTP/1.1\r\nHost: localhost\r\nX-Slow: ")
 	require.NoError(t, err)
 	start := time.Now()
 	data, err := io.ReadAll(rc.br) // returns when the server closes the connection
@@ -399,7 +400,7 @@ func TestCh01_IdleTimeout(t *testing.T) {
 	s, c := newServer(t, Options{IdleTimeout: 200 * time.Millisecond})
 	mustCreate(t, s, "pods", "default", pod("default", "a", nil))
 	rc := dialRaw(t, c.base)
-	_, err := io.WriteString(rc, "GET /api/v1/namespaces/default/pods/a HTTP/1.1\r\nHost: x\r\n\r\n")
+	_, err := io.WriteString(rc, "GET /api/v1/namespaces/default/pods/a HTTP/1.1\r\nHost: localhost\r\n\r\n")
 	require.NoError(t, err)
 	assert.Equal(t, http.StatusOK, rc.readResponse(t).code)
 	start := time.Now()

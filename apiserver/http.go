@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"mime"
 	"net/http"
 	"os"
 	"runtime/debug"
@@ -34,12 +33,17 @@ type requestInfo struct {
 // buildHandler assembles the filter chain: authentication, panic recovery, then routing.
 func (s *Server) buildHandler() http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w, r = s.guardBody(w, r) // first, so that every answer is sent without waiting for the body
 		if err := s.begin(); err != nil {
 			writeStatus(w, err.(*api.Status))
 			return
 		}
 		defer s.wg.Done()
 		if st := s.authenticate(r); st != nil {
+			writeStatus(w, st)
+			return
+		}
+		if st := s.checkBrowser(r); st != nil {
 			writeStatus(w, st)
 			return
 		}
@@ -83,11 +87,16 @@ func (w *responseWriter) Write(b []byte) (int, error) {
 	return w.ResponseWriter.Write(b)
 }
 
-func (w *responseWriter) Flush() {
-	if f, ok := w.ResponseWriter.(http.Flusher); ok {
+func (w *responseWriter) Flush() { _ = w.FlushError() }
+
+// FlushError is Flush reporting a failed write, so a watch notices a client that stopped
+// reading (http.ResponseController.Flush finds it).
+func (w *responseWriter) FlushError() error {
+	err := http.NewResponseController(w.ResponseWriter).Flush()
+	if !errors.Is(err, http.ErrNotSupported) {
 		w.wrote = true
-		f.Flush()
 	}
+	return err
 }
 
 func (w *responseWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
@@ -199,8 +208,10 @@ func (s *Server) route(w http.ResponseWriter, r *http.Request) {
 }
 
 // serveNonResource answers paths outside the resource tree: discovery, /version, OpenAPI,
-// the health checks and /debug/faults. Everything else is Go's plain 404 (U9). These paths
-// are read-only, /debug/faults excepted: other methods get 405.
+// the health checks and /debug/faults. These paths are read-only, /debug/faults excepted:
+// another method on one that exists is 405. Everything else, whatever the method, is Go's
+// plain 404 (U9), as from the real server's NotFound handler: a write to an API group that
+// is not served is a 404, never a 405.
 func (s *Server) serveNonResource(w http.ResponseWriter, r *http.Request) {
 	path := r.URL.Path
 	if len(path) > 1 {
@@ -210,11 +221,12 @@ func (s *Server) serveNonResource(w http.ResponseWriter, r *http.Request) {
 		s.serveDebugFaults(w, r)
 		return
 	}
-	known := path == "/version" || path == "/api" || path == "/apis" || path == "/api/v1" ||
-		strings.HasPrefix(path, "/apis/") || path == "/openapi/v3" || strings.HasPrefix(path, "/openapi/v3/") ||
-		isHealthPath(path)
-	if known && r.Method != http.MethodGet && r.Method != http.MethodHead {
-		writeError(w, api.NewMethodNotAllowed())
+	if r.Method != http.MethodGet && r.Method != http.MethodHead {
+		if s.nonResourceExists(path) {
+			writeError(w, api.NewMethodNotAllowed())
+		} else {
+			http.NotFound(w, r)
+		}
 		return
 	}
 	switch {
@@ -272,7 +284,7 @@ func parsePath(served []*resource, rest string) (requestInfo, error) {
 	case info.res == nil,
 		info.hasNamespace && !info.res.info.Namespaced,
 		info.name == "" && info.subresource != "",
-		info.subresource != "" && (info.subresource != "status" || !info.res.info.hasStatus()),
+		info.subresource != "" && !servesSubresource(info.res, info.subresource),
 		info.legacyWatch && info.subresource != "",
 		// A namespaced resource is addressed by name only inside its namespace.
 		info.res.info.Namespaced && !info.hasNamespace && info.name != "",
@@ -329,6 +341,8 @@ func (s *Server) classify(info *requestInfo, r *http.Request) error {
 		info.verb = "create"
 	case collection && m == http.MethodDelete && !allNamespaces && !(info.res.info.builtin && info.res.info.Kind == "Namespace"):
 		info.verb = "deletecollection"
+	case info.subresource == "finalize" && m != http.MethodPut:
+		// The namespace finalize subresource takes PUT only, as the real one.
 	case !collection && m == http.MethodGet:
 		info.verb = "get" // U7: ?watch on an item is ignored
 	case !collection && m == http.MethodPut:
@@ -372,10 +386,10 @@ func (s *Server) readBody(w http.ResponseWriter, r *http.Request) ([]byte, error
 		return nil, api.NewRequestEntityTooLargeError(fmt.Sprintf("limit is %d", s.opts.MaxBodyBytes))
 	}
 	if d := s.opts.BodyReadTimeout; d > 0 {
-		rc := http.NewResponseController(w)
-		if rc.SetReadDeadline(time.Now().Add(d)) == nil {
-			defer func() { _ = rc.SetReadDeadline(time.Time{}) }()
-		}
+		// The deadline stays after the read: once the body is read to its end net/http
+		// clears it itself, and if the body is cut short, it bounds net/http's attempt to
+		// drain the rest (guardBody).
+		_ = http.NewResponseController(w).SetReadDeadline(time.Now().Add(d))
 	}
 	data, err := io.ReadAll(io.LimitReader(r.Body, s.opts.MaxBodyBytes+1))
 	if err != nil {
@@ -416,14 +430,16 @@ func (s *Server) checkQueryLength(r *http.Request) *api.Status {
 	return nil
 }
 
-// checkJSONBody enforces the request Content-Type of POST and PUT (N1, N2, E21).
+// checkJSONBody enforces the request Content-Type of POST and PUT (N1, N2, E21). A body
+// without a Content-Type is refused too, where the real server would read it as JSON: a web
+// page can send an untyped body to another site without a CORS preflight, a JSON one it
+// cannot. No body at all is left to the decoder's 400.
 func checkJSONBody(r *http.Request) error {
 	ct := r.Header.Get("Content-Type")
-	if ct == "" {
+	if ct == "" && r.ContentLength == 0 {
 		return nil
 	}
-	mt, _, err := mime.ParseMediaType(ct)
-	if err != nil || mt != "application/json" {
+	if !isJSONType(ct) {
 		return api.NewUnsupportedMediaType([]string{"application/json"})
 	}
 	return nil

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"math"
 	"net/url"
 	"strconv"
 	"time"
@@ -194,9 +195,12 @@ func (s *Server) openWatch(ctx context.Context, res *resource, ns string, opts a
 	if err != nil {
 		return nil, err
 	}
+	// As in the real handler, only a missing or zero timeoutSeconds gets the default random
+	// lifetime; a negative one has expired already (the watch ends before any event).
 	timeout := s.defaultWatchTimeout()
-	if opts.TimeoutSeconds != nil && *opts.TimeoutSeconds > 0 {
-		timeout = time.Duration(*opts.TimeoutSeconds) * time.Second
+	if t := opts.TimeoutSeconds; t != nil && *t != 0 {
+		secs := max(min(*t, int64(math.MaxInt64/time.Second)), -1) // no overflow either way
+		timeout = time.Duration(secs) * time.Second
 	}
 	if sendInitial && rv > 0 {
 		if err := s.waitForRV(ctx, rv); err != nil {

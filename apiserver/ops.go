@@ -9,7 +9,7 @@ import (
 	"fmt"
 	"net/http"
 	"reflect"
-	"sort"
+	"slices"
 	"strconv"
 
 	"github.com/informer-lab/informer-lab/api"
@@ -143,8 +143,10 @@ func checkNamespace(res *resource, m api.MetaObject, ns string) error {
 	return nil
 }
 
-// create stores a new object (rest.BeforeCreate + Store.Create; C1–C6). obj is private.
-func (s *Server) create(res *resource, ns string, obj api.Object) (*record, error) {
+// create stores a new object (rest.BeforeCreate + Store.Create; C1–C6). obj is private. A
+// dry run does everything but the write, as DryRunnableStorage.Create: the answer is the
+// object as it would be stored, without a resourceVersion.
+func (s *Server) create(res *resource, ns string, obj api.Object, dryRun bool) (*record, error) {
 	m, _ := api.Accessor(obj)
 	if m.GetResourceVersion() != "" {
 		return nil, errRVOnCreate()
@@ -178,7 +180,7 @@ func (s *Server) create(res *resource, ns string, obj api.Object) (*record, erro
 			o.Status.Phase = api.PodPending
 		}
 	case *api.Namespace:
-		o.Status.Phase = api.NamespaceActive
+		prepareNamespaceForCreate(o)
 	}
 
 	s.mu.Lock()
@@ -192,39 +194,24 @@ func (s *Server) create(res *resource, ns string, obj api.Object) (*record, erro
 	if _, exists := res.objects[key]; exists {
 		return nil, api.NewAlreadyExists(res.info.GroupResource(), m.GetName())
 	}
+	if dryRun {
+		return newRecord(obj, key, 0), nil
+	}
 	return s.commit(res, watch.Added, key, obj, nil).obj, nil
-}
-
-// namespaceAcceptsLocked is the NamespaceLifecycle admission check (NS1, NS2).
-func (s *Server) namespaceAcceptsLocked(res *resource, m api.MetaObject) error {
-	nsRes := s.resources["/namespaces"]
-	rec := nsRes.objects[m.GetNamespace()]
-	if rec == nil {
-		return api.NewNotFound(api.GroupResource{Resource: "namespaces"}, m.GetNamespace())
-	}
-	if ns, ok := rec.obj.(*api.Namespace); ok && (ns.Status.Phase == api.NamespaceTerminating || ns.DeletionTimestamp != nil) {
-		st := api.NewForbidden(res.info.GroupResource(), m.GetName(), fmt.Errorf(
-			"unable to create new content in namespace %s because it is being terminated", m.GetNamespace()))
-		st.Details.Causes = []api.StatusCause{{
-			Type:    api.NamespaceTerminatingCause,
-			Message: fmt.Sprintf("namespace %s is being terminated", m.GetNamespace()),
-			Field:   "metadata.namespace",
-		}}
-		return st
-	}
-	return nil
 }
 
 // updateOptions say where an update comes from.
 type updateOptions struct {
-	subresource string // "" or "status"
+	subresource string // "", "status", or "finalize" (namespaces)
+	dryRun      bool   // answer with what would be stored; store nothing
 	// expectRV, when set, is the RV the object was read at (a patch): a different stored RV
 	// is a conflict even if the body carries none.
 	expectRV string
 }
 
 // update replaces an object (rest.BeforeUpdate + Store.Update; P1–P5). obj is private and
-// already checked against the URL name. A no-op writes nothing (0.3, R16).
+// already checked against the URL name. A no-op writes nothing (0.3, R16), and so does a dry
+// run, whose answer keeps the stored resourceVersion (DryRunnableStorage.GuaranteedUpdate).
 func (s *Server) update(res *resource, ns string, obj api.Object, uo updateOptions) (*record, error) {
 	m, _ := api.Accessor(obj)
 	if err := checkNamespace(res, m, ns); err != nil {
@@ -240,23 +227,31 @@ func (s *Server) update(res *resource, ns string, obj api.Object, uo updateOptio
 		return nil, api.NewNotFound(gr, m.GetName())
 	}
 	oldRV := strconv.FormatUint(old.rv, 10)
-	switch rv := m.GetResourceVersion(); {
-	case rv == "" && uo.expectRV == "" && !res.info.AllowUnconditionalUpdate:
+	rv, err := objectResourceVersion(m.GetResourceVersion())
+	if err != nil {
+		return nil, err
+	}
+	switch {
+	case rv == 0 && uo.expectRV == "" && !res.info.AllowUnconditionalUpdate:
 		return nil, api.NewInvalid(res.info.groupKind(), m.GetName(), []api.StatusCause{{
 			Type: api.CauseTypeFieldValueInvalid, Field: "metadata.resourceVersion",
 			Message: "Invalid value: 0: must be specified for an update",
 		}})
-	case rv != "" && rv != oldRV, rv == "" && uo.expectRV != "" && uo.expectRV != oldRV:
+	case rv != 0 && rv != old.rv, rv == 0 && uo.expectRV != "" && uo.expectRV != oldRV:
 		return nil, api.NewConflict(gr, m.GetName(), errors.New("the object has been modified; please apply your changes to the latest version and try again"))
 	}
 	if uid := m.GetUID(); uid != "" && uid != old.meta.GetUID() {
 		return nil, api.NewConflict(gr, m.GetName(), preconditionFailed("UID", uid, old.meta.GetUID()))
 	}
 
-	if uo.subresource == "status" {
+	switch uo.subresource {
+	case "status":
 		obj = withStatusOf(old.obj, obj)
 		m, _ = api.Accessor(obj)
-	} else {
+	case "finalize":
+		obj = withNamespaceFinalizersOf(old.obj, obj)
+		m, _ = api.Accessor(obj)
+	default:
 		// The main resource keeps the stored status, whatever the body says: only the status
 		// subresource writes it (the pod, namespace and custom-resource strategies'
 		// PrepareForUpdate). So a spec writer and a status writer never undo each other.
@@ -270,16 +265,27 @@ func (s *Server) update(res *resource, ns string, obj api.Object, uo updateOptio
 		if m.GetGeneration() > 0 && specChanged(old.obj, obj) {
 			m.SetGeneration(old.meta.GetGeneration() + 1)
 		}
-		if ns, ok := obj.(*api.Namespace); ok && ns.DeletionTimestamp != nil {
-			ns.Status.Phase = api.NamespaceTerminating
+		if ns, ok := obj.(*api.Namespace); ok {
+			prepareNamespaceForUpdate(ns, old.obj)
 		}
 	}
-	if err := validate(res, obj); err != nil {
+	if err := validateUpdate(res, obj, old); err != nil {
 		return nil, err
 	}
 	m.SetResourceVersion(oldRV)
 	if enc, err := json.Marshal(obj); err == nil && bytes.Equal(enc, old.json()) {
 		return old, nil
+	}
+	if uo.dryRun {
+		return newRecord(obj, key, old.rv), nil
+	}
+	if isNamespaces(res) {
+		// A namespace leaves only through its lifecycle: empty, then finalized (NS4).
+		rec := s.commit(res, watch.Modified, key, obj, old).obj
+		if gone := s.maybeFinishNamespaceLocked(m.GetName()); gone != nil {
+			return gone, nil
+		}
+		return rec, nil
 	}
 	if m.GetDeletionTimestamp() != nil && len(m.GetFinalizers()) == 0 {
 		// The last finalizer is gone: the object goes now (D3).
@@ -290,6 +296,54 @@ func (s *Server) update(res *resource, ns string, obj api.Object, uo updateOptio
 		return rec, nil
 	}
 	return s.commit(res, watch.Modified, key, obj, old).obj, nil
+}
+
+// objectResourceVersion parses the resourceVersion of an update's body as
+// APIObjectVersioner.ObjectResourceVersion does: "" and "0" mean none (an unconditional
+// update where the kind allows it); anything not a uint64 fails with the parser's own
+// error, which the real server answers as a 500 with no reason.
+func objectResourceVersion(v string) (uint64, error) {
+	if v == "" {
+		return 0, nil
+	}
+	n, err := strconv.ParseUint(v, 10, 64)
+	if err != nil {
+		return 0, api.ErrorToAPIStatus(err)
+	}
+	return n, nil
+}
+
+// validateUpdate is the update strategies' ValidateUpdate: ValidateObjectMetaAccessorUpdate's
+// rule that no finalizer may be added once deletion has begun (422, ahead of any other
+// cause), a namespace's phase rule, then the rules every write obeys.
+func validateUpdate(res *resource, obj api.Object, old *record) error {
+	m, _ := api.Accessor(obj)
+	var causes []api.StatusCause
+	if old.meta.GetDeletionTimestamp() != nil {
+		var extra []string
+		for _, f := range m.GetFinalizers() {
+			if !slices.Contains(old.meta.GetFinalizers(), f) && !slices.Contains(extra, f) {
+				extra = append(extra, f)
+			}
+		}
+		if len(extra) > 0 {
+			slices.Sort(extra)
+			causes = append(causes, fieldForbidden("metadata.finalizers", fmt.Sprintf(
+				"no new finalizers can be added if the object is being deleted, found new finalizers %#v", extra)))
+		}
+	}
+	causes = append(causes, namespacePhaseCauses(obj)...)
+	err := validate(res, obj)
+	if len(causes) == 0 {
+		return err
+	}
+	var st *api.Status
+	if errors.As(err, &st) && st.Details != nil {
+		causes = append(causes, st.Details.Causes...)
+	} else if err != nil {
+		return err
+	}
+	return api.NewInvalid(res.info.groupKind(), m.GetName(), causes)
 }
 
 // preconditionFailed is the text of storage.NewInvalidObjError for a failed precondition,
@@ -358,125 +412,6 @@ func specChanged(old, updated api.Object) bool {
 		return !bytes.Equal(a, b)
 	}
 	return false
-}
-
-// deleteResult is what a DELETE answers with (D4): the object's state after the call, and
-// whether it is gone (false when finalizers or namespace termination keep it).
-type deleteResult struct {
-	rec     *record
-	deleted bool
-}
-
-// remove deletes an object (Store.Delete; D1–D4, NS3, NS4).
-func (s *Server) remove(res *resource, ns, name string, opts api.DeleteOptions) (deleteResult, error) {
-	gr := res.info.GroupResource()
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	old := res.objects[objectKey(ns, name)]
-	if old == nil {
-		return deleteResult{}, api.NewNotFound(gr, name)
-	}
-	if p := opts.Preconditions; p != nil {
-		if p.UID != nil && *p.UID != old.meta.GetUID() {
-			return deleteResult{}, api.NewConflict(gr, name, preconditionFailed("UID", *p.UID, old.meta.GetUID()))
-		}
-		if p.ResourceVersion != nil && *p.ResourceVersion != strconv.FormatUint(old.rv, 10) {
-			return deleteResult{}, api.NewConflict(gr, name, preconditionFailed("ResourceVersion", *p.ResourceVersion, strconv.FormatUint(old.rv, 10)))
-		}
-	}
-	if res.info.builtin && res.info.Kind == "Namespace" {
-		if protectedNamespaces[name] {
-			return deleteResult{}, api.NewForbidden(gr, name, errors.New("this namespace may not be deleted"))
-		}
-		return s.removeNamespaceLocked(res, old), nil
-	}
-	return s.removeLocked(res, old), nil
-}
-
-// removeLocked deletes one record, or marks it when finalizers hold it.
-func (s *Server) removeLocked(res *resource, old *record) deleteResult {
-	if len(old.meta.GetFinalizers()) > 0 {
-		if old.meta.GetDeletionTimestamp() != nil {
-			return deleteResult{rec: old}
-		}
-		obj := old.obj.DeepCopyObject()
-		m, _ := api.Accessor(obj)
-		now := s.now()
-		m.SetDeletionTimestamp(&now)
-		zero := int64(0)
-		m.SetDeletionGracePeriodSeconds(&zero)
-		return deleteResult{rec: s.commit(res, watch.Modified, old.key, obj, old).obj}
-	}
-	rec := s.commit(res, watch.Deleted, old.key, old.obj.DeepCopyObject(), old).obj
-	if res.info.Namespaced {
-		s.maybeFinishNamespaceLocked(old.meta.GetNamespace())
-	}
-	return deleteResult{rec: rec, deleted: true}
-}
-
-// removeNamespaceLocked marks the namespace Terminating, deletes its contents and removes it
-// once nothing is left (NS4). Objects held by finalizers keep it Terminating until they go.
-func (s *Server) removeNamespaceLocked(res *resource, old *record) deleteResult {
-	cur := old
-	if old.meta.GetDeletionTimestamp() == nil {
-		obj := old.obj.DeepCopyObject().(*api.Namespace)
-		now := s.now()
-		obj.DeletionTimestamp = &now
-		obj.Status.Phase = api.NamespaceTerminating
-		cur = s.commit(res, watch.Modified, old.key, obj, old).obj
-	}
-	name := old.meta.GetName()
-	for _, id := range sortedKeys(s.resources) {
-		r := s.resources[id]
-		if !r.info.Namespaced {
-			continue
-		}
-		for _, rec := range s.readPage(r, name, s.rev, "", 0, nil).items {
-			if rec.meta.GetDeletionTimestamp() == nil || len(rec.meta.GetFinalizers()) == 0 {
-				s.removeLocked(r, rec)
-			}
-		}
-	}
-	s.maybeFinishNamespaceLocked(name)
-	if rec, ok := res.objects[old.key]; !ok {
-		return deleteResult{rec: s.lastDeleted(res, old.key), deleted: true}
-	} else if rec != cur {
-		cur = rec
-	}
-	return deleteResult{rec: cur}
-}
-
-// lastDeleted finds the record of the newest delete of key in the history.
-func (s *Server) lastDeleted(res *resource, key string) *record {
-	for rv := s.rev; rv > s.hist.start; rv-- {
-		if ev := s.hist.at(rv); ev.res == res && ev.obj.key == key {
-			return ev.obj
-		}
-	}
-	return nil
-}
-
-// maybeFinishNamespaceLocked removes a Terminating namespace once it is empty.
-func (s *Server) maybeFinishNamespaceLocked(ns string) {
-	if ns == "" {
-		return
-	}
-	nsRes := s.resources["/namespaces"]
-	rec := nsRes.objects[ns]
-	if rec == nil || rec.meta.GetDeletionTimestamp() == nil || len(rec.meta.GetFinalizers()) > 0 {
-		return
-	}
-	for _, r := range s.resources {
-		if !r.info.Namespaced {
-			continue
-		}
-		keys := r.sortedKeys()
-		i := sort.SearchStrings(keys, ns+"/")
-		if i < len(keys) && len(keys[i]) > len(ns) && keys[i][:len(ns)+1] == ns+"/" {
-			return
-		}
-	}
-	s.commit(nsRes, watch.Deleted, rec.key, rec.obj.DeepCopyObject(), rec)
 }
 
 // get reads one object (L6): RV "" is the latest, "0" any (the latest here), N not older

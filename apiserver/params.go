@@ -241,11 +241,8 @@ func parseDeleteOptions(q url.Values, body []byte) (api.DeleteOptions, error) {
 			causes = append(causes, fieldNotSupported("propagationPolicy", *p, []string{"Foreground", "Background", "Orphan", "nil"}))
 		}
 	}
-	for _, d := range o.DryRun {
-		if d != "All" {
-			causes = append(causes, fieldNotSupported("dryRun", o.DryRun, []string{"All"}))
-			break
-		}
+	if c, bad := validateDryRun(o.DryRun); bad {
+		causes = append(causes, c)
 	}
 	if len(causes) > 0 {
 		return api.DeleteOptions{}, api.NewInvalid(deleteOptionsKind, "", causes)

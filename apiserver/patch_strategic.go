@@ -5,8 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
-	"slices"
-	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/informer-lab/informer-lab/api"
@@ -14,9 +13,10 @@ import (
 
 // This file implements the server side of Kubernetes strategic merge patch (SMP), after
 // apimachinery pkg/util/strategicpatch (mergeMap and friends) as the real patch handler
-// calls it: MergeParallelList and IgnoreUnmatchedNulls on. The Go struct tags
-// patchStrategy/patchMergeKey that upstream reads by reflection are written out below as a
-// small schema per kind, taken from k8s.io/api core/v1 and apimachinery meta/v1.
+// calls it: MergeParallelList and IgnoreUnmatchedNulls on. The patch metadata upstream
+// reads by reflection is in patch_strategic_schema.go, the directives $retainKeys and
+// $setElementOrder in patch_strategic_directives.go, list merging and ordering in
+// patch_strategic_lists.go.
 
 // The SMP directives.
 const (
@@ -27,70 +27,6 @@ const (
 	smpReplace            = "replace"
 	smpDelete             = "delete"
 	smpMerge              = "merge"
-)
-
-// smpSchema describes the fields of one object level that do not use the default
-// strategy (objects merge, lists are replaced). Fields it does not list use the default.
-type smpSchema map[string]smpField
-
-// smpField is one field's patch metadata: strategy "merge" or "replace" (or "" for the
-// default), the merge key of a list of objects, and the schema of its object or elements.
-type smpField struct {
-	strategy string
-	mergeKey string
-	sub      smpSchema
-}
-
-func (s smpSchema) lookup(key string) smpField {
-	if s == nil {
-		return smpField{}
-	}
-	return s[key]
-}
-
-var (
-	smpObjectMeta = smpSchema{
-		"finalizers":      {strategy: smpMerge},
-		"ownerReferences": {strategy: smpMerge, mergeKey: "uid"},
-	}
-	smpContainer = smpSchema{
-		"ports":         {strategy: smpMerge, mergeKey: "containerPort"},
-		"env":           {strategy: smpMerge, mergeKey: "name"},
-		"volumeMounts":  {strategy: smpMerge, mergeKey: "mountPath"},
-		"volumeDevices": {strategy: smpMerge, mergeKey: "devicePath"},
-	}
-	smpPodSpec = smpSchema{
-		"volumes":                   {strategy: smpMerge, mergeKey: "name"}, // also retainKeys
-		"initContainers":            {strategy: smpMerge, mergeKey: "name", sub: smpContainer},
-		"containers":                {strategy: smpMerge, mergeKey: "name", sub: smpContainer},
-		"ephemeralContainers":       {strategy: smpMerge, mergeKey: "name", sub: smpContainer},
-		"imagePullSecrets":          {strategy: smpMerge, mergeKey: "name"},
-		"hostAliases":               {strategy: smpMerge, mergeKey: "ip"},
-		"topologySpreadConstraints": {strategy: smpMerge, mergeKey: "topologyKey"},
-		"schedulingGates":           {strategy: smpMerge, mergeKey: "name"},
-		"resourceClaims":            {strategy: smpMerge, mergeKey: "name"}, // also retainKeys
-		"evictionResponders":        {strategy: smpMerge, mergeKey: "name"},
-	}
-	smpPodStatus = smpSchema{
-		"conditions":                           {strategy: smpMerge, mergeKey: "type"},
-		"hostIPs":                              {strategy: smpMerge, mergeKey: "ip"},
-		"podIPs":                               {strategy: smpMerge, mergeKey: "ip"},
-		"resourceClaimStatuses":                {strategy: smpMerge, mergeKey: "name"},
-		"nodeAllocatableResourceClaimStatuses": {strategy: smpMerge, mergeKey: "resourceClaimName"},
-	}
-	// smpSchemas holds the kinds SMP serves; any other kind gets 415, as custom resources do.
-	smpSchemas = map[string]smpSchema{
-		"Pod": {
-			"metadata": {sub: smpObjectMeta},
-			"spec":     {sub: smpPodSpec},
-			"status":   {sub: smpPodStatus},
-		},
-		"ConfigMap": {"metadata": {sub: smpObjectMeta}},
-		"Namespace": {
-			"metadata": {sub: smpObjectMeta},
-			"status":   {sub: smpSchema{"conditions": {strategy: smpMerge, mergeKey: "type"}}},
-		},
-	}
 )
 
 // The errors of apimachinery pkg/util/mergepatch that the patch handler maps to 400 or 422
@@ -133,7 +69,11 @@ var patchTypesWithoutSMP = []string{"application/json-patch+json", "application/
 //     "$retainKeys", "$setElementOrder/<list>", "$deleteFromPrimitiveList/<list>";
 //   - a body that is not JSON → 400 "invalid JSON patch" (E23), JSON that is not an object
 //     → 400; malformed directives → 400; a list of lists → 422; other failures (no merge key,
-//     unknown $patch value) → 500 reason "" with the SMP text, as upstream;
+//     unknown $patch value, a "$setElementOrder/<name>" whose name is not a list field of
+//     the Go type at that level) → 500 reason "" with the SMP text, as upstream, numbers
+//     printed as the int64 or float64 upstream decodes them to;
+//   - what upstream ignores is ignored: a "$deleteFromPrimitiveList/<list>" whose value is
+//     not a list, or names a field the object lacks, deletes nothing;
 //   - a kind without a schema here (anything but Pod, ConfigMap and Namespace) → 415
 //     listing the other patch types, as a custom resource answers (E22).
 //
@@ -178,7 +118,7 @@ func applyStrategicMergePatch(original, patch []byte, kind string) ([]byte, erro
 }
 
 // smpMergeMap merges patch into original (both may be changed) and returns the result.
-func smpMergeMap(original, patch map[string]any, schema smpSchema) (map[string]any, error) {
+func smpMergeMap(original, patch map[string]any, schema *smpSchema) (map[string]any, error) {
 	if d, ok := patch[smpDirective]; ok {
 		switch d {
 		case smpReplace:
@@ -187,7 +127,7 @@ func smpMergeMap(original, patch map[string]any, schema smpSchema) (map[string]a
 		case smpDelete:
 			return map[string]any{}, nil
 		}
-		return nil, fmt.Errorf("unknown patch type: %v in map: %v", d, patch)
+		return nil, errSMPBadPatchType(d, patch)
 	}
 	if original == nil {
 		original = map[string]any{}
@@ -274,192 +214,45 @@ func sameJSONKind(a, b any) bool {
 	return a == nil && b == nil
 }
 
-// smpDirectiveKey returns the list name after "<prefix>/".
-func smpDirectiveKey(k, prefix string, bad error) (string, error) {
-	head, rest, ok := strings.Cut(k, "/")
-	if !ok || head != prefix {
-		return "", bad
-	}
-	return rest, nil
-}
-
-// smpRetainKeysDirective applies "$retainKeys": original keeps only the listed keys, and
-// every key the patch sets must be listed.
-func smpRetainKeysDirective(original, patch map[string]any) error {
-	rk, ok := patch[smpRetainKeys]
-	if !ok {
-		return nil
-	}
-	delete(patch, smpRetainKeys)
-	list, ok := rk.([]any)
-	if !ok {
-		return errSMPBadRetainKeys
-	}
-	keep := map[string]bool{}
-	for _, v := range list {
-		if s, ok := v.(string); ok {
-			keep[s] = true
-		}
-	}
-	for k, v := range patch {
-		if v == nil || strings.HasPrefix(k, smpDeleteFromPrimList) || strings.HasPrefix(k, smpSetElementOrder) {
-			continue
-		}
-		if !keep[k] {
-			return errSMPBadRetainKeys
-		}
-	}
-	for k := range original {
-		if !keep[k] {
-			delete(original, k)
-		}
-	}
-	return nil
-}
-
-// smpSetElementOrders handles every "$setElementOrder/<list>" of patch: the list is merged
-// now, then ordered as the directive says, with items only the server has placed by their
-// old order. Both the directive and the list leave patch afterwards.
-func smpSetElementOrders(original, patch map[string]any, schema smpSchema) error {
-	for _, key := range sortedStringKeys(patch) {
-		if !strings.HasPrefix(key, smpSetElementOrder) {
-			continue
-		}
-		orderV := patch[key]
-		delete(patch, key)
-		order, ok := orderV.([]any)
-		if !ok {
-			return fmt.Errorf("expected a []interface {}, but received a %s", goTypeName(orderV))
-		}
-		listKey, err := smpDirectiveKey(key, smpSetElementOrder, errSMPBadSetOrderList)
-		if err != nil {
-			return err
-		}
-		origV, foundOrig := original[listKey]
-		patchV, foundPatch := patch[listKey]
-		var origList, patchList []any
-		if foundOrig {
-			if origList, ok = origV.([]any); !ok {
-				return fmt.Errorf("expected a []interface {}, but received a %s", goTypeName(origV))
-			}
-		}
-		if foundPatch {
-			if patchList, ok = patchV.([]any); !ok {
-				return fmt.Errorf("expected a []interface {}, but received a %s", goTypeName(patchV))
-			}
-		}
-		field := schema.lookup(listKey)
-		if err := smpValidateSetOrder(patchList, order, field.mergeKey); err != nil {
-			return err
-		}
-		var merged []any
-		switch {
-		case foundOrig && !foundPatch:
-			merged = origList
-		case !foundOrig && foundPatch:
-			v, _ := smpRemoveDirectives(patchList)
-			merged, _ = v.([]any)
-		case foundOrig && foundPatch:
-			if field.strategy == smpMerge {
-				if merged, err = smpMergeList(origList, patchList, field, false); err != nil {
-					return err
-				}
-			} else {
-				merged = patchList
-			}
-		default:
-			continue
-		}
-		var inOrder, serverOnly []any
-		if field.mergeKey == "" {
-			inOrder, serverOnly = partitionScalars(merged, order)
-		} else if inOrder, serverOnly, err = partitionByKey(merged, order, field.mergeKey); err != nil {
-			return err
-		}
-		isMap, err := listOfObjects(origList, patchList)
-		if err != nil {
-			return err
-		}
-		both, err := smpNormalizeOrder(inOrder, serverOnly, order, origList, field.mergeKey, isMap)
-		if err != nil {
-			return err
-		}
-		original[listKey] = both
-		delete(patch, listKey)
-	}
-	return nil
-}
-
-// smpValidateSetOrder checks that the patch list's items (deletions aside) appear in the
-// $setElementOrder list in the same relative order.
-func smpValidateSetOrder(patchList, order []any, mergeKey string) error {
-	if len(order) == 0 || len(patchList) == 0 {
-		return nil
-	}
-	items := patchList
-	if mergeKey != "" {
-		var err error
-		if items, _, err = splitDeletes(patchList); err != nil {
-			return err
-		}
-	}
-	p, o := 0, 0
-	for p < len(items) && o < len(order) {
-		if hasDirective(items[p]) {
-			p++
-			continue
-		}
-		eq, err := sameMergeKey(items[p], order[o], mergeKey)
-		if err != nil {
-			return err
-		}
-		if eq {
-			p++
-		}
-		o++
-	}
-	if p < len(items) && o >= len(order) {
-		//lint:ignore ST1005 the text is upstream's, capital letter and trailing newline included
-		return fmt.Errorf("The order in patch list:\n%v\n doesn't match %s list:\n%v\n", patchList, smpSetElementOrder, order)
-	}
-	return nil
-}
-
-func hasDirective(v any) bool {
-	m, ok := v.(map[string]any)
-	if !ok {
-		return false
-	}
-	_, found := m[smpDirective]
-	return found
-}
-
-// sameMergeKey compares two list items by merge key, or as scalars without one.
-func sameMergeKey(a, b any, mergeKey string) (bool, error) {
-	if mergeKey == "" {
-		return jsonScalarEqual(a, b), nil
-	}
-	am, ok := a.(map[string]any)
-	if !ok {
-		return false, fmt.Errorf("expected a map[string]interface {}, but received a %s", goTypeName(a))
-	}
-	bm, ok := b.(map[string]any)
-	if !ok {
-		return false, fmt.Errorf("expected a map[string]interface {}, but received a %s", goTypeName(b))
-	}
-	av, ok := am[mergeKey]
-	if !ok {
-		return false, errNoMergeKey(am, mergeKey)
-	}
-	bv, ok := bm[mergeKey]
-	if !ok {
-		return false, errNoMergeKey(bm, mergeKey)
-	}
-	return jsonScalarEqual(av, bv), nil
-}
-
 func errNoMergeKey(m map[string]any, key string) error {
-	return fmt.Errorf("map: %v does not contain declared merge key: %s", m, key)
+	return fmt.Errorf("map: %v does not contain declared merge key: %s", smpGoValue(m), key)
+}
+
+// errSMPBadPatchType is upstream's answer to a "$patch" it does not know. It formats the
+// value with %s, so anything but a string prints as %!s(int64=1) and the like: the message
+// a client sees from the real server.
+func errSMPBadPatchType(directive any, m map[string]any) error {
+	return fmt.Errorf("unknown patch type: %s in map: %v", smpGoValue(directive), smpGoValue(m))
+}
+
+// smpGoValue converts a decoded JSON value to the Go values upstream holds when it formats
+// an error: the patch handler decodes integers as int64 and other numbers as float64
+// (sigs.k8s.io/json's UnmarshalCaseSensitivePreserveInts), and so does the unstructured
+// form of the stored object. Objects and lists are copied, not changed.
+func smpGoValue(v any) any {
+	switch t := v.(type) {
+	case json.Number:
+		if i, err := strconv.ParseInt(string(t), 10, 64); err == nil {
+			return i
+		}
+		if f, err := t.Float64(); err == nil {
+			return f
+		}
+		return string(t)
+	case map[string]any:
+		out := make(map[string]any, len(t))
+		for k, e := range t {
+			out[k] = smpGoValue(e)
+		}
+		return out
+	case []any:
+		out := make([]any, len(t))
+		for i, e := range t {
+			out[i] = smpGoValue(e)
+		}
+		return out
+	}
+	return v
 }
 
 // goTypeName prints a decoded JSON value's Go type as upstream's ErrBadArgType does.
@@ -472,6 +265,9 @@ func goTypeName(v any) string {
 	case string:
 		return "string"
 	case json.Number:
+		if _, ok := smpGoValue(v).(int64); ok {
+			return "int64"
+		}
 		return "float64"
 	case bool:
 		return "bool"
@@ -490,331 +286,6 @@ func jsonScalarEqual(a, b any) bool {
 		return false
 	}
 	return a == b
-}
-
-// smpMergeList merges two lists whose field has the merge strategy (or a deletion list).
-func smpMergeList(original, patch []any, field smpField, isDeleteList bool) ([]any, error) {
-	if len(original) == 0 && len(patch) == 0 {
-		return original, nil
-	}
-	isMap, err := listOfObjects(original, patch)
-	if err != nil {
-		return nil, err
-	}
-	mergeKey := field.mergeKey
-	var merged []any
-	if !isMap {
-		if isDeleteList {
-			return deleteScalars(original, patch), nil
-		}
-		merged = dedupScalars(append(slices.Clip(original), patch...))
-	} else {
-		if mergeKey == "" {
-			return nil, errors.New("cannot merge lists without merge key")
-		}
-		if original, patch, err = smpListDirectives(original, patch, mergeKey); err != nil {
-			return nil, err
-		}
-		if merged, err = smpMergeByKey(original, patch, mergeKey, field.sub); err != nil {
-			return nil, err
-		}
-	}
-	var inPatch, serverOnly []any
-	if mergeKey == "" {
-		inPatch, serverOnly = partitionScalars(merged, patch)
-	} else if inPatch, serverOnly, err = partitionByKey(merged, patch, mergeKey); err != nil {
-		return nil, err
-	}
-	return smpNormalizeOrder(inPatch, serverOnly, patch, original, mergeKey, isMap)
-}
-
-// listOfObjects reports whether the items of the lists are objects; all items must share one
-// JSON type and lists of lists are refused, as upstream's sliceElementType.
-func listOfObjects(lists ...[]any) (bool, error) {
-	kind := ""
-	for _, l := range lists {
-		for _, v := range l {
-			var k string
-			switch v.(type) {
-			case map[string]any:
-				k = "object"
-			case []any:
-				return false, errSMPNoListOfLists
-			case string:
-				k = "string"
-			case json.Number:
-				k = "number"
-			case bool:
-				k = "bool"
-			default:
-				k = "null"
-			}
-			if kind != "" && k != kind {
-				return false, fmt.Errorf("list element types are not identical: %v", lists)
-			}
-			kind = k
-		}
-	}
-	if kind == "" {
-		return false, errors.New("no elements in any of the given slices")
-	}
-	if kind == "null" {
-		return false, fmt.Errorf("list elements may not be null: %v", lists)
-	}
-	return kind == "object", nil
-}
-
-// smpListDirectives applies the "$patch" elements of a patch list of objects: "delete"
-// removes every original item with that merge key, "replace" makes the patch items the
-// whole list. It returns the new original and the patch without directive elements.
-func smpListDirectives(original, patch []any, mergeKey string) ([]any, []any, error) {
-	rest := []any{}
-	replace := false
-	for _, v := range patch {
-		m := v.(map[string]any) // listOfObjects checked every item
-		d, ok := m[smpDirective]
-		if !ok {
-			rest = append(rest, v)
-			continue
-		}
-		switch d {
-		case smpDelete:
-			key, ok := m[mergeKey]
-			if !ok {
-				return nil, nil, errNoMergeKey(m, mergeKey)
-			}
-			kept := original[:0:0]
-			for _, o := range original {
-				om, isMap := o.(map[string]any)
-				if !isMap {
-					return nil, nil, errors.New("value for key is not a map")
-				}
-				if ov, has := om[mergeKey]; has && jsonScalarEqual(ov, key) {
-					continue
-				}
-				kept = append(kept, o)
-			}
-			original = kept
-		case smpReplace:
-			replace = true
-		case smpMerge:
-			return nil, nil, errors.New("merging lists cannot yet be specified in the patch")
-		default:
-			return nil, nil, fmt.Errorf("unknown patch type: %v in map: %v", d, m)
-		}
-	}
-	if replace {
-		return rest, nil, nil
-	}
-	return original, rest, nil
-}
-
-// smpMergeByKey merges each patch item into the original item with the same merge key, or
-// appends it.
-func smpMergeByKey(original, patch []any, mergeKey string, sub smpSchema) ([]any, error) {
-	for _, v := range patch {
-		pm := v.(map[string]any)
-		key, ok := pm[mergeKey]
-		if !ok {
-			return nil, errNoMergeKey(pm, mergeKey)
-		}
-		i, err := findByKey(original, mergeKey, key)
-		if err != nil {
-			return nil, err
-		}
-		if i < 0 {
-			original = append(original, v)
-			continue
-		}
-		merged, err := smpMergeMap(original[i].(map[string]any), pm, sub)
-		if err != nil {
-			return nil, err
-		}
-		original[i] = merged
-	}
-	return original, nil
-}
-
-// findByKey is the index of the object in list whose mergeKey equals key, or -1.
-func findByKey(list []any, mergeKey string, key any) (int, error) {
-	for i, v := range list {
-		m, ok := v.(map[string]any)
-		if !ok {
-			return -1, fmt.Errorf("value for key %v is not a map", i)
-		}
-		if mv, has := m[mergeKey]; has && jsonScalarEqual(mv, key) {
-			return i, nil
-		}
-	}
-	return -1, nil
-}
-
-// deleteScalars removes every value of toDelete from list.
-func deleteScalars(list, toDelete []any) []any {
-	out := make([]any, 0, len(list))
-	for _, v := range list {
-		if !slices.ContainsFunc(toDelete, func(d any) bool { return jsonScalarEqual(d, v) }) {
-			out = append(out, v)
-		}
-	}
-	return out
-}
-
-// dedupScalars keeps the first occurrence of each value.
-func dedupScalars(list []any) []any {
-	out := make([]any, 0, len(list))
-	for _, v := range list {
-		if !slices.ContainsFunc(out, func(o any) bool { return jsonScalarEqual(o, v) }) {
-			out = append(out, v)
-		}
-	}
-	return out
-}
-
-// partitionScalars splits list into the values present in by and the others.
-func partitionScalars(list, by []any) (in, out []any) {
-	in, out = make([]any, 0, len(list)), make([]any, 0, len(list))
-	for _, v := range list {
-		if slices.ContainsFunc(by, func(b any) bool { return jsonScalarEqual(b, v) }) {
-			in = append(in, v)
-		} else {
-			out = append(out, v)
-		}
-	}
-	return in, out
-}
-
-// partitionByKey splits a list of objects into those whose merge key appears in by and the
-// others.
-func partitionByKey(list, by []any, mergeKey string) (in, out []any, err error) {
-	in, out = make([]any, 0, len(list)), make([]any, 0, len(list))
-	for _, v := range list {
-		m, ok := v.(map[string]any)
-		if !ok {
-			return nil, nil, fmt.Errorf("expected a map[string]interface {}, but received a %s", goTypeName(v))
-		}
-		key, ok := m[mergeKey]
-		if !ok {
-			return nil, nil, errNoMergeKey(m, mergeKey)
-		}
-		i, err := findByKey(by, mergeKey, key)
-		if err != nil {
-			return nil, nil, err
-		}
-		if i >= 0 {
-			in = append(in, v)
-		} else {
-			out = append(out, v)
-		}
-	}
-	return in, out, nil
-}
-
-// splitDeletes separates "$patch": "delete" items from the others.
-func splitDeletes(list []any) (keep, del []any, err error) {
-	for _, v := range list {
-		m, ok := v.(map[string]any)
-		if !ok {
-			return nil, nil, fmt.Errorf("expected a map[string]interface {}, but received a %s", goTypeName(v))
-		}
-		if d, found := m[smpDirective]; found && d == smpDelete {
-			del = append(del, v)
-		} else {
-			keep = append(keep, v)
-		}
-	}
-	return keep, del, nil
-}
-
-// orderIndex is the position of v in order, comparing merge keys for objects; -1 if absent.
-func orderIndex(order []any, v any, mergeKey string, isMap bool) int {
-	key := func(x any) any {
-		if !isMap {
-			return x
-		}
-		m, ok := x.(map[string]any)
-		if !ok {
-			return nil
-		}
-		return m[mergeKey]
-	}
-	want := key(v)
-	for i, o := range order {
-		if jsonScalarEqual(key(o), want) {
-			return i
-		}
-	}
-	return -1
-}
-
-// smpNormalizeOrder orders the merged list: patch items by patchOrder, server-only items by
-// their old order, then the two interleaved so that each keeps its relative order and
-// server-only items sit where the old list had them (upstream normalizeElementOrder).
-func smpNormalizeOrder(patchItems, serverOnly, patchOrder, serverOrder []any, mergeKey string, isMap bool) ([]any, error) {
-	patchItems, err := smpSortBy(patchItems, patchOrder, mergeKey, isMap)
-	if err != nil {
-		return nil, err
-	}
-	serverOnly, err = smpSortBy(serverOnly, serverOrder, mergeKey, isMap)
-	if err != nil {
-		return nil, err
-	}
-	out := make([]any, 0, len(patchItems)+len(serverOnly))
-	i, j := 0, 0
-	for i < len(serverOnly) || j < len(patchItems) {
-		switch {
-		case j >= len(patchItems):
-			out = append(out, serverOnly[i])
-			i++
-		case i >= len(serverOnly):
-			out = append(out, patchItems[j])
-			j++
-		default:
-			li := orderIndex(serverOrder, serverOnly[i], mergeKey, isMap)
-			ri := orderIndex(serverOrder, patchItems[j], mergeKey, isMap)
-			if li >= 0 && ri >= 0 && li < ri {
-				out = append(out, serverOnly[i])
-				i++
-			} else {
-				out = append(out, patchItems[j])
-				j++
-			}
-		}
-	}
-	return out, nil
-}
-
-// smpSortBy sorts items by their position in order, with "$patch": "delete" items last.
-// The comparison is upstream's, including its treatment of items missing from order (they
-// move forward), and sort.SliceStable makes the result match upstream's exactly.
-func smpSortBy(items, order []any, mergeKey string, isMap bool) ([]any, error) {
-	var deletes []any
-	if isMap {
-		for _, l := range [][]any{items, order} {
-			for _, v := range l {
-				m, ok := v.(map[string]any)
-				if !ok {
-					return nil, fmt.Errorf("expected a map[string]interface {}, but received a %s", goTypeName(v))
-				}
-				if _, has := m[mergeKey]; !has {
-					return nil, errNoMergeKey(m, mergeKey)
-				}
-			}
-		}
-		var err error
-		if items, deletes, err = splitDeletes(items); err != nil {
-			return nil, err
-		}
-	}
-	sort.SliceStable(items, func(a, b int) bool {
-		ia := orderIndex(order, items[a], mergeKey, isMap)
-		ib := orderIndex(order, items[b], mergeKey, isMap)
-		if ia >= 0 && ib >= 0 {
-			return ia < ib
-		}
-		return true
-	})
-	return append(items, deletes...), nil
 }
 
 // smpRemoveDirectives strips "$patch" objects from a value that is being added whole: an

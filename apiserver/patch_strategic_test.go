@@ -149,6 +149,48 @@ func TestCh01_StrategicMergePatchErrors(t *testing.T) {
 		{"mixed element types", smpPod, `{"metadata":{"finalizers":[1]}}`, "Pod", 500, "list element types are not identical: [[x y] [1]]"},
 		{"$setElementOrder not covering the patch", smpPod, `{"spec":{"$setElementOrder/containers":[{"name":"a"}],"containers":[{"name":"b","image":"b:2"}]}}`, "Pod", 500,
 			"The order in patch list:\n[map[image:b:2 name:b]]\n doesn't match $setElementOrder list:\n[map[name:a]]\n"},
+		// Upstream looks a $setElementOrder list up in the Go type before anything else, so a
+		// name that is not a list field of that level is a 500, never a silent no-op.
+		{"$setElementOrder of an unknown field", smpPod, `{"spec":{"$setElementOrder/bogus":[]}}`, "Pod", 500,
+			`unable to find api field in struct PodSpec for the json field "bogus"`},
+		{"$setElementOrder without a field name", smpPod, `{"metadata":{"$setElementOrder/":[]}}`, "Pod", 500,
+			`unable to find api field in struct ObjectMeta for the json field ""`},
+		{"$setElementOrder at the top", smpPod, `{"$setElementOrder/bogus":[]}`, "Pod", 500,
+			`unable to find api field in struct Pod for the json field "bogus"`},
+		{"$setElementOrder in a container", smpPod, `{"spec":{"containers":[{"name":"a","$setElementOrder/bogus":[]}]}}`, "Pod", 500,
+			`unable to find api field in struct Container for the json field "bogus"`},
+		{"$setElementOrder in an ephemeral container", `{"spec":{"ephemeralContainers":[{"name":"e"}]}}`,
+			`{"spec":{"ephemeralContainers":[{"name":"e","$setElementOrder/bogus":[]}]}}`, "Pod", 500,
+			`unable to find api field in struct EphemeralContainer for the json field "bogus"`},
+		{"$setElementOrder in a volume", smpPod, `{"spec":{"volumes":[{"name":"data","$setElementOrder/bogus":[]}]}}`, "Pod", 500,
+			`unable to find api field in struct Volume for the json field "bogus"`},
+		{"$setElementOrder in a status condition", smpPod, `{"status":{"conditions":[{"type":"Ready","$setElementOrder/bogus":[]}]}}`, "Pod", 500,
+			`unable to find api field in struct PodCondition for the json field "bogus"`},
+		{"$setElementOrder in a configmap", `{"kind":"ConfigMap","metadata":{"name":"c"}}`, `{"$setElementOrder/bogus":[]}`, "ConfigMap", 500,
+			`unable to find api field in struct ConfigMap for the json field "bogus"`},
+		{"$setElementOrder in a namespace status", `{"kind":"Namespace","status":{"phase":"Active"}}`, `{"status":{"$setElementOrder/bogus":[]}}`, "Namespace", 500,
+			`unable to find api field in struct NamespaceStatus for the json field "bogus"`},
+		{"$setElementOrder of a field that is no list", smpPod, `{"spec":{"$setElementOrder/nodeName":[]}}`, "Pod", 500,
+			"expected slice or array type, but got: struct"},
+		{"$setElementOrder matching a field in another case", smpPod, `{"spec":{"$setElementOrder/NodeName":[]}}`, "Pod", 500,
+			"expected slice or array type, but got: struct"},
+		{"$setElementOrder in a map", smpPod, `{"metadata":{"labels":{"$setElementOrder/x":[]}}}`, "Pod", 500,
+			"merging an object in json but data type is not struct, instead is: map"},
+		// The patch handler decodes integers as int64 and other numbers as float64, and the
+		// messages show it.
+		{"$setElementOrder an integer", smpPod, `{"spec":{"$setElementOrder/containers":1}}`, "Pod", 500,
+			"expected a []interface {}, but received a int64"},
+		{"$setElementOrder a fraction", smpPod, `{"spec":{"$setElementOrder/containers":1.5}}`, "Pod", 500,
+			"expected a []interface {}, but received a float64"},
+		// Upstream formats an unknown $patch with %s: only a string prints plainly.
+		{"$patch a number", smpPod, `{"metadata":{"$patch":1}}`, "Pod", 500, "unknown patch type: %!s(int64=1) in map: map[$patch:1]"},
+		{"$patch a fraction", smpPod, `{"$patch":1.5}`, "Pod", 500, "unknown patch type: %!s(float64=1.5) in map: map[$patch:1.5]"},
+		{"$patch null", smpPod, `{"metadata":{"$patch":null}}`, "Pod", 500, "unknown patch type: %!s(<nil>) in map: map[$patch:<nil>]"},
+		{"$patch an object", smpPod, `{"metadata":{"$patch":{"a":1}}}`, "Pod", 500, "unknown patch type: map[a:%!s(int64=1)] in map: map[$patch:map[a:1]]"},
+		{"$patch a bool in a list", smpPod, `{"spec":{"containers":[{"name":"a","$patch":true}]}}`, "Pod", 500,
+			"unknown patch type: %!s(bool=true) in map: map[$patch:true name:a]"},
+		{"$patch a number in a nested list", smpPod, `{"spec":{"containers":[{"name":"a","ports":[{"containerPort":81,"$patch":1}]}]}}`, "Pod", 500,
+			"unknown patch type: %!s(int64=1) in map: map[$patch:1 containerPort:81]"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -161,6 +203,65 @@ func TestCh01_StrategicMergePatchErrors(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestCh01_StrategicMergePatchLenientDirectives pins what upstream accepts without a word:
+// a $deleteFromPrimitiveList whose value is not a list (mergeMap skips it when the types of
+// the two sides differ, and the handler answers 200 with the object unchanged), and a
+// $setElementOrder of a list field neither side has.
+func TestCh01_StrategicMergePatchLenientDirectives(t *testing.T) {
+	for _, tc := range []struct{ name, patch string }{
+		{"$deleteFromPrimitiveList a string", `{"metadata":{"$deleteFromPrimitiveList/finalizers":"y"}}`},
+		{"$deleteFromPrimitiveList a number", `{"metadata":{"$deleteFromPrimitiveList/finalizers":1}}`},
+		{"$deleteFromPrimitiveList an object", `{"metadata":{"$deleteFromPrimitiveList/finalizers":{"y":true}}}`},
+		{"$deleteFromPrimitiveList a bool", `{"metadata":{"$deleteFromPrimitiveList/finalizers":true}}`},
+		{"$deleteFromPrimitiveList of a missing list", `{"metadata":{"$deleteFromPrimitiveList/bogus":"y"}}`},
+		{"$deleteFromPrimitiveList of a map", `{"metadata":{"$deleteFromPrimitiveList/labels":"app"}}`},
+		{"$deleteFromPrimitiveList of containers, by name", `{"spec":{"$deleteFromPrimitiveList/containers":"a"}}`},
+		{"$deleteFromPrimitiveList an empty list", `{"metadata":{"$deleteFromPrimitiveList/finalizers":[]}}`},
+		{"$setElementOrder of an absent list", `{"spec":{"$setElementOrder/tolerations":[]}}`},
+		{"$setElementOrder of a pointer field", `{"spec":{"$setElementOrder/securityContext":[]}}`},
+		{"$setElementOrder matching a list in another case", `{"spec":{"$setElementOrder/Containers":[]}}`},
+		{"$setElementOrder below a level not described", `{"spec":{"volumes":[{"name":"data","emptyDir":{"$setElementOrder/bogus":[]}}]}}`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			out, err := applyStrategicMergePatch([]byte(smpPod), []byte(tc.patch), "Pod")
+			require.NoError(t, err)
+			var want map[string]any
+			require.NoError(t, json.Unmarshal([]byte(smpPod), &want))
+			assert.JSONEq(t, smpJSON(t, want), string(out))
+		})
+	}
+}
+
+// TestCh01_StrategicMergePatchSchemaFields: every field with patch metadata is one of its
+// level's fields, and the levels name the Go types upstream reports.
+func TestCh01_StrategicMergePatchSchemaFields(t *testing.T) {
+	var walk func(path string, s *smpSchema)
+	seen := map[*smpSchema]bool{}
+	walk = func(path string, s *smpSchema) {
+		if s == nil || seen[s] {
+			return
+		}
+		seen[s] = true
+		if s.isMap {
+			assert.Empty(t, s.special, path)
+			return
+		}
+		assert.NotEmpty(t, s.goType, path)
+		for name, f := range s.special {
+			assert.Contains(t, s.fields, name, "%s.%s", path, name)
+			if f.strategy == smpMerge {
+				assert.Equal(t, "[]", s.fields[name], "%s.%s: only lists merge by strategy", path, name)
+			}
+			walk(path+"."+name, f.sub)
+		}
+	}
+	for kind, s := range smpSchemas {
+		assert.Equal(t, kind, s.goType)
+		walk(kind, s)
+	}
+	assert.Panics(t, func() { smpStruct("T", "a", map[string]smpField{"b": {}}) }, "a special field that is not a field")
 }
 
 // dig walks nested objects.

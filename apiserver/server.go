@@ -13,148 +13,10 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
-	"time"
 
 	"github.com/informer-lab/informer-lab/api"
 	"github.com/informer-lab/informer-lab/internal/clock"
 )
-
-// Defaults of Options. They are exported so tests and the README can quote them.
-const (
-	// DefaultHistorySize is the number of events the history ring keeps (wire spec 0.5). A
-	// watch or an Exact list from an RV older than the ring gets 410 Expired.
-	DefaultHistorySize = 10000
-	// DefaultBookmarkPeriod mirrors the cacher's defaultBookmarkFrequency (W16).
-	DefaultBookmarkPeriod = time.Minute
-	// DefaultWatchBufferSize is how many undelivered events one watcher may hold before the
-	// server closes it with an ERROR event (W19, R12). The real cacher's per-watcher channel
-	// is sized 10–1000 by resource; 1000 is its upper end.
-	DefaultWatchBufferSize = 1000
-	// DefaultMaxBodyBytes is the real server's request body limit, 3 MiB (E8).
-	DefaultMaxBodyBytes = 3 * 1024 * 1024
-	// DefaultMinRequestTimeout mirrors --min-request-timeout: a watch without timeoutSeconds
-	// lasts a random duration in [this, 2×this) (W18).
-	DefaultMinRequestTimeout = 30 * time.Minute
-	// DefaultTooLargeResourceVersionWait is how long a request for a future resourceVersion
-	// waits for it before failing with 504 ResourceVersionTooLarge (L4, W9).
-	DefaultTooLargeResourceVersionWait = 3 * time.Second
-
-	// The limits a hostile or broken client meets (wire spec §10; doc.go item 26). The real
-	// kube-apiserver has the same header limits (its http.Server sets MaxHeaderBytes to 1 MiB
-	// and a ReadHeaderTimeout) and caps in-flight requests rather than open watches.
-
-	// DefaultReadHeaderTimeout is how long a client may take to send the request line and
-	// headers; a slower connection is closed without a response (slowloris on headers).
-	DefaultReadHeaderTimeout = 10 * time.Second
-	// DefaultIdleTimeout is how long a keep-alive connection may sit idle between requests.
-	DefaultIdleTimeout = 90 * time.Second
-	// DefaultBodyReadTimeout is how long a client may take to send a request body, counted
-	// from the start of the body read; a slower body gets 408 Timeout (slowloris on bodies).
-	DefaultBodyReadTimeout = time.Minute
-	// DefaultMaxHeaderBytes caps the request line plus headers, as net/http's default and the
-	// real server do. Beyond it net/http answers 431 in plain text before any handler runs.
-	DefaultMaxHeaderBytes = 1 << 20
-	// DefaultMaxQueryBytes caps the raw query string; a longer one is 414 (a Status). It is
-	// below DefaultMaxHeaderBytes, so an oversized query gets the Status, not net/http's 431.
-	DefaultMaxQueryBytes = 128 << 10
-	// DefaultMaxOpenWatches caps the watches open at once (HTTP and in-process together); one
-	// more is 429 TooManyRequests with Retry-After: 1. Each open watch can hold up to
-	// WatchBufferSize queued events, so the cap bounds the memory watchers can pin.
-	DefaultMaxOpenWatches = 4096
-)
-
-// Options configure a Server. The zero value gives the defaults above. It plays the role of
-// the kube-apiserver's command-line options (k8s.io/apiserver pkg/server/options).
-type Options struct {
-	// HistorySize bounds the event history ring (0: DefaultHistorySize).
-	HistorySize int
-	// BookmarkPeriod is the interval of periodic BOOKMARKs (0: DefaultBookmarkPeriod).
-	BookmarkPeriod time.Duration
-	// WatchBufferSize bounds each watcher's queue of undelivered events (0: default).
-	WatchBufferSize int
-	// MaxBodyBytes caps request bodies; larger ones get 413 (0: DefaultMaxBodyBytes).
-	MaxBodyBytes int64
-	// RejectWatchList answers sendInitialEvents=true with 422, as a server with the WatchList
-	// feature gate off does, so the client's LIST+WATCH fallback can be shown (CG5, T9). It
-	// also turns off the W6 defaulting of "" and "0" watches to watch-list.
-	RejectWatchList bool
-	// HonourLimitWithRV0 pages lists with resourceVersion=0. The real server ignores limit
-	// then (L9) and so do we unless this is set.
-	HonourLimitWithRV0 bool
-	// MinRequestTimeout sets the lifetime of watches without timeoutSeconds (0: default).
-	MinRequestTimeout time.Duration
-	// TooLargeResourceVersionWait is how long a request for a future RV waits for it (0: the
-	// default of 3 s; negative: fail at once).
-	TooLargeResourceVersionWait time.Duration
-	// Resources are extra kinds to serve, stored as Unstructured (e.g. DeploymentsResource).
-	Resources []ResourceInfo
-	// Clock drives timestamps, bookmarks and timeouts (nil: the real clock). A server created
-	// inside a testing/synctest bubble with the real clock runs in virtual time.
-	Clock clock.Clock
-	// Logger receives one Debug hop per operation (component "apiserver"); nil is silent.
-	Logger *slog.Logger
-
-	// Version is the Kubernetes version /version reports, such as "v1.33.1" (empty:
-	// DefaultVersion). The kubectl dispatcher on the project's machines runs the kubectl of
-	// the reported minor (K1).
-	Version string
-	// BearerToken, when set, makes the server require "Authorization: Bearer <token>" (or,
-	// with ClientCertAuth, a client certificate): anything else gets 401 Unauthorized, except
-	// the anonymous health and version checks (auth.go).
-	BearerToken string
-	// ClientCertAuth mirrors kube-apiserver's --client-ca-file (the x509 authenticator), with
-	// the client CA made by the server, as kubeadm and kind make theirs: StartTLS creates it
-	// and issues an admin certificate (ClientCertificatePEM, in Kubeconfig), and requests
-	// presenting a certificate it signed are authenticated as the certificate's CN (auth.go;
-	// IssueClientCertificate mints more users). It needs TLS: Start refuses it.
-	ClientCertAuth bool
-	// DebugFaults serves the fault API as JSON at /debug/faults, for instructors with curl
-	// (debug_faults.go). It is off by default: anyone who can reach the port can use it.
-	DebugFaults bool
-
-	// ReadHeaderTimeout, IdleTimeout and MaxHeaderBytes configure the http.Server of Start and
-	// StartTLS (0: DefaultReadHeaderTimeout, DefaultIdleTimeout, DefaultMaxHeaderBytes; a
-	// negative timeout: none). There is deliberately no server-wide ReadTimeout or
-	// WriteTimeout: watches are long-lived (W20).
-	ReadHeaderTimeout time.Duration
-	IdleTimeout       time.Duration
-	MaxHeaderBytes    int
-	// BodyReadTimeout bounds the reading of one request body, which then fails with 408
-	// Timeout (0: DefaultBodyReadTimeout; negative: none). It needs a connection that supports
-	// read deadlines (Start, StartTLS, httptest servers); elsewhere it is not enforced.
-	BodyReadTimeout time.Duration
-	// MaxQueryBytes caps the raw query string; longer is 414 (0: DefaultMaxQueryBytes;
-	// negative: no cap).
-	MaxQueryBytes int
-	// MaxOpenWatches caps the watches open at once; one more is 429 TooManyRequests (0:
-	// DefaultMaxOpenWatches; negative: no cap).
-	MaxOpenWatches int
-}
-
-// Validate reports the first invalid option with a clear error, as the Validate methods of
-// k8s.io/apiserver pkg/server/options do for kube-apiserver's flags. New does not call it (it
-// repairs what it can), so callers that take options from users, such as demo serve,
-// should.
-func (o Options) Validate() error {
-	if o.Version != "" {
-		if err := validateVersion(o.Version); err != nil {
-			return err
-		}
-	}
-	if strings.ContainsAny(o.BearerToken, " \t\r\n") {
-		return errors.New("apiserver: the bearer token must not contain white space")
-	}
-	for _, ri := range o.Resources {
-		if err := ri.validate(); err != nil {
-			return err
-		}
-	}
-	switch {
-	case o.HistorySize < 0, o.WatchBufferSize < 0, o.MaxBodyBytes < 0, o.BookmarkPeriod < 0, o.MinRequestTimeout < 0, o.MaxHeaderBytes < 0:
-		return errors.New("apiserver: sizes and periods must not be negative")
-	}
-	return nil
-}
 
 // Server is the simulated kube-apiserver: versioned storage with one global resourceVersion,
 // a bounded event history, watch fan-out, the HTTP handlers of the wire spec and a fault API.
@@ -176,6 +38,9 @@ type Server struct {
 	revCh     chan struct{} // closed and replaced by every write; waitForRV selects on it
 	watchers  map[*watcher]struct{}
 	nextWID   uint64
+	// openWatches counts the watches whose consumer still runs, registered or not: what
+	// MaxOpenWatches caps (watch.go, register).
+	openWatches int
 
 	faults  faults
 	counts  requestCounts
@@ -188,6 +53,7 @@ type Server struct {
 	wg      sync.WaitGroup
 	httpSrv *http.Server
 	url     string
+	host    string // the host Start or StartTLS was asked to bind, one of the server's names
 	caPEM   []byte // the self-signed certificate of StartTLS
 	handler http.Handler
 
@@ -229,6 +95,7 @@ func New(opts Options) *Server {
 	}
 	opts.MaxQueryBytes = orDefault(opts.MaxQueryBytes, DefaultMaxQueryBytes)
 	opts.MaxOpenWatches = orDefault(opts.MaxOpenWatches, DefaultMaxOpenWatches)
+	opts.WatchWriteTimeout = orDefault(opts.WatchWriteTimeout, DefaultWatchWriteTimeout)
 	s := &Server{
 		opts:      opts,
 		clock:     clock.Or(opts.Clock),
@@ -261,17 +128,6 @@ func New(opts Options) *Server {
 	return s
 }
 
-// orDefault maps 0 to def and any negative value to 0, which then means "off".
-func orDefault[T int | time.Duration](v, def T) T {
-	switch {
-	case v == 0:
-		return def
-	case v < 0:
-		return 0
-	}
-	return v
-}
-
 func (s *Server) mustRegister(ri ResourceInfo) {
 	if err := s.Register(ri); err != nil {
 		panic(err)
@@ -294,7 +150,7 @@ func (s *Server) Register(ri ResourceInfo) error {
 	if _, ok := s.resources[id]; ok {
 		return fmt.Errorf("apiserver: resource %s is already registered", ri.GroupResource())
 	}
-	r := &resource{info: ri, objects: map[string]*record{}}
+	r := newResource(ri)
 	s.resources[id] = r
 	gv := ri.Group + "/" + ri.Version
 	s.byGV[gv] = append(s.byGV[gv], r)
@@ -452,6 +308,7 @@ func (s *Server) start(addr string, useTLS bool) (string, error) {
 		return "", errors.New("apiserver: server already started or closed")
 	}
 	s.httpSrv = srv
+	s.host = host
 	s.caPEM = caPEM
 	if clientCA != nil {
 		s.clientCA.Store(clientCA)

@@ -44,36 +44,82 @@ func (r *record) json() []byte {
 	return b
 }
 
-// resource is the storage of one resource: its objects by key, and a key index sorted on
-// demand for lists and continue tokens.
+// resource is the storage of one resource: its objects by key, a count of them per
+// namespace, and a key index sorted on demand for lists and continue tokens.
+//
+// The index is maintained lazily and cheaply for deletes: a delete leaves its key in sorted
+// and only counts it in gone; the next read filters the deleted keys out in one O(n) pass
+// (no sort). Only an added key makes the next read sort again. So deleting a namespace of k
+// objects costs O(k) writes and at most one filtering pass per later read, never a sort per
+// delete.
 type resource struct {
 	info    ResourceInfo
 	objects map[string]*record
+	perNS   map[string]int // objects per namespace: the namespace lifecycle's O(1) emptiness check
 
 	sortMu   sync.Mutex
 	sorted   []string
-	sortedOK bool
+	unsorted bool // a key was added after sorted was built: sort again
+	gone     int  // keys in sorted deleted since it was built: filter them out
 }
 
-// sortedKeys returns the keys in byte order; the slice is shared and must not be changed.
-// Callers hold s.mu (read or write).
+func newResource(info ResourceInfo) *resource {
+	return &resource{info: info, objects: map[string]*record{}, perNS: map[string]int{}, unsorted: true}
+}
+
+// sortedKeys returns the current keys in byte order; the slice is shared and must not be
+// changed. Callers hold s.mu (read or write); sortMu orders concurrent readers.
 func (r *resource) sortedKeys() []string {
 	r.sortMu.Lock()
 	defer r.sortMu.Unlock()
-	if !r.sortedOK {
+	switch {
+	case r.unsorted:
 		keys := make([]string, 0, len(r.objects))
 		for k := range r.objects {
 			keys = append(keys, k)
 		}
 		slices.Sort(keys)
-		r.sorted, r.sortedOK = keys, true
+		r.sorted, r.unsorted, r.gone = keys, false, 0
+	case r.gone > 0:
+		// A new slice, not an in-place filter: another reader may still range over the old.
+		keys := make([]string, 0, len(r.objects))
+		for _, k := range r.sorted {
+			if _, ok := r.objects[k]; ok {
+				keys = append(keys, k)
+			}
+		}
+		r.sorted, r.gone = keys, 0
 	}
 	return r.sorted
 }
 
-func (r *resource) invalidateKeys() {
+// keysIn returns the keys of namespace ns in byte order, as a private slice. Callers hold s.mu.
+func (r *resource) keysIn(ns string) []string {
+	if r.perNS[ns] == 0 {
+		return nil
+	}
+	keys := r.sortedKeys()
+	lo := sort.SearchStrings(keys, ns+"/")
+	hi := sort.SearchStrings(keys, ns+"0") // '0' follows '/': the end of the prefix range
+	return slices.Clone(keys[lo:hi])
+}
+
+// added and deleted keep the per-namespace counts and the index in step with objects.
+// Callers hold s.mu exclusively.
+func (r *resource) added(rec *record) {
+	r.perNS[rec.meta.GetNamespace()]++
 	r.sortMu.Lock()
-	r.sortedOK = false
+	r.unsorted = true
+	r.sortMu.Unlock()
+}
+
+func (r *resource) deleted(rec *record) {
+	ns := rec.meta.GetNamespace()
+	if r.perNS[ns]--; r.perNS[ns] <= 0 {
+		delete(r.perNS, ns)
+	}
+	r.sortMu.Lock()
+	r.gone++
 	r.sortMu.Unlock()
 }
 
@@ -146,10 +192,10 @@ func (s *Server) commit(res *resource, typ watch.EventType, key string, obj api.
 	switch typ {
 	case watch.Deleted:
 		delete(res.objects, key)
-		res.invalidateKeys()
+		res.deleted(rec)
 	case watch.Added:
 		res.objects[key] = rec
-		res.invalidateKeys()
+		res.added(rec)
 	default:
 		res.objects[key] = rec
 	}

@@ -13,6 +13,7 @@ import (
 
 	"github.com/informer-lab/informer-lab/api"
 	"github.com/informer-lab/informer-lab/api/watch"
+	"github.com/informer-lab/informer-lab/internal/clock"
 	"github.com/informer-lab/informer-lab/internal/trace"
 )
 
@@ -46,8 +47,12 @@ type watcher struct {
 	replay      []*event
 	endBookmark bool // watch-list: send the initial-events-end BOOKMARK after initial
 	bookmarks   bool
-	timeout     time.Duration
-	initErr     *api.Status // compacted start RV (W12) or too large RV (W9): one ERROR, then close
+	timeout     time.Duration // negative: already expired, the watch ends before any event
+	initErr     *api.Status   // compacted start RV (W12) or too large RV (W9): one ERROR, then close
+
+	// counted: the watch holds a place under MaxOpenWatches until its consumer returns
+	// (guarded by s.mu).
+	counted bool
 }
 
 func (w *watcher) stop(why int32) {
@@ -97,8 +102,10 @@ type watchRequest struct {
 // and the live events: the list→watch hand-off is gapless (W11).
 //
 // A watch beyond MaxOpenWatches is refused with 429 TooManyRequests before it is registered
-// or sees any event; only watches still registered count, so one closed for overflow (W19)
-// frees its place at once.
+// or sees any event. A watch counts until its consumer (serve) returns, not merely until it
+// is unregistered: one closed for overflow (W19) or by CloseAllWatches may still be stuck
+// writing to a client that does not read, holding its goroutine, queue and buffers, and it
+// frees its place only once that write has failed or finished.
 func (s *Server) register(wr watchRequest) (*watcher, error) {
 	o := wr.opts
 	sendInitial := o.SendInitialEvents != nil && *o.SendInitialEvents
@@ -118,7 +125,7 @@ func (s *Server) register(wr watchRequest) (*watcher, error) {
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if max := s.opts.MaxOpenWatches; max > 0 && len(s.watchers) >= max {
+	if max := s.opts.MaxOpenWatches; max > 0 && s.openWatches >= max {
 		return nil, tooManyWatches(max)
 	}
 	w.ch = make(chan *event, s.opts.WatchBufferSize)
@@ -133,7 +140,9 @@ func (s *Server) register(wr watchRequest) (*watcher, error) {
 		w.startRV = s.rev
 	case wr.rv < s.hist.start:
 		w.startRV = wr.rv
-		w.initErr = api.NewResourceExpired(fmt.Sprintf("too old resource version: %d (%d)", wr.rv, s.hist.start+1))
+		// The number in brackets is the oldest RV a watch may start from, as in the watch
+		// cache's message (one below its oldest event).
+		w.initErr = api.NewResourceExpired(fmt.Sprintf("too old resource version: %d (%d)", wr.rv, s.hist.start))
 	default:
 		w.startRV = wr.rv
 		for rv := wr.rv + 1; rv <= s.rev; rv++ {
@@ -144,6 +153,8 @@ func (s *Server) register(wr watchRequest) (*watcher, error) {
 	}
 	if w.initErr == nil {
 		s.watchers[w] = struct{}{}
+		w.counted = true
+		s.openWatches++
 	}
 	trace.Hop(s.log, "apiserver", "watch-open", w.res.info.Resource, strconv.FormatUint(w.startRV, 10), slog.Uint64("watcher", w.id))
 	return w, nil
@@ -167,9 +178,16 @@ func inNamespace(ev *event, ns string) bool {
 	return ns == "" || ev.obj.meta.GetNamespace() == ns
 }
 
+// unregister is the end of a watch's consumer: the watch leaves the set of watchers (if an
+// overflow or CloseAllWatches has not taken it out already) and frees its place under
+// MaxOpenWatches.
 func (s *Server) unregister(w *watcher) {
 	s.mu.Lock()
 	delete(s.watchers, w)
+	if w.counted {
+		w.counted = false
+		s.openWatches--
+	}
 	s.mu.Unlock()
 	w.stop(stopClient)
 }
@@ -196,17 +214,6 @@ func (s *Server) dispatch(ev *event) {
 	}
 }
 
-// sink is where a watch consumer writes: the HTTP stream or an in-process channel. send
-// returns false when the client is gone. flush pushes what send wrote to the client: serve
-// calls it only when it is about to wait, as the apiserver's watch server flushes only when
-// no further event is queued, so a burst leaves in a few writes instead of one per event.
-// cut writes half an event and breaks the stream.
-type sink interface {
-	send(typ watch.EventType, rec *record, obj api.Object) bool
-	flush()
-	cut(typ watch.EventType, rec *record)
-}
-
 // serve runs a watcher's consumer until the watch ends (cacheWatcher.processInterval plus
 // the handler's serveWatch). It sends the initial or replayed events, the initial-events-end
 // bookmark, then live events filtered by the selectors, periodic bookmarks and one bookmark
@@ -217,6 +224,9 @@ func (s *Server) serve(ctx context.Context, w *watcher, out sink) {
 	defer func() {
 		trace.Hop(s.log, "apiserver", "watch-close", key, "", slog.Uint64("watcher", w.id))
 	}()
+	if w.timeout < 0 {
+		return // a negative timeoutSeconds has expired before the first event (W18)
+	}
 	if w.initErr != nil {
 		out.send(watch.Error, nil, w.initErr) // W9, W12: 200, one ERROR, close
 		return
@@ -273,6 +283,10 @@ func (s *Server) serve(ctx context.Context, w *watcher, out sink) {
 		t := s.clock.NewTimer(w.timeout)
 		defer t.Stop()
 		timeoutC = t.C()
+		if _, real := s.clock.(clock.RealClock); real {
+			// Write deadlines are real time: under another clock the end is not theirs to know.
+			out.endsIn(w.timeout)
+		}
 		if w.bookmarks {
 			pre := min(2*time.Second, w.timeout/2)
 			pt := s.clock.NewTimer(w.timeout - pre)
@@ -286,8 +300,8 @@ func (s *Server) serve(ctx context.Context, w *watcher, out sink) {
 		periodC = tk.C()
 	}
 	for {
-		if len(w.ch) == 0 {
-			out.flush() // about to wait: the client gets everything sent so far
+		if len(w.ch) == 0 && !out.flush() {
+			return // about to wait, but the client did not take what was sent
 		}
 		select {
 		case <-ctx.Done():
@@ -332,7 +346,7 @@ func (s *Server) serve(ctx context.Context, w *watcher, out sink) {
 // a transition into the selection is ADDED, out of it DELETED carrying the previous state
 // with the new RV (W14), and the delay fault waits before the send, after flushing what came
 // before, so delayed events still leave one by one.
-func (s *Server) sendEvent(ctx context.Context, w *watcher, ev *event, send func(watch.EventType, *record, api.Object, uint64) bool, flush func()) bool {
+func (s *Server) sendEvent(ctx context.Context, w *watcher, ev *event, send func(watch.EventType, *record, api.Object, uint64) bool, flush func() bool) bool {
 	if ev.rv <= w.startRV {
 		return true // a watch from a future RV sees only what comes after it (W5)
 	}
@@ -362,7 +376,9 @@ func (s *Server) sendEvent(ctx context.Context, w *watcher, ev *event, send func
 		}
 	}
 	if d := s.faults.delayValue(); d > 0 {
-		flush()
+		if !flush() {
+			return false
+		}
 		t := s.clock.NewTimer(d)
 		select {
 		case <-t.C():

@@ -176,7 +176,7 @@ func TestCh01_WatchTooOld(t *testing.T) {
 	assert.Equal(t, int32(410), status.Code)
 	assert.Equal(t, api.StatusReasonExpired, status.Reason)
 	assert.Equal(t, "Status", status.Kind)
-	assert.Equal(t, fmt.Sprintf("too old resource version: %s (%d)", old, s.OldestResourceVersion()+1), status.Message)
+	assert.Equal(t, fmt.Sprintf("too old resource version: %s (%d)", old, s.OldestResourceVersion()), status.Message)
 	assert.Empty(t, st.ended())
 }
 

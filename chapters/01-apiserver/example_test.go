@@ -25,10 +25,10 @@ func Example_resourceVersionIsOneCounter() {
 	l.curlH("PATCH", "/api/v1/namespaces/default/pods/web", "application/merge-patch+json", `{"metadata":{"labels":{"tier":"front"}}}`)
 	l.curl("GET", "/api/v1/namespaces/default/configmaps", "")
 	// Output:
-	// $ curl -X POST '/api/v1/namespaces/default/pods' -d '{"metadata":{"name":"web"}}'
+	// $ curl -X POST '/api/v1/namespaces/default/pods' -H 'Content-Type: application/json' -d '{"metadata":{"name":"web"}}'
 	// 201 Created
 	// {"kind":"Pod","apiVersion":"v1","metadata":{"name":"web","namespace":"default","uid":"…","resourceVersion":"4","generation":1,"creationTimestamp":"…"},"spec":{"containers":null},"status":{"phase":"Pending"}}
-	// $ curl -X POST '/api/v1/namespaces/default/configmaps' -d '{"metadata":{"name":"cfg"},"data":{"k":"v"}}'
+	// $ curl -X POST '/api/v1/namespaces/default/configmaps' -H 'Content-Type: application/json' -d '{"metadata":{"name":"cfg"},"data":{"k":"v"}}'
 	// 201 Created
 	// {"kind":"ConfigMap","apiVersion":"v1","metadata":{"name":"cfg","namespace":"default","uid":"…","resourceVersion":"5","creationTimestamp":"…"},"data":{"k":"v"}}
 	// $ curl -X PATCH '/api/v1/namespaces/default/pods/web' -H 'Content-Type: application/merge-patch+json' -d '{"metadata":{"labels":{"tier":"front"}}}'
@@ -146,7 +146,7 @@ func Example_compactionAnd410() {
 	// (compacted up to resourceVersion 6)
 	// $ curl -N '/api/v1/namespaces/default/pods?watch=true&resourceVersion=4'
 	// 200 OK, Content-Type: application/json, Transfer-Encoding: chunked
-	// {"type":"ERROR","object":{"kind":"Status","apiVersion":"v1","metadata":{},"status":"Failure","message":"too old resource version: 4 (7)","reason":"Expired","code":410}}
+	// {"type":"ERROR","object":{"kind":"Status","apiVersion":"v1","metadata":{},"status":"Failure","message":"too old resource version: 4 (6)","reason":"Expired","code":410}}
 	// $ curl -X GET '/api/v1/namespaces/default/pods?limit=1&continue=eyJ2IjoibWV0YS5rOHMuaW8vdjEiLCJydiI6NSwic3RhcnQiOiJhXHUwMDAwIn0'
 	// 410 Gone
 	// {"kind":"Status","apiVersion":"v1","metadata":{"continue":"eyJ2IjoibWV0YS5rOHMuaW8vdjEiLCJydiI6LTEsInN0YXJ0IjoiYVx1MDAwMCJ9"},"status":"Failure","message":"The provided continue parameter is too old to display a consistent list result. You can start a new list without the continue parameter, or use the continue token in this response to retrieve the remainder of the results. Continuing with the provided token results in an inconsistent list - objects that were created, modified, or deleted between the time the first chunk was returned and now may show up in the list.","reason":"Expired","code":410}

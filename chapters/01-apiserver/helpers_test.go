@@ -46,8 +46,15 @@ func normalise(s string) string {
 	return timeRE.ReplaceAllString(s, `"creationTimestamp":"…"`)
 }
 
-// curl sends one request and prints the request line, the status and the body.
-func (l *lab) curl(method, path, body string) string { return l.curlH(method, path, "", body) }
+// curl sends one request and prints the request line, the status and the body. A body goes
+// as JSON, which the server requires (curl -d alone would send a form).
+func (l *lab) curl(method, path, body string) string {
+	contentType := ""
+	if body != "" {
+		contentType = "application/json"
+	}
+	return l.curlH(method, path, contentType, body)
+}
 
 // curlH is curl with a Content-Type header (a PATCH names its patch type there).
 func (l *lab) curlH(method, path, contentType, body string) string {

@@ -350,7 +350,7 @@ func Example_watchExpired() {
 	// Output:
 	// watch opened: true
 	// event: ERROR
-	// error: too old resource version: 4 (8)
+	// error: too old resource version: 4 (7)
 	// expired: true code: 410 is a Status: true
 	// stream still open: false
 }

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"html"
 	"net/http"
-	"net/url"
 	"strings"
 	"time"
 )
@@ -123,18 +122,6 @@ func allowMethod(w http.ResponseWriter, r *http.Request, methods ...string) bool
 	w.Header().Set("Allow", strings.Join(methods, ", "))
 	writeError(w, http.StatusMethodNotAllowed, "method "+r.Method+" not allowed on "+r.URL.Path)
 	return false
-}
-
-// sameOrigin reports whether a browser request comes from the dashboard's own page. Browsers
-// send Origin on every cross-site POST, so a foreign page cannot fire the fault buttons;
-// curl sends none and is allowed.
-func sameOrigin(r *http.Request) bool {
-	o := r.Header.Get("Origin")
-	if o == "" {
-		return true
-	}
-	u, err := url.Parse(o)
-	return err == nil && u.Host == r.Host
 }
 
 type errorBody struct {

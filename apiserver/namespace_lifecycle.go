@@ -1,0 +1,221 @@
+package apiserver
+
+import (
+	"errors"
+	"fmt"
+	"slices"
+
+	"github.com/informer-lab/informer-lab/api"
+	"github.com/informer-lab/informer-lab/api/watch"
+)
+
+// The namespace lifecycle (NS1–NS4): the namespace strategy, the NamespaceLifecycle
+// admission check, the namespace REST's Delete, and the namespace controller that empties a
+// Terminating namespace and then finalizes it. A namespace leaves only when it holds no
+// object and its spec and metadata finalizers are gone, whatever write arrives meanwhile.
+
+func isNamespaces(res *resource) bool {
+	return res.info.builtin && res.info.Kind == "Namespace"
+}
+
+// prepareNamespaceForCreate mirrors the namespace strategy's PrepareForCreate: the phase is
+// Active and the spec finalizer "kubernetes" is always there, so the namespace controller
+// decides when the namespace may go.
+func prepareNamespaceForCreate(ns *api.Namespace) {
+	ns.Status = api.NamespaceStatus{Phase: api.NamespaceActive}
+	if !slices.Contains(ns.Spec.Finalizers, api.FinalizerKubernetes) {
+		ns.Spec.Finalizers = append(ns.Spec.Finalizers, api.FinalizerKubernetes)
+	}
+}
+
+// prepareNamespaceForUpdate mirrors the namespace strategy's PrepareForUpdate: a write to
+// the main resource keeps the stored spec finalizers (only the finalize subresource changes
+// them) and, once deletion has begun, the Terminating phase.
+func prepareNamespaceForUpdate(ns *api.Namespace, stored api.Object) {
+	if old, ok := stored.(*api.Namespace); ok {
+		ns.Spec.Finalizers = slices.Clone(old.Spec.Finalizers)
+	}
+	if ns.DeletionTimestamp != nil {
+		ns.Status.Phase = api.NamespaceTerminating
+	}
+}
+
+// withNamespaceFinalizersOf is the finalize subresource (namespaceFinalizeStrategy): a copy
+// of stored with only the spec finalizers of updated.
+func withNamespaceFinalizersOf(stored, updated api.Object) api.Object {
+	out := stored.DeepCopyObject()
+	if o, ok := out.(*api.Namespace); ok {
+		if u, ok := updated.(*api.Namespace); ok {
+			o.Spec.Finalizers = slices.Clone(u.Spec.Finalizers)
+		}
+	}
+	return out
+}
+
+// namespaceAcceptsLocked is the NamespaceLifecycle admission check (NS1, NS2).
+func (s *Server) namespaceAcceptsLocked(res *resource, m api.MetaObject) error {
+	nsRes := s.resources["/namespaces"]
+	rec := nsRes.objects[m.GetNamespace()]
+	if rec == nil {
+		return api.NewNotFound(api.GroupResource{Resource: "namespaces"}, m.GetNamespace())
+	}
+	if ns, ok := rec.obj.(*api.Namespace); ok && (ns.Status.Phase == api.NamespaceTerminating || ns.DeletionTimestamp != nil) {
+		st := api.NewForbidden(res.info.GroupResource(), m.GetName(), fmt.Errorf(
+			"unable to create new content in namespace %s because it is being terminated", m.GetNamespace()))
+		st.Details.Causes = []api.StatusCause{{
+			Type:    api.NamespaceTerminatingCause,
+			Message: fmt.Sprintf("namespace %s is being terminated", m.GetNamespace()),
+			Field:   "metadata.namespace",
+		}}
+		return st
+	}
+	return nil
+}
+
+// removeNamespace marks the namespace Terminating, deletes its contents and removes it once
+// nothing is left (NS4). Objects held by finalizers keep it Terminating until they go.
+//
+// The contents are deleted one object per hold of the storage lock, as the namespace
+// controller deletes them one request at a time, so a namespace of 100k objects never stalls
+// requests elsewhere: the cost is O(objects in it), and nothing else waits longer than one
+// object's delete. A dry run only answers with the namespace as the delete would mark it.
+func (s *Server) removeNamespace(res *resource, name string, opts api.DeleteOptions) (deleteResult, error) {
+	s.mu.Lock()
+	old, err := s.deleteTargetLocked(res, "", name, opts)
+	if err == nil && protectedNamespaces[name] {
+		err = api.NewForbidden(res.info.GroupResource(), name, errors.New("this namespace may not be deleted"))
+	}
+	if err != nil {
+		s.mu.Unlock()
+		return deleteResult{}, err
+	}
+	cur := old
+	if old.meta.GetDeletionTimestamp() == nil {
+		obj := old.obj.DeepCopyObject().(*api.Namespace)
+		now := s.now()
+		obj.DeletionTimestamp = &now
+		obj.Status.Phase = api.NamespaceTerminating
+		if isDryRun(opts) {
+			s.mu.Unlock()
+			return deleteResult{rec: newRecord(obj, old.key, old.rv)}, nil
+		}
+		cur = s.commit(res, watch.Modified, old.key, obj, old).obj
+	} else if isDryRun(opts) {
+		s.mu.Unlock()
+		return deleteResult{rec: old}, nil
+	}
+	type contents struct {
+		res  *resource
+		keys []string
+	}
+	var all []contents
+	for _, id := range sortedKeys(s.resources) {
+		if r := s.resources[id]; r.info.Namespaced {
+			if keys := r.keysIn(name); len(keys) > 0 {
+				all = append(all, contents{r, keys})
+			}
+		}
+	}
+	s.mu.Unlock()
+
+	// The namespace is Terminating, so nothing new can appear in it meanwhile; what was
+	// deleted or marked by someone else in between is skipped.
+	for _, c := range all {
+		for _, key := range c.keys {
+			s.mu.Lock()
+			if rec := c.res.objects[key]; rec != nil && rec.meta.GetDeletionTimestamp() == nil {
+				s.removeLocked(c.res, rec, false)
+			}
+			s.mu.Unlock()
+		}
+	}
+
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if gone := s.maybeFinishNamespaceLocked(name); gone != nil {
+		return deleteResult{rec: gone, deleted: true}, nil
+	}
+	if rec := res.objects[old.key]; rec != nil {
+		return deleteResult{rec: rec}, nil
+	}
+	// A concurrent write finished the namespace first.
+	if rec := s.lastDeleted(res, old.key); rec != nil {
+		return deleteResult{rec: rec, deleted: true}, nil
+	}
+	return deleteResult{rec: cur, deleted: true}, nil
+}
+
+// lastDeleted finds the record of the newest delete of key in the history.
+func (s *Server) lastDeleted(res *resource, key string) *record {
+	for rv := s.rev; rv > s.hist.start; rv-- {
+		if ev := s.hist.at(rv); ev.res == res && ev.obj.key == key && ev.typ == watch.Deleted {
+			return ev.obj
+		}
+	}
+	return nil
+}
+
+// maybeFinishNamespaceLocked is the namespace controller's last step: once a Terminating
+// namespace holds no object, it removes the "kubernetes" spec finalizer, and when no spec or
+// metadata finalizer is left the namespace goes. It returns the deleted record, or nil when
+// the namespace stays. The emptiness check is O(resources), from the per-namespace counts.
+func (s *Server) maybeFinishNamespaceLocked(ns string) *record {
+	if ns == "" {
+		return nil
+	}
+	nsRes := s.resources["/namespaces"]
+	rec := nsRes.objects[ns]
+	if rec == nil || rec.meta.GetDeletionTimestamp() == nil {
+		return nil
+	}
+	for _, r := range s.resources {
+		if r.info.Namespaced && r.perNS[ns] > 0 {
+			return nil
+		}
+	}
+	obj, ok := rec.obj.DeepCopyObject().(*api.Namespace)
+	if !ok {
+		return nil
+	}
+	finalized := slices.DeleteFunc(obj.Spec.Finalizers, func(f string) bool { return f == api.FinalizerKubernetes })
+	changed := len(finalized) != len(rec.obj.(*api.Namespace).Spec.Finalizers)
+	if len(finalized) == 0 {
+		finalized = nil
+	}
+	obj.Spec.Finalizers = finalized
+	if len(obj.Spec.Finalizers) > 0 || len(obj.Finalizers) > 0 {
+		if changed {
+			s.commit(nsRes, watch.Modified, rec.key, obj, rec)
+		}
+		return nil
+	}
+	return s.commit(nsRes, watch.Deleted, rec.key, obj, rec).obj
+}
+
+// servesSubresource says which subresources a resource has: status where the kind has one,
+// and finalize for namespaces.
+func servesSubresource(res *resource, sub string) bool {
+	switch sub {
+	case "status":
+		return res.info.hasStatus()
+	case "finalize":
+		return isNamespaces(res)
+	}
+	return false
+}
+
+// namespacePhaseCauses mirrors ValidateNamespaceStatusUpdate: the phase follows the
+// deletionTimestamp, so no status write can bring a Terminating namespace back to Active.
+func namespacePhaseCauses(obj api.Object) []api.StatusCause {
+	ns, ok := obj.(*api.Namespace)
+	if !ok {
+		return nil
+	}
+	switch {
+	case ns.DeletionTimestamp == nil && ns.Status.Phase != api.NamespaceActive:
+		return []api.StatusCause{fieldInvalid("status.Phase", string(ns.Status.Phase), "may only be 'Active' if `deletionTimestamp` is empty")}
+	case ns.DeletionTimestamp != nil && ns.Status.Phase != api.NamespaceTerminating:
+		return []api.StatusCause{fieldInvalid("status.Phase", string(ns.Status.Phase), "may only be 'Terminating' if `deletionTimestamp` is not empty")}
+	}
+	return nil
+}

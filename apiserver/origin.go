@@ -1,0 +1,169 @@
+package apiserver
+
+import (
+	"crypto/x509"
+	"encoding/pem"
+	"fmt"
+	"mime"
+	"net"
+	"net/http"
+	"net/netip"
+	"slices"
+	"strings"
+
+	"github.com/informer-lab/informer-lab/api"
+	"github.com/informer-lab/informer-lab/internal/origin"
+)
+
+// Browser checks. A web page the user opens can send requests to a server on the user's
+// machine, and some of them (a form post, a text/plain or untyped fetch) go out without
+// asking the server first (no CORS preflight): the page cannot read the answer, but the
+// write is done. A page can also read answers if it gets the browser to take the server for
+// its own origin, by pointing its own DNS name at 127.0.0.1 (DNS rebinding). The real
+// kube-apiserver refuses neither (it relies on authentication and RBAC); a simulator that
+// serves without authentication by default must, so:
+//
+//   - a request whose Origin header is not the request's own host is 403 (the check the
+//     dashboard's actions make, shared through internal/origin);
+//   - on a server started with Start or StartTLS, a Host header that is not an IP literal,
+//     localhost, a *.localhost name or a name of the server's certificate is 403. Tools that
+//     guard against DNS rebinding (webpack and Vite dev servers, Jupyter, geth) answer 403
+//     too; 421 Misdirected Request means "retry on another connection", which would not help.
+//     Handler mounted elsewhere (httptest, whose NewRequest uses Host example.com, or the
+//     caller's own http.Server) is the caller's to guard;
+//   - a body must declare the type the endpoint reads (checkJSONBody, serveDebugFaults).
+//
+// Both checks run after authentication, so a request without credentials on a server that
+// wants them gets the same 401 wherever it comes from.
+
+// checkBrowser returns the 403 Status for a request from a foreign page, or nil.
+func (s *Server) checkBrowser(r *http.Request) *api.Status {
+	if s.startedListener(r) && !hostAllowed(r.Host, s.certNames) {
+		return forbidden(fmt.Sprintf("forbidden: Host %q is not a name of this server "+
+			"(a DNS-rebinding web page?): use its IP address or localhost", r.Host))
+	}
+	if !origin.Same(r) {
+		return forbidden(fmt.Sprintf("forbidden: cross-origin request refused: Origin %q is not "+
+			"this server (%s); the API serves no web pages of other sites", r.Header.Get("Origin"), r.Host))
+	}
+	return nil
+}
+
+// forbidden is a 403 Status without details: there is no resource to name.
+func forbidden(msg string) *api.Status {
+	return &api.Status{
+		TypeMeta: api.TypeMeta{Kind: "Status", APIVersion: "v1"},
+		Status:   api.StatusFailure, Code: http.StatusForbidden, Reason: api.StatusReasonForbidden,
+		Message: msg,
+	}
+}
+
+// startedListener reports whether r came through the http.Server of Start or StartTLS.
+func (s *Server) startedListener(r *http.Request) bool {
+	srv, _ := r.Context().Value(http.ServerContextKey).(*http.Server)
+	if srv == nil {
+		return false
+	}
+	s.lifeMu.Lock()
+	defer s.lifeMu.Unlock()
+	return srv == s.httpSrv
+}
+
+// certNames returns the server's names: the host name Start or StartTLS was asked to bind,
+// and the DNS names of the StartTLS certificate. It parses the certificate on each call,
+// which only a Host that is neither an IP literal nor localhost costs.
+func (s *Server) certNames() []string {
+	s.lifeMu.Lock()
+	names := []string{s.host}
+	s.lifeMu.Unlock()
+	block, _ := pem.Decode(s.CACertPEM())
+	if block == nil {
+		return names
+	}
+	cert, err := x509.ParseCertificate(block.Bytes)
+	if err != nil {
+		return names
+	}
+	return append(names, cert.DNSNames...)
+}
+
+// hostAllowed reports whether a Host header names this machine in a way no web page can
+// rebind: an IP literal (v4, or v6 in brackets, with or without a port), localhost or a
+// *.localhost name (RFC 6761: resolvers and browsers keep them on loopback), or one of
+// names, which is called only when needed. An empty Host (HTTP/1.0) names nothing to rebind.
+func hostAllowed(hostport string, names func() []string) bool {
+	if hostport == "" {
+		return true
+	}
+	host := hostport
+	if h, port, err := net.SplitHostPort(hostport); err == nil {
+		if !isPort(port) {
+			return false
+		}
+		host = h
+	} else if strings.HasPrefix(hostport, "[") && strings.HasSuffix(hostport, "]") {
+		host = hostport[1 : len(hostport)-1]
+	}
+	if ip, err := netip.ParseAddr(host); err == nil {
+		// Brackets belong to IPv6 only: "[localhost]" is not a host.
+		return ip.Is6() || !strings.HasPrefix(hostport, "[")
+	}
+	if strings.HasPrefix(hostport, "[") {
+		return false
+	}
+	name := strings.ToLower(strings.TrimSuffix(host, "."))
+	if name == "localhost" || (strings.HasSuffix(name, ".localhost") && !strings.HasPrefix(name, ".")) {
+		return true
+	}
+	return name != "" && slices.ContainsFunc(names(), func(n string) bool {
+		return strings.EqualFold(strings.TrimSuffix(n, "."), name)
+	})
+}
+
+// isJSONType reports whether a Content-Type is application/json, with any parameters.
+func isJSONType(ct string) bool {
+	mt, _, err := mime.ParseMediaType(ct)
+	return err == nil && mt == "application/json"
+}
+
+// isPort reports whether p is a decimal port number.
+func isPort(p string) bool {
+	if p == "" || len(p) > 5 {
+		return false
+	}
+	for _, c := range p {
+		if c < '0' || c > '9' {
+			return false
+		}
+	}
+	return true
+}
+
+// nonResourceExists reports whether a GET of a path outside the resource tree finds
+// something (serveNonResource's routes), so that another method on it is 405 and not the
+// 404 of a path that does not exist.
+func (s *Server) nonResourceExists(path string) bool {
+	switch path {
+	case "/version", "/api", "/apis", "/api/v1", "/openapi/v3":
+		return true
+	}
+	if isHealthPath(path) {
+		_, check, _ := strings.Cut(strings.TrimPrefix(path, "/"), "/")
+		return check == "" || slices.Contains(healthChecks, check)
+	}
+	_, versions := s.groupVersions()
+	if doc, ok := strings.CutPrefix(path, "/openapi/v3/"); ok {
+		for g, vs := range versions {
+			if slices.ContainsFunc(vs, func(v string) bool { return openAPIPath(g, v) == doc }) {
+				return true
+			}
+		}
+		return false
+	}
+	if rest, ok := strings.CutPrefix(path, "/apis/"); ok {
+		group, version, hasVersion := strings.Cut(rest, "/")
+		vs, served := versions[group]
+		return group != "" && served && (!hasVersion || slices.Contains(vs, version))
+	}
+	return false
+}

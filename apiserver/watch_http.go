@@ -1,0 +1,192 @@
+package apiserver
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"net/http"
+	"time"
+
+	"github.com/informer-lab/informer-lab/api"
+	"github.com/informer-lab/informer-lab/api/watch"
+)
+
+// sink is where a watch consumer writes: the HTTP stream or an in-process channel. send
+// returns false when the client is gone. flush pushes what send wrote to the client: serve
+// calls it only when it is about to wait, as the apiserver's watch server flushes only when
+// no further event is queued, so a burst leaves in a few writes instead of one per event;
+// it too returns false when the client is gone or did not take the data in time. cut
+// writes half an event and breaks the stream. endsIn tells the sink the watch ends in d of
+// real time, so that a write still stuck then need not outlive the watch.
+type sink interface {
+	send(typ watch.EventType, rec *record, obj api.Object) bool
+	flush() bool
+	cut(typ watch.EventType, rec *record)
+	endsIn(d time.Duration)
+}
+
+// serveWatchHTTP streams a watch as newline-delimited JSON in a chunked response, flushed
+// per event (W3, W4, W19, W20).
+//
+// A client that stops reading must not pin the stream: every write has a deadline (see
+// httpSink.arm), and when the stream cannot be written to the end in time the connection
+// is dropped. Until then the watch keeps its place under MaxOpenWatches (serve releases it
+// when it returns), so the cap bounds what stalled connections can hold.
+func (s *Server) serveWatchHTTP(w http.ResponseWriter, r *http.Request, info requestInfo, opts api.ListOptions) {
+	if _, ok := w.(http.Flusher); !ok {
+		writeError(w, api.NewInternalError(errors.New("unable to start watch - can't get http.Flusher")))
+		return
+	}
+	wt, err := s.openWatch(r.Context(), info.res, info.namespace, opts)
+	if err != nil {
+		writeError(w, err)
+		return
+	}
+	// The stream stays application/json whatever the events carry (W21).
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Cache-Control", "no-cache, private")
+	w.WriteHeader(http.StatusOK)
+	sink := &httpSink{w: w, rc: http.NewResponseController(w), writeTimeout: s.opts.WatchWriteTimeout}
+	sink.flush() // the header goes out now; a failure stops serve at its first write
+	switch info.out.kind {
+	case outTable:
+		sink.table = s.tableConverter(info)
+		sink.clock = s.clock.Now
+	case outPartial:
+		sink.partial = info.out.version
+	}
+	s.serve(r.Context(), wt, sink)
+	if !sink.flush() {
+		// The end of the stream (the last events, an overflow's ERROR) could not be written
+		// in time, or the client is gone: drop the connection now instead of leaving
+		// net/http to write the rest.
+		panic(http.ErrAbortHandler)
+	}
+}
+
+// httpSink writes watch frames {"type":T,"object":O}\n (W4). Objects reuse the record's
+// cached JSON, so fanning one event out to many watchers encodes it once. A Table watch
+// sends each object as a one-row Table, with the column definitions in the first event only
+// (W21); a metadata watch sends PartialObjectMetadata. ERROR Statuses go out as they are.
+// Only the watch's serve goroutine uses it.
+type httpSink struct {
+	w   http.ResponseWriter
+	rc  *http.ResponseController
+	buf bytes.Buffer
+
+	// Each write must finish by a connection write deadline: at most writeTimeout after it
+	// starts, and once the watch's end is known no later than endBy. deadline is the one in
+	// place; failed records a write that did not make it, after which the stream is dead.
+	writeTimeout time.Duration
+	endBy        time.Time
+	deadline     time.Time
+	failed       bool
+
+	table       *tableConverter
+	clock       func() time.Time
+	headersSent bool
+	partial     string // meta.k8s.io version of PartialObjectMetadata events, "" for none
+}
+
+// arm puts in place the write deadline for the next write: now plus writeTimeout, or endBy
+// if sooner. Moving a deadline costs a runtime call, so one that still leaves three
+// quarters of the timeout (or already equals endBy) is kept.
+func (h *httpSink) arm() {
+	if h.writeTimeout <= 0 {
+		return
+	}
+	now := time.Now()
+	target, least := now.Add(h.writeTimeout), now.Add(h.writeTimeout*3/4)
+	if !h.endBy.IsZero() && h.endBy.Before(target) {
+		target = h.endBy
+		if target.Before(least) {
+			least = target
+		}
+	}
+	if !h.deadline.Before(least) && !h.deadline.After(target) {
+		return
+	}
+	if err := h.rc.SetWriteDeadline(target); err != nil {
+		h.writeTimeout = 0 // a writer without deadlines (a ResponseRecorder): write without
+		return
+	}
+	h.deadline = target
+}
+
+// endsIn learns that the watch ends in d. A write still blocked a little after that (the
+// grace lets one in progress finish) is cut, so a stalled watch ends with its
+// timeoutSeconds rather than a whole write timeout later.
+func (h *httpSink) endsIn(d time.Duration) {
+	h.endBy = time.Now().Add(d + min(h.writeTimeout, time.Second))
+}
+
+func (h *httpSink) frame(typ watch.EventType, rec *record, obj api.Object) []byte {
+	h.buf.Reset()
+	h.buf.WriteString(`{"type":"`)
+	h.buf.WriteString(string(typ))
+	h.buf.WriteString(`","object":`)
+	var data []byte
+	if rec != nil {
+		data, obj = rec.json(), rec.obj
+	} else {
+		var err error
+		if data, err = json.Marshal(obj); err != nil {
+			data = []byte(`{}`)
+		}
+	}
+	if _, isStatus := obj.(*api.Status); !isStatus {
+		switch {
+		case h.table != nil:
+			data = h.tableEvent(obj, data)
+		case h.partial != "":
+			data = partialObjectJSON(h.partial, data)
+		}
+	}
+	h.buf.Write(data)
+	h.buf.WriteString("}\n")
+	return h.buf.Bytes()
+}
+
+// tableEvent is the one-row Table of a watch event; its resourceVersion is the object's.
+func (h *httpSink) tableEvent(obj api.Object, data []byte) []byte {
+	rv := ""
+	if m, err := api.Accessor(obj); err == nil {
+		rv = m.GetResourceVersion()
+	}
+	h.table.now = h.clock()
+	out := h.table.table(api.ListMeta{ResourceVersion: rv}, []rowSource{{obj: obj, json: data}}, !h.headersSent)
+	h.headersSent = true
+	return out
+}
+
+func (h *httpSink) send(typ watch.EventType, rec *record, obj api.Object) bool {
+	if h.failed {
+		return false
+	}
+	h.arm()
+	if _, err := h.w.Write(h.frame(typ, rec, obj)); err != nil {
+		h.failed = true
+	}
+	return !h.failed
+}
+
+// flush reports whether everything sent so far reached the connection in time. A writer
+// that cannot flush at all (no http.Flusher underneath) is taken as flushed, as before.
+func (h *httpSink) flush() bool {
+	if h.failed {
+		return false
+	}
+	h.arm()
+	if err := h.rc.Flush(); err != nil && !errors.Is(err, http.ErrNotSupported) {
+		h.failed = true
+	}
+	return !h.failed
+}
+
+func (h *httpSink) cut(typ watch.EventType, rec *record) {
+	data := h.frame(typ, rec, nil)
+	h.arm()
+	_, _ = h.w.Write(data[:len(data)/2])
+	_ = h.rc.Flush()
+	panic(http.ErrAbortHandler)
+}
