@@ -30,11 +30,11 @@ interop: ## real client-go against our server: the interop module's tests with -
 	cd interop && $(GO) vet ./... && $(GO) test -race -count=1 ./...
 
 e2e-kubectl: ## real kubectl against `demo serve` (skips with a message when kubectl is absent)
-	$(GO) test -race -count=1 -v ./internal/e2e/kubectl/
+	$(GO) test -race -count=1 -v ./harness/e2e/kubectl/
 
 E2E_ARTIFACTS ?= $(CURDIR)/artifacts/e2e
 e2e-browser: ## the dashboards in headless Chromium (apt-get install chromium); screenshots in artifacts/e2e
-	E2E_REQUIRE_BROWSER=1 E2E_ARTIFACTS=$(E2E_ARTIFACTS) $(GO) test -race -count=1 -v -run 'Browser' ./internal/dashboard/... ./cmd/demo/
+	E2E_REQUIRE_BROWSER=1 E2E_ARTIFACTS=$(E2E_ARTIFACTS) $(GO) test -race -count=1 -v -run 'Browser' ./harness/dashboard/... ./cmd/demo/
 
 demo: ## the guided tour of the pipeline on the embedded apiserver; e.g. make demo ARGS=--profile=classic
 	$(GO) run ./cmd/demo tour $(ARGS)
@@ -50,16 +50,25 @@ chapters: ## run every chapter verbosely, then print each chapter's checked exam
 	@for dir in chapters/[0-9]*/; do echo; echo "== examples of $$dir (output checked by the run above)"; \
 		$(GO) run ./internal/cmd/examples ./$$dir || exit 1; done
 
-# make ch03 runs chapters/03-*/ verbosely (its tests and examples), then prints the output of
-# each example, which go test -v does not show when an example passes.
-ch%: ## run one chapter, e.g. make ch03
+# make ch04 runs chapters/04-*/ verbosely (its tests and examples), then every TestCh04_ test of
+# the packages the chapter names (deltafifo/ for chapter 04), one line per test, then prints the
+# output of each example, which go test -v does not show when an example passes.
+ch%: ## run one chapter, e.g. make ch04: its directory, the packages' TestCh04_ tests, its examples
 	@dir=$$(ls -d chapters/$*-*/ 2>/dev/null | head -n 1); \
 	if [ -z "$$dir" ]; then echo "no chapter $* under chapters/"; exit 1; fi; \
-	echo "== $$dir"; $(GO) test -race -count=1 -v ./$$dir && \
+	echo "== $$dir"; $(GO) test -race -count=1 -v ./$$dir || exit 1; \
+	pkgs=$$(grep -rlE '^func TestCh$*_' --include='*_test.go' . | grep -v -e "^./$$dir" -e '^./interop/' | \
+		xargs -r -n1 dirname | sort -u | tr '\n' ' '); \
+	if [ -n "$$pkgs" ]; then \
+		echo && echo "== the TestCh$*_ tests of $$pkgs"; out=$$(mktemp); \
+		$(GO) test -race -count=1 -v -run '^TestCh$*_' $$pkgs >$$out 2>&1; rc=$$?; \
+		if [ $$rc -eq 0 ]; then grep -E '^(--- |ok )' $$out; else cat $$out; fi; rm -f $$out; \
+		[ $$rc -eq 0 ] || exit $$rc; \
+	fi; \
 	echo && echo "== examples of $$dir (output checked by the run above)" && \
 	$(GO) run ./internal/cmd/examples ./$$dir
 
-SCENARIO_PKGS := ./internal/scenario/ $(patsubst %,./%,$(wildcard chapters/0[5-9]-*/ chapters/1[0-2]-*/))
+SCENARIO_PKGS := ./harness/scenario/ $(patsubst %,./%,$(wildcard chapters/0[5-9]-*/ chapters/1[0-2]-*/))
 scenarios: ## the scenario scripts (golden traces) under both profiles
 	$(GO) test -race -count=1 $(SCENARIO_PKGS)
 
@@ -72,12 +81,12 @@ bench: ## every benchmark, with allocations
 SEEDS ?= 10000
 SEED  ?= 0
 chaos: ## the chaos consistency suite: 200 seeds per profile under -race (make test runs 20)
-	$(GO) test -race -count=1 -run 'TestChaos_' ./internal/chaos/ -chaos.seeds=200 $(ARGS)
+	$(GO) test -race -count=1 -run 'TestChaos_' ./harness/chaos/ -chaos.seeds=200 $(ARGS)
 
 # Under -race the race detector's own memory grows by about 0.3 MB per run (the suite's heap
 # stays flat without it): SEEDS=10000 over three profiles peaks near 9 GB of RSS.
 soak: ## the chaos suite with many seeds, e.g. make soak SEEDS=10000 SEED=1000 (about an hour)
-	$(GO) test -race -count=1 -timeout=0 -run 'TestChaos_Consistency' ./internal/chaos/ -chaos.seeds=$(SEEDS) -chaos.seed=$(SEED) $(ARGS)
+	$(GO) test -race -count=1 -timeout=0 -run 'TestChaos_Consistency' ./harness/chaos/ -chaos.seeds=$(SEEDS) -chaos.seed=$(SEED) $(ARGS)
 
 LOAD_DURATION ?= 60s
 load: ## 1,000 HTTP watchers and an informer against 5,000 writes/s for LOAD_DURATION: events/s, p99 latency, peak RSS

@@ -28,6 +28,10 @@
 //  9. A *Status is an error whose text is its message.
 //  10. The discovery documents are written by the simulated apiserver and read by
 //     client/discovery from the same types, so the two cannot disagree about the wire.
+//  11. Config is the kubeconfig file (clientcmd/api/v1.Config) with the file's own field names:
+//     the simulated apiserver fills it in for its admin and package clientcmd reads and
+//     writes it, so encoding/json alone writes a kubeconfig kubectl reads; the *-data fields
+//     travel as base64.
 //
 // DefaultScheme holds every kind of this package; package api/watch holds the watch types.
 package api

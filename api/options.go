@@ -13,7 +13,7 @@ const (
 const InitialEventsAnnotationKey = "k8s.io/initial-events-end"
 
 // ListOptions mirrors metav1.ListOptions: the query of a LIST or WATCH request. The server
-// parses it from the URL, and the client side (listwatch, reflector) builds it. Field names
+// parses it from the URL, and the client side (rest, reflector) builds it. Field names
 // match the query parameters: labelSelector, fieldSelector, watch, allowWatchBookmarks,
 // resourceVersion, resourceVersionMatch, timeoutSeconds, limit, continue, sendInitialEvents.
 type ListOptions struct {
@@ -43,4 +43,50 @@ type DeleteOptions struct {
 	Preconditions      *Preconditions `json:"preconditions,omitempty"`
 	PropagationPolicy  *string        `json:"propagationPolicy,omitempty"`
 	DryRun             []string       `json:"dryRun,omitempty"`
+}
+
+// DryRunAll is the one value of the dryRun option of a write (CreateOptions, UpdateOptions,
+// PatchOptions, DeleteOptions) that a server accepts: run every stage, store nothing. It
+// mirrors metav1.DryRunAll.
+const DryRunAll = "All"
+
+// The values of the fieldValidation option of a create, update or patch: what the server does
+// with unknown or duplicate fields in the body. They mirror metav1.FieldValidationIgnore,
+// FieldValidationWarn and FieldValidationStrict; an absent fieldValidation means Warn.
+const (
+	// FieldValidationIgnore drops unknown and duplicate fields silently.
+	FieldValidationIgnore = "Ignore"
+	// FieldValidationWarn drops them and reports each in a Warning header.
+	FieldValidationWarn = "Warn"
+	// FieldValidationStrict fails the request with 400 BadRequest naming them.
+	FieldValidationStrict = "Strict"
+)
+
+// GetOptions mirrors metav1.GetOptions: the query of a GET on one object. ResourceVersion ""
+// reads the latest state, "0" any cached state (wire spec L6).
+type GetOptions struct {
+	ResourceVersion string `json:"resourceVersion,omitempty"`
+}
+
+// CreateOptions mirrors metav1.CreateOptions: the query of a POST (wire spec C1).
+type CreateOptions struct {
+	DryRun          []string `json:"dryRun,omitempty"`
+	FieldManager    string   `json:"fieldManager,omitempty"`
+	FieldValidation string   `json:"fieldValidation,omitempty"`
+}
+
+// UpdateOptions mirrors metav1.UpdateOptions: the query of a PUT (wire spec P6).
+type UpdateOptions struct {
+	DryRun          []string `json:"dryRun,omitempty"`
+	FieldManager    string   `json:"fieldManager,omitempty"`
+	FieldValidation string   `json:"fieldValidation,omitempty"`
+}
+
+// PatchOptions mirrors metav1.PatchOptions: the query of a PATCH (wire spec X1, X2). Force
+// matters only to server-side apply.
+type PatchOptions struct {
+	DryRun          []string `json:"dryRun,omitempty"`
+	Force           *bool    `json:"force,omitempty"`
+	FieldManager    string   `json:"fieldManager,omitempty"`
+	FieldValidation string   `json:"fieldValidation,omitempty"`
 }

@@ -52,6 +52,13 @@ import (
 // 403) come after it, so a request without credentials gets the same 401 wherever it comes
 // from; on a server without authentication they are the only guard against web pages.
 //
+// kubectl sends a kubeconfig's token only over https and certificates exist only in TLS, so
+// serve with StartTLS (Start refuses ClientCertAuth): it makes a self-signed serving
+// certificate at start-up, which CACertPEM returns and Kubeconfig embeds; with ClientCertAuth
+// it also makes the client CA, as kubeadm and kind do, and issues the admin certificate (CN
+// kubernetes-admin, O system:masters) that ClientCertificatePEM returns and Kubeconfig
+// embeds; IssueClientCertificate mints more.
+//
 // A real server answers a request without credentials on a resource path with 403 Forbidden
 // (the anonymous user is authenticated, then denied by RBAC), or with 401 when
 // --anonymous-auth=false. We answer 401, which is what kubectl's "You must be logged in to

@@ -3,10 +3,9 @@ package apiserver
 import (
 	"crypto/tls"
 	"crypto/x509"
-	"encoding/base64"
+	"encoding/json"
 	"io"
 	"net/http"
-	"regexp"
 	"strings"
 	"testing"
 
@@ -87,38 +86,33 @@ func TestCh01_StartTLS(t *testing.T) {
 	_, err := (&http.Client{Transport: untrusting}).Get(s.URL() + "/healthz")
 	require.Error(t, err, "the certificate is self-signed")
 
-	kc := string(s.Kubeconfig())
-	assert.Contains(t, kc, "server: \""+s.URL()+"\"\n")
-	assert.Contains(t, kc, "token: \"t0ken\"\n")
-	assert.Contains(t, kc, "current-context: \"informer-lab\"\n")
-	m := regexp.MustCompile(`certificate-authority-data: "([^"]+)"`).FindStringSubmatch(kc)
-	require.Len(t, m, 2)
-	ca, err := base64.StdEncoding.DecodeString(m[1])
-	require.NoError(t, err)
-	assert.Equal(t, string(s.CACertPEM()), string(ca))
+	kc := decodeKubeconfig(t, s.Kubeconfig())
+	require.Len(t, kc.Clusters, 1)
+	assert.Equal(t, s.URL(), kc.Clusters[0].Cluster.Server)
+	require.Len(t, kc.AuthInfos, 1)
+	assert.Equal(t, "t0ken", kc.AuthInfos[0].AuthInfo.Token)
+	assert.Equal(t, "informer-lab", kc.CurrentContext)
+	assert.Equal(t, string(s.CACertPEM()), string(kc.Clusters[0].Cluster.CertificateAuthorityData))
+}
+
+// decodeKubeconfig reads what Kubeconfig returns: JSON, which is also a YAML kubeconfig.
+func decodeKubeconfig(t *testing.T, data []byte) *api.Config {
+	t.Helper()
+	var kc api.Config
+	require.NoError(t, json.Unmarshal(data, &kc), "%s", data)
+	return &kc
 }
 
 // TestCh01_KubeconfigPlain checks Kubeconfig for a plain server without a token, and before
 // Start.
 func TestCh01_KubeconfigPlain(t *testing.T) {
 	s, _ := newServer(t, Options{})
-	assert.Equal(t, `apiVersion: v1
-kind: Config
-clusters:
-- name: "informer-lab"
-  cluster:
-    server: "`+s.URL()+`"
-users:
-- name: "informer-lab"
-  user: {}
-contexts:
-- name: "informer-lab"
-  context:
-    cluster: "informer-lab"
-    user: "informer-lab"
-    namespace: default
-current-context: "informer-lab"
-`, string(s.Kubeconfig()))
+	assert.Equal(t, &api.Config{Kind: "Config", APIVersion: "v1",
+		Clusters:       []api.NamedCluster{{Name: "informer-lab", Cluster: api.Cluster{Server: s.URL()}}},
+		AuthInfos:      []api.NamedAuthInfo{{Name: "informer-lab"}},
+		Contexts:       []api.NamedContext{{Name: "informer-lab", Context: api.Context{Cluster: "informer-lab", AuthInfo: "informer-lab", Namespace: "default"}}},
+		CurrentContext: "informer-lab",
+	}, decodeKubeconfig(t, s.Kubeconfig()))
 	assert.Nil(t, s.CACertPEM())
 
 	unstarted := New(Options{})

@@ -10,7 +10,6 @@ import (
 	"crypto/x509/pkix"
 	"encoding/pem"
 	"net/http"
-	"strings"
 	"testing"
 	"time"
 
@@ -18,7 +17,8 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/informer-lab/informer-lab/api"
-	"github.com/informer-lab/informer-lab/listwatch"
+	"github.com/informer-lab/informer-lab/clientcmd"
+	"github.com/informer-lab/informer-lab/rest"
 )
 
 // certPair is a client certificate and key in PEM; the zero value presents no certificate.
@@ -295,8 +295,8 @@ func TestCh01_IssueClientCertificate(t *testing.T) {
 
 // TestCh01_ClientCertKubeconfig is the end-to-end proof with our own client: Kubeconfig of a
 // ClientCertAuth server holds the admin certificate (and the token when there is one);
-// listwatch.ParseKubeconfig reads it, ClientConfig gives CertData and KeyData, and a List
-// through listwatch.RESTClientFor succeeds. Without the certificate the same client is 401.
+// clientcmd.ParseKubeconfig reads it, ClientConfig gives CertData and KeyData, and a List
+// through rest.RESTClientFor succeeds. Without the certificate the same client is 401.
 func TestCh01_ClientCertKubeconfig(t *testing.T) {
 	for _, tc := range []struct {
 		name, token string
@@ -309,11 +309,12 @@ func TestCh01_ClientCertKubeconfig(t *testing.T) {
 
 			kc := s.Kubeconfig()
 			cert, key := s.ClientCertificatePEM()
-			assert.Contains(t, string(kc), "    client-certificate-data: \"")
-			assert.Contains(t, string(kc), "    client-key-data: \"")
-			assert.Equal(t, tc.token != "", strings.Contains(string(kc), "    token: \""+tc.token+"\"\n"))
+			user := decodeKubeconfig(t, kc).AuthInfos[0].AuthInfo
+			assert.NotEmpty(t, user.ClientCertificateData)
+			assert.NotEmpty(t, user.ClientKeyData)
+			assert.Equal(t, tc.token, user.Token)
 
-			k, err := listwatch.ParseKubeconfig(kc)
+			k, err := clientcmd.ParseKubeconfig(kc)
 			require.NoError(t, err)
 			cfg, err := k.ClientConfig("")
 			require.NoError(t, err)
@@ -323,10 +324,10 @@ func TestCh01_ClientCertKubeconfig(t *testing.T) {
 			assert.Equal(t, tc.token, cfg.BearerToken)
 			assert.Equal(t, string(s.CACertPEM()), string(cfg.CAData))
 
-			list := func(cfg *listwatch.Config) (api.Object, error) {
-				rc, err := listwatch.RESTClientFor(cfg)
+			list := func(cfg *rest.Config) (api.Object, error) {
+				rc, err := rest.RESTClientFor(cfg)
 				require.NoError(t, err)
-				return rc.Resource(listwatch.GroupVersionResource{Version: "v1", Resource: "pods"}).Namespace("default").List(context.Background(), api.ListOptions{})
+				return rc.Resource(api.GroupVersionResource{Version: "v1", Resource: "pods"}).Namespace("default").List(context.Background(), api.ListOptions{})
 			}
 			obj, err := list(cfg)
 			require.NoError(t, err)

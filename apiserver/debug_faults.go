@@ -30,7 +30,29 @@ import (
 // A POST body must be sent as application/json (curl -H 'Content-Type: application/json'
 // -d '{…}'); any other type, or none, is 415, because a web page can send those to another
 // site without a CORS preflight. The body is exactly one JSON object with the members of
-// faultAction, each within its range. A bad body is 400 with a Status naming what is wrong.
+// faultAction, each within its range (counts and retryAfterSeconds at most 2147483647),
+// with nothing after it but white space. A bad body is 400 with a Status naming the member.
+// The fault API is behind the same authentication as everything else.
+//
+// From a shell, against `demo serve` on its default port:
+//
+//	curl -s localhost:6443/debug/faults
+//	curl -s -H 'Content-Type: application/json' -d '{"action":"drop-next-events","count":1}' localhost:6443/debug/faults
+//	curl -s -H 'Content-Type: application/json' -d '{"action":"drop-next-events","key":"default/web","type":"DELETED"}' localhost:6443/debug/faults
+//	curl -s -H 'Content-Type: application/json' -d '{"action":"fail-next","verb":"list","resource":"pods","count":3,"code":500}' localhost:6443/debug/faults
+//	curl -s -H 'Content-Type: application/json' -d '{"action":"fail-next","verb":"watch","code":410,"asWatchEvent":true}' localhost:6443/debug/faults
+//	curl -s -H 'Content-Type: application/json' -d '{"action":"delay-events","delay":"2s"}' localhost:6443/debug/faults
+//	curl -s -H 'Content-Type: application/json' -d '{"action":"close-all-watches"}' localhost:6443/debug/faults
+//	curl -s -H 'Content-Type: application/json' -d '{"action":"close-next-watches","count":1}' localhost:6443/debug/faults
+//	curl -s -H 'Content-Type: application/json' -d '{"action":"cut-next-event"}' localhost:6443/debug/faults
+//	curl -s -H 'Content-Type: application/json' -d '{"action":"compact"}' localhost:6443/debug/faults
+//	curl -s -H 'Content-Type: application/json' -d '{"action":"compact","resourceVersion":12}' localhost:6443/debug/faults
+//	curl -s -H 'Content-Type: application/json' -d '{"action":"reset-request-counts"}' localhost:6443/debug/faults
+//	curl -s -X DELETE localhost:6443/debug/faults
+//
+// With StartTLS and a token, use https and add --cacert ca.crt -H "Authorization: Bearer
+// $TOKEN". Every POST needs -H 'Content-Type: application/json': curl -d alone sends a form,
+// which is 415.
 
 // FaultState is what /debug/faults shows: where the store is, who is watching, which faults
 // are pending and how many requests have been served. It has no client-go counterpart.

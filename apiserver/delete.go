@@ -5,7 +5,14 @@ import (
 
 	"github.com/informer-lab/informer-lab/api"
 	"github.com/informer-lab/informer-lab/api/watch"
+	"github.com/informer-lab/informer-lab/apiserver/internal/decode"
 )
+
+// Deletes are immediate, pods included (the simulator plays a kubelet that has already
+// stopped the containers, so kubectl delete returns at once, wire spec T6), unless finalizers
+// hold the object: it is then marked with deletionTimestamp, may gain no new finalizer (422),
+// and goes when an update empties them. Namespaces follow their own lifecycle
+// (namespace_lifecycle.go).
 
 // deleteResult is what a DELETE answers with (D4): the object's state after the call, and
 // whether it is gone (false when finalizers or namespace termination keep it).
@@ -27,8 +34,8 @@ func (s *Server) remove(res *resource, ns, name string, opts api.DeleteOptions) 
 	if err != nil {
 		return deleteResult{}, err
 	}
-	dr := s.removeLocked(res, old, isDryRun(opts))
-	if dr.deleted && !isDryRun(opts) && res.info.Namespaced {
+	dr := s.removeLocked(res, old, decode.IsDryRun(opts))
+	if dr.deleted && !decode.IsDryRun(opts) && res.info.Namespaced {
 		s.maybeFinishNamespaceLocked(ns)
 	}
 	return dr, nil

@@ -8,6 +8,8 @@ import (
 
 	"github.com/informer-lab/informer-lab/api"
 	"github.com/informer-lab/informer-lab/api/watch"
+	"github.com/informer-lab/informer-lab/apiserver/internal/decode"
+	"github.com/informer-lab/informer-lab/apiserver/internal/patch"
 	"github.com/informer-lab/informer-lab/internal/trace"
 )
 
@@ -98,22 +100,20 @@ func (s *Server) updateVia(resource, namespace string, obj api.Object, sub strin
 	return rec.obj.DeepCopyObject(), nil
 }
 
-// Patch applies a patch, as PATCH does (X1–X5). patchType is "json", "merge", "strategic" or
-// "apply" (or the matching Content-Type). An apply patch creates a missing object.
-func (s *Server) Patch(ctx context.Context, resource, namespace, name, patchType string, data []byte) (api.Object, error) {
+// Patch applies a patch, as PATCH does (X1–X5). patchType is one of api.JSONPatchType,
+// MergePatchType, StrategicMergePatchType and ApplyPatchType, the Content-Types of a PATCH
+// (parameters such as "; charset=utf-8" are ignored); any other is 415 UnsupportedMediaType.
+// An apply patch creates a missing object.
+func (s *Server) Patch(ctx context.Context, resource, namespace, name string, patchType api.PatchType, data []byte) (api.Object, error) {
 	res, done, err := s.enter("patch", resource)
 	if err != nil {
 		return nil, err
 	}
 	defer done()
-	switch patchType {
-	case patchTypeJSON, patchTypeMerge, patchTypeStrategic, patchTypeApply:
-	default:
-		if patchType, err = patchTypeFromContentType(patchType); err != nil {
-			return nil, err
-		}
+	if patchType, err = patch.TypeFromContentType(string(patchType)); err != nil {
+		return nil, err
 	}
-	rec, _, _, err := s.patch(res, namespace, name, "", patchType, data, writeOptions{})
+	rec, _, _, err := s.patch(res, namespace, name, "", patchType, data, decode.WriteOptions{})
 	if err != nil {
 		return nil, err
 	}
@@ -148,7 +148,7 @@ func (s *Server) List(ctx context.Context, resource, namespace string, opts api.
 		return nil, err
 	}
 	defer done()
-	opts, err = parseListOptions(queryOf(opts), false)
+	opts, err = decode.ParseListOptions(queryOf(opts), false)
 	if err != nil {
 		return nil, err
 	}
@@ -168,10 +168,10 @@ func (s *Server) Watch(ctx context.Context, resource, namespace string, opts api
 	if err != nil {
 		return nil, err
 	}
-	// A watch through the Go API is a watch=true request: parseListOptions validates the
+	// A watch through the Go API is a watch=true request: decode.ParseListOptions validates the
 	// legacy /watch/ paths like a LIST, which would refuse watch-list options.
 	opts.Watch = true
-	opts, err = parseListOptions(queryOf(opts), true)
+	opts, err = decode.ParseListOptions(queryOf(opts), true)
 	if err != nil {
 		done()
 		return nil, err

@@ -9,11 +9,27 @@ import (
 	"strings"
 
 	"github.com/informer-lab/informer-lab/api"
+	"github.com/informer-lab/informer-lab/apiserver/internal/negotiation"
 )
 
 // Discovery, /version and the health endpoints (wire spec K1–K6): what kubectl and client-go's
 // discovery client read before anything else. It mirrors k8s.io/apiserver pkg/endpoints/
 // discovery (legacy and aggregated), pkg/server/routes/version.go and pkg/server/healthz.
+//
+//  1. /version reports Options.Version (default DefaultVersion, so the kubectl dispatcher
+//     runs kubectl 1.32).
+//  2. /api and /apis always answer 200, with the aggregated APIGroupDiscoveryList
+//     (apidiscovery.k8s.io v2 or v2beta1, whichever the Accept header names first) or, for a
+//     plain application/json Accept, the legacy APIVersions and APIGroupList.
+//  3. /api/v1, /apis/{g} and /apis/{g}/{v} serve APIGroup and APIResourceLists with verbs,
+//     kinds, scope, short names, categories and the status subresources. Discovery follows
+//     Register.
+//  4. /healthz, /livez and /readyz answer "ok" (text/plain), their per-check paths
+//     (/readyz/ping, …) too, and ?verbose lists the checks.
+//  5. These paths, /version, OpenAPI and the health checks are read-only: another method is
+//     405. A path that does not exist (an unserved group or version, such as POST
+//     /apis/authentication.k8s.io/v1/selfsubjectreviews) is Go's plain 404 for every method,
+//     as from the real NotFound handler (U9).
 
 // DefaultVersion is the Kubernetes version /version reports when Options.Version is empty: it
 // plays the part of the version compiled into a kube-apiserver binary (component-base's
@@ -154,14 +170,14 @@ func (s *Server) serveDiscovery(w http.ResponseWriter, r *http.Request, path str
 	served := func(g string) bool { _, ok := versions[g]; return ok }
 	switch {
 	case path == "/api" || path == "/apis":
-		out, err := negotiate(r, endpointDiscovery)
+		out, err := negotiation.Negotiate(r, negotiation.EndpointDiscovery)
 		if err != nil {
 			writeError(w, err)
 			return true
 		}
 		core := path == "/api"
-		if out.kind == outDiscoveryList {
-			writeDiscovery(w, out.contentType(), s.aggregated(core, out.version))
+		if out.Shape == negotiation.DiscoveryList {
+			writeDiscovery(w, out.ContentType(), s.aggregated(core, out.Version))
 			return true
 		}
 		if core {
@@ -188,7 +204,7 @@ func (s *Server) serveDiscovery(w http.ResponseWriter, r *http.Request, path str
 		}
 		switch len(parts) {
 		case 1:
-			if _, err := negotiate(r, endpointPlain); err != nil {
+			if _, err := negotiation.Negotiate(r, negotiation.EndpointPlain); err != nil {
 				writeError(w, err)
 				return true
 			}
@@ -208,7 +224,7 @@ func (s *Server) serveDiscovery(w http.ResponseWriter, r *http.Request, path str
 }
 
 func (s *Server) serveResourceList(w http.ResponseWriter, r *http.Request, group, version string) bool {
-	if _, err := negotiate(r, endpointPlain); err != nil {
+	if _, err := negotiation.Negotiate(r, negotiation.EndpointPlain); err != nil {
 		writeError(w, err)
 		return true
 	}
@@ -232,7 +248,7 @@ func writeDiscovery(w http.ResponseWriter, contentType string, v any) {
 
 // serveVersion answers /version (K2).
 func (s *Server) serveVersion(w http.ResponseWriter, r *http.Request) {
-	if _, err := negotiate(r, endpointPlain); err != nil {
+	if _, err := negotiation.Negotiate(r, negotiation.EndpointPlain); err != nil {
 		writeError(w, err)
 		return
 	}

@@ -56,7 +56,7 @@ func TestCh01_OptionsValidate(t *testing.T) {
 		require.Error(t, err, tc.name)
 		assert.Contains(t, err.Error(), tc.want, tc.name)
 	}
-	// New repairs a bad version instead of panicking: the gitVersion is reported as given.
+	// newVersionInfo reports a version it cannot parse as given (New refuses one with Validate).
 	assert.Equal(t, "", newVersionInfo("banana").Minor)
 }
 

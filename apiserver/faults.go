@@ -14,7 +14,10 @@ import (
 )
 
 // The fault API (H-7). Nothing in k8s.io/apiserver mirrors it: it plays the network, etcd
-// and an overloaded server, on demand, for tests, chapters and workshops.
+// and an overloaded server, on demand, for tests, chapters and workshops: DropNextEvents,
+// CloseAllWatches, CloseNextWatches, Compact, DelayEvents, FailNext (429 with Retry-After,
+// 500, 504, … as a response or a watch ERROR event) and CutNextEvent (half an event, then a
+// broken connection). Over HTTP it is /debug/faults (debug_faults.go).
 
 // DropRule drops the next Count events that match it, before they reach watchers.
 type DropRule struct {

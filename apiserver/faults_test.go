@@ -155,7 +155,7 @@ func TestCh01_FaultDelayAndBookmarksVirtualTime(t *testing.T) {
 }
 
 // TestCh01_InProcessListWatch shows the Go API as a ListerWatcher inside a synctest bubble:
-// list, then watch from the list's RV (W11), with the request counts of issue 3 item 9.
+// list, then watch from the list's RV (W11), with the request counts.
 func TestCh01_InProcessListWatch(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		var logs bytes.Buffer

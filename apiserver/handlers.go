@@ -5,6 +5,10 @@ import (
 	"strconv"
 
 	"github.com/informer-lab/informer-lab/api"
+	"github.com/informer-lab/informer-lab/apiserver/internal/decode"
+	"github.com/informer-lab/informer-lab/apiserver/internal/negotiation"
+	"github.com/informer-lab/informer-lab/apiserver/internal/patch"
+	"github.com/informer-lab/informer-lab/apiserver/internal/printers"
 )
 
 // The REST handlers (k8s.io/apiserver pkg/endpoints/handlers: get.go, create.go, update.go,
@@ -28,20 +32,43 @@ func (s *Server) serveCollectionGet(w http.ResponseWriter, r *http.Request, info
 	}
 	s.traceList(info.res, info.namespace, lr)
 	var data []byte
-	switch info.out.kind {
-	case outTable:
-		data = append(s.tableConverter(info).table(listMetaOf(lr), recordRows(lr.items), true), '\n')
-	case outPartial:
-		data = encodePartialList(info.out.version, lr)
+	switch info.out.Shape {
+	case negotiation.Table:
+		data = append(s.tableConverter(info).Table(listMetaOf(lr), recordRows(lr.items), true), '\n')
+	case negotiation.PartialObjectMetadata:
+		objects := make([][]byte, len(lr.items))
+		for i, r := range lr.items {
+			objects[i] = r.json()
+		}
+		data = printers.PartialObjectMetadataList(info.out.Version, listMetaOf(lr), objects)
 	default:
 		data = s.encodeList(info.res, lr)
 	}
-	writeRawType(w, http.StatusOK, info.out.contentType(), data)
+	writeRawType(w, http.StatusOK, info.out.ContentType(), data)
 }
 
 // tableConverter prints the request's resource as of now.
-func (s *Server) tableConverter(info requestInfo) *tableConverter {
-	return &tableConverter{p: printerFor(info.res), version: info.out.version, include: info.include, now: s.clock.Now()}
+func (s *Server) tableConverter(info requestInfo) *printers.TableConverter {
+	return &printers.TableConverter{
+		Printer: printers.For(info.res.info.Kind, info.res.info.builtin),
+		Version: info.out.Version,
+		Include: info.include,
+		Now:     s.clock.Now(),
+	}
+}
+
+// recordRows are the rows of stored objects, printed from their cached JSON.
+func recordRows(recs []*record) []printers.Row {
+	out := make([]printers.Row, len(recs))
+	for i, r := range recs {
+		out[i] = printers.Row{Object: r.obj, JSON: r.json()}
+	}
+	return out
+}
+
+// listMetaOf is the metadata a list response carries (L1, K15).
+func listMetaOf(lr listResult) api.ListMeta {
+	return api.ListMeta{ResourceVersion: strconv.FormatUint(lr.rv, 10), Continue: lr.cont, RemainingItemCount: lr.remaining}
 }
 
 // serveGet serves GET of one object (L6); ?watch is ignored on an item (U7).
@@ -53,42 +80,42 @@ func (s *Server) serveGet(w http.ResponseWriter, r *http.Request, info requestIn
 		return
 	}
 	var data []byte
-	switch info.out.kind {
-	case outTable:
+	switch info.out.Shape {
+	case negotiation.Table:
 		meta := api.ListMeta{ResourceVersion: strconv.FormatUint(rec.rv, 10)}
-		data = append(s.tableConverter(info).table(meta, recordRows([]*record{rec}), true), '\n')
-	case outPartial:
-		data = append(partialObjectJSON(info.out.version, rec.json()), '\n')
+		data = append(s.tableConverter(info).Table(meta, recordRows([]*record{rec}), true), '\n')
+	case negotiation.PartialObjectMetadata:
+		data = append(printers.PartialObjectJSON(info.out.Version, rec.json()), '\n')
 	default:
 		data = encodeObject(rec)
 	}
-	writeRawType(w, http.StatusOK, info.out.contentType(), data)
+	writeRawType(w, http.StatusOK, info.out.ContentType(), data)
 }
 
 // decodeRequest reads and decodes a POST or PUT body for the resource (C1, E1–E8, E21),
 // after validating the query options of optionsKind (CreateOptions or UpdateOptions).
-func (s *Server) decodeRequest(w http.ResponseWriter, r *http.Request, info requestInfo, optionsKind string) (api.Object, writeOptions, bool) {
+func (s *Server) decodeRequest(w http.ResponseWriter, r *http.Request, info requestInfo, optionsKind string) (api.Object, decode.WriteOptions, bool) {
 	if err := checkJSONBody(r); err != nil {
 		writeError(w, err)
-		return nil, writeOptions{}, false
+		return nil, decode.WriteOptions{}, false
 	}
 	body, err := s.readBody(w, r)
 	if err != nil {
 		writeError(w, err)
-		return nil, writeOptions{}, false
+		return nil, decode.WriteOptions{}, false
 	}
-	wo, err := parseWriteOptions(optionsKind, r.URL.Query(), "")
+	wo, err := decode.ParseWriteOptions(optionsKind, r.URL.Query(), "")
 	if err != nil {
 		writeError(w, err)
 		return nil, wo, false
 	}
-	obj, warnings, err := decodeBody(s.scheme, body, info.res.info.GVK(), wo.fieldValidation)
+	obj, warnings, err := decode.Body(s.scheme, body, info.res.info.GVK(), wo.FieldValidation)
 	if err != nil {
 		writeError(w, err)
 		return nil, wo, false
 	}
 	writeWarnings(w, warnings)
-	// decodeBody gives Unstructured for kinds outside the scheme; normalize makes sure the
+	// decode.Body gives Unstructured for kinds outside the scheme; normalize makes sure the
 	// stored type is the resource's and sets kind and apiVersion.
 	obj, err = s.normalize(info.res, obj)
 	if err != nil {
@@ -100,11 +127,11 @@ func (s *Server) decodeRequest(w http.ResponseWriter, r *http.Request, info requ
 
 // serveCreate serves POST (C1–C6): 201 with the stored object.
 func (s *Server) serveCreate(w http.ResponseWriter, r *http.Request, info requestInfo) {
-	obj, wo, ok := s.decodeRequest(w, r, info, createOptionsKind)
+	obj, wo, ok := s.decodeRequest(w, r, info, decode.CreateOptionsKind)
 	if !ok {
 		return
 	}
-	rec, err := s.create(info.res, info.namespace, obj, wo.dryRun)
+	rec, err := s.create(info.res, info.namespace, obj, wo.DryRun)
 	if err != nil {
 		writeError(w, err)
 		return
@@ -114,7 +141,7 @@ func (s *Server) serveCreate(w http.ResponseWriter, r *http.Request, info reques
 
 // serveUpdate serves PUT (P1–P5).
 func (s *Server) serveUpdate(w http.ResponseWriter, r *http.Request, info requestInfo) {
-	obj, wo, ok := s.decodeRequest(w, r, info, updateOptionsKind)
+	obj, wo, ok := s.decodeRequest(w, r, info, decode.UpdateOptionsKind)
 	if !ok {
 		return
 	}
@@ -123,7 +150,7 @@ func (s *Server) serveUpdate(w http.ResponseWriter, r *http.Request, info reques
 		writeError(w, errNameMismatch(m.GetName(), info.name))
 		return
 	}
-	rec, err := s.update(info.res, info.namespace, obj, updateOptions{subresource: info.subresource, dryRun: wo.dryRun})
+	rec, err := s.update(info.res, info.namespace, obj, updateOptions{subresource: info.subresource, dryRun: wo.DryRun})
 	if err != nil {
 		writeError(w, err)
 		return
@@ -133,12 +160,12 @@ func (s *Server) serveUpdate(w http.ResponseWriter, r *http.Request, info reques
 
 // servePatch serves PATCH (X1–X5).
 func (s *Server) servePatch(w http.ResponseWriter, r *http.Request, info requestInfo) {
-	pt, err := patchTypeFromContentType(r.Header.Get("Content-Type"))
+	pt, err := patch.TypeFromContentType(r.Header.Get("Content-Type"))
 	if err != nil {
 		writeError(w, err)
 		return
 	}
-	wo, err := parseWriteOptions(patchOptionsKind, r.URL.Query(), pt)
+	wo, err := decode.ParseWriteOptions(decode.PatchOptionsKind, r.URL.Query(), pt)
 	if err != nil {
 		writeError(w, err)
 		return
@@ -164,16 +191,16 @@ func (s *Server) servePatch(w http.ResponseWriter, r *http.Request, info request
 // patch applies a patch to the stored object and updates it, retrying when a concurrent
 // write got in between, as GuaranteedUpdate does. A stale resourceVersion carried by the
 // patch itself is a conflict (X5). An apply patch on a missing object creates it (X4).
-func (s *Server) patch(res *resource, ns, name, sub, pt string, body []byte, wo writeOptions) (*record, bool, []string, error) {
+func (s *Server) patch(res *resource, ns, name, sub string, pt api.PatchType, body []byte, wo decode.WriteOptions) (*record, bool, []string, error) {
 	for attempt := 0; ; attempt++ {
 		s.mu.RLock()
 		cur := res.objects[objectKey(ns, name)]
 		s.mu.RUnlock()
 		if cur == nil {
-			if pt != patchTypeApply || sub != "" {
+			if pt != api.ApplyPatchType || sub != "" {
 				return nil, false, nil, api.NewNotFound(res.info.GroupResource(), name)
 			}
-			obj, warnings, err := decodeBody(s.scheme, body, res.info.GVK(), wo.fieldValidation)
+			obj, warnings, err := decode.Body(s.scheme, body, res.info.GVK(), wo.FieldValidation)
 			if err != nil {
 				return nil, false, nil, err
 			}
@@ -183,20 +210,14 @@ func (s *Server) patch(res *resource, ns, name, sub, pt string, body []byte, wo 
 			if m, _ := api.Accessor(obj); m.GetName() != name {
 				return nil, false, nil, errNameMismatch(m.GetName(), name)
 			}
-			rec, err := s.create(res, ns, obj, wo.dryRun)
+			rec, err := s.create(res, ns, obj, wo.DryRun)
 			return rec, err == nil, warnings, err
 		}
-		var patched []byte
-		var err error
-		if pt == patchTypeApply {
-			patched, err = applyApplyPatch(cur.json(), body)
-		} else {
-			patched, err = applyPatch(pt, cur.json(), body, res.info.Kind, res.info.builtin)
-		}
+		patched, err := patch.Apply(pt, cur.json(), body, res.info.Kind, res.info.builtin)
 		if err != nil {
 			return nil, false, nil, err
 		}
-		obj, warnings, err := decodeBody(s.scheme, patched, res.info.GVK(), wo.fieldValidation)
+		obj, warnings, err := decode.Body(s.scheme, patched, res.info.GVK(), wo.FieldValidation)
 		if err != nil {
 			return nil, false, nil, err
 		}
@@ -212,7 +233,7 @@ func (s *Server) patch(res *resource, ns, name, sub, pt string, body []byte, wo 
 		if !fromPatch {
 			m.SetResourceVersion("")
 		}
-		rec, err := s.update(res, ns, obj, updateOptions{subresource: sub, expectRV: curRV, dryRun: wo.dryRun})
+		rec, err := s.update(res, ns, obj, updateOptions{subresource: sub, expectRV: curRV, dryRun: wo.DryRun})
 		if err != nil && api.IsConflict(err) && !fromPatch && attempt < 5 {
 			continue // someone wrote in between: apply the patch to the new state
 		}
@@ -227,7 +248,7 @@ func (s *Server) serveDelete(w http.ResponseWriter, r *http.Request, info reques
 		writeError(w, err)
 		return
 	}
-	opts, err := parseDeleteOptions(r.URL.Query(), body)
+	opts, err := decode.ParseDeleteOptions(r.URL.Query(), body)
 	if err != nil {
 		writeError(w, err)
 		return
@@ -268,12 +289,12 @@ func (s *Server) serveDeleteCollection(w http.ResponseWriter, r *http.Request, i
 		writeError(w, err)
 		return
 	}
-	dopts, err := parseDeleteOptions(r.URL.Query(), body)
+	dopts, err := decode.ParseDeleteOptions(r.URL.Query(), body)
 	if err != nil {
 		writeError(w, err)
 		return
 	}
-	lopts, err := parseListOptions(r.URL.Query(), false)
+	lopts, err := decode.ParseListOptions(r.URL.Query(), false)
 	if err != nil {
 		writeError(w, err)
 		return

@@ -5,17 +5,22 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"net/http"
-	"os"
 	"runtime/debug"
 	"strconv"
 	"strings"
-	"time"
 
 	"github.com/informer-lab/informer-lab/api"
 	"github.com/informer-lab/informer-lab/api/fields"
+	"github.com/informer-lab/informer-lab/apiserver/internal/decode"
+	"github.com/informer-lab/informer-lab/apiserver/internal/negotiation"
+	"github.com/informer-lab/informer-lab/apiserver/internal/printers"
 )
+
+// The HTTP front: the filter chain (guardBody, authentication, the browser and query checks,
+// panic recovery), routing and the response writers. Every failure is a Status with the
+// code, reason and message of wire spec §6 and §10 (writeStatus, S1); a panic in a handler is
+// a 500 Status without a stack trace and the server goes on (limits.go, 8).
 
 // requestInfo is what the path says (apiserver's request.RequestInfo; U1–U7).
 type requestInfo struct {
@@ -26,8 +31,8 @@ type requestInfo struct {
 	subresource  string
 	legacyWatch  bool
 	verb         string
-	out          output // the response shape the Accept header asked for
-	include      string // includeObject of a Table request
+	out          negotiation.Output // the response shape the Accept header asked for
+	include      string             // includeObject of a Table request
 }
 
 // buildHandler assembles the filter chain: authentication, panic recovery, then routing.
@@ -175,12 +180,12 @@ func (s *Server) route(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	s.counts.add(info.verb, info.res.info.GroupResource().String())
-	if info.out, err = negotiate(r, endpointFor(info.verb)); err != nil {
+	if info.out, err = negotiation.Negotiate(r, negotiation.EndpointFor(info.verb)); err != nil {
 		writeError(w, err)
 		return
 	}
-	if info.out.kind == outTable {
-		if info.include, err = parseIncludeObject(r.URL.Query()); err != nil {
+	if info.out.Shape == negotiation.Table {
+		if info.include, err = printers.ParseIncludeObject(r.URL.Query()); err != nil {
 			writeError(w, err)
 			return
 		}
@@ -294,34 +299,6 @@ func parsePath(served []*resource, rest string) (requestInfo, error) {
 	return info, nil
 }
 
-// checkPathSegmentName refuses an object name that cannot be a path segment: "." and "..",
-// or one containing "/" or "%" (sent as %2F and %25). It mirrors the key functions of the
-// real generic registry (NamespaceKeyFunc, NoNamespaceKeyFunc), which answer 400
-// `Name parameter invalid: "..": may not be '..'` before storage is touched. A "/" cannot
-// survive our path split (a %2F in a name makes an extra segment, hence a 404), so in
-// practice this catches the dot names and "%". A legacy single-object watch path is a
-// field selector, not a key, and is left alone.
-func checkPathSegmentName(info requestInfo) error {
-	if info.name == "" || info.legacyWatch {
-		return nil
-	}
-	var msgs []string
-	switch info.name {
-	case ".", "..":
-		msgs = append(msgs, fmt.Sprintf("may not be '%s'", info.name))
-	default:
-		for _, bad := range []string{"/", "%"} {
-			if strings.Contains(info.name, bad) {
-				msgs = append(msgs, fmt.Sprintf("may not contain '%s'", bad))
-			}
-		}
-	}
-	if len(msgs) == 0 {
-		return nil
-	}
-	return api.NewBadRequest(fmt.Sprintf("Name parameter invalid: %q: %s", info.name, strings.Join(msgs, ";")))
-}
-
 // classify picks the verb from the method and the path shape; a method the path does not
 // serve is 405 (U3, E46).
 func (s *Server) classify(info *requestInfo, r *http.Request) error {
@@ -371,69 +348,15 @@ func isTrue(q map[string][]string, key string) bool {
 	return s != "0" && s != "false"
 }
 
-// readBody reads a request body up to the limit (E8), within BodyReadTimeout. A declared
-// Content-Length over the limit is refused before reading anything; a body without one is
-// read only up to the limit plus one byte, so a huge body never costs more than the limit
-// in memory. A client that sends its body too slowly (slowloris) gets 408 Timeout when the
-// read deadline passes. The deadline is a connection deadline, in real time, set through
-// http.ResponseController; on a connection that has none (an in-process ResponseRecorder)
-// the body is read without one.
-func (s *Server) readBody(w http.ResponseWriter, r *http.Request) ([]byte, error) {
-	if r.Body == nil || r.Body == http.NoBody {
-		return nil, nil
-	}
-	if r.ContentLength > s.opts.MaxBodyBytes {
-		return nil, api.NewRequestEntityTooLargeError(fmt.Sprintf("limit is %d", s.opts.MaxBodyBytes))
-	}
-	if d := s.opts.BodyReadTimeout; d > 0 {
-		// The deadline stays after the read: once the body is read to its end net/http
-		// clears it itself, and if the body is cut short, it bounds net/http's attempt to
-		// drain the rest (guardBody).
-		_ = http.NewResponseController(w).SetReadDeadline(time.Now().Add(d))
-	}
-	data, err := io.ReadAll(io.LimitReader(r.Body, s.opts.MaxBodyBytes+1))
-	if err != nil {
-		if errors.Is(err, os.ErrDeadlineExceeded) {
-			return nil, bodyTimeout(s.opts.BodyReadTimeout, len(data))
-		}
-		return nil, api.NewBadRequest("unable to read the request body: " + err.Error())
-	}
-	if int64(len(data)) > s.opts.MaxBodyBytes {
-		return nil, api.NewRequestEntityTooLargeError(fmt.Sprintf("limit is %d", s.opts.MaxBodyBytes))
-	}
-	return data, nil
-}
-
-// bodyTimeout is the 408 of a body that did not arrive within BodyReadTimeout. The reason is
-// Timeout ("the request could not be completed within the given time"), the code 408: the
-// client, not the server, was slow. client-go's apierrors.IsTimeout is true for it.
-func bodyTimeout(d time.Duration, got int) *api.Status {
-	return &api.Status{
-		TypeMeta: api.TypeMeta{Kind: "Status", APIVersion: "v1"},
-		Status:   api.StatusFailure, Code: http.StatusRequestTimeout, Reason: api.StatusReasonTimeout,
-		Message: fmt.Sprintf("Timeout: the request body was not received within %s (%d bytes read)", d, got),
-	}
-}
-
-// checkQueryLength is the 414 of a query string over MaxQueryBytes. Kubernetes has no
-// reason for 414, so the Status has none (reason ""), as the real server's Statuses for
-// codes without a reason do; the message names both sizes. A request whose line and
-// headers exceed MaxHeaderBytes never gets here: net/http answers it 431 in plain text.
-func (s *Server) checkQueryLength(r *http.Request) *api.Status {
-	if max := s.opts.MaxQueryBytes; max > 0 && len(r.URL.RawQuery) > max {
-		return &api.Status{
-			TypeMeta: api.TypeMeta{Kind: "Status", APIVersion: "v1"},
-			Status:   api.StatusFailure, Code: http.StatusRequestURITooLong, Reason: api.StatusReasonUnknown,
-			Message: fmt.Sprintf("the request URI is too long: the query string has %d bytes, the limit is %d", len(r.URL.RawQuery), max),
-		}
-	}
-	return nil
-}
-
 // checkJSONBody enforces the request Content-Type of POST and PUT (N1, N2, E21). A body
 // without a Content-Type is refused too, where the real server would read it as JSON: a web
 // page can send an untyped body to another site without a CORS preflight, a JSON one it
-// cannot. No body at all is left to the decoder's 400.
+// cannot. No body at all is left to the decoder's 400. A protobuf or YAML body (and a
+// DeleteOptions body of a DELETE in either, readDeleteBody) is 415 UnsupportedMediaType
+// listing application/json (N2). client-go has no fallback from that 415, so a typed
+// clientset needs rest.Config.ContentType = "application/json"; kubectl's generator commands
+// (create configmap, create namespace, create deployment, …) use typed clients and get the
+// 415 too, while `kubectl create … --dry-run=client -o yaml | kubectl create -f -` works.
 func checkJSONBody(r *http.Request) error {
 	ct := r.Header.Get("Content-Type")
 	if ct == "" && r.ContentLength == 0 {
@@ -455,7 +378,7 @@ func writeWarnings(w http.ResponseWriter, warnings []string) {
 // listOptionsFor parses the query of a collection GET; a legacy single-object watch path
 // becomes a metadata.name field selector (U6, E42).
 func listOptionsFor(r *http.Request, info requestInfo) (api.ListOptions, error) {
-	opts, err := parseListOptions(r.URL.Query(), info.verb == "watch")
+	opts, err := decode.ParseListOptions(r.URL.Query(), info.verb == "watch")
 	if err != nil {
 		return opts, err
 	}

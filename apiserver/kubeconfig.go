@@ -1,11 +1,12 @@
 package apiserver
 
 import (
-	"bytes"
-	"encoding/base64"
 	"encoding/json"
+	"fmt"
 	"net"
 	"strings"
+
+	"github.com/informer-lab/informer-lab/api"
 )
 
 // dialableURL replaces an unspecified listen address (0.0.0.0, ::) by 127.0.0.1, which a
@@ -22,51 +23,50 @@ func dialableURL(u string) string {
 	return scheme + "://" + net.JoinHostPort("127.0.0.1", port)
 }
 
-// KubeconfigContext is the name of the cluster, user and context Kubeconfig writes.
+// KubeconfigContext is the name of the cluster, user and context Kubeconfig writes. Nothing
+// in client-go mirrors it.
 const KubeconfigContext = "informer-lab"
 
-// Kubeconfig returns a kubeconfig (clientcmd's v1 Config, in YAML) for the running server:
-// one cluster at URL, with the certificate-authority-data of StartTLS when serving TLS; one
-// user, carrying the admin client certificate (client-certificate-data, client-key-data, as
-// in the admin.conf of kubeadm and kind) with Options.ClientCertAuth and Options.BearerToken
-// (token) when set; and the current context "informer-lab" with namespace default. It
-// returns nil before Start or StartTLS. Write it to a file and run
-// `kubectl --kubeconfig FILE get pods`.
-func (s *Server) Kubeconfig() []byte {
+// AdminKubeconfig returns a kubeconfig for the running server, as the wire type that
+// clientcmd writes and reads (clientcmd's v1 Config): one cluster at URL, with the
+// certificate-authority-data of StartTLS when serving TLS; one user, carrying the admin client
+// certificate (client-certificate-data, client-key-data, as in the admin.conf of kubeadm and
+// kind) with Options.ClientCertAuth and Options.BearerToken (token) when set; and the current
+// context "informer-lab" with namespace default. It returns nil before Start or StartTLS.
+// kubeadm's kubeconfig phase writes such a file.
+func (s *Server) AdminKubeconfig() *api.Config {
 	s.lifeMu.Lock()
 	url, ca := s.url, s.caPEM
 	s.lifeMu.Unlock()
 	if url == "" {
 		return nil
 	}
-	url = dialableURL(url)
-	// JSON strings are valid YAML double-quoted scalars, so quoting with json.Marshal is
-	// safe for any URL or token.
-	q := func(v string) string {
-		b, _ := json.Marshal(v)
-		return string(b)
-	}
-	name := q(KubeconfigContext)
-	var b bytes.Buffer
-	b.WriteString("apiVersion: v1\nkind: Config\nclusters:\n- name: " + name + "\n  cluster:\n    server: " + q(url) + "\n")
-	if ca != nil {
-		b.WriteString("    certificate-authority-data: " + q(base64.StdEncoding.EncodeToString(ca)) + "\n")
-	}
-	b.WriteString("users:\n- name: " + name + "\n  user:")
 	cert, key := s.ClientCertificatePEM()
-	if cert == nil && s.opts.BearerToken == "" {
-		b.WriteString(" {}\n")
-	} else {
-		b.WriteString("\n")
+	return &api.Config{
+		Kind:       "Config",
+		APIVersion: "v1",
+		Clusters: []api.NamedCluster{{Name: KubeconfigContext, Cluster: api.Cluster{
+			Server: dialableURL(url), CertificateAuthorityData: ca}}},
+		AuthInfos: []api.NamedAuthInfo{{Name: KubeconfigContext, AuthInfo: api.AuthInfo{
+			ClientCertificateData: cert, ClientKeyData: key, Token: s.opts.BearerToken}}},
+		Contexts: []api.NamedContext{{Name: KubeconfigContext, Context: api.Context{
+			Cluster: KubeconfigContext, AuthInfo: KubeconfigContext, Namespace: "default"}}},
+		CurrentContext: KubeconfigContext,
 	}
-	if cert != nil {
-		b.WriteString("    client-certificate-data: " + q(base64.StdEncoding.EncodeToString(cert)) + "\n")
-		b.WriteString("    client-key-data: " + q(base64.StdEncoding.EncodeToString(key)) + "\n")
+}
+
+// Kubeconfig returns AdminKubeconfig as a file: JSON, which is YAML too, so kubectl and
+// clientcmd read it as any kubeconfig. It returns nil before Start or StartTLS. Write it to a
+// file and run `kubectl --kubeconfig FILE get pods`; `demo serve` writes the YAML form with
+// clientcmd.Write.
+func (s *Server) Kubeconfig() []byte {
+	cfg := s.AdminKubeconfig()
+	if cfg == nil {
+		return nil
 	}
-	if s.opts.BearerToken != "" {
-		b.WriteString("    token: " + q(s.opts.BearerToken) + "\n")
+	b, err := json.MarshalIndent(cfg, "", "  ")
+	if err != nil {
+		panic(fmt.Sprintf("apiserver: encoding a kubeconfig without extensions cannot fail: %v", err))
 	}
-	b.WriteString("contexts:\n- name: " + name + "\n  context:\n    cluster: " + name + "\n    user: " + name + "\n    namespace: default\n")
-	b.WriteString("current-context: " + name + "\n")
-	return b.Bytes()
+	return append(b, '\n')
 }

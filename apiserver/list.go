@@ -11,7 +11,21 @@ import (
 	"time"
 
 	"github.com/informer-lab/informer-lab/api"
+	"github.com/informer-lab/informer-lab/apiserver/internal/continuetoken"
+	"github.com/informer-lab/informer-lab/apiserver/internal/decode"
 )
+
+// Lists: the cacher's GetList and the etcd3 store's paging. What they promise:
+//
+//  1. Snapshots without MVCC: a list at an older revision (Exact, or a later page of a paged
+//     list) is rebuilt from the current state by undoing the retained events after it. Every
+//     page of one list therefore has the first page's RV even when writes happen between
+//     pages (wire spec L7); once that RV leaves the history, the token gets 410 Expired
+//     carrying a fresh "latest" token (L12). Exact at a compacted RV is 410; a future RV
+//     waits TooLargeResourceVersionWait, then 504 ResourceVersionTooLarge (L4, L5, H-2).
+//  2. limit is ignored with resourceVersion=0 unless HonourLimitWithRV0 (L9).
+//     remainingItemCount is set only on a non-last page of a list without selectors (L13).
+//  3. Continue tokens are the real server's (internal/continuetoken); a bad one is 400.
 
 // errContinueExpiredMessage mirrors the message of the real server's 410 for a continue
 // token whose revision was compacted (L12).
@@ -29,7 +43,7 @@ type listResult struct {
 }
 
 // list serves a LIST (Store.List with the cacher's rules; L3–L16). opts must have passed
-// parseListOptions.
+// decode.ParseListOptions.
 //
 // Snapshots: an Exact list and every page after the first are read at an older revision.
 // Instead of MVCC, the page is rebuilt from the current state and the history of events
@@ -41,7 +55,7 @@ func (s *Server) list(ctx context.Context, res *resource, ns string, opts api.Li
 		return listResult{}, err
 	}
 	keep := sel.keepFunc(res)
-	rv, err := parseResourceVersion(opts.ResourceVersion)
+	rv, err := decode.ParseResourceVersion(opts.ResourceVersion)
 	if err != nil {
 		return listResult{}, err
 	}
@@ -60,7 +74,7 @@ func (s *Server) list(ctx context.Context, res *resource, ns string, opts api.Li
 	var from string
 	var tokenRV uint64
 	if opts.Continue != "" {
-		if tokenRV, from, err = decodeContinue(opts.Continue); err != nil {
+		if tokenRV, from, err = continuetoken.Decode(opts.Continue); err != nil {
 			return listResult{}, err
 		}
 	}
@@ -72,7 +86,7 @@ func (s *Server) list(ctx context.Context, res *resource, ns string, opts api.Li
 
 	out := listResult{items: p.items, rv: p.rv}
 	if p.more {
-		out.cont = encodeContinue(p.rv, p.lastKey+"\x00")
+		out.cont = continuetoken.Encode(p.rv, p.lastKey+"\x00")
 		if keep == nil {
 			n := p.remaining
 			out.remaining = &n
@@ -96,7 +110,7 @@ func (s *Server) readList(res *resource, ns string, isContinue bool, tokenRV uin
 		return page{}, api.NewBadRequest("invalid continue token: continue key is not valid: resourceVersion is ahead of the server")
 	case isContinue && tokenRV < s.hist.start:
 		st := api.NewResourceExpired(errContinueExpiredMessage)
-		st.Continue = encodeContinueLatest(from)
+		st.Continue = continuetoken.EncodeLatest(from)
 		return page{}, st
 	case isContinue:
 		at = tokenRV
@@ -180,7 +194,7 @@ func watchListForbidden() *api.Status {
 }
 
 // openWatch validates a WATCH and registers its watcher (W1–W9). opts must have passed
-// parseListOptions. Errors here are ordinary HTTP errors (W2); a compacted or too large RV
+// decode.ParseListOptions. Errors here are ordinary HTTP errors (W2); a compacted or too large RV
 // becomes the watcher's single ERROR event instead (W9, W12).
 func (s *Server) openWatch(ctx context.Context, res *resource, ns string, opts api.ListOptions) (*watcher, error) {
 	sendInitial := opts.SendInitialEvents != nil && *opts.SendInitialEvents
@@ -191,7 +205,7 @@ func (s *Server) openWatch(ctx context.Context, res *resource, ns string, opts a
 	if err != nil {
 		return nil, err
 	}
-	rv, err := parseResourceVersion(opts.ResourceVersion)
+	rv, err := decode.ParseResourceVersion(opts.ResourceVersion)
 	if err != nil {
 		return nil, err
 	}

@@ -13,6 +13,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/informer-lab/informer-lab/api"
+	"github.com/informer-lab/informer-lab/apiserver/internal/continuetoken"
 )
 
 // wireList is a decoded list response.
@@ -224,12 +225,12 @@ func TestCh01_PagingConsistentSnapshot(t *testing.T) {
 	assert.Nil(t, p3.Metadata.RemainingItemCount, "L13: omitted on the last page")
 
 	// L10: the token mirrors the real one.
-	rv, start, err := decodeContinue(p1.Metadata.Continue)
+	rv, start, err := continuetoken.Decode(p1.Metadata.Continue)
 	require.NoError(t, err)
 	assert.Equal(t, snap, rv)
 	assert.Equal(t, "p2\x00", start)
 	all := c.list(t, "/api/v1/pods?limit=1")
-	_, start, err = decodeContinue(all.Metadata.Continue)
+	_, start, err = continuetoken.Decode(all.Metadata.Continue)
 	require.NoError(t, err)
 	assert.Equal(t, "default/p1\x00", start, "L10: all-namespaces keys keep the namespace")
 }

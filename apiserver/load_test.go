@@ -27,9 +27,10 @@ import (
 	"github.com/informer-lab/informer-lab/apiserver"
 	"github.com/informer-lab/informer-lab/informer"
 	"github.com/informer-lab/informer-lab/listwatch"
+	"github.com/informer-lab/informer-lab/rest"
 )
 
-// The load run of issue 12 item 4 (make load). It is not part of go test: it needs the
+// The load run (make load). It is not part of go test: it needs the
 // -load flag, runs for a minute by default and reports figures rather than asserting them.
 var (
 	loadRun        = flag.Bool("load", false, "run TestCh01_Load, the load run of make load")
@@ -352,7 +353,7 @@ func TestCh01_Load(t *testing.T) {
 	require.Len(t, srv.Watchers(), nWatchers, "watches open")
 
 	// The informer, over HTTP like any client.
-	client, err := listwatch.RESTClientFor(&listwatch.Config{Host: base})
+	client, err := rest.RESTClientFor(&rest.Config{Host: base})
 	require.NoError(t, err)
 	inf := informer.NewSharedIndexInformer(listwatch.NewListWatchFromClient(client, "configmaps", "", fields.Everything()), &api.ConfigMap{}, 0, nil)
 	infCtx, stopInformer := context.WithCancel(ctx)

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/informer-lab/informer-lab/api"
+	"github.com/informer-lab/informer-lab/apiserver/internal/negotiation"
 )
 
 // OpenAPI v3 (wire spec K11), a tiny stand-in for k8s.io/kube-openapi's handler3. kubectl
@@ -105,7 +106,7 @@ func docHash(doc []byte) string { return fmt.Sprintf("%X", sha512.Sum512(doc)) }
 // serveOpenAPI answers /openapi/v3 and /openapi/v3/{api/v1 | apis/g/v}. It reports false
 // for any other path.
 func (s *Server) serveOpenAPI(w http.ResponseWriter, r *http.Request, path string) bool {
-	if _, err := negotiate(r, endpointPlain); err != nil {
+	if _, err := negotiation.Negotiate(r, negotiation.EndpointPlain); err != nil {
 		writeError(w, err)
 		return true
 	}

@@ -14,11 +14,27 @@ import (
 
 	"github.com/informer-lab/informer-lab/api"
 	"github.com/informer-lab/informer-lab/api/watch"
+	"github.com/informer-lab/informer-lab/apiserver/internal/decode"
+	"github.com/informer-lab/informer-lab/apiserver/internal/validation"
 )
 
 // The storage operations behind both the HTTP handlers and the Go API. They mirror the
 // generic registry (k8s.io/apiserver pkg/registry/generic/registry/store.go) with the
-// strategies of pods, configmaps and namespaces reduced to what the wire spec names.
+// strategies of pods, configmaps and namespaces reduced to what the wire spec names:
+//
+//  1. dryRun=All on create, update, patch, delete and deletecollection runs everything
+//     (defaulting, validation, admission, conflicts) and answers with what would be stored,
+//     storing nothing: no resourceVersion is consumed and no watch sees an event. A created
+//     object comes back without a resourceVersion, an updated or marked one with the stored
+//     RV. Any other dryRun value, a bad fieldValidation or fieldManager, force on a non-apply
+//     patch are 422s naming CreateOptions, UpdateOptions, PatchOptions or DeleteOptions
+//     (internal/decode).
+//  2. An update's resourceVersion "0" means none (unconditional); one that is not a number
+//     is the parser's 500, as in the real server.
+//  3. The status subresource (…/{name}/status, U2, U5) is served for every kind but
+//     configmaps, as the real pod, namespace and custom-resource strategies do: a PUT or
+//     PATCH there changes only the status, and one on the main resource keeps the stored
+//     status whatever the body says; generation moves on spec changes only (P5).
 
 var protectedNamespaces = map[string]bool{"default": true, "kube-system": true, "kube-public": true}
 
@@ -115,11 +131,11 @@ func (s *Server) normalize(res *resource, obj api.Object) (api.Object, error) {
 func validate(res *resource, obj api.Object) error {
 	m, _ := api.Accessor(obj)
 	isNS := res.info.builtin && res.info.Kind == "Namespace"
-	if err := validateObjectMeta(res.info.groupKind().String(), m, isNS, res.info.Namespaced); err != nil {
+	if err := validation.ValidateObjectMeta(res.info.groupKind().String(), m, isNS, res.info.Namespaced); err != nil {
 		return err
 	}
 	if cm, ok := obj.(*api.ConfigMap); ok {
-		return validateConfigMapSize(cm)
+		return validation.ValidateConfigMapSize(cm)
 	}
 	return nil
 }
@@ -161,7 +177,7 @@ func (s *Server) create(res *resource, ns string, obj api.Object, dryRun bool) (
 		if len(prefix) > maxGenerateNamePrefix {
 			prefix = prefix[:maxGenerateNamePrefix]
 		}
-		m.SetName(prefix + generateNameSuffix())
+		m.SetName(prefix + validation.GenerateNameSuffix())
 	}
 	if err := validate(res, obj); err != nil {
 		return nil, err
@@ -328,7 +344,7 @@ func validateUpdate(res *resource, obj api.Object, old *record) error {
 		}
 		if len(extra) > 0 {
 			slices.Sort(extra)
-			causes = append(causes, fieldForbidden("metadata.finalizers", fmt.Sprintf(
+			causes = append(causes, validation.Forbidden("metadata.finalizers", fmt.Sprintf(
 				"no new finalizers can be added if the object is being deleted, found new finalizers %#v", extra)))
 		}
 	}
@@ -417,7 +433,7 @@ func specChanged(old, updated api.Object) bool {
 // get reads one object (L6): RV "" is the latest, "0" any (the latest here), N not older
 // than N.
 func (s *Server) get(ctx context.Context, res *resource, ns, name, rvText string) (*record, error) {
-	rv, err := parseResourceVersion(rvText)
+	rv, err := decode.ParseResourceVersion(rvText)
 	if err != nil {
 		return nil, err
 	}

@@ -2,6 +2,7 @@ package apiserver
 
 import (
 	"errors"
+	"fmt"
 	"log/slog"
 	"strings"
 	"time"
@@ -29,7 +30,7 @@ const (
 	// waits for it before failing with 504 ResourceVersionTooLarge (L4, W9).
 	DefaultTooLargeResourceVersionWait = 3 * time.Second
 
-	// The limits a hostile or broken client meets (wire spec §10; doc.go item 26). The real
+	// The limits a hostile or broken client meets (wire spec §10; limits.go). The real
 	// kube-apiserver has the same header limits (its http.Server sets MaxHeaderBytes to 1 MiB
 	// and a ReadHeaderTimeout) and caps in-flight requests rather than open watches.
 
@@ -57,59 +58,76 @@ const (
 	DefaultWatchWriteTimeout = time.Minute
 )
 
-// Options configure a Server. The zero value gives the defaults above. It plays the role of
-// the kube-apiserver's command-line options (k8s.io/apiserver pkg/server/options).
+// Options configure a Server. It plays the role of the kube-apiserver's command-line options
+// (k8s.io/apiserver pkg/server/options).
+//
+// One convention holds for every field: the zero value is the documented default (above, or
+// off for the booleans, none for the lists, the real clock, no logger). A duration or size
+// that can meaningfully be switched off (the timeouts, the wait for a future resourceVersion
+// and the caps on queries and open watches) is switched off by any negative value; for every
+// other one a negative value is invalid. Validate reports exactly what New cannot honour, and
+// New panics on it, as on any programming error: options that come from a user (flags, a
+// config file) should pass Validate first, as demo serve does.
 type Options struct {
-	// HistorySize bounds the event history ring (0: DefaultHistorySize).
+	// HistorySize bounds the event history ring (0: DefaultHistorySize; negative: invalid).
 	HistorySize int
-	// BookmarkPeriod is the interval of periodic BOOKMARKs (0: DefaultBookmarkPeriod).
+	// BookmarkPeriod is the interval of periodic BOOKMARKs (0: DefaultBookmarkPeriod;
+	// negative: invalid). Clients opt out of bookmarks themselves (allowWatchBookmarks).
 	BookmarkPeriod time.Duration
-	// WatchBufferSize bounds each watcher's queue of undelivered events (0: default).
+	// WatchBufferSize bounds each watcher's queue of undelivered events (0:
+	// DefaultWatchBufferSize; negative: invalid).
 	WatchBufferSize int
-	// MaxBodyBytes caps request bodies; larger ones get 413 (0: DefaultMaxBodyBytes).
+	// MaxBodyBytes caps request bodies; larger ones get 413 (0: DefaultMaxBodyBytes;
+	// negative: invalid).
 	MaxBodyBytes int64
 	// RejectWatchList answers sendInitialEvents=true with 422, as a server with the WatchList
 	// feature gate off does, so the client's LIST+WATCH fallback can be shown (CG5, T9). It
-	// also turns off the W6 defaulting of "" and "0" watches to watch-list.
+	// also turns off the W6 defaulting of "" and "0" watches to watch-list (false: served).
 	RejectWatchList bool
 	// HonourLimitWithRV0 pages lists with resourceVersion=0. The real server ignores limit
-	// then (L9) and so do we unless this is set.
+	// then (L9) and so do we unless this is set (false: ignored).
 	HonourLimitWithRV0 bool
-	// MinRequestTimeout sets the lifetime of watches without timeoutSeconds (0: default).
+	// MinRequestTimeout sets the lifetime of watches without timeoutSeconds, a random
+	// duration in [this, 2×this) (0: DefaultMinRequestTimeout; negative: invalid).
 	MinRequestTimeout time.Duration
-	// TooLargeResourceVersionWait is how long a request for a future RV waits for it (0: the
-	// default of 3 s; negative: fail at once).
+	// TooLargeResourceVersionWait is how long a request for a future RV waits for it (0:
+	// DefaultTooLargeResourceVersionWait; negative: no wait, fail at once).
 	TooLargeResourceVersionWait time.Duration
-	// Resources are extra kinds to serve, stored as Unstructured (e.g. DeploymentsResource).
+	// Resources are extra kinds to serve, stored as Unstructured (e.g. DeploymentsResource;
+	// nil: none). Each must be valid and none may clash with another or a built-in one.
 	Resources []ResourceInfo
 	// Clock drives timestamps, bookmarks and timeouts (nil: the real clock). A server created
 	// inside a testing/synctest bubble with the real clock runs in virtual time.
 	Clock clock.Clock
-	// Logger receives one Debug hop per operation (component "apiserver"); nil is silent.
+	// Logger receives one Debug hop per operation, component "apiserver" and op create,
+	// update, delete, list, watch-open, watch-send, watch-close or fault (nil: silent, and
+	// tracing costs nothing).
 	Logger *slog.Logger
 
 	// Version is the Kubernetes version /version reports, such as "v1.33.1" (empty:
-	// DefaultVersion). The kubectl dispatcher on the project's machines runs the kubectl of
-	// the reported minor (K1).
+	// DefaultVersion; not of the form v1.32.0: invalid). The kubectl dispatcher on the
+	// project's machines runs the kubectl of the reported minor (K1).
 	Version string
 	// BearerToken, when set, makes the server require "Authorization: Bearer <token>" (or,
 	// with ClientCertAuth, a client certificate): anything else gets 401 Unauthorized, except
-	// the anonymous health and version checks (auth.go).
+	// the anonymous health and version checks (auth.go). Empty: no token is accepted; with
+	// white space: invalid, since no Authorization header could carry it.
 	BearerToken string
 	// ClientCertAuth mirrors kube-apiserver's --client-ca-file (the x509 authenticator), with
 	// the client CA made by the server, as kubeadm and kind make theirs: StartTLS creates it
 	// and issues an admin certificate (ClientCertificatePEM, in Kubeconfig), and requests
 	// presenting a certificate it signed are authenticated as the certificate's CN (auth.go;
-	// IssueClientCertificate mints more users). It needs TLS: Start refuses it.
+	// IssueClientCertificate mints more users). It needs TLS: Start refuses it (false: off).
 	ClientCertAuth bool
 	// DebugFaults serves the fault API as JSON at /debug/faults, for instructors with curl
-	// (debug_faults.go). It is off by default: anyone who can reach the port can use it.
+	// (debug_faults.go). Anyone who can reach the port can use it (false: not served).
 	DebugFaults bool
 
 	// ReadHeaderTimeout, IdleTimeout and MaxHeaderBytes configure the http.Server of Start and
 	// StartTLS (0: DefaultReadHeaderTimeout, DefaultIdleTimeout, DefaultMaxHeaderBytes; a
-	// negative timeout: none). There is deliberately no server-wide ReadTimeout or
-	// WriteTimeout: watches are long-lived (W20).
+	// negative timeout: none; a negative MaxHeaderBytes: invalid, net/http has no "no limit").
+	// There is deliberately no server-wide ReadTimeout or WriteTimeout: watches are long-lived
+	// (W20).
 	ReadHeaderTimeout time.Duration
 	IdleTimeout       time.Duration
 	MaxHeaderBytes    int
@@ -129,11 +147,26 @@ type Options struct {
 	WatchWriteTimeout time.Duration
 }
 
-// Validate reports the first invalid option with a clear error, as the Validate methods of
-// k8s.io/apiserver pkg/server/options do for kube-apiserver's flags. New does not call it (it
-// repairs what it can), so callers that take options from users, such as demo serve,
-// should.
+// Validate reports the first option New cannot honour, with a clear error, as the Validate
+// methods of k8s.io/apiserver pkg/server/options do for kube-apiserver's flags: a negative
+// value where none means off, a malformed Version, a BearerToken with white space, an invalid
+// ResourceInfo or two resources of one name. New panics on exactly these.
 func (o Options) Validate() error {
+	for _, f := range []struct {
+		name  string
+		value int64
+	}{
+		{"HistorySize", int64(o.HistorySize)},
+		{"BookmarkPeriod", int64(o.BookmarkPeriod)},
+		{"WatchBufferSize", int64(o.WatchBufferSize)},
+		{"MaxBodyBytes", o.MaxBodyBytes},
+		{"MinRequestTimeout", int64(o.MinRequestTimeout)},
+		{"MaxHeaderBytes", int64(o.MaxHeaderBytes)},
+	} {
+		if f.value < 0 {
+			return fmt.Errorf("apiserver: Options.%s must not be negative (0 means the default; it cannot be turned off)", f.name)
+		}
+	}
 	if o.Version != "" {
 		if err := validateVersion(o.Version); err != nil {
 			return err
@@ -142,20 +175,48 @@ func (o Options) Validate() error {
 	if strings.ContainsAny(o.BearerToken, " \t\r\n") {
 		return errors.New("apiserver: the bearer token must not contain white space")
 	}
+	seen := map[string]bool{}
+	for _, ri := range builtinResources() {
+		seen[ri.Group+"/"+ri.Resource] = true
+	}
 	for _, ri := range o.Resources {
 		if err := ri.validate(); err != nil {
 			return err
 		}
-	}
-	switch {
-	case o.HistorySize < 0, o.WatchBufferSize < 0, o.MaxBodyBytes < 0, o.BookmarkPeriod < 0, o.MinRequestTimeout < 0, o.MaxHeaderBytes < 0:
-		return errors.New("apiserver: sizes and periods must not be negative")
+		id := ri.Group + "/" + ri.Resource
+		if seen[id] {
+			return fmt.Errorf("apiserver: resource %s is already registered", ri.GroupResource())
+		}
+		seen[id] = true
 	}
 	return nil
 }
 
+// withDefaults resolves the convention of Options for New: every zero becomes its default and
+// every negative value that means off becomes 0, which the server reads as off. It assumes
+// Validate passed.
+func (o Options) withDefaults() Options {
+	o.HistorySize = orDefault(o.HistorySize, DefaultHistorySize)
+	o.BookmarkPeriod = orDefault(o.BookmarkPeriod, DefaultBookmarkPeriod)
+	o.WatchBufferSize = orDefault(o.WatchBufferSize, DefaultWatchBufferSize)
+	o.MaxBodyBytes = orDefault(o.MaxBodyBytes, DefaultMaxBodyBytes)
+	o.MinRequestTimeout = orDefault(o.MinRequestTimeout, DefaultMinRequestTimeout)
+	o.TooLargeResourceVersionWait = orDefault(o.TooLargeResourceVersionWait, DefaultTooLargeResourceVersionWait)
+	if o.Version == "" {
+		o.Version = DefaultVersion
+	}
+	o.ReadHeaderTimeout = orDefault(o.ReadHeaderTimeout, DefaultReadHeaderTimeout)
+	o.IdleTimeout = orDefault(o.IdleTimeout, DefaultIdleTimeout)
+	o.MaxHeaderBytes = orDefault(o.MaxHeaderBytes, DefaultMaxHeaderBytes)
+	o.BodyReadTimeout = orDefault(o.BodyReadTimeout, DefaultBodyReadTimeout)
+	o.MaxQueryBytes = orDefault(o.MaxQueryBytes, DefaultMaxQueryBytes)
+	o.MaxOpenWatches = orDefault(o.MaxOpenWatches, DefaultMaxOpenWatches)
+	o.WatchWriteTimeout = orDefault(o.WatchWriteTimeout, DefaultWatchWriteTimeout)
+	return o
+}
+
 // orDefault maps 0 to def and any negative value to 0, which then means "off".
-func orDefault[T int | time.Duration](v, def T) T {
+func orDefault[T int | int64 | time.Duration](v, def T) T {
 	switch {
 	case v == 0:
 		return def

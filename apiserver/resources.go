@@ -41,7 +41,7 @@ type ResourceInfo struct {
 
 // DeploymentsResource is an example registered kind, apps/v1 deployments, served under
 // /apis/apps/v1 and stored as Unstructured. Pass it in Options.Resources (or to Register) to
-// serve it; it proves the registration path (issue 3, item 7).
+// serve it; it proves the registration path.
 var DeploymentsResource = ResourceInfo{
 	Group: "apps", Version: "v1", Resource: "deployments", Kind: "Deployment",
 	Namespaced: true, ShortNames: []string{"deploy"}, Categories: []string{"all"}, ReturnDeletedObject: true,

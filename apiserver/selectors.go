@@ -6,6 +6,7 @@ import (
 	"github.com/informer-lab/informer-lab/api"
 	"github.com/informer-lab/informer-lab/api/fields"
 	"github.com/informer-lab/informer-lab/api/labels"
+	"github.com/informer-lab/informer-lab/apiserver/internal/decode"
 )
 
 // selectors are the parsed labelSelector and fieldSelector of a LIST or WATCH (L17–L21).
@@ -40,7 +41,7 @@ func parseSelectors(res *resource, labelText, fieldText string) (selectors, erro
 				return sel, api.NewBadRequest(err.Error())
 			}
 		}
-		if err := validateFieldSelectorFields(fs, res.info.allowedFields(), fieldSelectorKind(res)); err != nil {
+		if err := decode.ValidateFieldSelectorFields(fs, res.info.allowedFields(), fieldSelectorKind(res)); err != nil {
 			return sel, err
 		}
 		if !fs.Empty() {

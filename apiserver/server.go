@@ -63,39 +63,14 @@ type Server struct {
 }
 
 // New mirrors genericapiserver's New + PrepareRun for our single process: a ready Server with
-// the namespaces default, kube-system and kube-public (NS3). It panics only on an invalid
-// ResourceInfo in opts.Resources, a programming error.
+// the namespaces default, kube-system and kube-public (NS3). Zero options take their defaults
+// and negative ones that mean off turn off (Options). New panics when opts.Validate fails:
+// such options are a programming error, and options from a user must be validated first.
 func New(opts Options) *Server {
-	if opts.HistorySize <= 0 {
-		opts.HistorySize = DefaultHistorySize
+	if err := opts.Validate(); err != nil {
+		panic(err)
 	}
-	if opts.BookmarkPeriod <= 0 {
-		opts.BookmarkPeriod = DefaultBookmarkPeriod
-	}
-	if opts.WatchBufferSize <= 0 {
-		opts.WatchBufferSize = DefaultWatchBufferSize
-	}
-	if opts.MaxBodyBytes <= 0 {
-		opts.MaxBodyBytes = DefaultMaxBodyBytes
-	}
-	if opts.MinRequestTimeout <= 0 {
-		opts.MinRequestTimeout = DefaultMinRequestTimeout
-	}
-	if opts.TooLargeResourceVersionWait == 0 {
-		opts.TooLargeResourceVersionWait = DefaultTooLargeResourceVersionWait
-	}
-	if opts.Version == "" {
-		opts.Version = DefaultVersion
-	}
-	opts.ReadHeaderTimeout = orDefault(opts.ReadHeaderTimeout, DefaultReadHeaderTimeout)
-	opts.IdleTimeout = orDefault(opts.IdleTimeout, DefaultIdleTimeout)
-	opts.BodyReadTimeout = orDefault(opts.BodyReadTimeout, DefaultBodyReadTimeout)
-	if opts.MaxHeaderBytes <= 0 {
-		opts.MaxHeaderBytes = DefaultMaxHeaderBytes
-	}
-	opts.MaxQueryBytes = orDefault(opts.MaxQueryBytes, DefaultMaxQueryBytes)
-	opts.MaxOpenWatches = orDefault(opts.MaxOpenWatches, DefaultMaxOpenWatches)
-	opts.WatchWriteTimeout = orDefault(opts.WatchWriteTimeout, DefaultWatchWriteTimeout)
+	opts = opts.withDefaults()
 	s := &Server{
 		opts:      opts,
 		clock:     clock.Or(opts.Clock),

@@ -13,6 +13,21 @@ import (
 	"github.com/informer-lab/informer-lab/internal/trace"
 )
 
+// Storage: the etcd3 store and the watch cache's event window of k8s.io/apiserver, reduced to
+// one process. What it promises:
+//
+//  1. One global uint64 revision is bumped by every write — create, changing update, delete,
+//     deletion mark, finalizer removal — across all resources; each object carries the RV of
+//     its last write (wire spec 0.1, H-1). A no-op update or patch writes nothing: same RV, no
+//     event (0.3, R16).
+//  2. Objects are keyed resource + namespace + name; lists come in key order and report the
+//     store revision at read time, not the newest item's RV (0.4, 0.6).
+//  3. The history is a ring of HistorySize events, one per write, so retained RVs are
+//     contiguous. A watch may start from any RV ≥ OldestResourceVersion; Compact and
+//     CompactAll raise that bound, and the ring does as it overflows (0.5).
+//  4. Objects are deep-copied on the way in and out of the Go API (H-8); stored objects are
+//     immutable and shared by lists and watchers, each encoded to JSON at most once.
+
 // record is one stored version of an object. A record is immutable once created: lists,
 // events and watchers share it without copying, and the Go API deep-copies on the way out
 // (H-8). Its JSON is computed at most once and reused by every list and watcher.

@@ -9,6 +9,8 @@ import (
 
 	"github.com/informer-lab/informer-lab/api"
 	"github.com/informer-lab/informer-lab/api/watch"
+	"github.com/informer-lab/informer-lab/apiserver/internal/negotiation"
+	"github.com/informer-lab/informer-lab/apiserver/internal/printers"
 )
 
 // sink is where a watch consumer writes: the HTTP stream or an in-process channel. send
@@ -48,12 +50,12 @@ func (s *Server) serveWatchHTTP(w http.ResponseWriter, r *http.Request, info req
 	w.WriteHeader(http.StatusOK)
 	sink := &httpSink{w: w, rc: http.NewResponseController(w), writeTimeout: s.opts.WatchWriteTimeout}
 	sink.flush() // the header goes out now; a failure stops serve at its first write
-	switch info.out.kind {
-	case outTable:
+	switch info.out.Shape {
+	case negotiation.Table:
 		sink.table = s.tableConverter(info)
 		sink.clock = s.clock.Now
-	case outPartial:
-		sink.partial = info.out.version
+	case negotiation.PartialObjectMetadata:
+		sink.partial = info.out.Version
 	}
 	s.serve(r.Context(), wt, sink)
 	if !sink.flush() {
@@ -82,7 +84,7 @@ type httpSink struct {
 	deadline     time.Time
 	failed       bool
 
-	table       *tableConverter
+	table       *printers.TableConverter
 	clock       func() time.Time
 	headersSent bool
 	partial     string // meta.k8s.io version of PartialObjectMetadata events, "" for none
@@ -139,7 +141,7 @@ func (h *httpSink) frame(typ watch.EventType, rec *record, obj api.Object) []byt
 		case h.table != nil:
 			data = h.tableEvent(obj, data)
 		case h.partial != "":
-			data = partialObjectJSON(h.partial, data)
+			data = printers.PartialObjectJSON(h.partial, data)
 		}
 	}
 	h.buf.Write(data)
@@ -153,8 +155,8 @@ func (h *httpSink) tableEvent(obj api.Object, data []byte) []byte {
 	if m, err := api.Accessor(obj); err == nil {
 		rv = m.GetResourceVersion()
 	}
-	h.table.now = h.clock()
-	out := h.table.table(api.ListMeta{ResourceVersion: rv}, []rowSource{{obj: obj, json: data}}, !h.headersSent)
+	h.table.Now = h.clock()
+	out := h.table.Table(api.ListMeta{ResourceVersion: rv}, []printers.Row{{Object: obj, JSON: data}}, !h.headersSent)
 	h.headersSent = true
 	return out
 }

@@ -91,9 +91,9 @@ func TestCh01_WatchInitialState(t *testing.T) {
 	}
 }
 
-// TestCh01_WatchList checks W7, W8 and H-5: ADDED for the snapshot, the annotated BOOKMARK at
+// TestCh01_WatchListHTTP checks W7, W8 and H-5: ADDED for the snapshot, the annotated BOOKMARK at
 // the snapshot RV, then live events on the same stream; only that bookmark is annotated.
-func TestCh01_WatchList(t *testing.T) {
+func TestCh01_WatchListHTTP(t *testing.T) {
 	s, c := newServer(t, Options{BookmarkPeriod: 20e6})
 	mustCreate(t, s, "pods", "default", pod("default", "a", nil))
 	snap := s.rvString()
@@ -148,9 +148,9 @@ func TestCh01_WatchListWithoutBookmarks(t *testing.T) {
 	assert.Equal(t, "ADDED b@"+s.rvString(), st.next().short(t))
 }
 
-// TestCh01_WatchListRejected checks the RejectWatchList option (CG5, T9): 422 before the
+// TestCh01_WatchListRejectedHTTP checks the RejectWatchList option (CG5, T9): 422 before the
 // stream.
-func TestCh01_WatchListRejected(t *testing.T) {
+func TestCh01_WatchListRejectedHTTP(t *testing.T) {
 	_, c := newServer(t, Options{RejectWatchList: true})
 	r := c.get("/api/v1/pods?watch=true&sendInitialEvents=true&resourceVersionMatch=NotOlderThan&allowWatchBookmarks=true")
 	require.Equal(t, 422, r.code)
@@ -290,10 +290,10 @@ func TestCh01_WatchSingleObject(t *testing.T) {
 	assert.Equal(t, "fieldSelector metadata.name doesn't match requested name", r.status(t).Message)
 }
 
-// TestCh01_Bookmarks checks W16, T15 and H-6 over HTTP: with allowWatchBookmarks, BOOKMARKs
+// TestCh01_BookmarksHTTP checks W16, T15 and H-6 over HTTP: with allowWatchBookmarks, BOOKMARKs
 // with kind, apiVersion and non-decreasing RVs, one shortly before the timeout; without it,
 // none. W18: timeoutSeconds ends the stream cleanly.
-func TestCh01_Bookmarks(t *testing.T) {
+func TestCh01_BookmarksHTTP(t *testing.T) {
 	for _, allow := range []bool{true, false} {
 		t.Run(fmt.Sprint("allow=", allow), func(t *testing.T) {
 			t.Parallel()

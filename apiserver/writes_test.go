@@ -106,7 +106,7 @@ func TestCh01_UpdateConcurrency(t *testing.T) {
 	assert.Contains(t, r.status(t).Message, "Precondition failed: UID in precondition: other")
 }
 
-// TestCh01_RegisteredKind checks §1 U1 and item 7 of issue 3: a registered group kind is
+// TestCh01_RegisteredKind checks §1 U1: a registered group kind is
 // served under /apis/{g}/{v}, stored as Unstructured, with P3's per-resource switch.
 func TestCh01_RegisteredKind(t *testing.T) {
 	widgets := ResourceInfo{Group: "example.dev", Version: "v1", Resource: "widgets", Kind: "Widget", Namespaced: true, ShortNames: []string{"wd"}, ReturnDeletedObject: true}
@@ -183,7 +183,7 @@ func TestCh01_Patch(t *testing.T) {
 	assert.Equal(t, "2", cm.Data["b"])
 
 	// The Go API takes the same patch types.
-	out, err := s.Patch(context.Background(), "pods", "default", "a", "merge", []byte(`{"metadata":{"labels":{"go":"1"}}}`))
+	out, err := s.Patch(context.Background(), "pods", "default", "a", api.MergePatchType, []byte(`{"metadata":{"labels":{"go":"1"}}}`))
 	require.NoError(t, err)
 	assert.Equal(t, "1", out.(*api.Pod).Labels["go"])
 }

@@ -101,8 +101,9 @@ func (l dfErrLister) GetByKey(string) (any, bool, error) {
 	return nil, !l.absent, nil
 }
 
-// TestCh04_WorkedExamples runs E1–E11 of spec §5.3 and compares every Pop.
-func TestCh04_WorkedExamples(t *testing.T) {
+// TestCh04_WorkedExamplesInternals runs E1–E11 of spec §5.3 against the queue's internals and
+// compares every Pop.
+func TestCh04_WorkedExamplesInternals(t *testing.T) {
 	v1, v2, v3 := dfPod("foo", "1"), dfPod("foo", "2"), dfPod("foo", "3")
 	foo5, foo6, foo10 := dfPod("foo", "5"), dfPod("foo", "6"), dfPod("foo", "10")
 	bar6, bar100 := dfPod("bar", "6"), dfPod("bar", "100")
@@ -321,7 +322,7 @@ func TestCh04_DF3_PositionRule(t *testing.T) {
 }
 
 // T2: a hot key does not jump the line.
-func TestCh04_T2_NoLineJumping(t *testing.T) {
+func TestCh04_T2_NoLineJumpingInternals(t *testing.T) {
 	f := NewDeltaFIFOWithOptions(DeltaFIFOOptions{})
 	a1, b1, a2 := dfPod("a", "1"), dfPod("b", "1"), dfPod("a", "2")
 	for _, o := range []any{a1, b1, a2} {

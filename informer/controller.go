@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/informer-lab/informer-lab/deltafifo"
+	"github.com/informer-lab/informer-lab/internal/chanctx"
 	"github.com/informer-lab/informer-lab/internal/clock"
 	"github.com/informer-lab/informer-lab/listwatch"
 	"github.com/informer-lab/informer-lab/processor"
@@ -88,7 +89,7 @@ func New(config *Config) Controller {
 
 // Run mirrors controller.Run: RunWithContext until stopCh closes.
 func (c *controller) Run(stopCh <-chan struct{}) {
-	c.RunWithContext(contextForChannel(stopCh))
+	c.RunWithContext(chanctx.ForChannel(stopCh))
 }
 
 // RunWithContext mirrors controller.RunWithContext (C-1): it closes the queue when ctx ends, runs the
@@ -175,25 +176,6 @@ func (c *controller) LastSyncResourceVersion() string {
 	return c.reflector.LastSyncResourceVersion()
 }
 
-// channelContext mirrors the context wait.ContextForChannel returns in apimachinery: a context
-// that ends when stopCh closes, for the stopCh forms of the API. It starts no goroutine, so
-// nothing outlives the channel.
-type channelContext struct{ stopCh <-chan struct{} }
-
-func contextForChannel(stopCh <-chan struct{}) context.Context { return channelContext{stopCh} }
-
-func (c channelContext) Deadline() (time.Time, bool) { return time.Time{}, false }
-func (c channelContext) Done() <-chan struct{}       { return c.stopCh }
-func (c channelContext) Value(any) any               { return nil }
-func (c channelContext) Err() error {
-	select {
-	case <-c.stopCh:
-		return context.Canceled
-	default:
-		return nil
-	}
-}
-
 // Pauser is ours, with no client-go counterpart: a switch processLoop checks before every pop.
 // While it is paused the reflector keeps filling the queue but nothing reaches the cache or the
 // handlers, so a test or a chapter can line up several events and then watch how each profile
@@ -207,7 +189,7 @@ type Pauser struct {
 	resumed chan struct{}
 }
 
-// Pause makes processLoop stop before its next pop, until Resume. Nothing in client-go mirrors it.
+// Pause makes processLoop stop before its next pop, until Resume.
 func (p *Pauser) Pause() {
 	p.mu.Lock()
 	defer p.mu.Unlock()
@@ -216,7 +198,7 @@ func (p *Pauser) Pause() {
 	}
 }
 
-// Resume lets processLoop pop again. Nothing in client-go mirrors it.
+// Resume lets processLoop pop again.
 func (p *Pauser) Resume() {
 	p.mu.Lock()
 	defer p.mu.Unlock()
@@ -226,7 +208,7 @@ func (p *Pauser) Resume() {
 	}
 }
 
-// Paused reports whether the pauser holds processLoop back. Nothing in client-go mirrors it.
+// Paused reports whether the pauser holds processLoop back.
 func (p *Pauser) Paused() bool {
 	p.mu.Lock()
 	defer p.mu.Unlock()

@@ -13,6 +13,7 @@ import (
 	"github.com/informer-lab/informer-lab/api"
 	"github.com/informer-lab/informer-lab/apiserver"
 	"github.com/informer-lab/informer-lab/listwatch"
+	"github.com/informer-lab/informer-lab/rest"
 )
 
 // e2ePods is how many pods one iteration of BenchmarkEndToEnd creates.
@@ -130,11 +131,11 @@ func benchEndToEnd(b *testing.B, transport string, paced bool, p Profile, stalle
 			if err != nil {
 				b.Fatal(err)
 			}
-			client, err := listwatch.RESTClientFor(&listwatch.Config{Host: url})
+			client, err := rest.RESTClientFor(&rest.Config{Host: url})
 			if err != nil {
 				b.Fatal(err)
 			}
-			lw = NewRESTSource(client).ListWatchFor(listwatch.GroupVersionResource{Version: "v1", Resource: "pods"}, "default", func(*api.ListOptions) {})
+			lw = NewRESTSource(client).ListWatchFor(api.GroupVersionResource{Version: "v1", Resource: "pods"}, "default", func(*api.ListOptions) {})
 		}
 		start := make([]time.Time, e2ePods)
 		inf := NewSharedIndexInformerWithOptions(lw, &api.Pod{}, SharedIndexInformerOptions{Profile: p})

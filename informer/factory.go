@@ -10,32 +10,45 @@ import (
 
 	"github.com/informer-lab/informer-lab/api"
 	"github.com/informer-lab/informer-lab/api/watch"
+	"github.com/informer-lab/informer-lab/internal/chanctx"
 	"github.com/informer-lab/informer-lab/internal/clock"
 	"github.com/informer-lab/informer-lab/listwatch"
 	"github.com/informer-lab/informer-lab/processor"
+	"github.com/informer-lab/informer-lab/rest"
 	"github.com/informer-lab/informer-lab/store"
 )
 
 // ListWatchSource plays the part of the clientset in client-go's generated informers: it
 // makes the ListerWatcher for one resource in one namespace ("" for all), passing every
-// request's options through tweak. Nothing in client-go mirrors it.
+// request's options through tweak.
 type ListWatchSource interface {
-	ListWatchFor(gvr listwatch.GroupVersionResource, namespace string, tweak func(*api.ListOptions)) listwatch.ListerWatcher
+	ListWatchFor(gvr api.GroupVersionResource, namespace string, tweak func(*api.ListOptions)) listwatch.ListerWatcher
 }
 
 // ListWatchSourceFunc adapts a function to ListWatchSource, e.g. one that lists and watches
-// an in-process apiserver directly. Nothing in client-go mirrors it.
-type ListWatchSourceFunc func(gvr listwatch.GroupVersionResource, namespace string, tweak func(*api.ListOptions)) listwatch.ListerWatcher
+// an in-process apiserver directly.
+type ListWatchSourceFunc func(gvr api.GroupVersionResource, namespace string, tweak func(*api.ListOptions)) listwatch.ListerWatcher
 
-// ListWatchFor calls f. Nothing in client-go mirrors it.
-func (f ListWatchSourceFunc) ListWatchFor(gvr listwatch.GroupVersionResource, namespace string, tweak func(*api.ListOptions)) listwatch.ListerWatcher {
+// ListWatchFor calls f.
+func (f ListWatchSourceFunc) ListWatchFor(gvr api.GroupVersionResource, namespace string, tweak func(*api.ListOptions)) listwatch.ListerWatcher {
 	return f(gvr, namespace, tweak)
 }
 
+// RESTGetter is all NewRESTSource needs of a REST client: for each group-version, a client
+// whose Get starts the requests of listwatch.NewFilteredListWatchFromClient (it is a
+// listwatch.Getter). *rest.RESTClient is one. In client-go the generated informers
+// take the typed clientset, whose group clients each hold a RESTClient.
+type RESTGetter interface {
+	ForGroupVersion(gv api.GroupVersion) *rest.RESTClient
+}
+
 // NewRESTSource is the ListWatchSource of a REST client: every resource is listed and
-// watched over HTTP with listwatch.NewFilteredListWatchFromClient. Nothing in client-go mirrors it.
-func NewRESTSource(c *listwatch.RESTClient) ListWatchSource {
-	return ListWatchSourceFunc(func(gvr listwatch.GroupVersionResource, namespace string, tweak func(*api.ListOptions)) listwatch.ListerWatcher {
+// watched over HTTP with listwatch.NewFilteredListWatchFromClient.
+func NewRESTSource(c RESTGetter) ListWatchSource {
+	if rc, ok := c.(*rest.RESTClient); ok && rc == nil {
+		c = nil // a nil *rest.RESTClient is as unusable as no client
+	}
+	return ListWatchSourceFunc(func(gvr api.GroupVersionResource, namespace string, tweak func(*api.ListOptions)) listwatch.ListerWatcher {
 		if c == nil {
 			return failingListerWatcher{errors.New("informer: NewRESTSource was given a nil client")}
 		}
@@ -107,7 +120,7 @@ type SharedInformerFactory interface {
 	WaitForCacheSync(stopCh <-chan struct{}) map[reflect.Type]bool
 	WaitForCacheSyncWithContext(ctx context.Context) SyncResult
 	InformerFor(obj api.Object, newFunc NewInformerFunc) SharedIndexInformer
-	ForResource(gvr listwatch.GroupVersionResource) (GenericInformer, error)
+	ForResource(gvr api.GroupVersionResource) (GenericInformer, error)
 	Core() CoreInterface
 }
 
@@ -126,7 +139,7 @@ type sharedInformerFactory struct {
 	lock      sync.Mutex
 	informers map[reflect.Type]SharedIndexInformer
 	// generic holds ForResource informers of kinds without a Go type, keyed by resource.
-	generic map[listwatch.GroupVersionResource]SharedIndexInformer
+	generic map[api.GroupVersionResource]SharedIndexInformer
 	// startedInformers records what Start launched, so a second Start only adds new ones.
 	startedInformers map[SharedIndexInformer]bool
 	wg               sync.WaitGroup
@@ -145,7 +158,7 @@ func NewSharedInformerFactoryWithOptions(source ListWatchSource, defaultResync t
 		defaultResync:    defaultResync,
 		customResync:     map[reflect.Type]time.Duration{},
 		informers:        map[reflect.Type]SharedIndexInformer{},
-		generic:          map[listwatch.GroupVersionResource]SharedIndexInformer{},
+		generic:          map[api.GroupVersionResource]SharedIndexInformer{},
 		startedInformers: map[SharedIndexInformer]bool{},
 	}
 	for _, o := range options {
@@ -177,7 +190,7 @@ func (f *sharedInformerFactory) InformerFor(obj api.Object, newFunc NewInformerF
 
 // newInformerFor builds the informer of one resource the way generated informers do (FA-6):
 // the factory's namespace and tweak, and a namespace index.
-func (f *sharedInformerFactory) newInformerFor(gvr listwatch.GroupVersionResource, example api.Object, namespaced bool) NewInformerFunc {
+func (f *sharedInformerFactory) newInformerFor(gvr api.GroupVersionResource, example api.Object, namespaced bool) NewInformerFunc {
 	return func(source ListWatchSource, resync time.Duration) SharedIndexInformer {
 		ns := ""
 		if namespaced {
@@ -210,7 +223,7 @@ func (f *sharedInformerFactory) tweak(opts *api.ListOptions) {
 
 // Start mirrors sharedInformerFactory.Start (FA-3): StartWithContext until stopCh closes.
 func (f *sharedInformerFactory) Start(stopCh <-chan struct{}) {
-	f.StartWithContext(contextForChannel(stopCh))
+	f.StartWithContext(chanctx.ForChannel(stopCh))
 }
 
 // StartWithContext mirrors sharedInformerFactory.StartWithContext (FA-3): run every registered
@@ -263,7 +276,7 @@ type SyncResult struct {
 // WaitForCacheSync mirrors sharedInformerFactory.WaitForCacheSync (FA-4): for every started
 // informer, whether it synced before stopCh closed.
 func (f *sharedInformerFactory) WaitForCacheSync(stopCh <-chan struct{}) map[reflect.Type]bool {
-	return f.WaitForCacheSyncWithContext(contextForChannel(stopCh)).Synced
+	return f.WaitForCacheSyncWithContext(chanctx.ForChannel(stopCh)).Synced
 }
 
 // WaitForCacheSyncWithContext mirrors sharedInformerFactory.WaitForCacheSyncWithContext (FA-4):

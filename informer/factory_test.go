@@ -33,7 +33,7 @@ type inProcess struct {
 	asked []string
 }
 
-func (s *inProcess) ListWatchFor(gvr listwatch.GroupVersionResource, namespace string, tweak func(*api.ListOptions)) listwatch.ListerWatcher {
+func (s *inProcess) ListWatchFor(gvr api.GroupVersionResource, namespace string, tweak func(*api.ListOptions)) listwatch.ListerWatcher {
 	s.mu.Lock()
 	s.asked = append(s.asked, gvr.Resource+" "+namespace)
 	s.mu.Unlock()
@@ -197,7 +197,7 @@ func TestCh08_Factory_FA4_WaitForCacheSync(t *testing.T) {
 			src.FailNextLists(errors.New("apiserver down"))
 			src.FailNextWatches(errors.New("apiserver down"))
 		}
-		f := NewSharedInformerFactory(ListWatchSourceFunc(func(listwatch.GroupVersionResource, string, func(*api.ListOptions)) listwatch.ListerWatcher {
+		f := NewSharedInformerFactory(ListWatchSourceFunc(func(api.GroupVersionResource, string, func(*api.ListOptions)) listwatch.ListerWatcher {
 			return src
 		}), 0)
 		f.Core().V1().Pods().Informer()
@@ -274,7 +274,7 @@ func TestCh08_Factory_FA6_NamespaceTweakAndIndex(t *testing.T) {
 func TestCh08_Factory_FA6_WatchListOptOut(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		src := newSource(t, "p1")
-		f := NewSharedInformerFactory(ListWatchSourceFunc(func(listwatch.GroupVersionResource, string, func(*api.ListOptions)) listwatch.ListerWatcher {
+		f := NewSharedInformerFactory(ListWatchSourceFunc(func(api.GroupVersionResource, string, func(*api.ListOptions)) listwatch.ListerWatcher {
 			return fakesource.NoWatchList{Source: src}
 		}), 0)
 		inf := f.Core().V1().Pods().Informer()
@@ -324,15 +324,15 @@ func TestCh08_Factory_ForResourceAndListers(t *testing.T) {
 			"apiVersion": "apps/v1", "kind": "Deployment", "metadata": map[string]any{"name": "web", "namespace": "default"}}})
 		require.NoError(t, err)
 		f := NewSharedInformerFactory(s, 0)
-		podsGI, err := f.ForResource(listwatch.GroupVersionResource{Version: "v1", Resource: "pods"})
+		podsGI, err := f.ForResource(api.GroupVersionResource{Version: "v1", Resource: "pods"})
 		require.NoError(t, err)
 		assert.Same(t, f.Core().V1().Pods().Informer(), podsGI.Informer())
-		deploys, err := f.ForResource(listwatch.GroupVersionResource{Group: "apps", Version: "v1", Resource: "deployments"})
+		deploys, err := f.ForResource(api.GroupVersionResource{Group: "apps", Version: "v1", Resource: "deployments"})
 		require.NoError(t, err)
-		again, err := f.ForResource(listwatch.GroupVersionResource{Group: "apps", Version: "v1", Resource: "deployments"})
+		again, err := f.ForResource(api.GroupVersionResource{Group: "apps", Version: "v1", Resource: "deployments"})
 		require.NoError(t, err)
 		assert.Same(t, deploys.Informer(), again.Informer())
-		_, err = f.ForResource(listwatch.GroupVersionResource{Resource: "pods"})
+		_, err = f.ForResource(api.GroupVersionResource{Resource: "pods"})
 		assert.Error(t, err)
 
 		stop := startFactory(t, f)

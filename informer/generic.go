@@ -4,7 +4,6 @@ import (
 	"fmt"
 
 	"github.com/informer-lab/informer-lab/api"
-	"github.com/informer-lab/informer-lab/listwatch"
 	"github.com/informer-lab/informer-lab/store"
 )
 
@@ -32,12 +31,12 @@ type builtin struct {
 }
 
 var (
-	podsGVR       = listwatch.GroupVersionResource{Version: "v1", Resource: "pods"}
-	configMapsGVR = listwatch.GroupVersionResource{Version: "v1", Resource: "configmaps"}
-	namespacesGVR = listwatch.GroupVersionResource{Version: "v1", Resource: "namespaces"}
+	podsGVR       = api.GroupVersionResource{Version: "v1", Resource: "pods"}
+	configMapsGVR = api.GroupVersionResource{Version: "v1", Resource: "configmaps"}
+	namespacesGVR = api.GroupVersionResource{Version: "v1", Resource: "namespaces"}
 )
 
-var builtins = map[listwatch.GroupVersionResource]builtin{
+var builtins = map[api.GroupVersionResource]builtin{
 	podsGVR:       {example: &api.Pod{}, namespaced: true},
 	configMapsGVR: {example: &api.ConfigMap{}, namespaced: true},
 	namespacesGVR: {example: &api.Namespace{}, namespaced: false},
@@ -46,7 +45,7 @@ var builtins = map[listwatch.GroupVersionResource]builtin{
 // ForResource mirrors sharedInformerFactory.ForResource. Pods, configmaps and namespaces get
 // their typed informer (the same one Core().V1() returns). Any other resource gets an
 // informer of *api.Unstructured objects, namespaced, shared per resource.
-func (f *sharedInformerFactory) ForResource(gvr listwatch.GroupVersionResource) (GenericInformer, error) {
+func (f *sharedInformerFactory) ForResource(gvr api.GroupVersionResource) (GenericInformer, error) {
 	if gvr.Version == "" || gvr.Resource == "" {
 		return nil, fmt.Errorf("no informer found for %+v: version and resource are required", gvr)
 	}
@@ -114,7 +113,7 @@ func (c coreGroup) Namespaces() NamespaceInformer {
 // typedInformer is one generated per-kind informer, written once with generics.
 type typedInformer[T api.Object] struct {
 	f   *sharedInformerFactory
-	gvr listwatch.GroupVersionResource
+	gvr api.GroupVersionResource
 }
 
 func (t typedInformer[T]) Informer() SharedIndexInformer {

@@ -57,14 +57,8 @@ func show(obj any) string {
 }
 
 func rvOf(obj any) string {
-	if tomb, ok := obj.(store.DeletedFinalStateUnknown); ok {
-		obj = tomb.Obj
-	}
-	m, err := api.Accessor(obj)
-	if err != nil {
-		return ""
-	}
-	return m.GetResourceVersion()
+	_, rv, _ := store.KeyAndResourceVersion(obj)
+	return rv
 }
 
 func keyOf(obj any) string {

@@ -5,7 +5,6 @@ import (
 	"log/slog"
 	"time"
 
-	"github.com/informer-lab/informer-lab/api"
 	"github.com/informer-lab/informer-lab/deltafifo"
 	"github.com/informer-lab/informer-lab/internal/clock"
 	"github.com/informer-lab/informer-lab/internal/trace"
@@ -116,7 +115,7 @@ type tracingHandler struct {
 
 func (h tracingHandler) OnAdd(obj any, isInInitialList bool) {
 	if trace.Enabled(h.logger) {
-		key, rv := keyAndRV(obj)
+		key, rv, _ := store.KeyAndResourceVersion(obj)
 		trace.Hop(h.logger, "informer", "handle", key, rv, slog.String(trace.KeyType, "add"), slog.Bool("init", isInInitialList))
 	}
 	h.handler.OnAdd(obj, isInInitialList)
@@ -124,8 +123,8 @@ func (h tracingHandler) OnAdd(obj any, isInInitialList bool) {
 
 func (h tracingHandler) OnUpdate(oldObj, newObj any) {
 	if trace.Enabled(h.logger) {
-		key, rv := keyAndRV(newObj)
-		_, oldRV := keyAndRV(oldObj)
+		key, rv, _ := store.KeyAndResourceVersion(newObj)
+		_, oldRV, _ := store.KeyAndResourceVersion(oldObj)
 		trace.Hop(h.logger, "informer", "handle", key, rv, slog.String(trace.KeyType, "update"), slog.String("old_rv", oldRV))
 	}
 	h.handler.OnUpdate(oldObj, newObj)
@@ -133,23 +132,10 @@ func (h tracingHandler) OnUpdate(oldObj, newObj any) {
 
 func (h tracingHandler) OnDelete(obj any) {
 	if trace.Enabled(h.logger) {
-		key, rv := keyAndRV(obj)
+		key, rv, _ := store.KeyAndResourceVersion(obj)
 		trace.Hop(h.logger, "informer", "handle", key, rv, slog.String(trace.KeyType, "delete"))
 	}
 	h.handler.OnDelete(obj)
-}
-
-// keyAndRV is what a trace line says about obj: its cache key and resourceVersion; for a
-// tombstone, its key and the RV of the last state it carries.
-func keyAndRV(obj any) (key, rv string) {
-	key, _ = store.DeletionHandlingMetaNamespaceKeyFunc(obj)
-	if tomb, ok := obj.(store.DeletedFinalStateUnknown); ok {
-		obj = tomb.Obj
-	}
-	if m, err := api.Accessor(obj); err == nil {
-		rv = m.GetResourceVersion()
-	}
-	return key, rv
 }
 
 // watchListSetting resolves the watch-list switch: an explicit setting wins over the profile.

@@ -200,10 +200,10 @@ func TestCh06_NewInformer_TraceHandleHop(t *testing.T) {
 
 // TestCh06_NewInformer_TraceTombstoneKey: a tombstone's hop names its key and last RV.
 func TestCh06_NewInformer_TraceTombstoneKey(t *testing.T) {
-	key, rv := keyAndRV(store.DeletedFinalStateUnknown{Key: "ns/x", Obj: pod("x", "9")})
+	key, rv, _ := store.KeyAndResourceVersion(store.DeletedFinalStateUnknown{Key: "ns/x", Obj: pod("x", "9")})
 	assert.Equal(t, "ns/x", key)
 	assert.Equal(t, "9", rv)
-	key, rv = keyAndRV(store.DeletedFinalStateUnknown{Key: "ns/y"})
+	key, rv, _ = store.KeyAndResourceVersion(store.DeletedFinalStateUnknown{Key: "ns/y"})
 	assert.Equal(t, "ns/y", key)
 	assert.Empty(t, rv)
 }

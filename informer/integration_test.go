@@ -1,6 +1,6 @@
 package informer
 
-// Integration test: the whole client side (listwatch.RESTClient → reflector → queue →
+// Integration test: the whole client side (rest.RESTClient → reflector → queue →
 // indexer → processor → handlers) against the simulated apiserver over real HTTP. It runs in
 // real time, so it waits with bounded polling instead of synctest.
 
@@ -16,7 +16,7 @@ import (
 	"github.com/informer-lab/informer-lab/api"
 	"github.com/informer-lab/informer-lab/api/labels"
 	"github.com/informer-lab/informer-lab/apiserver"
-	"github.com/informer-lab/informer-lab/listwatch"
+	"github.com/informer-lab/informer-lab/rest"
 )
 
 func httpPod(name string) *api.Pod {
@@ -46,7 +46,7 @@ func TestCh08_Integration_HTTP(t *testing.T) {
 		t.Run(p.String(), func(t *testing.T) {
 			t.Parallel()
 			srv := apiserver.NewTestServer(t, apiserver.Options{})
-			client, err := listwatch.RESTClientFor(&listwatch.Config{Host: srv.URL()})
+			client, err := rest.RESTClientFor(&rest.Config{Host: srv.URL()})
 			require.NoError(t, err)
 			ctx := context.Background()
 			for _, n := range []string{"a", "b"} {
@@ -84,7 +84,7 @@ func TestCh08_Integration_HTTP(t *testing.T) {
 
 			_, err = srv.Create(ctx, "pods", "default", httpPod("c"))
 			require.NoError(t, err)
-			_, err = srv.Patch(ctx, "pods", "default", "a", "application/merge-patch+json", []byte(`{"metadata":{"labels":{"x":"1"}}}`))
+			_, err = srv.Patch(ctx, "pods", "default", "a", api.MergePatchType, []byte(`{"metadata":{"labels":{"x":"1"}}}`))
 			require.NoError(t, err)
 			_, err = srv.Delete(ctx, "pods", "default", "b", nil)
 			require.NoError(t, err)

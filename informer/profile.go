@@ -10,24 +10,22 @@ import (
 // Profile chooses which client-go era's queue sits between the Reflector and the informer
 // (spec §0.2). client-go decides this with feature gates; we make it an explicit option
 // (spec N-3). The zero value is ProfileCurrent, client-go v0.37's default.
-// Nothing in client-go mirrors it.
 type Profile int
 
 const (
 	// ProfileCurrent is client-go v0.36/v0.37: RealFIFO in atomic mode (one ReplacedAll per
 	// relist, one SyncAll per resync, Bookmark deltas), the lock released while processing,
-	// batched pops with transactional cache writes, and watch-list. Nothing in client-go mirrors it.
+	// batched pops with transactional cache writes, and watch-list.
 	ProfileCurrent Profile = iota
 	// ProfileInOrder is client-go v0.33–v0.34: RealFIFO, one delta per event in arrival
-	// order, tombstones computed at Replace time; LIST then WATCH. Nothing in client-go mirrors it.
+	// order, tombstones computed at Replace time; LIST then WATCH.
 	ProfileInOrder
 	// ProfileClassic is client-go up to v0.32, the informer the articles describe: DeltaFIFO
 	// with KnownObjects, Replaced deltas and tombstones; LIST then WATCH.
-	// Nothing in client-go mirrors it.
 	ProfileClassic
 )
 
-// String names the profile as the chapters do. Nothing in client-go mirrors it.
+// String names the profile as the chapters do.
 func (p Profile) String() string {
 	switch p {
 	case ProfileCurrent:
@@ -41,7 +39,6 @@ func (p Profile) String() string {
 }
 
 // ParseProfile turns "classic", "inorder" or "current" (also "v037") into a Profile.
-// Nothing in client-go mirrors it.
 func ParseProfile(s string) (Profile, bool) {
 	switch s {
 	case "current", "v037", "":

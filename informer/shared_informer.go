@@ -10,6 +10,7 @@ import (
 
 	"github.com/informer-lab/informer-lab/api"
 	"github.com/informer-lab/informer-lab/deltafifo"
+	"github.com/informer-lab/informer-lab/internal/chanctx"
 	"github.com/informer-lab/informer-lab/internal/clock"
 	"github.com/informer-lab/informer-lab/listwatch"
 	"github.com/informer-lab/informer-lab/processor"
@@ -157,7 +158,7 @@ func NewSharedIndexInformerWithOptions(lw listwatch.ListerWatcher, exampleObject
 
 // Run mirrors sharedIndexInformer.Run: RunWithContext until stopCh closes.
 func (s *sharedIndexInformer) Run(stopCh <-chan struct{}) {
-	s.RunWithContext(contextForChannel(stopCh))
+	s.RunWithContext(chanctx.ForChannel(stopCh))
 }
 
 // RunWithContext mirrors sharedIndexInformer.RunWithContext (SI-2, SI-3): build the profile's

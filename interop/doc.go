@@ -8,6 +8,6 @@
 //   - internal/wiretest: the simulator behind a recording middleware, and the rest.Config a
 //     client-go program needs for it.
 //
-// Differential tests and side-by-side benchmarks (issue 10) belong in further packages here
+// Differential tests and side-by-side benchmarks belong in further packages here
 // (e.g. differential/, compare/), built on internal/wiretest.
 package interop

@@ -6,12 +6,13 @@ import (
 	"github.com/informer-lab/informer-lab/api"
 	"github.com/informer-lab/informer-lab/api/fields"
 	"github.com/informer-lab/informer-lab/api/watch"
+	"github.com/informer-lab/informer-lab/rest"
 )
 
 // Getter mirrors cache.Getter in client-go tools/cache/listwatch.go: anything that starts
-// a GET request, such as *RESTClient.
+// a GET request, such as *rest.RESTClient.
 type Getter interface {
-	Get() *Request
+	Get() *rest.Request
 }
 
 // NewListWatchFromClient mirrors cache.NewListWatchFromClient: a ListWatch over one

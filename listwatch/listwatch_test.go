@@ -19,7 +19,9 @@ import (
 	"github.com/informer-lab/informer-lab/api"
 	"github.com/informer-lab/informer-lab/api/fields"
 	"github.com/informer-lab/informer-lab/api/watch"
+	"github.com/informer-lab/informer-lab/internal/resttest"
 	"github.com/informer-lab/informer-lab/internal/trace"
+	"github.com/informer-lab/informer-lab/rest"
 )
 
 // LW-1: the WithContext functions win when both forms are set; the legacy ones are used
@@ -141,7 +143,7 @@ func TestCh02_NewListWatchFromClient(t *testing.T) {
 	require.NoError(t, err)
 }
 
-// Contract item 10: the trace of one list and one watch.
+// rest contract item 5 and rest/watch contract item 4: the trace of one list and one watch.
 func TestCh02_Trace(t *testing.T) {
 	checkNoLeak(t)
 	mux := http.NewServeMux()
@@ -151,19 +153,19 @@ func TestCh02_Trace(t *testing.T) {
 			return
 		}
 		w.Header().Set("Content-Type", "application/json")
-		_, _ = io.WriteString(w, podEvent(watch.Added, "c", "78")+"\n"+podEvent(watch.Deleted, "c", "79")+"\n")
+		_, _ = io.WriteString(w, resttest.PodEvent(watch.Added, "c", "78")+"\n"+resttest.PodEvent(watch.Deleted, "c", "79")+"\n")
 	}))
 	srv := httptest.NewServer(mux)
 	defer srv.Close()
 	var buf bytes.Buffer
-	c, err := RESTClientFor(&Config{Host: srv.URL, Logger: trace.NewPlainLogger(&buf)})
+	c, err := rest.RESTClientFor(&rest.Config{Host: srv.URL, Logger: trace.NewPlainLogger(&buf)})
 	require.NoError(t, err)
 	lw := NewListWatchFromClient(c, "pods", "demo", fields.Everything())
 	_, err = lw.List(api.ListOptions{})
 	require.NoError(t, err)
 	w, err := lw.Watch(api.ListOptions{ResourceVersion: "77"})
 	require.NoError(t, err)
-	assert.Len(t, collect(t, w), 2)
+	assert.Len(t, resttest.Collect(t, w), 2)
 	want := `msg="listwatch list" component=listwatch op=list key=/api/v1/namespaces/demo/pods rv=77 items=2
 msg="listwatch watch-open" component=listwatch op=watch-open key=/api/v1/namespaces/demo/pods rv=77
 msg="listwatch watch-event" component=listwatch op=watch-event key=demo/c rv=78 type=ADDED
@@ -172,4 +174,66 @@ msg="listwatch watch-close" component=listwatch op=watch-close key=/api/v1/names
 `
 	assert.Equal(t, want, buf.String())
 	assert.False(t, strings.Contains(buf.String(), "level="))
+}
+
+// W3, W4, W12: a watch over HTTP with a chunked, flushed body; an ERROR 410 in the stream;
+// errors before the stream are API errors.
+func TestCh02_WatchOverHTTP(t *testing.T) {
+	checkNoLeak(t)
+	var gotQuery url.Values
+	var mu sync.Mutex
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		gotQuery = r.URL.Query()
+		mu.Unlock()
+		switch r.URL.Query().Get("resourceVersion") {
+		case "bad":
+			w.Header().Set("Content-Type", "application/json")
+			w.WriteHeader(422)
+			_, _ = io.WriteString(w, `{"kind":"Status","apiVersion":"v1","metadata":{},"status":"Failure","message":"ListOptions.meta.k8s.io \"\" is invalid","reason":"Invalid","code":422}`)
+			return
+		case "proto":
+			w.Header().Set("Content-Type", "application/vnd.kubernetes.protobuf;stream=watch")
+			w.WriteHeader(200)
+			return
+		}
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(http.StatusOK)
+		f := w.(http.Flusher)
+		f.Flush()
+		for _, line := range []string{resttest.PodEvent(watch.Added, "a", "1044"), resttest.PodEvent(watch.Modified, "a", "1045"), resttest.ExpiredEvent} {
+			_, _ = io.WriteString(w, line+"\n")
+			f.Flush()
+		}
+	}))
+	defer srv.Close()
+	c := newTestClient(t, srv.URL)
+	lw := NewListWatchFromClient(c, "pods", "demo", fields.Everything())
+
+	w, err := lw.WatchWithContext(context.Background(), api.ListOptions{ResourceVersion: "1043", AllowWatchBookmarks: true})
+	require.NoError(t, err)
+	events := resttest.Collect(t, w)
+	got := make([]string, len(events))
+	for i, ev := range events {
+		got[i] = resttest.Summary(ev)
+	}
+	assert.Equal(t, []string{"ADDED demo/a@1044 *api.Pod", "MODIFIED demo/a@1045 *api.Pod", "ERROR 410 Expired"}, got)
+	mu.Lock()
+	assert.Equal(t, url.Values{"watch": {"true"}, "resourceVersion": {"1043"}, "allowWatchBookmarks": {"true"}}, gotQuery)
+	mu.Unlock()
+
+	_, err = lw.Watch(api.ListOptions{ResourceVersion: "bad"})
+	require.Error(t, err)
+	assert.Equal(t, api.StatusReasonInvalid, api.ReasonForError(err))
+
+	_, err = lw.Watch(api.ListOptions{ResourceVersion: "proto"})
+	require.ErrorContains(t, err, "only application/json is supported")
+}
+
+// newTestClient is a REST client for a test server.
+func newTestClient(t *testing.T, host string) *rest.RESTClient {
+	t.Helper()
+	c, err := rest.RESTClientFor(&rest.Config{Host: host})
+	require.NoError(t, err)
+	return c
 }

@@ -18,7 +18,6 @@ const (
 	ReallyCrash PanicPolicy = iota
 	// SkipAndContinue logs the panic, skips the notification that caused it, and delivers the
 	// next one after a one-second pause, as client-go v0.33+ does with ReallyCrash = false.
-	// Nothing in client-go mirrors it.
 	SkipAndContinue
 )
 

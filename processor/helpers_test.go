@@ -10,17 +10,15 @@ import (
 
 	"github.com/informer-lab/informer-lab/api"
 	"github.com/informer-lab/informer-lab/internal/clock"
+	"github.com/informer-lab/informer-lab/store"
 )
 
 func pod(name, rv string) *api.Pod {
 	return &api.Pod{ObjectMeta: api.ObjectMeta{Namespace: "ns", Name: name, ResourceVersion: rv}}
 }
 
-// tombstone has the shape of store.DeletedFinalStateUnknown, which this package must not import.
-type tombstone struct {
-	Key string
-	Obj any
-}
+// tombstone is the informer's DeletedFinalStateUnknown, under a short name for the tests.
+type tombstone = store.DeletedFinalStateUnknown
 
 // describeObj renders an object for recorded events: "ns/a@3", a tombstone as "DFSU(ns/a)".
 func describeObj(obj any) string {

@@ -2,9 +2,8 @@ package processor
 
 import (
 	"log/slog"
-	"reflect"
 
-	"github.com/informer-lab/informer-lab/api"
+	"github.com/informer-lab/informer-lab/store"
 )
 
 // AddNotification mirrors addNotification in client-go tools/cache/shared_informer.go: the
@@ -37,48 +36,25 @@ const (
 )
 
 // describe returns what a trace line says about a notification: its kind, the key and the
-// resourceVersion of the object it carries (the new one for an update). Only called when
+// resourceVersion of the object it carries (the new one for an update; for a
+// DeletedFinalStateUnknown, its Key and the RV of the state it carries). Only called when
 // tracing is enabled, so it may allocate.
 func describe(n any) (kind, key, rv string, extra []slog.Attr) {
 	switch n := n.(type) {
 	case AddNotification:
-		key, rv = objectKeyRV(n.NewObj)
+		key, rv, _ = store.KeyAndResourceVersion(n.NewObj)
 		if n.IsInInitialList {
 			extra = []slog.Attr{slog.Bool("init", true)}
 		}
 		return kindAdd, key, rv, extra
 	case UpdateNotification:
-		key, rv = objectKeyRV(n.NewObj)
-		_, oldRV := objectKeyRV(n.OldObj)
+		key, rv, _ = store.KeyAndResourceVersion(n.NewObj)
+		_, oldRV, _ := store.KeyAndResourceVersion(n.OldObj)
 		return kindUpdate, key, rv, []slog.Attr{slog.String("old_rv", oldRV)}
 	case DeleteNotification:
-		key, rv = objectKeyRV(n.OldObj)
+		key, rv, _ = store.KeyAndResourceVersion(n.OldObj)
 		return kindDelete, key, rv, nil
 	default:
 		return kindUnknown, "", "", nil
 	}
-}
-
-// objectKeyRV is "namespace/name" (or "name") and the resourceVersion of obj, or empty strings
-// when obj has no metadata. A tombstone is recognised by shape (a struct with a string Key and
-// an Obj field): the processor must not import the store package that defines it, and this
-// code only runs when tracing is on.
-func objectKeyRV(obj any) (key, rv string) {
-	if m, err := api.Accessor(obj); err == nil {
-		key = m.GetName()
-		if ns := m.GetNamespace(); ns != "" {
-			key = ns + "/" + key
-		}
-		return key, m.GetResourceVersion()
-	}
-	v := reflect.ValueOf(obj)
-	if v.Kind() != reflect.Struct {
-		return "", ""
-	}
-	k, o := v.FieldByName("Key"), v.FieldByName("Obj")
-	if !k.IsValid() || k.Kind() != reflect.String || !o.IsValid() || !o.CanInterface() {
-		return "", ""
-	}
-	_, rv = objectKeyRV(o.Interface())
-	return k.String(), rv
 }

@@ -11,6 +11,20 @@ import (
 	"github.com/informer-lab/informer-lab/internal/trace"
 )
 
+// Where this package differs from client-go, on purpose:
+//
+//   - Removal and shutdown close a separate stop channel instead of addCh, so an Add that
+//     comes late is dropped rather than panicking on a closed channel; run checks that channel
+//     before each call, so no handler call starts after RemoveListener returns (client-go's
+//     pop may still hand over a notification or two, at the mercy of select).
+//   - AddListener on a stopped processor does not register the listener (client-go would, and
+//     a later Distribute would then wait forever); a second Run returns at once.
+//   - NewProcessorListener returns an error for a nil handler or checker and for negative
+//     sizes or periods; FilteringResourceEventHandler tolerates nil fields; NewRingGrowing
+//     treats a negative size as 0.
+//   - The crash switch is a per-listener PanicPolicy instead of the global
+//     utilruntime.ReallyCrash, and the one-second pause uses the injected clock.
+
 // ResourceEventHandlerRegistration mirrors cache.ResourceEventHandlerRegistration in client-go
 // tools/cache/shared_informer.go: the handle AddEventHandler returns. Its concrete value is the
 // *ProcessorListener, which RemoveListener expects back.

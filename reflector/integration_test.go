@@ -1,7 +1,7 @@
 package reflector_test
 
 // Integration: the reflector against the simulated apiserver over real HTTP, through the
-// listwatch REST client. Production code never imports apiserver; tests may. Real sockets
+// REST client of package rest. Production code never imports apiserver; tests may. Real sockets
 // cannot run in a synctest bubble, so these tests use the real clock, a fast backoff and
 // bounded polling.
 
@@ -19,6 +19,7 @@ import (
 	"github.com/informer-lab/informer-lab/apiserver"
 	"github.com/informer-lab/informer-lab/listwatch"
 	"github.com/informer-lab/informer-lab/reflector"
+	"github.com/informer-lab/informer-lab/rest"
 	"github.com/informer-lab/informer-lab/store"
 )
 
@@ -28,12 +29,12 @@ func newPod(name string) *api.Pod {
 }
 
 // startServer runs the simulated apiserver with namespace demo and returns a REST client.
-func startServer(t testing.TB, opts apiserver.Options) (*apiserver.Server, *listwatch.RESTClient) {
+func startServer(t testing.TB, opts apiserver.Options) (*apiserver.Server, *rest.RESTClient) {
 	t.Helper()
 	srv := apiserver.NewTestServer(t, opts)
 	_, err := srv.Create(context.Background(), "namespaces", "", &api.Namespace{ObjectMeta: api.ObjectMeta{Name: "demo"}})
 	require.NoError(t, err)
-	c, err := listwatch.RESTClientFor(&listwatch.Config{Host: srv.URL()})
+	c, err := rest.RESTClientFor(&rest.Config{Host: srv.URL()})
 	require.NoError(t, err)
 	return srv, c
 }

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/informer-lab/informer-lab/api"
+	"github.com/informer-lab/informer-lab/internal/chanctx"
 	"github.com/informer-lab/informer-lab/internal/clock"
 	"github.com/informer-lab/informer-lab/internal/trace"
 	"github.com/informer-lab/informer-lab/listwatch"
@@ -256,9 +257,7 @@ func (r *Reflector) SetWatchErrorHandlerWithContext(h WatchErrorHandlerWithConte
 
 // Run mirrors Reflector.Run: RunWithContext until stopCh is closed.
 func (r *Reflector) Run(stopCh <-chan struct{}) {
-	ctx, cancel := contextForChannel(stopCh)
-	defer cancel()
-	r.RunWithContext(ctx)
+	r.RunWithContext(chanctx.ForChannel(stopCh))
 }
 
 // RunWithContext mirrors Reflector.RunWithContext: ListAndWatch at once, then forever:
@@ -294,24 +293,9 @@ func (r *Reflector) sleepBackoff(ctx context.Context) bool {
 	}
 }
 
-// contextForChannel mirrors wait.ContextForChannel; cancel also releases the goroutine.
-func contextForChannel(stopCh <-chan struct{}) (context.Context, context.CancelFunc) {
-	ctx, cancel := context.WithCancel(context.Background())
-	go func() {
-		select {
-		case <-stopCh:
-			cancel()
-		case <-ctx.Done():
-		}
-	}()
-	return ctx, cancel
-}
-
 // ListAndWatch mirrors Reflector.ListAndWatch: ListAndWatchWithContext until stopCh closes.
 func (r *Reflector) ListAndWatch(stopCh <-chan struct{}) error {
-	ctx, cancel := contextForChannel(stopCh)
-	defer cancel()
-	return r.ListAndWatchWithContext(ctx)
+	return r.ListAndWatchWithContext(chanctx.ForChannel(stopCh))
 }
 
 // ListAndWatchWithContext mirrors Reflector.ListAndWatchWithContext: one cycle. It syncs the

@@ -8,7 +8,9 @@
 //  1. MetaNamespaceKeyFunc keys an object "namespace/name", or "name" when cluster-scoped; an
 //     ExplicitKey is its own key; an object without metadata is an error, not a panic (K-1).
 //  2. SplitMetaNamespaceKey inverts it; a key with more than one "/" is an error (K-2).
-//  3. DeletionHandlingMetaNamespaceKeyFunc keys a DeletedFinalStateUnknown by its Key (K-3).
+//  3. DeletionHandlingMetaNamespaceKeyFunc keys a DeletedFinalStateUnknown by its Key (K-3);
+//     KeyAndResourceVersion adds the resourceVersion of the object, or of the last state a
+//     tombstone carries, for trace lines and handlers.
 //  4. Add and Update are one operation; a write refiles the key from the old object's index
 //     values to the new object's, with a fast path when a single value is unchanged (TS-1, TS-2).
 //  5. An index never keeps an empty value set, so ListIndexFuncValues lists only values that

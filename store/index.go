@@ -38,7 +38,6 @@ type Indices map[string]Index
 type Index map[string]KeySet
 
 // KeySet is a set of store keys; client-go uses sets.Set[string] from apimachinery.
-// Nothing in client-go mirrors it.
 type KeySet map[string]struct{}
 
 // NamespaceIndex mirrors cache.NamespaceIndex, the index name listers look for.

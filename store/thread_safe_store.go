@@ -60,7 +60,7 @@ type ThreadSafeStoreOption func(*threadSafeMap)
 func (o ThreadSafeStoreOption) applyToCache(c *cache) { c.threadSafeOpts = append(c.threadSafeOpts, o) }
 
 // WithLogger traces every write at Debug level as component "indexer" (client-go has klog
-// and metrics here instead). A nil logger is silent. Nothing in client-go mirrors it.
+// and metrics here instead). A nil logger is silent.
 func WithLogger(l *slog.Logger) ThreadSafeStoreOption {
 	return func(c *threadSafeMap) { c.logger = l }
 }
@@ -68,7 +68,7 @@ func WithLogger(l *slog.Logger) ThreadSafeStoreOption {
 // WithResourceVersionTracking chooses what LastStoreSyncResourceVersion reports. Enabled (the
 // default, as in client-go v0.37 where the AtomicFIFO gate is on) it reports the RV of the
 // last write; disabled (the Classic profile, client-go before v0.36) it always reports ""
-// (TS-14). Nothing in client-go mirrors it.
+// (TS-14).
 func WithResourceVersionTracking(enabled bool) ThreadSafeStoreOption {
 	return func(c *threadSafeMap) { c.trackRV = enabled }
 }

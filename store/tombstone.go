@@ -1,5 +1,7 @@
 package store
 
+import "github.com/informer-lab/informer-lab/api"
+
 // DeletedFinalStateUnknown mirrors cache.DeletedFinalStateUnknown in client-go
 // tools/cache/delta_fifo.go (K-5). The queue produces one when a relist shows that an object is
 // gone but the delete event was never seen. Obj is the last state the client knew: it may be
@@ -26,4 +28,20 @@ func DeletionHandlingObjectToName(obj any) (ObjectName, error) {
 		return ParseObjectName(d.Key)
 	}
 	return ObjectToName(obj)
+}
+
+// KeyAndResourceVersion is ours: client-go has no such helper, yet every trace line, handler
+// and controller that reports an object wants it. It returns the key
+// DeletionHandlingMetaNamespaceKeyFunc gives obj ("" when it has none), the resourceVersion of
+// obj or, for a DeletedFinalStateUnknown, of the last state the tombstone carries ("" when it
+// carries none or has no metadata), and whether obj was a tombstone.
+func KeyAndResourceVersion(obj any) (key, rv string, tombstone bool) {
+	key, _ = DeletionHandlingMetaNamespaceKeyFunc(obj)
+	if d, ok := obj.(DeletedFinalStateUnknown); ok {
+		obj, tombstone = d.Obj, true
+	}
+	if m, err := api.Accessor(obj); err == nil {
+		rv = m.GetResourceVersion()
+	}
+	return key, rv, tombstone
 }

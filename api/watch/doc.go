@@ -1,6 +1,6 @@
 // Package watch mirrors k8s.io/apimachinery/pkg/watch: the typed events a watch delivers
 // and the interface every watch implements, plus fakes for tests. Decoding a watch stream
-// from the wire belongs to package listwatch.
+// from the wire belongs to package rest/watch.
 //
 // The contract:
 //

@@ -8,7 +8,7 @@ import (
 	"github.com/informer-lab/informer-lab/apiserver"
 	"github.com/informer-lab/informer-lab/client/dynamic"
 	"github.com/informer-lab/informer-lab/client/kubernetes"
-	"github.com/informer-lab/informer-lab/listwatch"
+	"github.com/informer-lab/informer-lab/rest"
 )
 
 // BenchmarkCh00_GetPod compares one GET of a pod through each client over loopback HTTP: the
@@ -18,7 +18,7 @@ func BenchmarkCh00_GetPod(b *testing.B) {
 	srv, cfg := startLab(apiserver.Options{})
 	defer srv.Close()
 	ctx := context.Background()
-	rc := must(listwatch.RESTClientFor(cfg))
+	rc := must(rest.RESTClientFor(cfg))
 	cs := must(kubernetes.NewForConfig(cfg))
 	dc := must(dynamic.NewForConfig(cfg))
 	b.Run("restclient-into", func(b *testing.B) {
@@ -33,7 +33,7 @@ func BenchmarkCh00_GetPod(b *testing.B) {
 	b.Run("clientset", func(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {
-			if _, err := cs.CoreV1().Pods("demo").Get(ctx, "web-1", listwatch.GetOptions{}); err != nil {
+			if _, err := cs.CoreV1().Pods("demo").Get(ctx, "web-1", api.GetOptions{}); err != nil {
 				b.Fatal(err)
 			}
 		}
@@ -41,7 +41,7 @@ func BenchmarkCh00_GetPod(b *testing.B) {
 	b.Run("dynamic", func(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {
-			if _, err := dc.Resource(podsGVR).Namespace("demo").Get(ctx, "web-1", listwatch.GetOptions{}); err != nil {
+			if _, err := dc.Resource(podsGVR).Namespace("demo").Get(ctx, "web-1", api.GetOptions{}); err != nil {
 				b.Fatal(err)
 			}
 		}

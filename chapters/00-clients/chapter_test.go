@@ -18,7 +18,7 @@ import (
 	"github.com/informer-lab/informer-lab/client/dynamic"
 	"github.com/informer-lab/informer-lab/client/kubernetes"
 	"github.com/informer-lab/informer-lab/client/restmapper"
-	"github.com/informer-lab/informer-lab/listwatch"
+	"github.com/informer-lab/informer-lab/rest"
 )
 
 // outcome is what one way of "list pods, then update one" achieved.
@@ -52,8 +52,8 @@ func TestCh00_SixWaysAgree(t *testing.T) {
 		require.Equal(t, 200, resp.StatusCode, "%s", data)
 		return data
 	}
-	ways := map[string]func(t *testing.T, cfg *listwatch.Config) outcome{
-		"raw HTTP": func(t *testing.T, cfg *listwatch.Config) outcome {
+	ways := map[string]func(t *testing.T, cfg *rest.Config) outcome{
+		"raw HTTP": func(t *testing.T, cfg *rest.Config) outcome {
 			var list struct {
 				Metadata struct{ ResourceVersion string }
 				Items    []map[string]any
@@ -73,8 +73,8 @@ func TestCh00_SixWaysAgree(t *testing.T) {
 			o.UpdatedRV = updated["metadata"].(map[string]any)["resourceVersion"].(string)
 			return o
 		},
-		"RESTClient": func(t *testing.T, cfg *listwatch.Config) outcome {
-			c, err := listwatch.RESTClientFor(cfg)
+		"RESTClient": func(t *testing.T, cfg *rest.Config) outcome {
+			c, err := rest.RESTClientFor(cfg)
 			require.NoError(t, err)
 			var list api.PodList
 			require.NoError(t, c.Get().Namespace("demo").Resource("pods").Do(ctx).Into(&list))
@@ -84,25 +84,25 @@ func TestCh00_SixWaysAgree(t *testing.T) {
 			require.NoError(t, c.Put().Namespace("demo").Resource("pods").Name("web-1").Body(p).Do(ctx).Into(&updated))
 			return outcome{Listed: podNames(list.Items), ListRV: list.ResourceVersion, UpdatedRV: updated.ResourceVersion}
 		},
-		"clientset": func(t *testing.T, cfg *listwatch.Config) outcome {
+		"clientset": func(t *testing.T, cfg *rest.Config) outcome {
 			cs, err := kubernetes.NewForConfig(cfg)
 			require.NoError(t, err)
 			list, err := cs.CoreV1().Pods("demo").List(ctx, api.ListOptions{})
 			require.NoError(t, err)
 			p := list.Items[0].DeepCopy()
 			p.Labels = label(p.Labels)
-			updated, err := cs.CoreV1().Pods("demo").Update(ctx, p, listwatch.UpdateOptions{})
+			updated, err := cs.CoreV1().Pods("demo").Update(ctx, p, api.UpdateOptions{})
 			require.NoError(t, err)
 			return outcome{Listed: podNames(list.Items), ListRV: list.ResourceVersion, UpdatedRV: updated.ResourceVersion}
 		},
-		"dynamic": func(t *testing.T, cfg *listwatch.Config) outcome {
+		"dynamic": func(t *testing.T, cfg *rest.Config) outcome {
 			dc, err := dynamic.NewForConfig(cfg)
 			require.NoError(t, err)
 			list, err := dc.Resource(podsGVR).Namespace("demo").List(ctx, api.ListOptions{})
 			require.NoError(t, err)
 			u := list.Items[0].DeepCopy()
 			u.SetLabels(label(u.GetLabels()))
-			updated, err := dc.Resource(podsGVR).Namespace("demo").Update(ctx, u, listwatch.UpdateOptions{})
+			updated, err := dc.Resource(podsGVR).Namespace("demo").Update(ctx, u, api.UpdateOptions{})
 			require.NoError(t, err)
 			var names []string
 			for _, it := range list.Items {
@@ -110,7 +110,7 @@ func TestCh00_SixWaysAgree(t *testing.T) {
 			}
 			return outcome{Listed: names, ListRV: list.GetResourceVersion(), UpdatedRV: updated.GetResourceVersion()}
 		},
-		"discovery + dynamic": func(t *testing.T, cfg *listwatch.Config) outcome {
+		"discovery + dynamic": func(t *testing.T, cfg *rest.Config) outcome {
 			disc, err := discovery.NewDiscoveryClientForConfig(cfg)
 			require.NoError(t, err)
 			mapper, err := restmapper.NewDiscoveryRESTMapperForClient(ctx, disc)
@@ -122,7 +122,7 @@ func TestCh00_SixWaysAgree(t *testing.T) {
 			list, err := dc.Resource(m.Resource).Namespace("demo").List(ctx, api.ListOptions{})
 			require.NoError(t, err)
 			patch, _ := json.Marshal(map[string]any{"metadata": map[string]any{"labels": map[string]string{"tier": "frontend"}}})
-			updated, err := dc.Resource(m.Resource).Namespace("demo").Patch(ctx, "web-1", listwatch.MergePatchType, patch, listwatch.PatchOptions{})
+			updated, err := dc.Resource(m.Resource).Namespace("demo").Patch(ctx, "web-1", api.MergePatchType, patch, api.PatchOptions{})
 			require.NoError(t, err)
 			var names []string
 			for _, it := range list.Items {
@@ -130,7 +130,7 @@ func TestCh00_SixWaysAgree(t *testing.T) {
 			}
 			return outcome{Listed: names, ListRV: list.GetResourceVersion(), UpdatedRV: updated.GetResourceVersion()}
 		},
-		"Scheme over raw HTTP": func(t *testing.T, cfg *listwatch.Config) outcome {
+		"Scheme over raw HTTP": func(t *testing.T, cfg *rest.Config) outcome {
 			obj, err := api.DefaultScheme.Decode(rawJSON(t, "GET", cfg.Host+"/api/v1/namespaces/demo/pods", nil))
 			require.NoError(t, err)
 			list := obj.(*api.PodList)
@@ -177,9 +177,9 @@ func TestCh00_TypedErrorsEveryClient_S1_S2(t *testing.T) {
 		create func(name string) error
 		update func(rv string) error
 	}
-	clients := map[string]func(cfg *listwatch.Config) client{
-		"RESTClient": func(cfg *listwatch.Config) client {
-			c := must(listwatch.RESTClientFor(cfg))
+	clients := map[string]func(cfg *rest.Config) client{
+		"RESTClient": func(cfg *rest.Config) client {
+			c := must(rest.RESTClientFor(cfg))
 			pods := c.Resource(podsGVR).Namespace("demo")
 			return client{
 				get: func(name string) error { _, err := pods.Get(ctx, name); return err },
@@ -193,21 +193,21 @@ func TestCh00_TypedErrorsEveryClient_S1_S2(t *testing.T) {
 				},
 			}
 		},
-		"clientset": func(cfg *listwatch.Config) client {
+		"clientset": func(cfg *rest.Config) client {
 			pods := must(kubernetes.NewForConfig(cfg)).CoreV1().Pods("demo")
 			return client{
-				get: func(name string) error { _, err := pods.Get(ctx, name, listwatch.GetOptions{}); return err },
+				get: func(name string) error { _, err := pods.Get(ctx, name, api.GetOptions{}); return err },
 				create: func(name string) error {
-					_, err := pods.Create(ctx, &api.Pod{ObjectMeta: api.ObjectMeta{Name: name}}, listwatch.CreateOptions{})
+					_, err := pods.Create(ctx, &api.Pod{ObjectMeta: api.ObjectMeta{Name: name}}, api.CreateOptions{})
 					return err
 				},
 				update: func(rv string) error {
-					_, err := pods.Update(ctx, &api.Pod{ObjectMeta: api.ObjectMeta{Name: "web-1", ResourceVersion: rv}}, listwatch.UpdateOptions{})
+					_, err := pods.Update(ctx, &api.Pod{ObjectMeta: api.ObjectMeta{Name: "web-1", ResourceVersion: rv}}, api.UpdateOptions{})
 					return err
 				},
 			}
 		},
-		"dynamic": func(cfg *listwatch.Config) client {
+		"dynamic": func(cfg *rest.Config) client {
 			pods := must(dynamic.NewForConfig(cfg)).Resource(podsGVR).Namespace("demo")
 			obj := func(name, rv string) *api.Unstructured {
 				u := &api.Unstructured{Object: map[string]any{"apiVersion": "v1", "kind": "Pod"}}
@@ -216,13 +216,13 @@ func TestCh00_TypedErrorsEveryClient_S1_S2(t *testing.T) {
 				return u
 			}
 			return client{
-				get: func(name string) error { _, err := pods.Get(ctx, name, listwatch.GetOptions{}); return err },
+				get: func(name string) error { _, err := pods.Get(ctx, name, api.GetOptions{}); return err },
 				create: func(name string) error {
-					_, err := pods.Create(ctx, obj(name, ""), listwatch.CreateOptions{})
+					_, err := pods.Create(ctx, obj(name, ""), api.CreateOptions{})
 					return err
 				},
 				update: func(rv string) error {
-					_, err := pods.Update(ctx, obj("web-1", rv), listwatch.UpdateOptions{})
+					_, err := pods.Update(ctx, obj("web-1", rv), api.UpdateOptions{})
 					return err
 				},
 			}

@@ -9,7 +9,7 @@ import (
 	"github.com/informer-lab/informer-lab/apiserver"
 	"github.com/informer-lab/informer-lab/client/dynamic"
 	"github.com/informer-lab/informer-lab/client/kubernetes"
-	"github.com/informer-lab/informer-lab/listwatch"
+	"github.com/informer-lab/informer-lab/rest"
 )
 
 // Ways 2–4 of "list pods, then update one". The lines starting with two spaces are the
@@ -21,7 +21,7 @@ func Example_restClient() {
 	srv, cfg := startLab(apiserver.Options{})
 	defer srv.Close()
 	ctx := context.Background()
-	c := must(listwatch.RESTClientFor(withWire(cfg)))
+	c := must(rest.RESTClientFor(withWire(cfg)))
 
 	var pods api.PodList
 	check(c.Get().Namespace("demo").Resource("pods").
@@ -60,7 +60,7 @@ func Example_clientset() {
 
 	p := pods.Items[0].DeepCopy()
 	p.Spec.Containers[0].Image = "nginx:1.28"
-	updated := must(cs.CoreV1().Pods("demo").Update(ctx, p, listwatch.UpdateOptions{}))
+	updated := must(cs.CoreV1().Pods("demo").Update(ctx, p, api.UpdateOptions{}))
 	fmt.Printf("updated %s: image=%s rv=%s generation=%d\n", updated.Name, updated.Spec.Containers[0].Image, updated.ResourceVersion, updated.Generation)
 	// Output:
 	//   GET /api/v1/namespaces/demo/pods → 200
@@ -87,7 +87,7 @@ func Example_dynamicClient() {
 
 	u := list.Items[1].DeepCopy()
 	check(api.SetNestedField(u.Object, "frontend", "metadata", "labels", "tier"))
-	updated := must(dc.Resource(podsGVR).Namespace("demo").Update(ctx, u, listwatch.UpdateOptions{}))
+	updated := must(dc.Resource(podsGVR).Namespace("demo").Update(ctx, u, api.UpdateOptions{}))
 	fmt.Printf("updated %s: rv=%s labels=%v\n", updated.GetName(), updated.GetResourceVersion(), updated.GetLabels())
 	// Output:
 	//   GET /api/v1/namespaces/demo/pods → 200
@@ -111,14 +111,14 @@ func Example_articleA16() {
 	cs := must(kubernetes.NewForConfig(wired))
 	dc := must(dynamic.NewForConfig(wired))
 
-	pod := must(cs.CoreV1().Pods("book").Get(ctx, "example", listwatch.GetOptions{}))
+	pod := must(cs.CoreV1().Pods("book").Get(ctx, "example", api.GetOptions{}))
 	fmt.Printf("typed:   %T %s/%s\n", pod, pod.Namespace, pod.Name)
 
-	patched := must(cs.CoreV1().Pods("book").Patch(ctx, "example", listwatch.StrategicMergePatchType,
-		[]byte(`{"metadata":{"labels":{"chapter":"00"}}}`), listwatch.PatchOptions{}))
+	patched := must(cs.CoreV1().Pods("book").Patch(ctx, "example", api.StrategicMergePatchType,
+		[]byte(`{"metadata":{"labels":{"chapter":"00"}}}`), api.PatchOptions{}))
 	fmt.Printf("patched: labels=%v rv=%s\n", patched.Labels, patched.ResourceVersion)
 
-	u := must(dc.Resource(podsGVR).Namespace("book").Get(ctx, "example", listwatch.GetOptions{}))
+	u := must(dc.Resource(podsGVR).Namespace("book").Get(ctx, "example", api.GetOptions{}))
 	keys := make([]string, 0, len(u.Object))
 	for k := range u.Object {
 		keys = append(keys, k)

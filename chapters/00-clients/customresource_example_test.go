@@ -9,7 +9,6 @@ import (
 	"github.com/informer-lab/informer-lab/apiserver"
 	"github.com/informer-lab/informer-lab/client/dynamic"
 	"github.com/informer-lab/informer-lab/informer"
-	"github.com/informer-lab/informer-lab/listwatch"
 )
 
 // widget builds a Widget as the dynamic client sends it: a map with kind and apiVersion.
@@ -35,7 +34,7 @@ func Example_customResource() {
 	dc := must(dynamic.NewForConfig(withWire(cfg)))
 	widgets := dc.Resource(widgetsGVR).Namespace("demo")
 	for i, name := range []string{"small", "large"} {
-		w := must(widgets.Create(ctx, widget(name, int64(1+9*i)), listwatch.CreateOptions{}))
+		w := must(widgets.Create(ctx, widget(name, int64(1+9*i)), api.CreateOptions{}))
 		size, _, _ := api.NestedMap(w.Object, "spec")
 		fmt.Printf("created %s/%s size=%v generation=%d\n", w.GetKind(), w.GetName(), size["size"], w.GetGeneration())
 	}

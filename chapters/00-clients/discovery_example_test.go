@@ -10,7 +10,6 @@ import (
 	"github.com/informer-lab/informer-lab/client/discovery"
 	"github.com/informer-lab/informer-lab/client/dynamic"
 	"github.com/informer-lab/informer-lab/client/restmapper"
-	"github.com/informer-lab/informer-lab/listwatch"
 )
 
 // Example_discovery is way 5: ask the server what exists, the way `kubectl api-resources`
@@ -67,8 +66,8 @@ func Example_discoveryThenDynamic() {
 	pods := dyn.Resource(mapping.Resource).Namespace("demo")
 	list := must(pods.List(ctx, api.ListOptions{}))
 	fmt.Println("listed", len(list.Items), mapping.Resource.Resource)
-	patched := must(pods.Patch(ctx, list.Items[0].GetName(), listwatch.MergePatchType,
-		[]byte(`{"metadata":{"labels":{"tier":"frontend"}}}`), listwatch.PatchOptions{FieldManager: "kubectl-label"}))
+	patched := must(pods.Patch(ctx, list.Items[0].GetName(), api.MergePatchType,
+		[]byte(`{"metadata":{"labels":{"tier":"frontend"}}}`), api.PatchOptions{FieldManager: "kubectl-label"}))
 	fmt.Printf("labelled %s: %v\n", patched.GetName(), patched.GetLabels())
 	// Output:
 	//   GET /api → 200

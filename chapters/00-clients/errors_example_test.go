@@ -10,7 +10,6 @@ import (
 	"github.com/informer-lab/informer-lab/apiserver"
 	"github.com/informer-lab/informer-lab/client/kubernetes"
 	"github.com/informer-lab/informer-lab/internal/trace"
-	"github.com/informer-lab/informer-lab/listwatch"
 )
 
 // Example_typedErrors: a failed call returns the server's Status as the error, so the
@@ -21,24 +20,24 @@ func Example_typedErrors() {
 	defer srv.Close()
 	ctx := context.Background()
 	pods := must(kubernetes.NewForConfig(cfg)).CoreV1().Pods("demo")
-	stale := must(pods.Get(ctx, "web-1", listwatch.GetOptions{}))
+	stale := must(pods.Get(ctx, "web-1", api.GetOptions{}))
 	fresh := stale.DeepCopy()
 	fresh.Labels["v"] = "2"
-	must(pods.Update(ctx, fresh, listwatch.UpdateOptions{}))
+	must(pods.Update(ctx, fresh, api.UpdateOptions{}))
 
 	show := func(err error) {
 		st := err.(*api.Status)
 		fmt.Printf("%d %-15s NotFound=%-5t AlreadyExists=%-5t Conflict=%-5t Invalid=%-5t | %s\n", st.Code, st.Reason,
 			api.IsNotFound(err), api.IsAlreadyExists(err), api.IsConflict(err), api.IsInvalid(err), st.Message)
 	}
-	_, err := pods.Get(ctx, "nope", listwatch.GetOptions{})
+	_, err := pods.Get(ctx, "nope", api.GetOptions{})
 	show(err)
-	_, err = pods.Create(ctx, &api.Pod{ObjectMeta: api.ObjectMeta{Name: "web-2"}}, listwatch.CreateOptions{})
+	_, err = pods.Create(ctx, &api.Pod{ObjectMeta: api.ObjectMeta{Name: "web-2"}}, api.CreateOptions{})
 	show(err)
 	stale.Labels["v"] = "3"
-	_, err = pods.Update(ctx, stale, listwatch.UpdateOptions{})
+	_, err = pods.Update(ctx, stale, api.UpdateOptions{})
 	show(err)
-	_, err = pods.Create(ctx, &api.Pod{ObjectMeta: api.ObjectMeta{Name: "Web_3"}}, listwatch.CreateOptions{})
+	_, err = pods.Create(ctx, &api.Pod{ObjectMeta: api.ObjectMeta{Name: "Web_3"}}, api.CreateOptions{})
 	st := err.(*api.Status)
 	fmt.Printf("%d %-15s Invalid=%t field=%s\n", st.Code, st.Reason, api.IsInvalid(err), st.Details.Causes[0].Field)
 	// Output:

@@ -11,7 +11,7 @@ import (
 	"github.com/informer-lab/informer-lab/api"
 	"github.com/informer-lab/informer-lab/apiserver"
 	"github.com/informer-lab/informer-lab/internal/clock"
-	"github.com/informer-lab/informer-lab/listwatch"
+	"github.com/informer-lab/informer-lab/rest"
 )
 
 // The chapter's lab: one simulated apiserver with namespace demo and two pods, web-1 and
@@ -19,9 +19,9 @@ import (
 // run: the server's own namespaces take 1–3, demo is 4, the pods are 5 and 6.
 
 var (
-	podsGVR        = listwatch.GroupVersionResource{Version: "v1", Resource: "pods"}
-	deploymentsGVR = listwatch.GroupVersionResource{Group: "apps", Version: "v1", Resource: "deployments"}
-	widgetsGVR     = listwatch.GroupVersionResource{Group: "example.dev", Version: "v1", Resource: "widgets"}
+	podsGVR        = api.GroupVersionResource{Version: "v1", Resource: "pods"}
+	deploymentsGVR = api.GroupVersionResource{Group: "apps", Version: "v1", Resource: "deployments"}
+	widgetsGVR     = api.GroupVersionResource{Group: "example.dev", Version: "v1", Resource: "widgets"}
 )
 
 // widgetsResource is the chapter's custom resource: what a CustomResourceDefinition for
@@ -33,7 +33,7 @@ var widgetsResource = apiserver.ResourceInfo{
 
 // startLab runs the server with deployments (apps/v1) served from the start and returns it
 // with a Config for it. opts may set a logger.
-func startLab(opts apiserver.Options) (*apiserver.Server, *listwatch.Config) {
+func startLab(opts apiserver.Options) (*apiserver.Server, *rest.Config) {
 	opts.Resources = append(opts.Resources, apiserver.DeploymentsResource)
 	srv := apiserver.New(opts)
 	if _, err := srv.Start("127.0.0.1:0"); err != nil {
@@ -47,7 +47,7 @@ func startLab(opts apiserver.Options) (*apiserver.Server, *listwatch.Config) {
 			Spec:       api.PodSpec{Containers: []api.Container{{Name: "web", Image: "nginx:1.27"}}},
 		}))
 	}
-	return srv, &listwatch.Config{Host: srv.URL()}
+	return srv, &rest.Config{Host: srv.URL()}
 }
 
 func must[T any](v T, err error) T {
@@ -81,7 +81,7 @@ func (w wire) RoundTrip(r *http.Request) (*http.Response, error) {
 }
 
 // withWire returns a copy of cfg whose requests are printed.
-func withWire(cfg *listwatch.Config) *listwatch.Config {
+func withWire(cfg *rest.Config) *rest.Config {
 	c := *cfg
 	c.Transport = wire{http.DefaultTransport.(*http.Transport).Clone()}
 	return &c

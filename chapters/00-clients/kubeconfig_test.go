@@ -20,7 +20,8 @@ import (
 	"github.com/informer-lab/informer-lab/client/dynamic"
 	"github.com/informer-lab/informer-lab/client/kubernetes"
 	"github.com/informer-lab/informer-lab/client/restmapper"
-	"github.com/informer-lab/informer-lab/listwatch"
+	"github.com/informer-lab/informer-lab/clientcmd"
+	"github.com/informer-lab/informer-lab/rest"
 )
 
 // requireToken answers 401 with a Status, as a real apiserver does, unless the request
@@ -39,7 +40,7 @@ func requireToken(token string, next http.Handler) http.Handler {
 
 // TestCh00_AllClientsThroughKubeconfig: the clients need nothing the simulator alone
 // provides. Behind TLS with a bearer token, as a real cluster is, and configured only from a
-// kubeconfig file (listwatch.BuildConfigFromKubeconfig), every client works; a wrong token
+// kubeconfig file (clientcmd.BuildConfigFromKubeconfig), every client works; a wrong token
 // is a typed Unauthorized error.
 func TestCh00_AllClientsThroughKubeconfig(t *testing.T) {
 	srv := apiserver.New(apiserver.Options{Resources: []apiserver.ResourceInfo{apiserver.DeploymentsResource}})
@@ -73,18 +74,18 @@ current-context: secure
 `), 0o600))
 		return path
 	}
-	cfg, err := listwatch.BuildConfigFromKubeconfig(writeConfig("s3cret"))
+	cfg, err := clientcmd.BuildConfigFromKubeconfig(writeConfig("s3cret"))
 	require.NoError(t, err)
 
 	cs, err := kubernetes.NewForConfig(cfg)
 	require.NoError(t, err)
-	_, err = cs.CoreV1().Pods("demo").Create(ctx, &api.Pod{ObjectMeta: api.ObjectMeta{Name: "p"}}, listwatch.CreateOptions{})
+	_, err = cs.CoreV1().Pods("demo").Create(ctx, &api.Pod{ObjectMeta: api.ObjectMeta{Name: "p"}}, api.CreateOptions{})
 	require.NoError(t, err)
 	pods, err := cs.CoreV1().Pods("demo").List(ctx, api.ListOptions{})
 	require.NoError(t, err)
 	assert.Len(t, pods.Items, 1)
 
-	rc, err := listwatch.RESTClientFor(cfg)
+	rc, err := rest.RESTClientFor(cfg)
 	require.NoError(t, err)
 	var got api.Pod
 	require.NoError(t, rc.Get().Namespace("demo").Resource("pods").Name("p").Do(ctx).Into(&got))
@@ -93,7 +94,7 @@ current-context: secure
 	dc, err := dynamic.NewForConfig(cfg)
 	require.NoError(t, err)
 	_, err = dc.Resource(deploymentsGVR).Namespace("demo").Create(ctx, &api.Unstructured{Object: map[string]any{
-		"apiVersion": "apps/v1", "kind": "Deployment", "metadata": map[string]any{"name": "d"}}}, listwatch.CreateOptions{})
+		"apiVersion": "apps/v1", "kind": "Deployment", "metadata": map[string]any{"name": "d"}}}, api.CreateOptions{})
 	require.NoError(t, err)
 
 	disc, err := discovery.NewDiscoveryClientForConfig(cfg)
@@ -111,7 +112,7 @@ current-context: secure
 	w.Stop()
 	assert.Equal(t, "p", ev.Object.(*api.Pod).Name)
 
-	bad, err := listwatch.BuildConfigFromKubeconfig(writeConfig("wrong"))
+	bad, err := clientcmd.BuildConfigFromKubeconfig(writeConfig("wrong"))
 	require.NoError(t, err)
 	badCS, err := kubernetes.NewForConfig(bad)
 	require.NoError(t, err)

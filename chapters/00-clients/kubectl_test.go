@@ -19,7 +19,7 @@ import (
 	"github.com/informer-lab/informer-lab/client/discovery"
 	"github.com/informer-lab/informer-lab/client/dynamic"
 	"github.com/informer-lab/informer-lab/client/restmapper"
-	"github.com/informer-lab/informer-lab/listwatch"
+	"github.com/informer-lab/informer-lab/rest"
 )
 
 // writeKubeconfig writes a kubeconfig for server (no credentials: the simulator does not ask
@@ -77,10 +77,10 @@ func TestCh00_KubectlListsCustomResource_K3_K4_K5(t *testing.T) {
 	require.NoError(t, err)
 	require.NoError(t, srv.Register(widgetsResource))
 
-	dc, err := dynamic.NewForConfig(&listwatch.Config{Host: srv.URL()})
+	dc, err := dynamic.NewForConfig(&rest.Config{Host: srv.URL()})
 	require.NoError(t, err)
 	for _, name := range []string{"small", "large"} {
-		_, err := dc.Resource(widgetsGVR).Namespace("demo").Create(context.Background(), widget(name, 1), listwatch.CreateOptions{})
+		_, err := dc.Resource(widgetsGVR).Namespace("demo").Create(context.Background(), widget(name, 1), api.CreateOptions{})
 		require.NoError(t, err)
 	}
 	kc := writeKubeconfig(t, srv.URL())
@@ -115,12 +115,12 @@ func TestCh00_CustomResourceAsKubectlSeesIt_K3_K4_K5(t *testing.T) {
 	_, err := srv.Create(ctx, "namespaces", "", namespace("demo"))
 	require.NoError(t, err)
 	require.NoError(t, srv.Register(widgetsResource))
-	cfg := &listwatch.Config{Host: srv.URL()}
+	cfg := &rest.Config{Host: srv.URL()}
 
 	dc, err := dynamic.NewForConfig(cfg)
 	require.NoError(t, err)
 	for _, name := range []string{"small", "large"} {
-		_, err := dc.Resource(widgetsGVR).Namespace("demo").Create(ctx, widget(name, 1), listwatch.CreateOptions{})
+		_, err := dc.Resource(widgetsGVR).Namespace("demo").Create(ctx, widget(name, 1), api.CreateOptions{})
 		require.NoError(t, err)
 	}
 
@@ -136,7 +136,7 @@ func TestCh00_CustomResourceAsKubectlSeesIt_K3_K4_K5(t *testing.T) {
 	assert.Equal(t, restmapper.RESTScopeNameNamespace, m.Scope)
 
 	// Step 2: the list, asking for a Table as kubectl does.
-	c, err := listwatch.RESTClientFor(cfg)
+	c, err := rest.RESTClientFor(cfg)
 	require.NoError(t, err)
 	var contentType string
 	raw, err := c.Get().AbsPath("apis", m.Resource.Group, m.Resource.Version).Namespace("demo").Resource(m.Resource.Resource).

@@ -7,7 +7,6 @@ import (
 	"github.com/informer-lab/informer-lab/api"
 	"github.com/informer-lab/informer-lab/apiserver"
 	"github.com/informer-lab/informer-lab/client/kubernetes"
-	"github.com/informer-lab/informer-lab/listwatch"
 )
 
 // Example_statusSubresource: a pod has two writers, the user (spec) and the kubelet (status),
@@ -23,20 +22,20 @@ func Example_statusSubresource() {
 	show := func(what string, p *api.Pod) {
 		fmt.Printf("%-32s phase=%-7s image=%s generation=%d rv=%s\n", what, p.Status.Phase, p.Spec.Containers[0].Image, p.Generation, p.ResourceVersion)
 	}
-	p := must(pods.Get(ctx, "web-1", listwatch.GetOptions{}))
+	p := must(pods.Get(ctx, "web-1", api.GetOptions{}))
 	show("read:", p)
 
 	p.Status.Phase = api.PodRunning
-	p = must(pods.Update(ctx, p, listwatch.UpdateOptions{}))
+	p = must(pods.Update(ctx, p, api.UpdateOptions{}))
 	show("Update with phase=Running:", p)
 
 	p.Status.Phase = api.PodRunning
 	p.Spec.Containers[0].Image = "nginx:1.28"
-	p = must(pods.UpdateStatus(ctx, p, listwatch.UpdateOptions{}))
+	p = must(pods.UpdateStatus(ctx, p, api.UpdateOptions{}))
 	show("UpdateStatus with a new image:", p)
 
 	p.Spec.Containers[0].Image = "nginx:1.28"
-	p = must(pods.Update(ctx, p, listwatch.UpdateOptions{}))
+	p = must(pods.Update(ctx, p, api.UpdateOptions{}))
 	show("Update with the new image:", p)
 	// Output:
 	//   GET /api/v1/namespaces/demo/pods/web-1 → 200

@@ -11,7 +11,6 @@ import (
 	"github.com/informer-lab/informer-lab/api"
 	"github.com/informer-lab/informer-lab/apiserver"
 	"github.com/informer-lab/informer-lab/client/dynamic"
-	"github.com/informer-lab/informer-lab/listwatch"
 )
 
 // TestCh00_StatusSubresourceRules checks the three rules of the status subresource through
@@ -23,7 +22,7 @@ import (
 func TestCh00_StatusSubresourceRules(t *testing.T) {
 	kinds := []struct {
 		name       string
-		gvr        listwatch.GroupVersionResource
+		gvr        api.GroupVersionResource
 		obj        *api.Unstructured
 		specField  []string
 		statusPath []string
@@ -70,21 +69,21 @@ func TestCh00_StatusSubresourceRules(t *testing.T) {
 				return fmt.Sprintf("spec=%v status=%v generation=%d", get(u, k.specField), get(u, k.statusPath), u.GetGeneration())
 			}
 
-			obj, err := ri.Create(ctx, set(k.obj, k.specValues[0], k.specField), listwatch.CreateOptions{})
+			obj, err := ri.Create(ctx, set(k.obj, k.specValues[0], k.specField), api.CreateOptions{})
 			require.NoError(t, err)
 			require.Equal(t, int64(1), obj.GetGeneration(), "a new object starts at generation 1")
 			rv := obj.GetResourceVersion()
 			initialStatus := get(obj, k.statusPath) // pods start Pending, widgets with none
 
 			// 1. PUT on the object with only a status change: nothing changes, not even the RV.
-			got, err := ri.Update(ctx, set(obj, "Running", k.statusPath), listwatch.UpdateOptions{})
+			got, err := ri.Update(ctx, set(obj, "Running", k.statusPath), api.UpdateOptions{})
 			require.NoError(t, err)
 			assert.Equal(t, fmt.Sprintf("spec=%v status=%v generation=1", k.specValues[0], initialStatus), state(got), "PUT ignores status")
 			assert.Equal(t, rv, got.GetResourceVersion(), "a no-op update keeps the resourceVersion")
 
 			// 2. PUT on /status with a status change and a spec change: only status changes.
 			withBoth := set(set(got, "Running", k.statusPath), k.specValues[1], k.specField)
-			got, err = ri.UpdateStatus(ctx, withBoth, listwatch.UpdateOptions{})
+			got, err = ri.UpdateStatus(ctx, withBoth, api.UpdateOptions{})
 			require.NoError(t, err)
 			assert.Equal(t, fmt.Sprintf("spec=%v status=Running generation=1", k.specValues[0]), state(got), "PUT …/status changes only status")
 			assert.NotEqual(t, rv, got.GetResourceVersion(), "a status write is a write")
@@ -92,18 +91,18 @@ func TestCh00_StatusSubresourceRules(t *testing.T) {
 			// 3. PUT on the object with a metadata-only change: generation stays.
 			labelled := got.DeepCopy()
 			labelled.SetLabels(map[string]string{"tier": "frontend"})
-			got, err = ri.Update(ctx, labelled, listwatch.UpdateOptions{})
+			got, err = ri.Update(ctx, labelled, api.UpdateOptions{})
 			require.NoError(t, err)
 			assert.Equal(t, map[string]string{"tier": "frontend"}, got.GetLabels())
 			assert.Equal(t, fmt.Sprintf("spec=%v status=Running generation=1", k.specValues[0]), state(got), "metadata changes leave generation alone")
 
 			// 4. PUT on the object with a spec change: spec changes, generation bumps, status kept.
-			got, err = ri.Update(ctx, set(got, k.specValues[1], k.specField), listwatch.UpdateOptions{})
+			got, err = ri.Update(ctx, set(got, k.specValues[1], k.specField), api.UpdateOptions{})
 			require.NoError(t, err)
 			assert.Equal(t, fmt.Sprintf("spec=%v status=Running generation=2", k.specValues[1]), state(got), "a spec change bumps generation")
 
 			// The server's stored copy agrees with what the client was told.
-			stored, err := ri.Get(ctx, got.GetName(), listwatch.GetOptions{})
+			stored, err := ri.Get(ctx, got.GetName(), api.GetOptions{})
 			require.NoError(t, err)
 			assert.Equal(t, state(got), state(stored))
 		})

@@ -12,13 +12,15 @@ import (
 	"github.com/informer-lab/informer-lab/api/fields"
 	"github.com/informer-lab/informer-lab/apiserver"
 	"github.com/informer-lab/informer-lab/listwatch"
+	"github.com/informer-lab/informer-lab/rest"
+	restwatch "github.com/informer-lab/informer-lab/rest/watch"
 )
 
-var podsGVR = listwatch.GroupVersionResource{Version: "v1", Resource: "pods"}
+var podsGVR = api.GroupVersionResource{Version: "v1", Resource: "pods"}
 
 // server starts the simulated apiserver with namespace demo, and returns a client whose
 // requests go through rt (nil: straight to the server).
-func server(rt func(http.RoundTripper) http.RoundTripper) (*apiserver.Server, *listwatch.RESTClient) {
+func server(rt func(http.RoundTripper) http.RoundTripper) (*apiserver.Server, *rest.RESTClient) {
 	srv := apiserver.New(apiserver.Options{})
 	if _, err := srv.Start("127.0.0.1:0"); err != nil {
 		panic(err)
@@ -27,11 +29,11 @@ func server(rt func(http.RoundTripper) http.RoundTripper) (*apiserver.Server, *l
 	if _, err := srv.Create(context.Background(), "namespaces", "", ns); err != nil {
 		panic(err)
 	}
-	cfg := &listwatch.Config{Host: srv.URL()}
+	cfg := &rest.Config{Host: srv.URL()}
 	if rt != nil {
 		cfg.Transport = rt(http.DefaultTransport.(*http.Transport).Clone())
 	}
-	c, err := listwatch.RESTClientFor(cfg)
+	c, err := rest.RESTClientFor(cfg)
 	if err != nil {
 		panic(err)
 	}
@@ -62,7 +64,7 @@ func tracePrinter(next http.RoundTripper) http.RoundTripper { return printReques
 
 // runPod creates a pod and moves it to Running through the status subresource, as a kubelet
 // would.
-func runPod(ctx context.Context, c *listwatch.RESTClient, name string) {
+func runPod(ctx context.Context, c *rest.RESTClient, name string) {
 	obj, err := c.Resource(podsGVR).Namespace("demo").Create(ctx, &api.Pod{ObjectMeta: api.ObjectMeta{Name: name}})
 	if err != nil {
 		panic(err)
@@ -183,7 +185,7 @@ func Example_streamDecoder() {
 		`{"type":"ERROR","object":{"kind":"Status","apiVersion":"v1","metadata":{},"status":"Failure","message":"too old resource version: 5 (1000)","reason":"Expired","code":410}}`,
 	}
 	body := io.NopCloser(strings.NewReader(strings.Join(lines, "\n") + "\n"))
-	dec := listwatch.NewWatchDecoder(body, listwatch.DecoderOptions{})
+	dec := restwatch.NewDecoder(body, restwatch.DecoderOptions{})
 	defer dec.Close()
 	for i := 0; ; i++ {
 		t, obj, err := dec.Decode()
@@ -232,7 +234,7 @@ func Example_brokenStream() {
 	}
 	for _, tc := range cases {
 		body := io.NopCloser(strings.NewReader(tc.body))
-		w := listwatch.NewStreamWatcher(listwatch.NewWatchDecoder(body, listwatch.DecoderOptions{MaxFrameBytes: tc.max}), nil)
+		w := restwatch.NewStreamWatcher(restwatch.NewDecoder(body, restwatch.DecoderOptions{MaxFrameBytes: tc.max}), nil)
 		fmt.Printf("%s:\n", tc.name)
 		for ev := range w.ResultChan() {
 			if st, ok := ev.Object.(*api.Status); ok {

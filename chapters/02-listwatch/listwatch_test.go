@@ -13,14 +13,15 @@ import (
 	"github.com/informer-lab/informer-lab/api/watch"
 	"github.com/informer-lab/informer-lab/apiserver"
 	"github.com/informer-lab/informer-lab/listwatch"
+	"github.com/informer-lab/informer-lab/rest"
 )
 
-func start(t *testing.T) (*apiserver.Server, *listwatch.RESTClient) {
+func start(t *testing.T) (*apiserver.Server, *rest.RESTClient) {
 	t.Helper()
 	srv := apiserver.NewTestServer(t, apiserver.Options{})
 	_, err := srv.Create(context.Background(), "namespaces", "", &api.Namespace{ObjectMeta: api.ObjectMeta{Name: "demo"}})
 	require.NoError(t, err)
-	c, err := listwatch.RESTClientFor(&listwatch.Config{Host: srv.URL()})
+	c, err := rest.RESTClientFor(&rest.Config{Host: srv.URL()})
 	require.NoError(t, err)
 	return srv, c
 }

@@ -10,6 +10,7 @@ import (
 	"github.com/informer-lab/informer-lab/apiserver"
 	"github.com/informer-lab/informer-lab/internal/trace"
 	"github.com/informer-lab/informer-lab/listwatch"
+	"github.com/informer-lab/informer-lab/rest"
 )
 
 // Example_followOneEvent shows the hops the client logs when Config.Logger is set: the list
@@ -29,7 +30,7 @@ func Example_followOneEvent() {
 		panic(err)
 	}
 
-	c, err := listwatch.RESTClientFor(&listwatch.Config{Host: srv.URL(), Logger: trace.NewPlainLogger(os.Stdout)})
+	c, err := rest.RESTClientFor(&rest.Config{Host: srv.URL(), Logger: trace.NewPlainLogger(os.Stdout)})
 	if err != nil {
 		panic(err)
 	}

@@ -8,7 +8,7 @@ import (
 
 	"github.com/informer-lab/informer-lab/api"
 	"github.com/informer-lab/informer-lab/apiserver"
-	"github.com/informer-lab/informer-lab/listwatch"
+	"github.com/informer-lab/informer-lab/rest"
 	"github.com/informer-lab/informer-lab/store"
 )
 
@@ -16,7 +16,7 @@ import (
 // client-go's examples get from a kubeconfig and kubernetes.NewForConfig.
 type cluster struct {
 	srv    *apiserver.Server
-	client *listwatch.RESTClient
+	client *rest.RESTClient
 }
 
 // startCluster starts the simulated apiserver with the objects a fresh cluster's default
@@ -27,7 +27,7 @@ func startCluster() *cluster {
 	if err != nil {
 		panic(err)
 	}
-	client, err := listwatch.RESTClientFor(&listwatch.Config{Host: url})
+	client, err := rest.RESTClientFor(&rest.Config{Host: url})
 	if err != nil {
 		panic(err)
 	}
@@ -48,7 +48,7 @@ func (c *cluster) createConfigMap(name string) {
 
 func (c *cluster) patchConfigMap(name, value string) {
 	patch := fmt.Sprintf(`{"data":{"k":%q}}`, value)
-	if _, err := c.srv.Patch(context.Background(), "configmaps", "default", name, "merge", []byte(patch)); err != nil {
+	if _, err := c.srv.Patch(context.Background(), "configmaps", "default", name, api.MergePatchType, []byte(patch)); err != nil {
 		panic(err)
 	}
 }

@@ -95,7 +95,7 @@ func Example_articleFactory() {
 	defer c.stop()
 	factory := informer.NewSharedInformerFactoryWithOptions(informer.NewRESTSource(c.client), 0, informer.WithNamespace("default"))
 
-	cms, err := factory.ForResource(listwatch.GroupVersionResource{Version: "v1", Resource: "configmaps"})
+	cms, err := factory.ForResource(api.GroupVersionResource{Version: "v1", Resource: "configmaps"})
 	if err != nil {
 		panic(err)
 	}
@@ -104,7 +104,7 @@ func Example_articleFactory() {
 	if err != nil {
 		panic(err)
 	}
-	pods, err := factory.ForResource(listwatch.GroupVersionResource{Version: "v1", Resource: "pods"})
+	pods, err := factory.ForResource(api.GroupVersionResource{Version: "v1", Resource: "pods"})
 	if err != nil {
 		panic(err)
 	}

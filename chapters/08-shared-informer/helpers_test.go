@@ -13,8 +13,8 @@ import (
 
 	"github.com/informer-lab/informer-lab/api"
 	"github.com/informer-lab/informer-lab/apiserver"
-	"github.com/informer-lab/informer-lab/listwatch"
 	"github.com/informer-lab/informer-lab/reflector/fakesource"
+	"github.com/informer-lab/informer-lab/rest"
 	"github.com/informer-lab/informer-lab/store"
 )
 
@@ -23,7 +23,7 @@ import (
 
 type cluster struct {
 	srv    *apiserver.Server
-	client *listwatch.RESTClient
+	client *rest.RESTClient
 }
 
 // startCluster starts the simulated apiserver on a loopback port with two configmaps and two
@@ -34,7 +34,7 @@ func startCluster() *cluster {
 	if err != nil {
 		panic(err)
 	}
-	client, err := listwatch.RESTClientFor(&listwatch.Config{Host: url})
+	client, err := rest.RESTClientFor(&rest.Config{Host: url})
 	if err != nil {
 		panic(err)
 	}

@@ -76,7 +76,7 @@ func TestCh08_T14_HandlerSyncedIsNotInformerSynced(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		src := source(t, "a", "b")
 		factory := informer.NewSharedInformerFactory(informer.ListWatchSourceFunc(
-			func(listwatch.GroupVersionResource, string, func(*api.ListOptions)) listwatch.ListerWatcher {
+			func(api.GroupVersionResource, string, func(*api.ListOptions)) listwatch.ListerWatcher {
 				return src
 			}), 0)
 		slow := &recorder{gate: make(chan struct{})}

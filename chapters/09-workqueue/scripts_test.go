@@ -4,7 +4,7 @@ import (
 	"flag"
 	"testing"
 
-	"github.com/informer-lab/informer-lab/internal/scenario"
+	"github.com/informer-lab/informer-lab/harness/scenario"
 )
 
 var update = flag.Bool("update", false, "rewrite the expected output of testdata/*.txt")

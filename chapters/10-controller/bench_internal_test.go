@@ -32,6 +32,7 @@ func benchController(b *testing.B, logger *slog.Logger) (*Controller, *api.Pod) 
 		errorHandler: func(err error) { b.Error(err) },
 	}
 	c.SyncHandler = c.syncHandler
+	c.loop = c.newLoop()
 	b.Cleanup(c.workqueue.ShutDown)
 	return c, pod
 }
@@ -56,7 +57,7 @@ func BenchmarkCh10_HandlerToSync(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
 				c.enqueuePod(pod, "OnUpdate")
-				if !c.processNextWorkItem(ctx) {
+				if !c.loop.ProcessNextWorkItem(ctx) {
 					b.Fatal("queue shut down")
 				}
 			}

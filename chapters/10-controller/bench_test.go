@@ -10,7 +10,7 @@ import (
 	"github.com/informer-lab/informer-lab/apiserver"
 	ch10 "github.com/informer-lab/informer-lab/chapters/10-controller"
 	"github.com/informer-lab/informer-lab/informer"
-	"github.com/informer-lab/informer-lab/listwatch"
+	"github.com/informer-lab/informer-lab/rest"
 )
 
 // BenchmarkCh10_EventToSync measures the whole round: write a label on the pod, and wait until
@@ -35,7 +35,7 @@ func BenchmarkCh10_EventToSync(b *testing.B) {
 	})
 	b.Run("http", func(b *testing.B) {
 		srv := apiserver.NewTestServer(b, apiserver.Options{})
-		rc, err := listwatch.RESTClientFor(&listwatch.Config{Host: srv.URL()})
+		rc, err := rest.RESTClientFor(&rest.Config{Host: srv.URL()})
 		if err != nil {
 			b.Fatal(err)
 		}

@@ -6,7 +6,7 @@ import (
 	"fmt"
 
 	"github.com/informer-lab/informer-lab/api"
-	"github.com/informer-lab/informer-lab/listwatch"
+	"github.com/informer-lab/informer-lab/rest"
 )
 
 // PodClient mirrors the one clientset call the controller makes,
@@ -26,8 +26,8 @@ func (f PodClientFunc) UpdateStatus(ctx context.Context, pod *api.Pod) (*api.Pod
 }
 
 // NewRESTPodClient mirrors the generated pods client of client-go's typed clientset, over our
-// listwatch.RESTClient: UpdateStatus is PUT /api/v1/namespaces/{ns}/pods/{name}/status.
-func NewRESTPodClient(c *listwatch.RESTClient) PodClient {
+// rest.RESTClient: UpdateStatus is PUT /api/v1/namespaces/{ns}/pods/{name}/status.
+func NewRESTPodClient(c *rest.RESTClient) PodClient {
 	return PodClientFunc(func(ctx context.Context, pod *api.Pod) (*api.Pod, error) {
 		if pod == nil {
 			return nil, errors.New("ch10: UpdateStatus of a nil pod")

@@ -47,6 +47,8 @@ type Controller struct {
 	podsLister store.ResourceIndexer[*api.Pod]
 	podsSynced informer.InformerSynced
 	workqueue  workqueue.TypedRateLimitingInterface[string]
+	// loop is the worker half (loop.go): it hands each key of workqueue to SyncHandler.
+	loop Loop
 
 	// SyncHandler mirrors the syncHandler field of kube-controller-manager's controllers: the
 	// function a worker calls with each key, a field so that tests can wrap it. NewController
@@ -93,6 +95,7 @@ func NewController(client PodClient, pods informer.PodInformer, opts Options) (*
 		c.errorHandler = func(err error) { l.Error("unhandled error", "controller", opts.Name, "err", err) }
 	}
 	c.SyncHandler = c.syncHandler
+	c.loop = c.newLoop()
 
 	_, err := pods.Informer().AddEventHandlerWithOptions(processor.ResourceEventHandlerFuncs{
 		AddFunc:    func(obj any) { c.enqueuePod(obj, "OnAdd") },
@@ -123,15 +126,10 @@ func (c *Controller) enqueuePod(obj any, handler string) {
 // traceEnqueue logs the enqueue hop; the rv is the object's, or for a tombstone the last state
 // the informer knew.
 func (c *Controller) traceEnqueue(obj any, key, handler string) {
-	var attrs []slog.Attr
-	attrs = append(attrs, slog.String("handler", handler))
-	if d, ok := obj.(store.DeletedFinalStateUnknown); ok {
-		obj = d.Obj
+	attrs := []slog.Attr{slog.String("handler", handler)}
+	_, rv, tombstone := store.KeyAndResourceVersion(obj)
+	if tombstone {
 		attrs = append(attrs, slog.Bool("tombstone", true))
-	}
-	rv := ""
-	if m, err := api.Accessor(obj); err == nil {
-		rv = m.GetResourceVersion()
 	}
 	trace.Hop(c.logger, traceComponent, "enqueue", key, rv, attrs...)
 }
@@ -147,57 +145,41 @@ func (c *Controller) Run(ctx context.Context, workers int) error {
 	if !informer.WaitForCacheSync(ctx.Done(), c.podsSynced) {
 		return errors.New("ch10: failed to wait for caches to sync")
 	}
-	var wg sync.WaitGroup
-	for range workers {
-		wg.Go(func() { c.runWorker(ctx) })
-	}
-	<-ctx.Done()
-	c.workqueue.ShutDown() // Get returns shutdown once the queue is empty
-	wg.Wait()
+	c.loop.Run(ctx, workers)
 	return nil
 }
 
-// runWorker mirrors runWorker: process items until the queue shuts down.
-func (c *Controller) runWorker(ctx context.Context) {
-	for c.processNextWorkItem(ctx) {
+// newLoop wires the worker half to this controller: each key goes to SyncHandler (read at
+// every call, so a test may wrap it before Run), retries and drops are traced, and a key
+// given up on is reported to the error handler.
+func (c *Controller) newLoop() Loop {
+	return Loop{
+		Queue:       c.workqueue,
+		Reconcile:   func(ctx context.Context, key string) error { return c.SyncHandler(ctx, key) },
+		MaxRetries:  MaxRetries,
+		OnRetry:     c.traceRetry,
+		OnGiveUp:    c.traceDrop,
+		HandleError: c.reportDrop,
 	}
 }
 
-// processNextWorkItem mirrors processNextWorkItem (processNextItem in examples/workqueue): Get
-// one key, sync it, decide about retries, and always call Done so the key can be handed out
-// again.
-func (c *Controller) processNextWorkItem(ctx context.Context) bool {
-	key, shutdown := c.workqueue.Get()
-	if shutdown {
-		return false
+// traceRetry logs the retry hop, before the queue's requeue.
+func (c *Controller) traceRetry(_ context.Context, key string, requeues int, err error) {
+	if trace.Enabled(c.logger) {
+		trace.Hop(c.logger, traceComponent, "retry", key, "", slog.Int("requeues", requeues), slog.String("err", err.Error()))
 	}
-	defer c.workqueue.Done(key)
-	if ctx.Err() != nil {
-		return false // shutting down: do not start another sync
-	}
-	err := c.SyncHandler(ctx, key)
-	c.handleErr(err, key)
-	return true
 }
 
-// handleErr mirrors handleErr in examples/workqueue: Forget on success; on failure retry with
-// AddRateLimited until the key has been requeued MaxRetries times, then Forget it and report.
-func (c *Controller) handleErr(err error, key string) {
-	if err == nil {
-		c.workqueue.Forget(key) // the next failure starts again at the base delay
-		return
-	}
-	if n := c.workqueue.NumRequeues(key); n < MaxRetries {
-		if trace.Enabled(c.logger) {
-			trace.Hop(c.logger, traceComponent, "retry", key, "", slog.Int("requeues", n), slog.String("err", err.Error()))
-		}
-		c.workqueue.AddRateLimited(key)
-		return
-	}
-	c.workqueue.Forget(key)
+// traceDrop logs the drop hop, before the queue forgets the key.
+func (c *Controller) traceDrop(_ context.Context, key string, err error) {
 	if trace.Enabled(c.logger) {
 		trace.Hop(c.logger, traceComponent, "drop", key, "", slog.Int("requeues", MaxRetries), slog.String("err", err.Error()))
 	}
+}
+
+// reportDrop hands the error of a key given up on to the error handler, as handleErr hands it
+// to utilruntime.HandleError.
+func (c *Controller) reportDrop(key string, err error) {
 	c.errorHandler(fmt.Errorf("dropping pod %q out of the queue: %w", key, err))
 }
 

@@ -17,7 +17,7 @@ import (
 	"github.com/informer-lab/informer-lab/apiserver"
 	ch10 "github.com/informer-lab/informer-lab/chapters/10-controller"
 	"github.com/informer-lab/informer-lab/informer"
-	"github.com/informer-lab/informer-lab/listwatch"
+	"github.com/informer-lab/informer-lab/rest"
 )
 
 // TestCh10_OneObjectJourney follows one pod through the controller: its create is synced and
@@ -305,7 +305,7 @@ func TestCh10_BadInput(t *testing.T) {
 		assert.ErrorContains(t, reported[0], "invalid resource key: a/b/c")
 
 		// The REST client refuses a nil pod.
-		rc, err := listwatch.RESTClientFor(&listwatch.Config{Host: "http://127.0.0.1:1"})
+		rc, err := rest.RESTClientFor(&rest.Config{Host: "http://127.0.0.1:1"})
 		require.NoError(t, err)
 		_, err = ch10.NewRESTPodClient(rc).UpdateStatus(context.Background(), nil)
 		assert.ErrorContains(t, err, "nil pod")

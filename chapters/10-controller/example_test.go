@@ -12,6 +12,7 @@ import (
 	"github.com/informer-lab/informer-lab/apiserver"
 	ch10 "github.com/informer-lab/informer-lab/chapters/10-controller"
 	"github.com/informer-lab/informer-lab/informer"
+	"github.com/informer-lab/informer-lab/internal/trace"
 )
 
 // steps numbers the hops of the classic client-go controller diagram (README, "The idea").
@@ -45,23 +46,15 @@ func (p stepPrinter) WithAttrs([]slog.Attr) slog.Handler       { return p }
 func (p stepPrinter) WithGroup(string) slog.Handler            { return p }
 
 func (p stepPrinter) Handle(_ context.Context, r slog.Record) error {
-	var component, op, key, rv string
+	h := trace.Decode(trace.Scope{}, r)
+	component, op, key, rv := h.Component, h.Op, h.Key, h.RV
 	var extra []string
-	r.Attrs(func(a slog.Attr) bool {
+	for _, a := range h.Attrs {
 		switch a.Key {
-		case "component":
-			component = a.Value.String()
-		case "op":
-			op = a.Value.String()
-		case "key":
-			key = a.Value.String()
-		case "rv":
-			rv = a.Value.String()
 		case "type", "handler", "result", "images":
 			extra = append(extra, a.Key+"="+a.Value.String())
 		}
-		return true
-	})
+	}
 	step, ok := steps[component+" "+op]
 	if !ok || key != p.key {
 		return nil

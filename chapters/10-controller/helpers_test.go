@@ -16,6 +16,7 @@ import (
 	"github.com/informer-lab/informer-lab/apiserver"
 	ch10 "github.com/informer-lab/informer-lab/chapters/10-controller"
 	"github.com/informer-lab/informer-lab/informer"
+	"github.com/informer-lab/informer-lab/internal/trace"
 	"github.com/informer-lab/informer-lab/listwatch"
 	"github.com/informer-lab/informer-lab/workqueue"
 )
@@ -50,23 +51,11 @@ func (r *hopRecorder) WithAttrs([]slog.Attr) slog.Handler       { return r }
 func (r *hopRecorder) WithGroup(string) slog.Handler            { return r }
 
 func (r *hopRecorder) Handle(_ context.Context, rec slog.Record) error {
-	h := hop{Attrs: map[string]string{}}
-	rec.Attrs(func(a slog.Attr) bool {
-		v := a.Value.String()
-		switch a.Key {
-		case "component":
-			h.Component = v
-		case "op":
-			h.Op = v
-		case "key":
-			h.Key = v
-		case "rv":
-			h.RV = v
-		default:
-			h.Attrs[a.Key] = v
-		}
-		return true
-	})
+	d := trace.Decode(trace.Scope{}, rec)
+	h := hop{Component: d.Component, Op: d.Op, Key: d.Key, RV: d.RV, Attrs: map[string]string{}}
+	for _, a := range d.Attrs {
+		h.Attrs[a.Key] = a.Value.String()
+	}
 	r.mu.Lock()
 	r.hops = append(r.hops, h)
 	r.mu.Unlock()
@@ -221,7 +210,7 @@ func (h *harness) errors() []error {
 // inProcessSource is the factory's source for an in-process server: every informer lists and
 // watches through the Go API, no socket, so it runs inside a synctest bubble.
 func inProcessSource(srv *apiserver.Server) informer.ListWatchSource {
-	return informer.ListWatchSourceFunc(func(gvr listwatch.GroupVersionResource, namespace string, _ func(*api.ListOptions)) listwatch.ListerWatcher {
+	return informer.ListWatchSourceFunc(func(gvr api.GroupVersionResource, namespace string, _ func(*api.ListOptions)) listwatch.ListerWatcher {
 		return srv.ListerWatcher(gvr.Resource, namespace)
 	})
 }

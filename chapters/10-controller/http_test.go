@@ -16,14 +16,14 @@ import (
 	"github.com/informer-lab/informer-lab/apiserver"
 	ch10 "github.com/informer-lab/informer-lab/chapters/10-controller"
 	"github.com/informer-lab/informer-lab/informer"
-	"github.com/informer-lab/informer-lab/listwatch"
+	"github.com/informer-lab/informer-lab/rest"
 	"github.com/informer-lab/informer-lab/workqueue"
 )
 
 // waitFor bounds every wait of the real-time tests.
 const waitFor = 10 * time.Second
 
-var podsGVR = listwatch.GroupVersionResource{Version: "v1", Resource: "pods"}
+var podsGVR = api.GroupVersionResource{Version: "v1", Resource: "pods"}
 
 // gate holds the first sync that starts after arm until release is closed.
 type gate struct {
@@ -82,7 +82,7 @@ func settled(rec *hopRecorder, enqueues int) bool {
 // the cache has caught up. That is the everyday conflict of real controllers.
 func TestCh10_HTTP_Loopback(t *testing.T) {
 	srv := apiserver.NewTestServer(t, apiserver.Options{})
-	rc, err := listwatch.RESTClientFor(&listwatch.Config{Host: srv.URL()})
+	rc, err := rest.RESTClientFor(&rest.Config{Host: srv.URL()})
 	require.NoError(t, err)
 	pods := rc.Resource(podsGVR).Namespace("default")
 

@@ -10,7 +10,7 @@ import (
 	"strings"
 
 	"github.com/informer-lab/informer-lab/api"
-	"github.com/informer-lab/informer-lab/listwatch"
+	"github.com/informer-lab/informer-lab/rest"
 )
 
 // Accept headers of discovery requests (wire spec K3, CG2), as client-go v0.37 sends them.
@@ -28,7 +28,7 @@ const (
 // reduced to what kubectl-style resource resolution needs (no OpenAPI, no preferred-resource
 // helpers).
 type DiscoveryInterface interface {
-	RESTClient() *listwatch.RESTClient
+	RESTClient() *rest.RESTClient
 	ServerVersion() (*api.VersionInfo, error)
 	ServerGroups() (*api.APIGroupList, error)
 	ServerResourcesForGroupVersion(groupVersion string) (*api.APIResourceList, error)
@@ -38,7 +38,7 @@ type DiscoveryInterface interface {
 // DiscoveryClient mirrors discovery.DiscoveryClient: it asks the server which groups,
 // versions and resources it serves.
 type DiscoveryClient struct {
-	restClient *listwatch.RESTClient
+	restClient *rest.RESTClient
 	// LegacyPrefix mirrors DiscoveryClient.LegacyPrefix: where the core group lives ("/api").
 	LegacyPrefix string
 	// UseLegacyDiscovery mirrors DiscoveryClient.UseLegacyDiscovery: ask only for the legacy
@@ -49,12 +49,12 @@ type DiscoveryClient struct {
 var _ DiscoveryInterface = (*DiscoveryClient)(nil)
 
 // NewDiscoveryClientForConfig mirrors discovery.NewDiscoveryClientForConfig. cfg is copied.
-func NewDiscoveryClientForConfig(cfg *listwatch.Config) (*DiscoveryClient, error) {
+func NewDiscoveryClientForConfig(cfg *rest.Config) (*DiscoveryClient, error) {
 	if cfg == nil {
 		return nil, errors.New("discovery: NewDiscoveryClientForConfig needs a Config")
 	}
 	config := *cfg
-	rc, err := listwatch.RESTClientFor(&config)
+	rc, err := rest.RESTClientFor(&config)
 	if err != nil {
 		return nil, err
 	}
@@ -63,12 +63,12 @@ func NewDiscoveryClientForConfig(cfg *listwatch.Config) (*DiscoveryClient, error
 
 // NewDiscoveryClient mirrors discovery.NewDiscoveryClient: discovery over an existing REST
 // client (only its server and transport matter; every path is absolute).
-func NewDiscoveryClient(c *listwatch.RESTClient) *DiscoveryClient {
+func NewDiscoveryClient(c *rest.RESTClient) *DiscoveryClient {
 	return &DiscoveryClient{restClient: c, LegacyPrefix: "/api"}
 }
 
 // RESTClient mirrors DiscoveryClient.RESTClient.
-func (d *DiscoveryClient) RESTClient() *listwatch.RESTClient { return d.restClient }
+func (d *DiscoveryClient) RESTClient() *rest.RESTClient { return d.restClient }
 
 // ServerVersion mirrors DiscoveryClient.ServerVersion: GET /version.
 func (d *DiscoveryClient) ServerVersion() (*api.VersionInfo, error) {

@@ -14,7 +14,7 @@ import (
 	"github.com/informer-lab/informer-lab/api"
 	"github.com/informer-lab/informer-lab/apiserver"
 	"github.com/informer-lab/informer-lab/client/discovery"
-	"github.com/informer-lab/informer-lab/listwatch"
+	"github.com/informer-lab/informer-lab/rest"
 )
 
 var widgets = apiserver.ResourceInfo{Group: "example.dev", Version: "v1", Resource: "widgets", Kind: "Widget",
@@ -51,7 +51,7 @@ func startServer(t *testing.T) (*apiserver.Server, *counter, *discovery.Discover
 	srv := apiserver.NewTestServer(t, apiserver.Options{Resources: []apiserver.ResourceInfo{apiserver.DeploymentsResource}})
 	require.NoError(t, srv.Register(widgets))
 	cnt := &counter{next: http.DefaultTransport.(*http.Transport).Clone()}
-	dc, err := discovery.NewDiscoveryClientForConfig(&listwatch.Config{Host: srv.URL(), Transport: cnt})
+	dc, err := discovery.NewDiscoveryClientForConfig(&rest.Config{Host: srv.URL(), Transport: cnt})
 	require.NoError(t, err)
 	return srv, cnt, dc
 }
@@ -179,7 +179,7 @@ func fakeDiscovery(t *testing.T, routes map[string]struct {
 		_, _ = w.Write([]byte(route.body))
 	}))
 	t.Cleanup(srv.Close)
-	dc, err := discovery.NewDiscoveryClientForConfig(&listwatch.Config{Host: srv.URL})
+	dc, err := discovery.NewDiscoveryClientForConfig(&rest.Config{Host: srv.URL})
 	require.NoError(t, err)
 	return dc
 }

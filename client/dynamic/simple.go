@@ -8,11 +8,12 @@ import (
 	"github.com/informer-lab/informer-lab/api"
 	"github.com/informer-lab/informer-lab/api/watch"
 	"github.com/informer-lab/informer-lab/listwatch"
+	"github.com/informer-lab/informer-lab/rest"
 )
 
 // DynamicClient mirrors dynamic.DynamicClient in client-go dynamic/simple.go.
 type DynamicClient struct {
-	client *listwatch.RESTClient
+	client *rest.RESTClient
 }
 
 var _ Interface = (*DynamicClient)(nil)
@@ -22,13 +23,13 @@ var errNameRequired = errors.New("name is required")
 
 // NewForConfig mirrors dynamic.NewForConfig: cfg is copied and its Scheme replaced by an
 // empty one, so every answer decodes as Unstructured.
-func NewForConfig(cfg *listwatch.Config) (*DynamicClient, error) {
+func NewForConfig(cfg *rest.Config) (*DynamicClient, error) {
 	if cfg == nil {
 		return nil, errors.New("dynamic: NewForConfig needs a Config")
 	}
 	config := *cfg
 	config.Scheme = api.NewScheme()
-	rc, err := listwatch.RESTClientFor(&config)
+	rc, err := rest.RESTClientFor(&config)
 	if err != nil {
 		return nil, err
 	}
@@ -38,18 +39,18 @@ func NewForConfig(cfg *listwatch.Config) (*DynamicClient, error) {
 // New mirrors dynamic.New: a dynamic client over an existing REST client. Its Scheme decides
 // what comes back, so build it with an empty Scheme (api.NewScheme()) to get Unstructured
 // for every kind.
-func New(c *listwatch.RESTClient) *DynamicClient { return &DynamicClient{client: c} }
+func New(c *rest.RESTClient) *DynamicClient { return &DynamicClient{client: c} }
 
 // Resource mirrors DynamicClient.Resource.
-func (c *DynamicClient) Resource(resource listwatch.GroupVersionResource) NamespaceableResourceInterface {
+func (c *DynamicClient) Resource(resource api.GroupVersionResource) NamespaceableResourceInterface {
 	return &dynamicResourceClient{client: c.client.ForGroupVersion(resource.GroupVersion()), resource: resource}
 }
 
 // dynamicResourceClient mirrors dynamicResourceClient: one resource, maybe one namespace.
 type dynamicResourceClient struct {
-	client    *listwatch.RESTClient
+	client    *rest.RESTClient
 	namespace string
-	resource  listwatch.GroupVersionResource
+	resource  api.GroupVersionResource
 }
 
 // Namespace mirrors dynamicResourceClient.Namespace.
@@ -59,13 +60,13 @@ func (c *dynamicResourceClient) Namespace(ns string) ResourceInterface {
 	return &cp
 }
 
-func (c *dynamicResourceClient) on(r *listwatch.Request) *listwatch.Request {
+func (c *dynamicResourceClient) on(r *rest.Request) *rest.Request {
 	return r.Namespace(c.namespace).Resource(c.resource.Resource)
 }
 
 // Create mirrors dynamicResourceClient.Create: POST to the collection, or to
 // …/{name}/{subresource} when subresources are given.
-func (c *dynamicResourceClient) Create(ctx context.Context, obj *api.Unstructured, opts listwatch.CreateOptions, subresources ...string) (*api.Unstructured, error) {
+func (c *dynamicResourceClient) Create(ctx context.Context, obj *api.Unstructured, opts api.CreateOptions, subresources ...string) (*api.Unstructured, error) {
 	if obj == nil {
 		return nil, errors.New("dynamic: Create needs an object, got nil")
 	}
@@ -80,7 +81,7 @@ func (c *dynamicResourceClient) Create(ctx context.Context, obj *api.Unstructure
 }
 
 // Update mirrors dynamicResourceClient.Update: PUT to the object's name.
-func (c *dynamicResourceClient) Update(ctx context.Context, obj *api.Unstructured, opts listwatch.UpdateOptions, subresources ...string) (*api.Unstructured, error) {
+func (c *dynamicResourceClient) Update(ctx context.Context, obj *api.Unstructured, opts api.UpdateOptions, subresources ...string) (*api.Unstructured, error) {
 	if obj == nil {
 		return nil, errors.New("dynamic: Update needs an object, got nil")
 	}
@@ -92,7 +93,7 @@ func (c *dynamicResourceClient) Update(ctx context.Context, obj *api.Unstructure
 }
 
 // UpdateStatus mirrors dynamicResourceClient.UpdateStatus: PUT to …/{name}/status.
-func (c *dynamicResourceClient) UpdateStatus(ctx context.Context, obj *api.Unstructured, opts listwatch.UpdateOptions) (*api.Unstructured, error) {
+func (c *dynamicResourceClient) UpdateStatus(ctx context.Context, obj *api.Unstructured, opts api.UpdateOptions) (*api.Unstructured, error) {
 	return c.Update(ctx, obj, opts, "status")
 }
 
@@ -110,7 +111,7 @@ func (c *dynamicResourceClient) DeleteCollection(ctx context.Context, opts api.D
 }
 
 // Get mirrors dynamicResourceClient.Get.
-func (c *dynamicResourceClient) Get(ctx context.Context, name string, opts listwatch.GetOptions, subresources ...string) (*api.Unstructured, error) {
+func (c *dynamicResourceClient) Get(ctx context.Context, name string, opts api.GetOptions, subresources ...string) (*api.Unstructured, error) {
 	if name == "" {
 		return nil, errNameRequired
 	}
@@ -139,7 +140,7 @@ func (c *dynamicResourceClient) Watch(ctx context.Context, opts api.ListOptions)
 
 // Patch mirrors dynamicResourceClient.Patch. Custom resources take json-patch, merge-patch
 // and apply-patch; strategic merge patch is 415 for them (wire spec X1).
-func (c *dynamicResourceClient) Patch(ctx context.Context, name string, pt listwatch.PatchType, data []byte, opts listwatch.PatchOptions, subresources ...string) (*api.Unstructured, error) {
+func (c *dynamicResourceClient) Patch(ctx context.Context, name string, pt api.PatchType, data []byte, opts api.PatchOptions, subresources ...string) (*api.Unstructured, error) {
 	if name == "" {
 		return nil, errNameRequired
 	}
@@ -148,7 +149,7 @@ func (c *dynamicResourceClient) Patch(ctx context.Context, name string, pt listw
 }
 
 // decodeObject turns a result into one *api.Unstructured.
-func decodeObject(res listwatch.Result) (*api.Unstructured, error) {
+func decodeObject(res rest.Result) (*api.Unstructured, error) {
 	obj, err := res.Get()
 	if err != nil {
 		return nil, err
@@ -163,8 +164,8 @@ func decodeObject(res listwatch.Result) (*api.Unstructured, error) {
 // ListWatchFor makes a DynamicClient an informer source (informer.ListWatchSource): the
 // ListerWatcher of one resource in namespace ("" for all), every request's options passed
 // through tweak first. It plays the part of the ListWatch that client-go's
-// dynamicinformer.NewFilteredDynamicInformer builds. Nothing in client-go mirrors it.
-func (c *DynamicClient) ListWatchFor(gvr listwatch.GroupVersionResource, namespace string, tweak func(*api.ListOptions)) listwatch.ListerWatcher {
+// dynamicinformer.NewFilteredDynamicInformer builds.
+func (c *DynamicClient) ListWatchFor(gvr api.GroupVersionResource, namespace string, tweak func(*api.ListOptions)) listwatch.ListerWatcher {
 	ri := c.Resource(gvr).Namespace(namespace)
 	if tweak == nil {
 		tweak = func(*api.ListOptions) {}

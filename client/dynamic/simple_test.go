@@ -15,14 +15,14 @@ import (
 	"github.com/informer-lab/informer-lab/client/dynamic"
 	"github.com/informer-lab/informer-lab/informer"
 	"github.com/informer-lab/informer-lab/internal/clock"
-	"github.com/informer-lab/informer-lab/listwatch"
+	"github.com/informer-lab/informer-lab/rest"
 )
 
 var (
-	podsGVR        = listwatch.GroupVersionResource{Version: "v1", Resource: "pods"}
-	deploymentsGVR = listwatch.GroupVersionResource{Group: "apps", Version: "v1", Resource: "deployments"}
-	widgetsGVR     = listwatch.GroupVersionResource{Group: "example.dev", Version: "v1", Resource: "widgets"}
-	gadgetsGVR     = listwatch.GroupVersionResource{Group: "example.dev", Version: "v1", Resource: "gadgets"}
+	podsGVR        = api.GroupVersionResource{Version: "v1", Resource: "pods"}
+	deploymentsGVR = api.GroupVersionResource{Group: "apps", Version: "v1", Resource: "deployments"}
+	widgetsGVR     = api.GroupVersionResource{Group: "example.dev", Version: "v1", Resource: "widgets"}
+	gadgetsGVR     = api.GroupVersionResource{Group: "example.dev", Version: "v1", Resource: "gadgets"}
 )
 
 // widgets is a custom kind, registered while the server runs (the CRD story).
@@ -34,7 +34,7 @@ func startServer(t *testing.T) (*apiserver.Server, *dynamic.DynamicClient) {
 	srv := apiserver.NewTestServer(t, apiserver.Options{Resources: []apiserver.ResourceInfo{apiserver.DeploymentsResource}})
 	_, err := srv.Create(context.Background(), "namespaces", "", &api.Namespace{ObjectMeta: api.ObjectMeta{Name: "demo"}})
 	require.NoError(t, err)
-	dc, err := dynamic.NewForConfig(&listwatch.Config{Host: srv.URL()})
+	dc, err := dynamic.NewForConfig(&rest.Config{Host: srv.URL()})
 	require.NoError(t, err)
 	return srv, dc
 }
@@ -54,7 +54,7 @@ func TestCh00_DynamicCRUD(t *testing.T) {
 	require.NoError(t, srv.Register(widgets), "registered after the server started, as a CRD would be")
 	ctx := context.Background()
 	tests := []struct {
-		gvr        listwatch.GroupVersionResource
+		gvr        api.GroupVersionResource
 		apiVersion string
 		kind       string
 	}{
@@ -64,13 +64,13 @@ func TestCh00_DynamicCRUD(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.kind, func(t *testing.T) {
 			ri := dc.Resource(tt.gvr).Namespace("demo")
-			created, err := ri.Create(ctx, object(tt.apiVersion, tt.kind, "one", map[string]any{"replicas": int64(1)}), listwatch.CreateOptions{})
+			created, err := ri.Create(ctx, object(tt.apiVersion, tt.kind, "one", map[string]any{"replicas": int64(1)}), api.CreateOptions{})
 			require.NoError(t, err)
 			assert.Equal(t, tt.kind, created.GetKind())
 			assert.Equal(t, "demo", created.GetNamespace())
 			assert.Equal(t, int64(1), created.GetGeneration())
 
-			got, err := ri.Get(ctx, "one", listwatch.GetOptions{})
+			got, err := ri.Get(ctx, "one", api.GetOptions{})
 			require.NoError(t, err)
 			replicas, found, err := api.NestedMap(got.Object, "spec")
 			require.NoError(t, err)
@@ -78,22 +78,22 @@ func TestCh00_DynamicCRUD(t *testing.T) {
 			assert.Equal(t, int64(1), replicas["replicas"], "JSON integers stay int64")
 
 			require.NoError(t, api.SetNestedField(got.Object, int64(3), "spec", "replicas"))
-			updated, err := ri.Update(ctx, got, listwatch.UpdateOptions{})
+			updated, err := ri.Update(ctx, got, api.UpdateOptions{})
 			require.NoError(t, err)
 			assert.Equal(t, int64(2), updated.GetGeneration())
 
 			require.NoError(t, api.SetNestedField(updated.Object, map[string]any{"readyReplicas": int64(3)}, "status"))
-			withStatus, err := ri.UpdateStatus(ctx, updated, listwatch.UpdateOptions{})
+			withStatus, err := ri.UpdateStatus(ctx, updated, api.UpdateOptions{})
 			require.NoError(t, err)
 			ready, _, _ := api.NestedMap(withStatus.Object, "status")
 			assert.Equal(t, int64(3), ready["readyReplicas"])
 			assert.Equal(t, int64(2), withStatus.GetGeneration())
 
-			patched, err := ri.Patch(ctx, "one", listwatch.MergePatchType, []byte(`{"metadata":{"labels":{"tier":"web"}}}`), listwatch.PatchOptions{})
+			patched, err := ri.Patch(ctx, "one", api.MergePatchType, []byte(`{"metadata":{"labels":{"tier":"web"}}}`), api.PatchOptions{})
 			require.NoError(t, err)
 			assert.Equal(t, map[string]string{"tier": "web"}, patched.GetLabels())
 
-			_, err = ri.Create(ctx, object(tt.apiVersion, tt.kind, "two", nil), listwatch.CreateOptions{})
+			_, err = ri.Create(ctx, object(tt.apiVersion, tt.kind, "two", nil), api.CreateOptions{})
 			require.NoError(t, err)
 			list, err := ri.List(ctx, api.ListOptions{})
 			require.NoError(t, err)
@@ -106,7 +106,7 @@ func TestCh00_DynamicCRUD(t *testing.T) {
 			assert.Len(t, all.Items, 2)
 
 			require.NoError(t, ri.Delete(ctx, "one", api.DeleteOptions{}))
-			_, err = ri.Get(ctx, "one", listwatch.GetOptions{})
+			_, err = ri.Get(ctx, "one", api.GetOptions{})
 			assert.True(t, api.IsNotFound(err), "%v", err)
 			require.NoError(t, ri.DeleteCollection(ctx, api.DeleteOptions{}, api.ListOptions{}))
 			list, err = ri.List(ctx, api.ListOptions{})
@@ -123,7 +123,7 @@ func TestCh00_DynamicBuiltinKind(t *testing.T) {
 	ctx := context.Background()
 	_, err := srv.Create(ctx, "pods", "demo", &api.Pod{ObjectMeta: api.ObjectMeta{Name: "p"}})
 	require.NoError(t, err)
-	u, err := dc.Resource(podsGVR).Namespace("demo").Get(ctx, "p", listwatch.GetOptions{})
+	u, err := dc.Resource(podsGVR).Namespace("demo").Get(ctx, "p", api.GetOptions{})
 	require.NoError(t, err)
 	phase, found, err := api.NestedString(u.Object, "status", "phase")
 	require.NoError(t, err)
@@ -144,7 +144,7 @@ func TestCh00_DynamicWatch(t *testing.T) {
 	w, err := ri.Watch(ctx, api.ListOptions{ResourceVersion: list.GetResourceVersion()})
 	require.NoError(t, err)
 	defer w.Stop()
-	_, err = ri.Create(ctx, object("apps/v1", "Deployment", "web", nil), listwatch.CreateOptions{})
+	_, err = ri.Create(ctx, object("apps/v1", "Deployment", "web", nil), api.CreateOptions{})
 	require.NoError(t, err)
 	select {
 	case ev := <-w.ResultChan():
@@ -179,10 +179,10 @@ func TestCh00_DynamicTypedErrors_S1_S2(t *testing.T) {
 	require.NoError(t, srv.Register(widgets))
 	ctx := context.Background()
 	ri := dc.Resource(widgetsGVR).Namespace("demo")
-	w, err := ri.Create(ctx, object("example.dev/v1", "Widget", "w", nil), listwatch.CreateOptions{})
+	w, err := ri.Create(ctx, object("example.dev/v1", "Widget", "w", nil), api.CreateOptions{})
 	require.NoError(t, err)
 	stale := w.DeepCopy()
-	_, err = ri.Patch(ctx, "w", listwatch.MergePatchType, []byte(`{"spec":{"size":2}}`), listwatch.PatchOptions{})
+	_, err = ri.Patch(ctx, "w", api.MergePatchType, []byte(`{"spec":{"size":2}}`), api.PatchOptions{})
 	require.NoError(t, err)
 
 	tests := []struct {
@@ -190,28 +190,28 @@ func TestCh00_DynamicTypedErrors_S1_S2(t *testing.T) {
 		call func() error
 		is   func(error) bool
 	}{
-		{"NotFound", func() error { _, err := ri.Get(ctx, "nope", listwatch.GetOptions{}); return err }, api.IsNotFound},
+		{"NotFound", func() error { _, err := ri.Get(ctx, "nope", api.GetOptions{}); return err }, api.IsNotFound},
 		{"NotFound: a resource the server does not serve", func() error {
 			_, err := dc.Resource(gadgetsGVR).Namespace("demo").List(ctx, api.ListOptions{})
 			return err
 		}, api.IsNotFound},
 		{"AlreadyExists", func() error {
-			_, err := ri.Create(ctx, object("example.dev/v1", "Widget", "w", nil), listwatch.CreateOptions{})
+			_, err := ri.Create(ctx, object("example.dev/v1", "Widget", "w", nil), api.CreateOptions{})
 			return err
 		}, api.IsAlreadyExists},
-		{"Conflict", func() error { _, err := ri.Update(ctx, stale, listwatch.UpdateOptions{}); return err }, api.IsConflict},
+		{"Conflict", func() error { _, err := ri.Update(ctx, stale, api.UpdateOptions{}); return err }, api.IsConflict},
 		{"Invalid: a custom resource needs a resourceVersion to update (P3)", func() error {
 			u := stale.DeepCopy()
 			u.SetResourceVersion("")
-			_, err := ri.Update(ctx, u, listwatch.UpdateOptions{})
+			_, err := ri.Update(ctx, u, api.UpdateOptions{})
 			return err
 		}, api.IsInvalid},
 		{"UnsupportedMediaType: no strategic merge patch on custom kinds", func() error {
-			_, err := ri.Patch(ctx, "w", listwatch.StrategicMergePatchType, []byte(`{}`), listwatch.PatchOptions{})
+			_, err := ri.Patch(ctx, "w", api.StrategicMergePatchType, []byte(`{}`), api.PatchOptions{})
 			return err
 		}, api.IsUnsupportedMediaType},
 		{"BadRequest: kind of another resource", func() error {
-			_, err := ri.Create(ctx, object("apps/v1", "Deployment", "x", nil), listwatch.CreateOptions{})
+			_, err := ri.Create(ctx, object("apps/v1", "Deployment", "x", nil), api.CreateOptions{})
 			return err
 		}, api.IsBadRequest},
 		{"ResourceExpired: a watch from a compacted RV ends with ERROR 410", func() error {
@@ -233,9 +233,9 @@ func TestCh00_DynamicTypedErrors_S1_S2(t *testing.T) {
 		}, api.IsGone},
 		{"TooManyRequests: 429 beyond the 10 retries", func() error {
 			srv.FailNext(apiserver.FailRule{Verb: "get", Resource: "widgets", Count: 11, Code: 429, RetryAfterSeconds: 1})
-			fast, err := dynamic.NewForConfig(&listwatch.Config{Host: srv.URL(), Clock: instantClock{}})
+			fast, err := dynamic.NewForConfig(&rest.Config{Host: srv.URL(), Clock: instantClock{}})
 			require.NoError(t, err)
-			_, err = fast.Resource(widgetsGVR).Namespace("demo").Get(ctx, "w", listwatch.GetOptions{})
+			_, err = fast.Resource(widgetsGVR).Namespace("demo").Get(ctx, "w", api.GetOptions{})
 			return err
 		}, api.IsTooManyRequests},
 	}
@@ -260,24 +260,24 @@ func TestCh00_DynamicBadInput(t *testing.T) {
 		call func() error
 		want string
 	}{
-		{"Get without a name", func() error { _, err := ri.Get(ctx, "", listwatch.GetOptions{}); return err }, "name is required"},
+		{"Get without a name", func() error { _, err := ri.Get(ctx, "", api.GetOptions{}); return err }, "name is required"},
 		{"Delete without a name", func() error { return ri.Delete(ctx, "", api.DeleteOptions{}) }, "name is required"},
 		{"Patch without a name", func() error {
-			_, err := ri.Patch(ctx, "", listwatch.MergePatchType, []byte(`{}`), listwatch.PatchOptions{})
+			_, err := ri.Patch(ctx, "", api.MergePatchType, []byte(`{}`), api.PatchOptions{})
 			return err
 		}, "name is required"},
 		{"Update without a name", func() error {
-			_, err := ri.Update(ctx, object("apps/v1", "Deployment", "", nil), listwatch.UpdateOptions{})
+			_, err := ri.Update(ctx, object("apps/v1", "Deployment", "", nil), api.UpdateOptions{})
 			return err
 		}, "name is required"},
 		{"Create a subresource without a name", func() error {
-			_, err := ri.Create(ctx, object("apps/v1", "Deployment", "", nil), listwatch.CreateOptions{}, "status")
+			_, err := ri.Create(ctx, object("apps/v1", "Deployment", "", nil), api.CreateOptions{}, "status")
 			return err
 		}, "name is required"},
-		{"Create nil", func() error { _, err := ri.Create(ctx, nil, listwatch.CreateOptions{}); return err }, "needs an object"},
-		{"Update nil", func() error { _, err := ri.UpdateStatus(ctx, nil, listwatch.UpdateOptions{}); return err }, "needs an object"},
+		{"Create nil", func() error { _, err := ri.Create(ctx, nil, api.CreateOptions{}); return err }, "needs an object"},
+		{"Update nil", func() error { _, err := ri.UpdateStatus(ctx, nil, api.UpdateOptions{}); return err }, "needs an object"},
 		{"Create without kind", func() error {
-			_, err := ri.Create(ctx, &api.Unstructured{Object: map[string]any{"metadata": map[string]any{"name": "x"}}}, listwatch.CreateOptions{})
+			_, err := ri.Create(ctx, &api.Unstructured{Object: map[string]any{"metadata": map[string]any{"name": "x"}}}, api.CreateOptions{})
 			return err
 		}, "'Kind' is missing"},
 		{"a namespace with a slash", func() error {
@@ -300,7 +300,7 @@ func TestCh00_DynamicInformer(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	ri := dc.Resource(widgetsGVR).Namespace("demo")
-	_, err := ri.Create(ctx, object("example.dev/v1", "Widget", "a", nil), listwatch.CreateOptions{})
+	_, err := ri.Create(ctx, object("example.dev/v1", "Widget", "a", nil), api.CreateOptions{})
 	require.NoError(t, err)
 
 	factory := informer.NewSharedInformerFactory(dc, 0)
@@ -319,7 +319,7 @@ func TestCh00_DynamicInformer(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, "a", obj.(*api.Unstructured).GetName())
 
-	_, err = ri.Create(ctx, object("example.dev/v1", "Widget", "b", nil), listwatch.CreateOptions{})
+	_, err = ri.Create(ctx, object("example.dev/v1", "Widget", "b", nil), api.CreateOptions{})
 	require.NoError(t, err)
 	require.Eventually(t, func() bool {
 		objs, err := gi.Lister().List(labels.Everything())

@@ -8,7 +8,7 @@ import (
 
 	"github.com/informer-lab/informer-lab/api"
 	"github.com/informer-lab/informer-lab/api/watch"
-	"github.com/informer-lab/informer-lab/listwatch"
+	"github.com/informer-lab/informer-lab/rest"
 )
 
 // objectWithMeta mirrors the constraint of the same name in client-go gentype/type.go: a
@@ -22,7 +22,7 @@ type objectWithMeta interface {
 // namespace ("" for a cluster-scoped kind, or all namespaces for Watch).
 type Client[T objectWithMeta] struct {
 	resource  string
-	client    *listwatch.RESTClient
+	client    *rest.RESTClient
 	namespace string
 	newObject func() T
 }
@@ -36,12 +36,12 @@ type ClientWithList[T objectWithMeta, L api.Object] struct {
 
 // NewClient mirrors gentype.NewClient: resource is the plural name ("pods"), client a REST
 // client for the kind's group-version, emptyObjectCreator makes a new T to decode into.
-func NewClient[T objectWithMeta](resource string, client *listwatch.RESTClient, namespace string, emptyObjectCreator func() T) *Client[T] {
+func NewClient[T objectWithMeta](resource string, client *rest.RESTClient, namespace string, emptyObjectCreator func() T) *Client[T] {
 	return &Client[T]{resource: resource, client: client, namespace: namespace, newObject: emptyObjectCreator}
 }
 
 // NewClientWithList mirrors gentype.NewClientWithList.
-func NewClientWithList[T objectWithMeta, L api.Object](resource string, client *listwatch.RESTClient, namespace string,
+func NewClientWithList[T objectWithMeta, L api.Object](resource string, client *rest.RESTClient, namespace string,
 	emptyObjectCreator func() T, emptyListCreator func() L) *ClientWithList[T, L] {
 	return &ClientWithList[T, L]{
 		Client:  NewClient(resource, client, namespace, emptyObjectCreator),
@@ -50,13 +50,13 @@ func NewClientWithList[T objectWithMeta, L api.Object](resource string, client *
 }
 
 // GetClient mirrors Client.GetClient: the underlying REST client.
-func (c *Client[T]) GetClient() *listwatch.RESTClient { return c.client }
+func (c *Client[T]) GetClient() *rest.RESTClient { return c.client }
 
 // GetNamespace mirrors Client.GetNamespace.
 func (c *Client[T]) GetNamespace() string { return c.namespace }
 
 // Get mirrors Client.Get: GET …/{resource}/{name}.
-func (c *Client[T]) Get(ctx context.Context, name string, opts listwatch.GetOptions) (T, error) {
+func (c *Client[T]) Get(ctx context.Context, name string, opts api.GetOptions) (T, error) {
 	result := c.newObject()
 	err := c.client.Get().Namespace(c.namespace).Resource(c.resource).Name(name).
 		VersionedParams(&opts).Do(ctx).Into(result)
@@ -70,7 +70,7 @@ func (c *Client[T]) Watch(ctx context.Context, opts api.ListOptions) (watch.Inte
 }
 
 // Create mirrors Client.Create: POST to the collection; the answer is the stored object.
-func (c *Client[T]) Create(ctx context.Context, obj T, opts listwatch.CreateOptions) (T, error) {
+func (c *Client[T]) Create(ctx context.Context, obj T, opts api.CreateOptions) (T, error) {
 	result := c.newObject()
 	if isNil(obj) {
 		return result, errors.New("gentype: Create needs an object, got nil")
@@ -82,17 +82,17 @@ func (c *Client[T]) Create(ctx context.Context, obj T, opts listwatch.CreateOpti
 
 // Update mirrors Client.Update: PUT to the object's name. On pods the server ignores any
 // change to the status here; use UpdateStatus.
-func (c *Client[T]) Update(ctx context.Context, obj T, opts listwatch.UpdateOptions) (T, error) {
+func (c *Client[T]) Update(ctx context.Context, obj T, opts api.UpdateOptions) (T, error) {
 	return c.put(ctx, obj, opts, "Update")
 }
 
 // UpdateStatus mirrors Client.UpdateStatus: PUT to …/{name}/status, which changes only the
 // status.
-func (c *Client[T]) UpdateStatus(ctx context.Context, obj T, opts listwatch.UpdateOptions) (T, error) {
+func (c *Client[T]) UpdateStatus(ctx context.Context, obj T, opts api.UpdateOptions) (T, error) {
 	return c.put(ctx, obj, opts, "UpdateStatus", "status")
 }
 
-func (c *Client[T]) put(ctx context.Context, obj T, opts listwatch.UpdateOptions, op string, subresources ...string) (T, error) {
+func (c *Client[T]) put(ctx context.Context, obj T, opts api.UpdateOptions, op string, subresources ...string) (T, error) {
 	result := c.newObject()
 	if isNil(obj) {
 		return result, fmt.Errorf("gentype: %s needs an object, got nil", op)
@@ -112,8 +112,8 @@ func (c *Client[T]) Delete(ctx context.Context, name string, opts api.DeleteOpti
 }
 
 // Patch mirrors Client.Patch: PATCH …/{name}[/{subresource}] with pt as Content-Type.
-func (c *Client[T]) Patch(ctx context.Context, name string, pt listwatch.PatchType, data []byte,
-	opts listwatch.PatchOptions, subresources ...string) (T, error) {
+func (c *Client[T]) Patch(ctx context.Context, name string, pt api.PatchType, data []byte,
+	opts api.PatchOptions, subresources ...string) (T, error) {
 	result := c.newObject()
 	err := c.client.Patch(pt).Namespace(c.namespace).Resource(c.resource).Name(name).
 		SubResource(subresources...).VersionedParams(&opts).Body(data).Do(ctx).Into(result)

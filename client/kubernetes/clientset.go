@@ -5,7 +5,7 @@ import (
 
 	"github.com/informer-lab/informer-lab/client/discovery"
 	corev1 "github.com/informer-lab/informer-lab/client/kubernetes/typed/core/v1"
-	"github.com/informer-lab/informer-lab/listwatch"
+	"github.com/informer-lab/informer-lab/rest"
 )
 
 // Interface mirrors kubernetes.Interface in client-go kubernetes/clientset.go, reduced to
@@ -37,14 +37,14 @@ func (c *Clientset) Discovery() discovery.DiscoveryInterface {
 
 // NewForConfig mirrors kubernetes.NewForConfig: a clientset for the server cfg names. cfg is
 // copied, so the caller may change it afterwards.
-func NewForConfig(cfg *listwatch.Config) (*Clientset, error) {
+func NewForConfig(cfg *rest.Config) (*Clientset, error) {
 	if cfg == nil {
 		return nil, errors.New("kubernetes: NewForConfig needs a Config")
 	}
 	config := *cfg
 	if config.Transport == nil {
 		// One transport for every group-version client, as client-go shares one http.Client.
-		rc, err := listwatch.RESTClientFor(&config)
+		rc, err := rest.RESTClientFor(&config)
 		if err != nil {
 			return nil, err
 		}
@@ -63,6 +63,6 @@ func NewForConfig(cfg *listwatch.Config) (*Clientset, error) {
 
 // New mirrors kubernetes.New: a clientset over an existing REST client, which must decode
 // typed kinds (api.DefaultScheme) and address the core group.
-func New(c *listwatch.RESTClient) *Clientset {
+func New(c *rest.RESTClient) *Clientset {
 	return &Clientset{DiscoveryClient: discovery.NewDiscoveryClient(c), coreV1: corev1.New(c)}
 }

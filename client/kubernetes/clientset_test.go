@@ -14,21 +14,21 @@ import (
 	"github.com/informer-lab/informer-lab/apiserver"
 	"github.com/informer-lab/informer-lab/client/kubernetes"
 	"github.com/informer-lab/informer-lab/internal/clock"
-	"github.com/informer-lab/informer-lab/listwatch"
+	"github.com/informer-lab/informer-lab/rest"
 )
 
 // Tests of the typed clientset against the simulated apiserver over HTTP. Production code
 // never imports apiserver; tests may.
 
-func startServer(t *testing.T) (*apiserver.Server, *listwatch.Config) {
+func startServer(t *testing.T) (*apiserver.Server, *rest.Config) {
 	t.Helper()
 	srv := apiserver.NewTestServer(t, apiserver.Options{})
 	_, err := srv.Create(context.Background(), "namespaces", "", &api.Namespace{ObjectMeta: api.ObjectMeta{Name: "demo"}})
 	require.NoError(t, err)
-	return srv, &listwatch.Config{Host: srv.URL()}
+	return srv, &rest.Config{Host: srv.URL()}
 }
 
-func newClientset(t *testing.T, cfg *listwatch.Config) *kubernetes.Clientset {
+func newClientset(t *testing.T, cfg *rest.Config) *kubernetes.Clientset {
 	t.Helper()
 	cs, err := kubernetes.NewForConfig(cfg)
 	require.NoError(t, err)
@@ -46,17 +46,17 @@ func TestCh00_ClientsetPods(t *testing.T) {
 	pods := newClientset(t, cfg).CoreV1().Pods("demo")
 	ctx := context.Background()
 
-	created, err := pods.Create(ctx, newPod("web"), listwatch.CreateOptions{FieldManager: "ch00"})
+	created, err := pods.Create(ctx, newPod("web"), api.CreateOptions{FieldManager: "ch00"})
 	require.NoError(t, err)
 	assert.Equal(t, "demo", created.Namespace)
 	assert.Equal(t, "Pod", created.Kind)
 	assert.Equal(t, api.PodPending, created.Status.Phase)
 
-	got, err := pods.Get(ctx, "web", listwatch.GetOptions{})
+	got, err := pods.Get(ctx, "web", api.GetOptions{})
 	require.NoError(t, err)
 	assert.Equal(t, created.UID, got.UID)
 
-	_, err = pods.Create(ctx, newPod("db"), listwatch.CreateOptions{})
+	_, err = pods.Create(ctx, newPod("db"), api.CreateOptions{})
 	require.NoError(t, err)
 	list, err := pods.List(ctx, api.ListOptions{LabelSelector: ""})
 	require.NoError(t, err)
@@ -64,26 +64,26 @@ func TestCh00_ClientsetPods(t *testing.T) {
 	assert.Equal(t, []string{"db", "web"}, podNames(list))
 
 	got.Spec.Containers[0].Image = "nginx:2"
-	updated, err := pods.Update(ctx, got, listwatch.UpdateOptions{})
+	updated, err := pods.Update(ctx, got, api.UpdateOptions{})
 	require.NoError(t, err)
 	assert.Equal(t, "nginx:2", updated.Spec.Containers[0].Image)
 	assert.Equal(t, int64(2), updated.Generation, "P5: a spec change bumps generation")
 
 	updated.Status.Phase = api.PodRunning
-	running, err := pods.UpdateStatus(ctx, updated, listwatch.UpdateOptions{})
+	running, err := pods.UpdateStatus(ctx, updated, api.UpdateOptions{})
 	require.NoError(t, err)
 	assert.Equal(t, api.PodRunning, running.Status.Phase)
 	assert.Equal(t, int64(2), running.Generation, "a status write leaves generation alone")
 
-	patched, err := pods.Patch(ctx, "web", listwatch.StrategicMergePatchType, []byte(`{"metadata":{"labels":{"app":"web"}}}`), listwatch.PatchOptions{})
+	patched, err := pods.Patch(ctx, "web", api.StrategicMergePatchType, []byte(`{"metadata":{"labels":{"app":"web"}}}`), api.PatchOptions{})
 	require.NoError(t, err)
 	assert.Equal(t, "web", patched.Labels["app"])
-	patched, err = pods.Patch(ctx, "web", listwatch.MergePatchType, []byte(`{"status":{"podIP":"10.0.0.7"}}`), listwatch.PatchOptions{}, "status")
+	patched, err = pods.Patch(ctx, "web", api.MergePatchType, []byte(`{"status":{"podIP":"10.0.0.7"}}`), api.PatchOptions{}, "status")
 	require.NoError(t, err)
 	assert.Equal(t, "10.0.0.7", patched.Status.PodIP)
 
 	require.NoError(t, pods.Delete(ctx, "web", api.DeleteOptions{}))
-	_, err = pods.Get(ctx, "web", listwatch.GetOptions{})
+	_, err = pods.Get(ctx, "web", api.GetOptions{})
 	assert.True(t, api.IsNotFound(err), "%v", err)
 
 	require.NoError(t, pods.DeleteCollection(ctx, api.DeleteOptions{}, api.ListOptions{}))
@@ -108,13 +108,13 @@ func TestCh00_ClientsetConfigMapsAndNamespaces(t *testing.T) {
 	ctx := context.Background()
 
 	cms := core.ConfigMaps("demo")
-	cm, err := cms.Create(ctx, &api.ConfigMap{ObjectMeta: api.ObjectMeta{Name: "cfg"}, Data: map[string]string{"k": "v"}}, listwatch.CreateOptions{})
+	cm, err := cms.Create(ctx, &api.ConfigMap{ObjectMeta: api.ObjectMeta{Name: "cfg"}, Data: map[string]string{"k": "v"}}, api.CreateOptions{})
 	require.NoError(t, err)
 	cm.Data["k"] = "w"
-	cm, err = cms.Update(ctx, cm, listwatch.UpdateOptions{})
+	cm, err = cms.Update(ctx, cm, api.UpdateOptions{})
 	require.NoError(t, err)
 	assert.Equal(t, "w", cm.Data["k"])
-	cm, err = cms.Patch(ctx, "cfg", listwatch.JSONPatchType, []byte(`[{"op":"add","path":"/data/x","value":"1"}]`), listwatch.PatchOptions{})
+	cm, err = cms.Patch(ctx, "cfg", api.JSONPatchType, []byte(`[{"op":"add","path":"/data/x","value":"1"}]`), api.PatchOptions{})
 	require.NoError(t, err)
 	assert.Equal(t, map[string]string{"k": "w", "x": "1"}, cm.Data)
 	cmList, err := cms.List(ctx, api.ListOptions{})
@@ -123,15 +123,15 @@ func TestCh00_ClientsetConfigMapsAndNamespaces(t *testing.T) {
 	require.NoError(t, cms.Delete(ctx, "cfg", api.DeleteOptions{}))
 
 	nss := core.Namespaces()
-	ns, err := nss.Create(ctx, &api.Namespace{ObjectMeta: api.ObjectMeta{Name: "team"}}, listwatch.CreateOptions{})
+	ns, err := nss.Create(ctx, &api.Namespace{ObjectMeta: api.ObjectMeta{Name: "team"}}, api.CreateOptions{})
 	require.NoError(t, err)
 	assert.Equal(t, api.NamespaceActive, ns.Status.Phase)
 	assert.Empty(t, ns.Namespace, "cluster-scoped")
 	ns.Labels = map[string]string{"env": "dev"}
-	ns, err = nss.Update(ctx, ns, listwatch.UpdateOptions{})
+	ns, err = nss.Update(ctx, ns, api.UpdateOptions{})
 	require.NoError(t, err)
 	assert.Equal(t, "dev", ns.Labels["env"])
-	_, err = nss.UpdateStatus(ctx, ns, listwatch.UpdateOptions{})
+	_, err = nss.UpdateStatus(ctx, ns, api.UpdateOptions{})
 	require.NoError(t, err)
 	nsList, err := nss.List(ctx, api.ListOptions{})
 	require.NoError(t, err)
@@ -141,7 +141,7 @@ func TestCh00_ClientsetConfigMapsAndNamespaces(t *testing.T) {
 	}
 	assert.Equal(t, []string{"default", "demo", "kube-public", "kube-system", "team"}, names)
 	require.NoError(t, nss.Delete(ctx, "team", api.DeleteOptions{}))
-	_, err = nss.Get(ctx, "team", listwatch.GetOptions{})
+	_, err = nss.Get(ctx, "team", api.GetOptions{})
 	assert.True(t, api.IsNotFound(err), "%v", err)
 }
 
@@ -151,7 +151,7 @@ func TestCh00_ClientsetWatch(t *testing.T) {
 	_, cfg := startServer(t)
 	pods := newClientset(t, cfg).CoreV1().Pods("demo")
 	ctx := context.Background()
-	_, err := pods.Create(ctx, newPod("a"), listwatch.CreateOptions{})
+	_, err := pods.Create(ctx, newPod("a"), api.CreateOptions{})
 	require.NoError(t, err)
 	list, err := pods.List(ctx, api.ListOptions{})
 	require.NoError(t, err)
@@ -159,7 +159,7 @@ func TestCh00_ClientsetWatch(t *testing.T) {
 	w, err := pods.Watch(ctx, api.ListOptions{ResourceVersion: list.ResourceVersion})
 	require.NoError(t, err)
 	defer w.Stop()
-	_, err = pods.Create(ctx, newPod("b"), listwatch.CreateOptions{})
+	_, err = pods.Create(ctx, newPod("b"), api.CreateOptions{})
 	require.NoError(t, err)
 	require.NoError(t, pods.Delete(ctx, "a", api.DeleteOptions{}))
 
@@ -201,11 +201,11 @@ func TestCh00_ClientsetTypedErrors_S1_S2(t *testing.T) {
 	core := newClientset(t, cfg).CoreV1()
 	pods := core.Pods("demo")
 	ctx := context.Background()
-	existing, err := pods.Create(ctx, newPod("a"), listwatch.CreateOptions{})
+	existing, err := pods.Create(ctx, newPod("a"), api.CreateOptions{})
 	require.NoError(t, err)
 	stale := existing.DeepCopy()
 	existing.Labels = map[string]string{"v": "2"}
-	_, err = pods.Update(ctx, existing, listwatch.UpdateOptions{})
+	_, err = pods.Update(ctx, existing, api.UpdateOptions{})
 	require.NoError(t, err)
 
 	var once sync.Once
@@ -215,19 +215,19 @@ func TestCh00_ClientsetTypedErrors_S1_S2(t *testing.T) {
 		is   func(error) bool
 		code int32
 	}{
-		{"NotFound: get a missing pod", func() error { _, err := pods.Get(ctx, "nope", listwatch.GetOptions{}); return err }, api.IsNotFound, 404},
-		{"AlreadyExists: create twice", func() error { _, err := pods.Create(ctx, newPod("a"), listwatch.CreateOptions{}); return err }, api.IsAlreadyExists, 409},
-		{"Conflict: update from a stale read", func() error { _, err := pods.Update(ctx, stale, listwatch.UpdateOptions{}); return err }, api.IsConflict, 409},
-		{"Invalid: a name that is not DNS-1123", func() error { _, err := pods.Create(ctx, newPod("Bad_Name"), listwatch.CreateOptions{}); return err }, api.IsInvalid, 422},
+		{"NotFound: get a missing pod", func() error { _, err := pods.Get(ctx, "nope", api.GetOptions{}); return err }, api.IsNotFound, 404},
+		{"AlreadyExists: create twice", func() error { _, err := pods.Create(ctx, newPod("a"), api.CreateOptions{}); return err }, api.IsAlreadyExists, 409},
+		{"Conflict: update from a stale read", func() error { _, err := pods.Update(ctx, stale, api.UpdateOptions{}); return err }, api.IsConflict, 409},
+		{"Invalid: a name that is not DNS-1123", func() error { _, err := pods.Create(ctx, newPod("Bad_Name"), api.CreateOptions{}); return err }, api.IsInvalid, 422},
 		{"BadRequest: namespace mismatch", func() error {
 			p := newPod("x")
 			p.Namespace = "other"
-			_, err := pods.Create(ctx, p, listwatch.CreateOptions{})
+			_, err := pods.Create(ctx, p, api.CreateOptions{})
 			return err
 		}, api.IsBadRequest, 400},
 		{"Forbidden: delete namespace default", func() error { return core.Namespaces().Delete(ctx, "default", api.DeleteOptions{}) }, api.IsForbidden, 403},
 		{"NotFound: create in a missing namespace", func() error {
-			_, err := core.Pods("missing").Create(ctx, newPod("x"), listwatch.CreateOptions{})
+			_, err := core.Pods("missing").Create(ctx, newPod("x"), api.CreateOptions{})
 			return err
 		}, api.IsNotFound, 404},
 		{"ResourceExpired: an exact list at a compacted RV", func() error {
@@ -237,7 +237,7 @@ func TestCh00_ClientsetTypedErrors_S1_S2(t *testing.T) {
 		}, api.IsResourceExpired, 410},
 		{"Gone: a 410 without a Status (older servers)", func() error {
 			srv.FailNext(apiserver.FailRule{Verb: "get", Resource: "pods", Count: 1, Code: 410})
-			_, err := pods.Get(ctx, "a", listwatch.GetOptions{})
+			_, err := pods.Get(ctx, "a", api.GetOptions{})
 			return err
 		}, api.IsGone, 410},
 		{"TooManyRequests: 429 beyond the 10 retries", func() error {
@@ -269,7 +269,7 @@ func TestCh00_ClientsetTypedErrors_S1_S2(t *testing.T) {
 func TestCh00_ClientsetBadInput(t *testing.T) {
 	_, err := kubernetes.NewForConfig(nil)
 	require.Error(t, err)
-	_, err = kubernetes.NewForConfig(&listwatch.Config{})
+	_, err = kubernetes.NewForConfig(&rest.Config{})
 	require.Error(t, err)
 
 	_, cfg := startServer(t)
@@ -279,17 +279,17 @@ func TestCh00_ClientsetBadInput(t *testing.T) {
 	ctx := context.Background()
 	pods := cs.CoreV1().Pods("demo")
 
-	_, err = pods.Create(ctx, nil, listwatch.CreateOptions{})
+	_, err = pods.Create(ctx, nil, api.CreateOptions{})
 	assert.ErrorContains(t, err, "needs an object")
-	_, err = pods.Update(ctx, nil, listwatch.UpdateOptions{})
+	_, err = pods.Update(ctx, nil, api.UpdateOptions{})
 	assert.ErrorContains(t, err, "needs an object")
-	_, err = pods.UpdateStatus(ctx, &api.Pod{}, listwatch.UpdateOptions{})
+	_, err = pods.UpdateStatus(ctx, &api.Pod{}, api.UpdateOptions{})
 	assert.ErrorContains(t, err, "metadata.name")
-	_, err = pods.Get(ctx, "", listwatch.GetOptions{})
+	_, err = pods.Get(ctx, "", api.GetOptions{})
 	assert.ErrorContains(t, err, "resource name may not be empty")
-	_, err = pods.Get(ctx, "a/b", listwatch.GetOptions{})
+	_, err = pods.Get(ctx, "a/b", api.GetOptions{})
 	assert.ErrorContains(t, err, "may not contain '/'")
-	p, err := pods.Create(ctx, newPod("typed"), listwatch.CreateOptions{})
+	p, err := pods.Create(ctx, newPod("typed"), api.CreateOptions{})
 	require.NoError(t, err, "typed decode despite the empty Scheme in the Config")
 	assert.Equal(t, "typed", p.Name)
 	require.NotNil(t, cs.Discovery())

@@ -11,5 +11,5 @@
 //     *api.ConfigMap, *api.Namespace and their lists.
 //  3. Discovery() is a discovery client for the same server.
 //  4. Nothing here is specific to the simulated apiserver: a Config from
-//     listwatch.BuildConfigFromKubeconfig talks to a real cluster the same way.
+//     clientcmd.BuildConfigFromKubeconfig talks to a real cluster the same way.
 package kubernetes

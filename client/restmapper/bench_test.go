@@ -1,9 +1,10 @@
 package restmapper_test
 
 import (
-	"github.com/informer-lab/informer-lab/api"
 	"strings"
 	"testing"
+
+	"github.com/informer-lab/informer-lab/api"
 
 	"github.com/informer-lab/informer-lab/client/restmapper"
 )

@@ -8,7 +8,6 @@ import (
 
 	"github.com/informer-lab/informer-lab/api"
 	"github.com/informer-lab/informer-lab/client/discovery"
-	"github.com/informer-lab/informer-lab/listwatch"
 )
 
 // RESTScopeName mirrors meta.RESTScopeName: where a resource lives.
@@ -25,7 +24,7 @@ const (
 // RESTMapping mirrors meta.RESTMapping: everything a client needs to reach a kind.
 type RESTMapping struct {
 	// Resource is what the URL names, e.g. {"", "v1", "pods"}.
-	Resource listwatch.GroupVersionResource
+	Resource api.GroupVersionResource
 	// GroupVersionKind is what the objects say they are, e.g. {"", "v1", "Pod"}.
 	GroupVersionKind api.GroupVersionKind
 	// Scope says whether requests need a namespace.
@@ -35,8 +34,8 @@ type RESTMapping struct {
 // RESTMapper mirrors meta.RESTMapper in apimachinery pkg/api/meta/interfaces.go, without the
 // plural forms (KindsFor, ResourcesFor, RESTMappings).
 type RESTMapper interface {
-	KindFor(resource listwatch.GroupVersionResource) (api.GroupVersionKind, error)
-	ResourceFor(input listwatch.GroupVersionResource) (listwatch.GroupVersionResource, error)
+	KindFor(resource api.GroupVersionResource) (api.GroupVersionKind, error)
+	ResourceFor(input api.GroupVersionResource) (api.GroupVersionResource, error)
 	RESTMapping(gk api.GroupKind, versions ...string) (*RESTMapping, error)
 	ResourceSingularizer(resource string) (string, error)
 }
@@ -119,7 +118,7 @@ func NewDiscoveryRESTMapper(groupResources []*APIGroupResources) *DiscoveryRESTM
 			}
 			m.entries = append(m.entries, entry{
 				mapping: RESTMapping{
-					Resource:         listwatch.GroupVersionResource{Group: g.Group.Name, Version: version, Resource: r.Name},
+					Resource:         api.GroupVersionResource{Group: g.Group.Name, Version: version, Resource: r.Name},
 					GroupVersionKind: api.GroupVersionKind{Group: g.Group.Name, Version: version, Kind: r.Kind},
 					Scope:            scope,
 				},
@@ -157,7 +156,6 @@ func NewDiscoveryRESTMapper(groupResources []*APIGroupResources) *DiscoveryRESTM
 
 // NewDiscoveryRESTMapperForClient runs GetAPIGroupResources and NewDiscoveryRESTMapper, the
 // two steps kubectl takes (through a cached discovery client) before resolving a name.
-// Nothing in client-go mirrors it.
 func NewDiscoveryRESTMapperForClient(ctx context.Context, cl discovery.DiscoveryInterface) (*DiscoveryRESTMapper, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
@@ -170,7 +168,7 @@ func NewDiscoveryRESTMapperForClient(ctx context.Context, cl discovery.Discovery
 }
 
 // find returns the first entry, in priority order, that input names.
-func (m *DiscoveryRESTMapper) find(input listwatch.GroupVersionResource) (*entry, error) {
+func (m *DiscoveryRESTMapper) find(input api.GroupVersionResource) (*entry, error) {
 	name := strings.ToLower(strings.TrimSpace(input.Resource))
 	if name == "" {
 		return nil, &NoResourceMatchError{PartialResource: input}
@@ -204,16 +202,16 @@ func (m *DiscoveryRESTMapper) find(input listwatch.GroupVersionResource) (*entry
 
 // ResourceFor mirrors RESTMapper.ResourceFor: the full GroupVersionResource for a partial
 // one, e.g. {Resource: "po"} → {"", "v1", "pods"}.
-func (m *DiscoveryRESTMapper) ResourceFor(input listwatch.GroupVersionResource) (listwatch.GroupVersionResource, error) {
+func (m *DiscoveryRESTMapper) ResourceFor(input api.GroupVersionResource) (api.GroupVersionResource, error) {
 	e, err := m.find(input)
 	if err != nil {
-		return listwatch.GroupVersionResource{}, err
+		return api.GroupVersionResource{}, err
 	}
 	return e.mapping.Resource, nil
 }
 
 // KindFor mirrors RESTMapper.KindFor: the kind a (partial) resource serves.
-func (m *DiscoveryRESTMapper) KindFor(resource listwatch.GroupVersionResource) (api.GroupVersionKind, error) {
+func (m *DiscoveryRESTMapper) KindFor(resource api.GroupVersionResource) (api.GroupVersionKind, error) {
 	e, err := m.find(resource)
 	if err != nil {
 		return api.GroupVersionKind{}, err
@@ -254,7 +252,7 @@ func (m *DiscoveryRESTMapper) RESTMapping(gk api.GroupKind, versions ...string) 
 
 // ResourceSingularizer mirrors RESTMapper.ResourceSingularizer: "pods" → "pod".
 func (m *DiscoveryRESTMapper) ResourceSingularizer(resource string) (string, error) {
-	e, err := m.find(listwatch.GroupVersionResource{Resource: resource})
+	e, err := m.find(api.GroupVersionResource{Resource: resource})
 	if err != nil {
 		return resource, err
 	}
@@ -276,7 +274,7 @@ func (m *DiscoveryRESTMapper) MappingFor(resourceOrKindArg string) (*RESTMapping
 		e, err = m.find(*fullGVR)
 	}
 	if e == nil {
-		e, err = m.find(listwatch.GroupVersionResource{Group: gr.Group, Resource: gr.Resource})
+		e, err = m.find(api.GroupVersionResource{Group: gr.Group, Resource: gr.Resource})
 	}
 	if e != nil {
 		mapping := e.mapping
@@ -296,10 +294,10 @@ func (m *DiscoveryRESTMapper) MappingFor(resourceOrKindArg string) (*RESTMapping
 
 // parseResourceArg mirrors schema.ParseResourceArg: "a.b.c…" may be resource.version.group,
 // and "a.b…" is resource.group.
-func parseResourceArg(arg string) (*listwatch.GroupVersionResource, api.GroupResource) {
-	var full *listwatch.GroupVersionResource
+func parseResourceArg(arg string) (*api.GroupVersionResource, api.GroupResource) {
+	var full *api.GroupVersionResource
 	if parts := strings.SplitN(arg, ".", 3); len(parts) == 3 {
-		full = &listwatch.GroupVersionResource{Resource: parts[0], Version: parts[1], Group: parts[2]}
+		full = &api.GroupVersionResource{Resource: parts[0], Version: parts[1], Group: parts[2]}
 	}
 	if i := strings.IndexByte(arg, '.'); i >= 0 {
 		return full, api.GroupResource{Resource: arg[:i], Group: arg[i+1:]}
@@ -321,7 +319,7 @@ func parseKindArg(arg string) (*api.GroupVersionKind, api.GroupKind) {
 
 // NoResourceMatchError mirrors meta.NoResourceMatchError: no served resource has that name.
 type NoResourceMatchError struct {
-	PartialResource listwatch.GroupVersionResource
+	PartialResource api.GroupVersionResource
 }
 
 // Error mirrors NoResourceMatchError.Error.
@@ -351,6 +349,6 @@ func IsNoMatchError(err error) bool {
 	return errors.As(err, &r) || errors.As(err, &k)
 }
 
-func describeGVR(g listwatch.GroupVersionResource) string {
+func describeGVR(g api.GroupVersionResource) string {
 	return fmt.Sprintf("%s/%s, Resource=%s", g.Group, g.Version, g.Resource)
 }

@@ -11,11 +11,11 @@ import (
 	"github.com/informer-lab/informer-lab/apiserver"
 	"github.com/informer-lab/informer-lab/client/discovery"
 	"github.com/informer-lab/informer-lab/client/restmapper"
-	"github.com/informer-lab/informer-lab/listwatch"
+	"github.com/informer-lab/informer-lab/rest"
 )
 
-func gvr(g, v, r string) listwatch.GroupVersionResource {
-	return listwatch.GroupVersionResource{Group: g, Version: v, Resource: r}
+func gvr(g, v, r string) api.GroupVersionResource {
+	return api.GroupVersionResource{Group: g, Version: v, Resource: r}
 }
 
 // serverMapper builds the mapper from the simulator's discovery, with a kind registered at
@@ -25,7 +25,7 @@ func serverMapper(t *testing.T) *restmapper.DiscoveryRESTMapper {
 	srv := apiserver.NewTestServer(t, apiserver.Options{Resources: []apiserver.ResourceInfo{apiserver.DeploymentsResource}})
 	require.NoError(t, srv.Register(apiserver.ResourceInfo{Group: "example.dev", Version: "v1", Resource: "widgets",
 		Kind: "Widget", ShortNames: []string{"wd"}}))
-	dc, err := discovery.NewDiscoveryClientForConfig(&listwatch.Config{Host: srv.URL()})
+	dc, err := discovery.NewDiscoveryClientForConfig(&rest.Config{Host: srv.URL()})
 	require.NoError(t, err)
 	m, err := restmapper.NewDiscoveryRESTMapperForClient(context.Background(), dc)
 	require.NoError(t, err)
@@ -37,7 +37,7 @@ func TestCh00_RESTMapperNames(t *testing.T) {
 	m := serverMapper(t)
 	tests := []struct {
 		arg   string
-		want  listwatch.GroupVersionResource
+		want  api.GroupVersionResource
 		kind  string
 		scope restmapper.RESTScopeName
 	}{
@@ -69,7 +69,7 @@ func TestCh00_RESTMapperNames(t *testing.T) {
 		_, err := m.MappingFor(bad)
 		assert.Error(t, err, bad)
 	}
-	_, err := m.ResourceFor(listwatch.GroupVersionResource{Resource: "nope"})
+	_, err := m.ResourceFor(api.GroupVersionResource{Resource: "nope"})
 	assert.True(t, restmapper.IsNoMatchError(err), "%v", err)
 	assert.Equal(t, "no matches for /, Resource=nope", err.Error())
 }
@@ -77,10 +77,10 @@ func TestCh00_RESTMapperNames(t *testing.T) {
 // TestCh00_RESTMapperInterface: the RESTMapper methods on their own.
 func TestCh00_RESTMapperInterface(t *testing.T) {
 	m := serverMapper(t)
-	got, err := m.ResourceFor(listwatch.GroupVersionResource{Resource: "po"})
+	got, err := m.ResourceFor(api.GroupVersionResource{Resource: "po"})
 	require.NoError(t, err)
 	assert.Equal(t, gvr("", "v1", "pods"), got)
-	gvk, err := m.KindFor(listwatch.GroupVersionResource{Group: "apps", Resource: "deploy"})
+	gvk, err := m.KindFor(api.GroupVersionResource{Group: "apps", Resource: "deploy"})
 	require.NoError(t, err)
 	assert.Equal(t, api.GroupVersionKind{Group: "apps", Version: "v1", Kind: "Deployment"}, gvk)
 	mapping, err := m.RESTMapping(api.GroupKind{Group: "apps", Kind: "Deployment"})
@@ -126,8 +126,8 @@ func TestCh00_RESTMapperPriority(t *testing.T) {
 	}
 	m := restmapper.NewDiscoveryRESTMapper(groups)
 	tests := []struct {
-		in   listwatch.GroupVersionResource
-		want listwatch.GroupVersionResource
+		in   api.GroupVersionResource
+		want api.GroupVersionResource
 	}{
 		{gvr("", "", "events"), gvr("", "v1", "events")},
 		{gvr("events.k8s.io", "", "events"), gvr("events.k8s.io", "v1", "events")},

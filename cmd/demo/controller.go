@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/informer-lab/informer-lab/api"
+	"github.com/informer-lab/informer-lab/harness/testbed"
 	"github.com/informer-lab/informer-lab/internal/trace"
 	"github.com/informer-lab/informer-lab/store"
 	"github.com/informer-lab/informer-lab/workqueue"
@@ -20,9 +21,6 @@ import (
 // failAnnotation makes the scheduler's reconcile of a pod fail that many times before it
 // succeeds: step 6 of the tour, retries with rate-limited backoff.
 const failAnnotation = "informer-lab.dev/fail-times"
-
-// maxRetries mirrors the 5 of client-go's examples/workqueue handleErr.
-const maxRetries = 5
 
 // The names of the two handlers, as their listeners show them in traces.
 const (
@@ -66,27 +64,15 @@ func (s *seenMap) equal(want map[string]string) bool {
 	return maps.Equal(s.m, want)
 }
 
-// keyAndRV is what a handler hop says about obj; a tombstone gives its key, the RV of the
-// last state it carries, and true.
-func keyAndRV(obj any) (key, rv string, tombstone bool) {
-	key, _ = store.DeletionHandlingMetaNamespaceKeyFunc(obj)
-	if d, ok := obj.(store.DeletedFinalStateUnknown); ok {
-		obj, tombstone = d.Obj, true
-	}
-	if m, err := api.Accessor(obj); err == nil {
-		rv = m.GetResourceVersion()
-	}
-	return key, rv, tombstone
-}
-
 // scheduler is the tour's controller, in the shape of sample-controller: its handler only
-// enqueues keys, two workers reconcile them from the lister (level-triggered), and each
-// reconcile of a pending pod binds it to a node and marks it Running with one PATCH, whose
-// event then comes back through the whole pipeline as an update.
+// enqueues keys, two workers run chapter 10's loop and reconcile them from the lister
+// (level-triggered), and each reconcile of a pending pod binds it to a node and marks it
+// Running with one PATCH, whose event then comes back through the whole pipeline as an update.
 type scheduler struct {
 	name   string
 	w      *writer
 	lister store.ResourceIndexer[*api.Pod]
+	ctl    *testbed.Controller
 	queue  workqueue.TypedRateLimitingInterface[string]
 	log    *slog.Logger
 	seen   *seenMap
@@ -105,18 +91,24 @@ type scheduler struct {
 // the worker waits until release closes.
 type hold struct{ entered, release chan struct{} }
 
-func newScheduler(w *writer, lister store.ResourceIndexer[*api.Pod], log *slog.Logger) *scheduler {
-	return &scheduler{
+// newScheduler builds the scheduler and its controller on tb, whose informer must exist: the
+// workqueue (named for traces) and the loop, which traces its retries and drops as the
+// workers' hops.
+func newScheduler(w *writer, tb *testbed.Testbed, log *slog.Logger) *scheduler {
+	s := &scheduler{
 		name:   schedulerName,
 		w:      w,
-		lister: lister,
+		lister: tb.Pods(),
 		log:    log,
 		seen:   newSeenMap(),
 		failed: map[string]int{},
 		holds:  map[string]hold{},
-		queue: workqueue.NewTypedRateLimitingQueueWithConfig(workqueue.DefaultTypedControllerRateLimiter[string](),
-			workqueue.TypedRateLimitingQueueConfig[string]{Name: schedulerName, Logger: log}),
 	}
+	s.ctl = tb.NewController(schedulerName, s.reconcileKey)
+	s.ctl.Loop.OnRetry = s.traceRetry
+	s.ctl.Loop.OnGiveUp = s.traceDrop
+	s.queue = s.ctl.Queue
+	return s
 }
 
 // OnAdd, OnUpdate and OnDelete are the controller's ResourceEventHandler: log the hop, Add
@@ -129,7 +121,7 @@ func (s *scheduler) OnUpdate(_, newObj any) { s.enqueue("OnUpdate", newObj, fals
 func (s *scheduler) OnDelete(obj any) { s.enqueue("OnDelete", obj, true) }
 
 func (s *scheduler) enqueue(op string, obj any, deleted bool) {
-	key, rv, tomb := keyAndRV(obj)
+	key, rv, tomb := store.KeyAndResourceVersion(obj)
 	if key == "" {
 		return
 	}
@@ -155,39 +147,26 @@ func (s *scheduler) holdNext(key string) (entered <-chan struct{}, release func(
 	return h.entered, func() { once.Do(func() { close(h.release) }) }
 }
 
-// run starts n workers; they return when the queue shuts down.
-func (s *scheduler) run(ctx context.Context, n int, wg *sync.WaitGroup) {
-	for i := 1; i <= n; i++ {
-		wg.Go(func() {
-			for s.processNextWorkItem(ctx, i) {
-			}
-		})
+// reconcileKey is the loop's Reconcile. The testbed numbers the workers; a reconcile cut
+// short because the pipeline is shutting down is not retried.
+func (s *scheduler) reconcileKey(ctx context.Context, key string) error {
+	err := s.reconcile(ctx, testbed.Worker(ctx), key)
+	if err != nil && ctx.Err() != nil {
+		return nil // shutting down: no retry
 	}
+	return err
 }
 
-// processNextWorkItem mirrors sample-controller's: Get, reconcile, handle the error, Done.
-func (s *scheduler) processNextWorkItem(ctx context.Context, worker int) bool {
-	key, shutdown := s.queue.Get()
-	if shutdown {
-		return false
-	}
-	defer s.queue.Done(key)
-	err := s.reconcile(ctx, worker, key)
-	switch {
-	case err == nil:
-		s.queue.Forget(key)
-	case ctx.Err() != nil:
-		s.queue.Forget(key) // shutting down: no retry
-	case s.queue.NumRequeues(key) < maxRetries:
-		trace.Hop(s.log, "worker", "retry", key, "", slog.String("note", fmt.Sprintf("worker %d: retry later", worker)),
-			slog.Int("requeues", s.queue.NumRequeues(key)))
-		s.queue.AddRateLimited(key)
-	default:
-		trace.Hop(s.log, "worker", "drop", key, "", slog.String("note", fmt.Sprintf("giving up after %d retries", maxRetries)),
-			slog.String("err", err.Error()))
-		s.queue.Forget(key)
-	}
-	return true
+// traceRetry is the loop's OnRetry: the worker's hop before the queue's requeue.
+func (s *scheduler) traceRetry(ctx context.Context, key string, requeues int, _ error) {
+	trace.Hop(s.log, "worker", "retry", key, "", slog.String("note", fmt.Sprintf("worker %d: retry later", testbed.Worker(ctx))),
+		slog.Int("requeues", requeues))
+}
+
+// traceDrop is the loop's OnGiveUp: the worker's hop before the queue forgets the key.
+func (s *scheduler) traceDrop(_ context.Context, key string, err error) {
+	trace.Hop(s.log, "worker", "drop", key, "", slog.String("note", fmt.Sprintf("giving up after %d retries", s.ctl.Loop.MaxRetries)),
+		slog.String("err", err.Error()))
 }
 
 // reconcile reads the pod from the lister, never from the event, so it always acts on the
@@ -293,15 +272,15 @@ func newAudit(log *slog.Logger) *audit {
 func (a *audit) OnAdd(obj any, _ bool) { a.handle("OnAdd", obj, false, false) }
 
 func (a *audit) OnUpdate(oldObj, newObj any) {
-	_, oldRV, _ := keyAndRV(oldObj)
-	_, newRV, _ := keyAndRV(newObj)
+	_, oldRV, _ := store.KeyAndResourceVersion(oldObj)
+	_, newRV, _ := store.KeyAndResourceVersion(newObj)
 	a.handle("OnUpdate", newObj, false, oldRV == newRV)
 }
 
 func (a *audit) OnDelete(obj any) { a.handle("OnDelete", obj, true, false) }
 
 func (a *audit) handle(op string, obj any, deleted, resync bool) {
-	key, rv, tomb := keyAndRV(obj)
+	key, rv, tomb := store.KeyAndResourceVersion(obj)
 	note := "logged"
 	if resync {
 		note = "logged a resync (same resourceVersion)"

@@ -25,16 +25,16 @@ func newCounters() *counters { return &counters{m: map[string]int64{}} }
 func (c *counters) observe(h *hop) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if h.component == "" {
-		c.m["log/"+strings.ToLower(h.level.String())]++
+	if h.Component == "" {
+		c.m["log/"+strings.ToLower(h.Level.String())]++
 	} else {
-		c.m[h.component+"/"+h.op]++
+		c.m[h.Component+"/"+h.Op]++
 	}
-	switch h.component {
+	switch h.Component {
 	case "apiserver":
 		// Pods are the only namespaced kind the demo writes, so keys with a "/" are pods.
-		if strings.Contains(h.key, "/") {
-			switch h.op {
+		if strings.Contains(h.Key, "/") {
+			switch h.Op {
 			case "create":
 				c.m["apiserver/pods"]++
 			case "delete":
@@ -42,42 +42,42 @@ func (c *counters) observe(h *hop) {
 			}
 		}
 	case "reflector":
-		if h.op == "event" {
-			c.m["reflector/event/"+h.typ]++
+		if h.Op == "event" {
+			c.m["reflector/event/"+h.Type]++
 		}
 	case "fifo":
-		switch h.op {
+		switch h.Op {
 		case "enqueue", "tombstone":
-			c.m["fifo/delta/"+h.typ]++
+			c.m["fifo/delta/"+h.Type]++
 			c.m["fifo/queued"]++
 		case "pop":
 			// A DeltaFIFO pop hands over a key's whole history: "Added,Updated".
-			n := int64(strings.Count(h.typ, ",") + 1)
+			n := int64(strings.Count(h.Type, ",") + 1)
 			c.m["fifo/popped"] += n
 			c.m["fifo/queued"] -= n
 		}
 	case "handler":
-		c.m["handler/"+h.listener+"/"+h.op]++
-		c.m["handler/"+h.listener]++
-		if h.flag("tombstone") {
-			c.m["handler/"+h.listener+"/tombstone"]++
+		c.m["handler/"+h.Listener+"/"+h.Op]++
+		c.m["handler/"+h.Listener]++
+		if h.Bool("tombstone") {
+			c.m["handler/"+h.Listener+"/tombstone"]++
 			c.m["handler/tombstone"]++
 		}
-		if h.flag("resync") {
-			c.m["handler/"+h.listener+"/resync"]++
+		if h.Bool("resync") {
+			c.m["handler/"+h.Listener+"/resync"]++
 		}
 	case "worker":
-		c.m["worker/"+h.op+"/"+h.key]++
+		c.m["worker/"+h.Op+"/"+h.Key]++
 	case "workqueue":
-		if r := h.str("result"); r != "" {
-			c.m["workqueue/"+h.op+"/"+r]++
+		if r := h.Text("result"); r != "" {
+			c.m["workqueue/"+h.Op+"/"+r]++
 		}
 	case "listener":
-		if p, ok := h.num("pending"); ok && p > c.m["listener/"+h.listener+"/peak"] {
-			c.m["listener/"+h.listener+"/peak"] = p
+		if p, ok := h.Int("pending"); ok && p > c.m["listener/"+h.Listener+"/peak"] {
+			c.m["listener/"+h.Listener+"/peak"] = p
 		}
-		if cp, ok := h.num("cap"); ok && cp > c.m["listener/"+h.listener+"/cap"] {
-			c.m["listener/"+h.listener+"/cap"] = cp
+		if cp, ok := h.Int("cap"); ok && cp > c.m["listener/"+h.Listener+"/cap"] {
+			c.m["listener/"+h.Listener+"/cap"] = cp
 		}
 	}
 	kept := c.waiters[:0]
@@ -160,5 +160,5 @@ func (w *expectation) wait(ctx context.Context, timeout time.Duration) error {
 
 // hopMatch builds a predicate for component/op on one key ("" matches any key).
 func hopMatch(component, op, key string) func(*hop) bool {
-	return func(h *hop) bool { return h.is(component, op) && (key == "" || h.key == key) }
+	return func(h *hop) bool { return h.Is(component, op) && (key == "" || h.Key == key) }
 }

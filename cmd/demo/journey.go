@@ -8,6 +8,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/informer-lab/informer-lab/internal/trace"
 )
 
 // filter decides which hops the journey prints. resync tells whether the hop only replays
@@ -57,14 +59,14 @@ func (j *journey) observe(h *hop) {
 	j.mu.Lock()
 	defer j.mu.Unlock()
 	resync := j.isResync(h)
-	if h.component == "indexer" && h.key != "" {
-		if h.op == "delete" || h.op == "txn-Deleted" {
-			delete(j.indexerRV, h.key)
+	if h.Component == "indexer" && h.Key != "" {
+		if h.Op == "delete" || h.Op == "txn-Deleted" {
+			delete(j.indexerRV, h.Key)
 		} else {
-			j.indexerRV[h.key] = h.rv
+			j.indexerRV[h.Key] = h.RV
 		}
 	}
-	if h.component == "indexer" && h.op == "replace" {
+	if h.Component == "indexer" && h.Op == "replace" {
 		clear(j.indexerRV) // a replace stores only listed objects; we learn their RVs later
 	}
 	if j.show == nil {
@@ -80,23 +82,23 @@ func (j *journey) observe(h *hop) {
 // isResync classifies hops that carry no change: the resync machinery itself, and the
 // notifications of an update whose old and new objects have the same resourceVersion.
 func (j *journey) isResync(h *hop) bool {
-	switch h.component {
+	switch h.Component {
 	case "reflector":
-		return h.op == "resync"
+		return h.Op == "resync"
 	case "fifo":
-		return strings.Contains(h.typ, "Sync")
+		return strings.Contains(h.Type, "Sync")
 	case "indexer":
-		if h.key == "" || h.op == "delete" {
+		if h.Key == "" || h.Op == "delete" {
 			return false
 		}
-		old, ok := j.indexerRV[h.key]
-		return ok && old == h.rv
+		old, ok := j.indexerRV[h.Key]
+		return ok && old == h.RV
 	case "processor":
-		return h.flag("sync")
+		return h.Bool("sync")
 	case "listener":
-		return h.typ == "update" && h.str("old_rv") == h.rv
+		return h.Type == "update" && h.Text("old_rv") == h.RV
 	case "handler":
-		return h.flag("resync")
+		return h.Bool("resync")
 	}
 	return false
 }
@@ -111,24 +113,24 @@ func (j *journey) say(format string, args ...any) {
 // format renders one hop as a fixed-width journey line.
 func (j *journey) format(h *hop, resync bool) string {
 	p := j.pal
-	if h.component == "" {
-		return "  " + p.paint(p.red, "! "+h.level.String()+" "+h.msg+" "+attrText(h))
+	if h.Component == "" {
+		return "  " + p.paint(p.red, "! "+h.Level.String()+" "+h.Message+" "+attrText(h))
 	}
-	key := h.key
+	key := h.Key
 	if key == "" {
 		key = "-"
 	}
 	rv := ""
-	if h.rv != "" {
-		rv = "rv=" + h.rv
+	if h.RV != "" {
+		rv = "rv=" + h.RV
 	}
 	detail := describe(h)
-	if resync && h.component != "reflector" && h.component != "handler" {
+	if resync && h.Component != "reflector" && h.Component != "handler" {
 		detail = strings.TrimSpace(detail + " (no change)")
 	}
 	line := fmt.Sprintf("  %s %-11s %-15s %-7s %s",
-		p.paint(p.component(h.component), fmt.Sprintf("%-9s", h.component)), h.op, key, rv, detail)
-	if h.component == "apiserver" && h.op == "fault" {
+		p.paint(p.component(h.Component), fmt.Sprintf("%-9s", h.Component)), h.Op, key, rv, detail)
+	if h.Component == "apiserver" && h.Op == "fault" {
 		line = p.paint(p.red, line)
 	}
 	return strings.TrimRight(line, " ")
@@ -136,47 +138,47 @@ func (j *journey) format(h *hop, resync bool) string {
 
 // describe is the detail column: what this hop adds to the story.
 func describe(h *hop) string {
-	switch h.component {
+	switch h.Component {
 	case "apiserver":
-		switch h.op {
+		switch h.Op {
 		case "fault":
-			d := h.str("fault")
-			if n, ok := h.num("count"); ok {
+			d := h.Text("fault")
+			if n, ok := h.Int("count"); ok {
 				d += " ×" + strconv.FormatInt(n, 10)
 			}
 			return "FAULT " + d
 		case "watch-open", "watch-close":
-			return "watcher " + h.str("watcher")
+			return "watcher " + h.Text("watcher")
 		case "watch-send":
-			return h.typ + " → watcher " + h.str("watcher")
+			return h.Type + " → watcher " + h.Text("watcher")
 		}
 	case "listwatch":
-		switch h.op {
+		switch h.Op {
 		case "list":
-			return h.str("items") + " items over HTTP"
+			return h.Text("items") + " items over HTTP"
 		case "watch-event":
-			return h.typ + " decoded from the stream"
+			return h.Type + " decoded from the stream"
 		case "watch-close":
-			return h.str("reason")
+			return h.Text("reason")
 		}
 	case "reflector":
-		switch h.op {
+		switch h.Op {
 		case "event":
-			return h.typ
+			return h.Type
 		case "replace":
-			return h.str("items") + " items → queue"
+			return h.Text("items") + " items → queue"
 		case "bookmark":
-			if h.flag("initialEventsEnd") {
+			if h.Bool("initialEventsEnd") {
 				return "initial-events-end: the snapshot is complete"
 			}
 			return "RV moves, nothing stored"
 		case "watch-end":
-			return h.str("reason")
+			return h.Text("reason")
 		case "backoff":
-			if v, ok := h.attr("delay"); ok && v.Kind() == slog.KindDuration {
+			if v, ok := h.Attr("delay"); ok && v.Kind() == slog.KindDuration {
 				return "wait " + v.Duration().Round(time.Millisecond).String() + " before the next ListAndWatch"
 			}
-			return "wait " + h.str("delay") + " before the next ListAndWatch"
+			return "wait " + h.Text("delay") + " before the next ListAndWatch"
 		case "list":
 			return `LIST from the watch cache (rv "0")`
 		case "relist":
@@ -189,54 +191,54 @@ func describe(h *hop) string {
 			return "replay the cache: no API call"
 		}
 	case "fifo":
-		switch h.op {
+		switch h.Op {
 		case "tombstone":
 			return "Deleted(DeletedFinalStateUnknown): gone from the list"
 		case "pop-batch":
-			return h.str("size") + " deltas"
+			return h.Text("size") + " deltas"
 		}
-		return h.typ
+		return h.Type
 	case "indexer":
-		if n := h.str("items"); n != "" {
+		if n := h.Text("items"); n != "" {
 			return n + " items"
 		}
 	case "processor":
-		d := h.typ
-		if h.flag("init") {
+		d := h.Type
+		if h.Bool("init") {
 			d += " (initial list)"
 		}
-		return d + " → " + h.str("listeners") + " listener(s)"
+		return d + " → " + h.Text("listeners") + " listener(s)"
 	case "listener":
-		d := h.typ + " → " + h.listener
-		if p := h.str("pending"); p != "" {
+		d := h.Type + " → " + h.Listener
+		if p := h.Text("pending"); p != "" {
 			d += "  ring: " + p + " pending"
 		}
-		if c := h.str("cap"); c != "" {
+		if c := h.Text("cap"); c != "" {
 			d += ", cap " + c
 		}
 		return d
 	case "handler":
-		d := h.listener
-		if h.flag("tombstone") {
+		d := h.Listener
+		if h.Bool("tombstone") {
 			d += " got DeletedFinalStateUnknown: unwrap .Obj"
 		}
-		if n := h.str("note"); n != "" {
+		if n := h.Text("note"); n != "" {
 			d += ": " + n
 		}
 		return d
 	case "workqueue":
-		switch h.op {
+		switch h.Op {
 		case "requeue":
-			return "AddRateLimited: back in " + h.str("delay")
+			return "AddRateLimited: back in " + h.Text("delay")
 		case "forget":
-			return "Forget: " + h.str("requeues") + " requeues cleared"
+			return "Forget: " + h.Text("requeues") + " requeues cleared"
 		case "get":
 			return "→ a worker"
 		}
-		return h.str("result")
+		return h.Text("result")
 	case "worker":
-		d := h.str("note")
-		if e := h.str("err"); e != "" {
+		d := h.Text("note")
+		if e := h.Text("err"); e != "" {
 			d = strings.TrimSpace(d + " error: " + e)
 		}
 		return d
@@ -247,8 +249,11 @@ func describe(h *hop) string {
 // attrText prints the extra attributes as key=value.
 func attrText(h *hop) string {
 	var b strings.Builder
-	for i, a := range h.extra {
-		if i > 0 {
+	for _, a := range h.Attrs {
+		if a.Key == trace.KeyType || a.Key == trace.KeyListener {
+			continue // shown, where wanted, from their own fields
+		}
+		if b.Len() > 0 {
 			b.WriteByte(' ')
 		}
 		b.WriteString(a.Key + "=" + a.Value.String())
@@ -268,29 +273,29 @@ func mainHops(h *hop, resync bool) bool {
 	if resync {
 		return false
 	}
-	switch h.component {
+	switch h.Component {
 	case "":
-		return h.level >= 4 // slog.LevelWarn
+		return h.Level >= 4 // slog.LevelWarn
 	case "listwatch":
 		return false
 	case "apiserver":
-		return h.op != "watch-send" && h.op != "list" && h.op != "watch-close"
+		return h.Op != "watch-send" && h.Op != "list" && h.Op != "watch-close"
 	case "listener":
-		return h.op == "pop" || h.op == "buffer"
+		return h.Op == "pop" || h.Op == "buffer"
 	case "workqueue":
-		if h.op == "forget" {
-			n, _ := h.num("requeues")
+		if h.Op == "forget" {
+			n, _ := h.Int("requeues")
 			return n > 0
 		}
-		return h.op != "done" || h.str("result") == "requeued"
+		return h.Op != "done" || h.Text("result") == "requeued"
 	case "worker":
-		return h.op != "retry"
+		return h.Op != "retry"
 	case "fifo":
-		return h.op != "pop-batch"
+		return h.Op != "pop-batch"
 	case "indexer":
-		return h.op != "bookmark"
+		return h.Op != "bookmark"
 	case "reflector":
-		return h.op != "bookmark" || h.flag("initialEventsEnd")
+		return h.Op != "bookmark" || h.Bool("initialEventsEnd")
 	}
 	return true
 }
@@ -303,7 +308,7 @@ func focus(f filter, keys ...string) filter {
 		set[k] = true
 	}
 	return func(h *hop, resync bool) bool {
-		if h.key != "" && !set[h.key] && !(h.component == "apiserver" && !strings.Contains(h.key, "/")) {
+		if h.Key != "" && !set[h.Key] && !(h.Component == "apiserver" && !strings.Contains(h.Key, "/")) {
 			return false
 		}
 		return f(h, resync)
@@ -316,5 +321,5 @@ func only(f filter, components ...string) filter {
 	for _, c := range components {
 		set[c] = true
 	}
-	return func(h *hop, resync bool) bool { return set[h.component] && f(h, resync) }
+	return func(h *hop, resync bool) bool { return set[h.Component] && f(h, resync) }
 }

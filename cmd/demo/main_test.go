@@ -11,11 +11,12 @@ import (
 )
 
 // TestMain fails the package if a goroutine of the pipeline (apiserver, informer, reflector,
-// processor, workqueue, dashboard, or this command) outlives the tests.
+// processor, workqueue, dashboard, testbed, the controller loop, or this command) outlives the
+// tests.
 func TestMain(m *testing.M) {
 	const lab = "informer-lab/informer-lab/"
 	os.Exit(leakcheck.Main(m, lab+"informer.", lab+"reflector.", lab+"processor.", lab+"workqueue.",
-		lab+"apiserver.", lab+"listwatch.", lab+"internal/dashboard.", "/cmd/demo/"))
+		lab+"apiserver.", lab+"listwatch.", lab+"rest.", lab+"rest/watch.", lab+"clientcmd/exec.", lab+"harness/dashboard.", lab+"harness/testbed.", lab+"chapters/10-controller.", "/cmd/demo/"))
 }
 
 // lineBuffer is an io.Writer that keeps complete lines and lets a test wait for one.

@@ -11,10 +11,12 @@ import (
 
 	"github.com/informer-lab/informer-lab/api"
 	"github.com/informer-lab/informer-lab/apiserver"
+	"github.com/informer-lab/informer-lab/harness/dashboard"
+	"github.com/informer-lab/informer-lab/harness/testbed"
 	"github.com/informer-lab/informer-lab/informer"
-	"github.com/informer-lab/informer-lab/internal/dashboard"
-	"github.com/informer-lab/informer-lab/listwatch"
 	"github.com/informer-lab/informer-lab/processor"
+	"github.com/informer-lab/informer-lab/rest"
+	"github.com/informer-lab/informer-lab/store"
 )
 
 // writer makes every write of the demo (the tour's actions, the mutator, the scheduler's
@@ -22,8 +24,8 @@ import (
 // the caches must converge to without asking the server (which would count as a request).
 type writer struct {
 	ns   string
-	rest *listwatch.RESTClient
-	pods *listwatch.ResourceClient
+	rest *rest.RESTClient
+	pods *rest.ResourceClient
 	srv  *apiserver.Server
 
 	mu       sync.Mutex
@@ -31,11 +33,11 @@ type writer struct {
 	inflight int
 }
 
-func newWriter(srv *apiserver.Server, rest *listwatch.RESTClient, ns string) *writer {
+func newWriter(srv *apiserver.Server, rc *rest.RESTClient, ns string) *writer {
 	return &writer{
 		ns:       ns,
-		rest:     rest,
-		pods:     rest.Resource(listwatch.GroupVersionResource{Version: "v1", Resource: "pods"}).Namespace(ns),
+		rest:     rc,
+		pods:     rc.Resource(api.GroupVersionResource{Version: "v1", Resource: "pods"}).Namespace(ns),
 		srv:      srv,
 		expected: map[string]string{},
 	}
@@ -86,14 +88,14 @@ func (w *writer) create(ctx context.Context, pod *api.Pod) (api.Object, error) {
 // patch sends a merge patch over HTTP.
 func (w *writer) patch(ctx context.Context, name string, data []byte) (api.Object, error) {
 	return w.do(w.ns+"/"+name, func() (api.Object, error) {
-		return w.pods.Patch(ctx, name, listwatch.MergePatchType, data)
+		return w.pods.Patch(ctx, name, api.MergePatchType, data)
 	})
 }
 
 // patchStatus sends a merge patch to the status subresource over HTTP.
 func (w *writer) patchStatus(ctx context.Context, name string, data []byte) (api.Object, error) {
 	return w.do(w.ns+"/"+name, func() (api.Object, error) {
-		return w.rest.Patch(listwatch.MergePatchType).Namespace(w.ns).Resource("pods").Name(name).
+		return w.rest.Patch(api.MergePatchType).Namespace(w.ns).Resource("pods").Name(name).
 			SubResource("status").Body(data).Do(ctx).Get()
 	})
 }
@@ -101,7 +103,7 @@ func (w *writer) patchStatus(ctx context.Context, name string, data []byte) (api
 // patchDirect sends a merge patch through the server's Go API: the fast path for a burst.
 func (w *writer) patchDirect(ctx context.Context, name string, data []byte) (api.Object, error) {
 	return w.do(w.ns+"/"+name, func() (api.Object, error) {
-		return w.srv.Patch(ctx, "pods", w.ns, name, "merge", data)
+		return w.srv.Patch(ctx, "pods", w.ns, name, api.MergePatchType, data)
 	})
 }
 
@@ -160,27 +162,24 @@ type pipelineConfig struct {
 	sinks       []sink         // more hop sinks, e.g. the journey printer
 }
 
-// pipeline is the whole demo in one process: the simulated apiserver served on loopback HTTP,
-// a REST client, a shared pod informer with two handlers (scheduler and audit), the
-// scheduler's workqueue and workers. Every component logs into one tap.
+// pipeline is the whole demo in one process, assembled by harness/testbed: the simulated
+// apiserver served on loopback HTTP, a REST client, a shared pod informer with two handlers
+// (scheduler and audit), the scheduler's workqueue and workers. Every component logs into
+// one tap.
 type pipeline struct {
 	cfg    pipelineConfig
+	tb     *testbed.Testbed
 	srv    *apiserver.Server
 	url    string
 	count  *counters
-	tap    *tapHandler
 	logger *slog.Logger
-	rest   *listwatch.RESTClient
 	w      *writer
 
-	factory   informer.SharedInformerFactory
 	inf       informer.SharedIndexInformer
 	sched     *scheduler
 	audit     *audit
 	regSched  *processor.ProcessorListener
 	regAudit  *processor.ProcessorListener
-	cancel    context.CancelFunc
-	workersWG sync.WaitGroup
 	closeOnce sync.Once
 }
 
@@ -194,81 +193,71 @@ func newPipeline(cfg pipelineConfig) (*pipeline, error) {
 		cfg.namespace = "demo"
 	}
 	count := newCounters()
-	tap := newTap(append([]sink{count}, cfg.sinks...)...)
-	var h slog.Handler = tap
+	h := newTap(append([]sink{count}, cfg.sinks...)...)
 	if len(cfg.extra) > 0 {
-		h = append(fanout{tap}, cfg.extra...)
+		h = append(fanout{h}, cfg.extra...)
 	}
 	logger := slog.New(h)
-	srv := apiserver.New(apiserver.Options{Logger: logger, WatchBufferSize: cfg.watchBuffer})
-	url, err := srv.Start("127.0.0.1:0")
+	tb, err := testbed.New(testbed.Options{
+		Server:     apiserver.Options{WatchBufferSize: cfg.watchBuffer},
+		Listen:     "127.0.0.1:0",
+		UserAgent:  "informer-lab-demo",
+		Namespaces: []string{cfg.namespace},
+		Logger:     logger,
+	})
 	if err != nil {
-		srv.Close()
 		return nil, err
 	}
-	rest, err := listwatch.RESTClientFor(&listwatch.Config{Host: url, Logger: logger, UserAgent: "informer-lab-demo"})
-	if err != nil {
-		srv.Close()
-		return nil, err
-	}
-	ns := &api.Namespace{ObjectMeta: api.ObjectMeta{Name: cfg.namespace}}
-	if _, err := srv.Create(context.Background(), "namespaces", "", ns); err != nil {
-		srv.Close()
-		return nil, err
-	}
-	return &pipeline{cfg: cfg, srv: srv, url: url, count: count, tap: tap, logger: logger, rest: rest,
-		w: newWriter(srv, rest, cfg.namespace)}, nil
+	return &pipeline{cfg: cfg, tb: tb, srv: tb.Server, url: tb.URL, count: count, logger: logger,
+		w: newWriter(tb.Server, tb.REST, cfg.namespace)}, nil
 }
 
-// start builds the informer from a factory, registers both handlers, starts everything and
-// waits for the caches and both handlers to sync.
+// start builds the informer, as a generated informer is built (one namespace, a namespace
+// index), registers both handlers, starts everything and waits for the caches and both
+// handlers to sync.
 func (p *pipeline) start(ctx context.Context) error {
-	ctx, p.cancel = context.WithCancel(ctx)
-	p.factory = informer.NewSharedInformerFactoryWithOptions(informer.NewRESTSource(p.rest), p.cfg.resync,
-		informer.WithProfile(p.cfg.profile), informer.WithLogger(p.logger), informer.WithNamespace(p.cfg.namespace))
-	pods := p.factory.Core().V1().Pods()
-	p.inf = pods.Informer()
-	p.sched = newScheduler(p.w, pods.Lister(), p.logger)
+	inf, err := p.tb.NewInformer(testbed.InformerOptions{Profile: p.cfg.profile, Resync: p.cfg.resync,
+		Namespace: p.cfg.namespace, Indexers: store.Indexers{store.NamespaceIndex: store.MetaNamespaceIndexFunc}})
+	if err != nil {
+		return err
+	}
+	p.inf = inf
+	p.sched = newScheduler(p.w, p.tb, p.logger)
 	p.audit = newAudit(p.logger)
 	noResync := time.Duration(0)
-	reg, err := p.inf.AddEventHandlerWithOptions(p.sched, informer.HandlerOptions{Name: p.sched.name, ResyncPeriod: &noResync})
+	reg, err := p.tb.AddHandler(p.sched.name, p.sched, &noResync)
 	if err != nil {
 		return err
 	}
 	p.regSched = reg.(*processor.ProcessorListener)
-	if reg, err = p.inf.AddEventHandlerWithOptions(p.audit, informer.HandlerOptions{Name: p.audit.name}); err != nil {
+	if reg, err = p.tb.AddHandler(p.audit.name, p.audit, nil); err != nil {
 		return err
 	}
 	p.regAudit = reg.(*processor.ProcessorListener)
-	p.factory.StartWithContext(ctx)
+	if err := p.tb.RunInformer(ctx); err != nil {
+		return err
+	}
 	if !informer.WaitFor(ctx, "pods", p.inf.HasSyncedChecker(), p.regSched.HasSyncedChecker(), p.regAudit.HasSyncedChecker()) {
 		return fmt.Errorf("the informer did not sync: %w", context.Cause(ctx))
 	}
-	p.sched.run(ctx, p.cfg.workers, &p.workersWG)
+	p.sched.ctl.Start(ctx, p.cfg.workers)
 	return nil
 }
 
-// close stops everything it started, in order, and waits for every goroutine.
+// close releases what a handler or a worker may wait on, then stops everything the testbed
+// started, in order, and waits for every goroutine.
 func (p *pipeline) close() {
 	p.closeOnce.Do(func() {
-		if p.cancel != nil {
-			p.cancel()
-		}
 		if p.audit != nil {
 			p.audit.gate.Store(nil)
 			p.audit.delay.Store(0)
 		}
 		if p.sched != nil {
 			p.sched.mu.Lock()
-			clear(p.sched.holds) // a worker inside a held reconcile leaves on ctx
+			clear(p.sched.holds) // a worker inside a held reconcile leaves when its context ends
 			p.sched.mu.Unlock()
-			p.sched.queue.ShutDown()
-			p.workersWG.Wait()
 		}
-		if p.factory != nil {
-			p.factory.Shutdown()
-		}
-		p.srv.Close()
+		p.tb.Close()
 	})
 }
 

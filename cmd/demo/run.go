@@ -16,8 +16,9 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/informer-lab/informer-lab/api"
 	"github.com/informer-lab/informer-lab/apiserver"
-	"github.com/informer-lab/informer-lab/internal/dashboard"
+	"github.com/informer-lab/informer-lab/harness/dashboard"
 )
 
 // runActions is what the dashboard's buttons do to the running pipeline (dashboard.Actions).
@@ -46,7 +47,7 @@ func (a *runActions) DropNextEvents(n int) error {
 // dashboard's count of server objects to pods.
 func (a *runActions) Compact() error {
 	patch := fmt.Appendf(nil, `{"metadata":{"annotations":{"informer-lab.dev/compacted-at":"%d"}}}`, a.p.srv.ResourceVersion())
-	if _, err := a.p.srv.Patch(context.Background(), "namespaces", "", a.p.cfg.namespace, "merge", patch); err != nil {
+	if _, err := a.p.srv.Patch(context.Background(), "namespaces", "", a.p.cfg.namespace, api.MergePatchType, patch); err != nil {
 		return err
 	}
 	a.p.srv.CompactAll()

@@ -10,6 +10,7 @@ import (
 
 	"github.com/informer-lab/informer-lab/api"
 	"github.com/informer-lab/informer-lab/apiserver"
+	"github.com/informer-lab/informer-lab/clientcmd"
 	"github.com/informer-lab/informer-lab/internal/trace"
 )
 
@@ -78,7 +79,13 @@ func cmdServe(ctx context.Context, args []string, out io.Writer, ready func(serv
 	if err := seedServer(ctx, srv, *seed); err != nil {
 		return err
 	}
-	files := []credentialFile{{"kubeconfig", *kubeconfig, srv.Kubeconfig()}}
+	// The kubeconfig in YAML, as kubectl writes one; the file itself is written below, 0600,
+	// created exclusively.
+	kc, err := clientcmd.Write(srv.AdminKubeconfig())
+	if err != nil {
+		return err
+	}
+	files := []credentialFile{{"kubeconfig", *kubeconfig, kc}}
 	if useTLS {
 		files = append(files, credentialFile{"CA certificate", caFile, srv.CACertPEM()})
 	}

@@ -13,7 +13,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/informer-lab/informer-lab/listwatch"
+	"github.com/informer-lab/informer-lab/clientcmd"
 )
 
 // serveUntilReady runs `demo serve` with args on a free loopback port and stops it as soon as
@@ -61,7 +61,7 @@ func TestDemo_ServeReplacesWorldReadableCredentialFiles(t *testing.T) {
 	require.NoError(t, err, out)
 	require.Equal(t, kc, ready.kubeconfig)
 
-	cfg, err := listwatch.BuildConfigFromKubeconfig(kc)
+	cfg, err := clientcmd.BuildConfigFromKubeconfig(kc)
 	require.NoError(t, err)
 	assert.Equal(t, "s3cret", cfg.BearerToken, "the kubeconfig is the new one")
 	cert, key := ready.server.ClientCertificatePEM()

@@ -24,9 +24,10 @@ import (
 
 	"github.com/informer-lab/informer-lab/api"
 	"github.com/informer-lab/informer-lab/apiserver"
-	"github.com/informer-lab/informer-lab/internal/dashboard"
+	"github.com/informer-lab/informer-lab/clientcmd"
+	"github.com/informer-lab/informer-lab/harness/dashboard"
 	"github.com/informer-lab/informer-lab/internal/testcert"
-	"github.com/informer-lab/informer-lab/listwatch"
+	"github.com/informer-lab/informer-lab/rest"
 )
 
 // startServe runs `demo serve` in-process on a free loopback port and returns what it
@@ -85,7 +86,7 @@ func startWatch(t *testing.T, args ...string) (*lineBuffer, func() error) {
 	return out, stop
 }
 
-// TestDemo_ServeWritesKubeconfig: serve writes a kubeconfig that listwatch parses back to the
+// TestDemo_ServeWritesKubeconfig: serve writes a kubeconfig that clientcmd parses back to the
 // server's URL and token, prints the kubectl and curl lines, serves /debug/faults behind the
 // token, and stops cleanly.
 func TestDemo_ServeWritesKubeconfig(t *testing.T) {
@@ -94,14 +95,14 @@ func TestDemo_ServeWritesKubeconfig(t *testing.T) {
 	info, err := os.Stat(ready.kubeconfig)
 	require.NoError(t, err)
 	assert.Equal(t, os.FileMode(0o600), info.Mode().Perm(), "the kubeconfig holds a token")
-	cfg, err := listwatch.BuildConfigFromKubeconfig(ready.kubeconfig)
+	cfg, err := clientcmd.BuildConfigFromKubeconfig(ready.kubeconfig)
 	require.NoError(t, err)
 	assert.Equal(t, ready.url, cfg.Host)
 	assert.Equal(t, "s3cret", cfg.BearerToken)
 
-	rest, err := listwatch.RESTClientFor(cfg)
+	rc, err := rest.RESTClientFor(cfg)
 	require.NoError(t, err)
-	pods := rest.Resource(listwatch.GroupVersionResource{Version: "v1", Resource: "pods"}).Namespace("default")
+	pods := rc.Resource(api.GroupVersionResource{Version: "v1", Resource: "pods"}).Namespace("default")
 	list, err := pods.List(context.Background(), api.ListOptions{})
 	require.NoError(t, err)
 	assert.Len(t, list.(*api.PodList).Items, 2)
@@ -154,7 +155,7 @@ func TestDemo_WatchAgainstServe(t *testing.T) {
 	_, err := srv.Create(ctx, "pods", "default", newPod("extra", nil))
 	require.NoError(t, err)
 	out.waitFor(t, 10*time.Second, "add", "default/extra", "cache=4")
-	_, err = srv.Patch(ctx, "pods", "default", "extra", "merge", []byte(`{"metadata":{"labels":{"x":"1"}}}`))
+	_, err = srv.Patch(ctx, "pods", "default", "extra", api.MergePatchType, []byte(`{"metadata":{"labels":{"x":"1"}}}`))
 	require.NoError(t, err)
 	out.waitFor(t, 10*time.Second, "update", "default/extra", "cache=4")
 	_, err = srv.Delete(ctx, "pods", "default", "extra", nil)
@@ -373,7 +374,7 @@ func TestDemo_ServeWithClientCertificates(t *testing.T) {
 	ready, stop := startServe(t, "--client-certs", "--seed-pods", "2")
 	require.True(t, strings.HasPrefix(ready.url, "https://"), "client certificates imply https: %s", ready.url)
 
-	cfg, err := listwatch.BuildConfigFromKubeconfig(ready.kubeconfig)
+	cfg, err := clientcmd.BuildConfigFromKubeconfig(ready.kubeconfig)
 	require.NoError(t, err)
 	assert.Empty(t, cfg.BearerToken)
 	cert, key := ready.server.ClientCertificatePEM()
@@ -440,29 +441,29 @@ func TestDemo_ServeWithClientCertificates(t *testing.T) {
 // kubeconfig carries both credentials, and either alone is enough.
 func TestDemo_ServeWithClientCertificatesAndToken(t *testing.T) {
 	ready, stop := startServe(t, "--client-certs", "--token", "s3cret", "--seed-pods", "1")
-	cfg, err := listwatch.BuildConfigFromKubeconfig(ready.kubeconfig)
+	cfg, err := clientcmd.BuildConfigFromKubeconfig(ready.kubeconfig)
 	require.NoError(t, err)
 	assert.Equal(t, "s3cret", cfg.BearerToken)
 	assert.NotEmpty(t, cfg.CertData)
 
-	for name, edit := range map[string]func(c *listwatch.Config){
-		"both":                          func(*listwatch.Config) {},
-		"certificate only":              func(c *listwatch.Config) { c.BearerToken = "" },
-		"token only":                    func(c *listwatch.Config) { c.CertData, c.KeyData = nil, nil },
-		"certificate and a wrong token": func(c *listwatch.Config) { c.BearerToken = "wrong" },
+	for name, edit := range map[string]func(c *rest.Config){
+		"both":                          func(*rest.Config) {},
+		"certificate only":              func(c *rest.Config) { c.BearerToken = "" },
+		"token only":                    func(c *rest.Config) { c.CertData, c.KeyData = nil, nil },
+		"certificate and a wrong token": func(c *rest.Config) { c.BearerToken = "wrong" },
 	} {
 		c := *cfg
 		edit(&c)
-		rest, err := listwatch.RESTClientFor(&c)
+		rc, err := rest.RESTClientFor(&c)
 		require.NoError(t, err)
-		list, err := rest.Resource(listwatch.GroupVersionResource{Version: "v1", Resource: "pods"}).Namespace("default").List(context.Background(), api.ListOptions{})
+		list, err := rc.Resource(api.GroupVersionResource{Version: "v1", Resource: "pods"}).Namespace("default").List(context.Background(), api.ListOptions{})
 		require.NoError(t, err, name)
 		assert.Len(t, list.(*api.PodList).Items, 1, name)
 	}
 	assert.Contains(t, stop(), "  auth       client certificate (user kubernetes-admin, group system:masters) or bearer token required (both are in the kubeconfig)\n")
 }
 
-// TestDemo_WatchKubeconfigRefusesAuthProvider: what listwatch still cannot use (an
+// TestDemo_WatchKubeconfigRefusesAuthProvider: what clientcmd still cannot use (an
 // auth-provider user, say) is refused before any request, with a hint.
 func TestDemo_WatchKubeconfigRefusesAuthProvider(t *testing.T) {
 	kc := filepath.Join(t.TempDir(), "oidc.kubeconfig")

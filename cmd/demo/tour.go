@@ -6,10 +6,7 @@ import (
 	"fmt"
 	"io"
 	"math/bits"
-	"slices"
-	"sort"
 	"strconv"
-	"strings"
 	"time"
 
 	"github.com/informer-lab/informer-lab/api"
@@ -123,69 +120,6 @@ func runTour(ctx context.Context, cfg tourConfig) (*tourResult, error) {
 	return t.res, nil
 }
 
-func (t *tour) header() {
-	p, pal := t.cfg.pal, t.cfg.pal
-	t.j.say("%s", p.paint(p.bold, "informer-lab tour · profile "+t.cfg.profile.String()+" ("+profileBlurb(t.cfg.profile)+")"))
-	t.j.say("  apiserver  simulated, served at %s: everything below crosses real HTTP", t.p.url)
-	t.j.say("  pipeline   reflector → fifo → indexer → processor ─┬─ listener %q → handler → workqueue → 2 workers → PATCH",
-		schedulerName)
-	t.j.say("                                                    └─ listener %q     → handler (only logs; resync every %v)",
-		auditName, t.cfg.resync)
-	t.j.say("  each line  %s", pal.paint(pal.dim, "component  op  key  rv  what happened: one slog trace record, printed as it is logged"))
-}
-
-// step starts step n: header, filter, counters.
-func (t *tour) step(title, explain string, f filter) error {
-	t.n++
-	if t.n > 1 {
-		t.wait(t.cfg.pause)
-	}
-	if t.cfg.stepper != nil {
-		t.j.say("%s", t.cfg.pal.paint(t.cfg.pal.dim, "  (press Enter for the next step)"))
-		if _, err := t.cfg.stepper.ReadString('\n'); err != nil && err != io.EOF {
-			return err
-		}
-	}
-	p := t.cfg.pal
-	t.j.say("")
-	t.j.say("%s", p.paint(p.bold, fmt.Sprintf("━━ Step %d/%d · %s ━━", t.n, tourSteps, title)))
-	for _, line := range strings.Split(explain, "\n") {
-		t.j.say("   %s", line)
-	}
-	t.before = t.p.count.snapshot()
-	t.beforeR = t.p.requests()
-	t.j.setFilter(f)
-	return nil
-}
-
-// endStep records what the step counted.
-func (t *tour) endStep() {
-	t.j.setFilter(nil)
-	now := t.p.requests()
-	req := map[string]int{}
-	for k, v := range now {
-		if d := v - t.beforeR[k]; d != 0 {
-			req[k] = d
-		}
-	}
-	t.res.steps = append(t.res.steps, stepResult{counts: t.p.count.snapshot().since(t.before), requests: req})
-}
-
-// diff is what the current step has counted so far.
-func (t *tour) diff() tally { return t.p.count.snapshot().since(t.before) }
-
-// ok prints a result line of the step.
-func (t *tour) ok(format string, args ...any) {
-	p := t.cfg.pal
-	t.j.say("  %s %s", p.paint(p.green, "✓"), fmt.Sprintf(format, args...))
-}
-
-// you prints an action the tour takes, as a user with kubectl would.
-func (t *tour) you(format string, args ...any) {
-	p := t.cfg.pal
-	t.j.say("  %s %s", p.paint(p.bold, "▶"), fmt.Sprintf(format, args...))
-}
-
 // wait pauses for the reader (never in --fast); it is not used to synchronise anything.
 func (t *tour) wait(d time.Duration) {
 	if d > 0 {
@@ -289,7 +223,7 @@ func (t *tour) levelTriggered(ctx context.Context) error {
 	key := ns + "/web-1"
 	n := t.cfg.collapse
 	f := func(h *hop, resync bool) bool {
-		return h.listener != t.p.audit.name && mainHops(h, resync)
+		return h.Listener != t.p.audit.name && mainHops(h, resync)
 	}
 	if err := t.step("Level-triggered: many updates, fewer reconciles",
 		fmt.Sprintf("%d quick updates of web-1 while a worker is busy reconciling it. The workqueue never hands one key\n"+
@@ -346,20 +280,20 @@ func (t *tour) slowHandler(ctx context.Context) error {
 	schedSeen, auditSeen := 0, 0
 	sample := func(n int) bool { return n == 1 || n%max(t.cfg.burst/4, 1) == 0 }
 	f := func(h *hop, _ bool) bool {
-		if h.key != key {
+		if h.Key != key {
 			return false
 		}
 		switch {
-		case h.is("listener", "buffer") && h.listener == auditName:
-			p, _ := h.num("pending")
-			c, _ := h.num("cap")
+		case h.Is("listener", "buffer") && h.Listener == auditName:
+			p, _ := h.Int("pending")
+			c, _ := h.Int("cap")
 			show := bits.OnesCount64(uint64(p)) == 1 || c != lastCap
 			lastCap = c
 			return show
-		case h.is("handler", "OnUpdate") && h.listener == schedName:
+		case h.Is("handler", "OnUpdate") && h.Listener == schedName:
 			schedSeen++
 			return sample(schedSeen)
-		case h.is("handler", "OnUpdate") && h.listener == auditName && !h.flag("resync"):
+		case h.Is("handler", "OnUpdate") && h.Listener == auditName && !h.Bool("resync"):
 			auditSeen++
 			return sample(auditSeen)
 		}
@@ -424,7 +358,7 @@ func (t *tour) relist(ctx context.Context) error {
 		return err
 	}
 	tombs := t.p.count.expect("OnDelete(DeletedFinalStateUnknown) for "+key+" in both handlers", 2, func(h *hop) bool {
-		return h.is("handler", "OnDelete") && h.key == key && h.flag("tombstone")
+		return h.Is("handler", "OnDelete") && h.Key == key && h.Bool("tombstone")
 	})
 	t.you("apiserver fault: drop the next DELETED event of web-3")
 	t.p.srv.DropNextEvents(apiserver.DropRule{Count: 1, Key: key, Type: watch.Deleted})
@@ -460,14 +394,14 @@ func (t *tour) retries(ctx context.Context) error {
 		"Pod flaky cannot be scheduled three times in a row. Each failure goes back with AddRateLimited: the\n"+
 			"limiter doubles the delay per key (5ms, 10ms, 20ms, …). Success calls Forget, which resets it.\n"+
 			"Following demo/flaky.",
-		focus(only(func(h *hop, resync bool) bool { return h.listener != t.p.audit.name && mainHops(h, resync) },
+		focus(only(func(h *hop, resync bool) bool { return h.Listener != t.p.audit.name && mainHops(h, resync) },
 			"apiserver", "handler", "workqueue", "worker"), key)); err != nil {
 		return err
 	}
 	var cleared int64
 	forgot := t.p.count.expect("Forget of "+key+" after its retries", 1, func(h *hop) bool {
-		n, _ := h.num("requeues")
-		if h.is("workqueue", "forget") && h.key == key && n > 0 {
+		n, _ := h.Int("requeues")
+		if h.Is("workqueue", "forget") && h.Key == key && n > 0 {
 			cleared = n
 			return true
 		}
@@ -494,10 +428,10 @@ func (t *tour) retries(ctx context.Context) error {
 func (t *tour) resync(ctx context.Context) error {
 	cached := len(t.p.inf.GetIndexer().ListKeys())
 	f := func(h *hop, resync bool) bool {
-		if !resync && !h.is("reflector", "resync") {
+		if !resync && !h.Is("reflector", "resync") {
 			return false
 		}
-		return (h.key == "" || h.key == ns+"/web-1") && mainHops(h, false)
+		return (h.Key == "" || h.Key == ns+"/web-1") && mainHops(h, false)
 	}
 	if err := t.step("Resync is not relist",
 		fmt.Sprintf("Every %v the reflector asks the processor whether a handler wants a resync. audit inherits that\n"+
@@ -512,7 +446,7 @@ func (t *tour) resync(ctx context.Context) error {
 		return err
 	}
 	delivered := t.p.count.expect("the resync's OnUpdate calls to audit", cached, func(h *hop) bool {
-		return h.is("handler", "OnUpdate") && h.listener == t.p.audit.name && h.flag("resync")
+		return h.Is("handler", "OnUpdate") && h.Listener == t.p.audit.name && h.Bool("resync")
 	})
 	if err := delivered.wait(ctx, t.cfg.timeout+2*t.cfg.resync); err != nil {
 		return err
@@ -531,82 +465,4 @@ func (t *tour) resync(ctx context.Context) error {
 	t.ok("audit got %d resync updates, the scheduler %d; API requests during the step: %d",
 		d["handler/audit/resync"], d["handler/scheduler"], req)
 	return nil
-}
-
-func sum(m map[string]int) int {
-	n := 0
-	for _, v := range m {
-		n += v
-	}
-	return n
-}
-
-// summary prints the counts of the whole tour.
-func (t *tour) summary() {
-	r, c, p := t.res, t.res.total, t.cfg.pal
-	row := func(name, value, source string) {
-		t.j.say("%s", strings.TrimRight(fmt.Sprintf("  %-17s %s  %s", name, value, p.paint(p.dim, source)), " "))
-	}
-	join := func(m map[string]int64, order ...string) string {
-		keys := slices.Collect(func(yield func(string) bool) {
-			for k := range m {
-				if !yield(k) {
-					return
-				}
-			}
-		})
-		sort.Slice(keys, func(i, j int) bool {
-			a, b := slices.Index(order, keys[i]), slices.Index(order, keys[j])
-			if a < 0 {
-				a = len(order)
-			}
-			if b < 0 {
-				b = len(order)
-			}
-			return a < b || (a == b && keys[i] < keys[j])
-		})
-		var parts []string
-		for _, k := range keys {
-			parts = append(parts, fmt.Sprintf("%s %d", k, m[k]))
-		}
-		if len(parts) == 0 {
-			return "none"
-		}
-		return strings.Join(parts, " · ")
-	}
-	pick := func(prefix string) map[string]int64 {
-		out := map[string]int64{}
-		for k, v := range c {
-			if rest, ok := strings.CutPrefix(k, prefix); ok && !strings.Contains(rest, "/") && v != 0 {
-				out[rest] = v
-			}
-		}
-		return out
-	}
-	t.j.say("")
-	t.j.say("%s", p.paint(p.bold, fmt.Sprintf("━━ Summary · profile %s · %.1fs ━━", r.profile, r.elapsed.Seconds())))
-	reqs := map[string]int64{}
-	for k, v := range r.requests {
-		reqs[k] = int64(v)
-	}
-	row("API requests", join(reqs, "list", "watch", "get", "create", "update", "patch", "delete"), "(apiserver RequestCounts, by verb)")
-	row("watch events", join(pick("reflector/event/"), "ADDED", "MODIFIED", "DELETED"), "(reflector)")
-	row("queue deltas", join(pick("fifo/delta/"), "Replaced", "ReplacedAll", "Added", "Updated", "Deleted", "Sync", "SyncAll", "Bookmark"), "(fifo)")
-	for _, l := range []string{t.p.sched.name, t.p.audit.name} {
-		calls := map[string]int64{}
-		for _, op := range []string{"OnAdd", "OnUpdate", "OnDelete"} {
-			if v := c["handler/"+l+"/"+op]; v > 0 {
-				calls[op] = v
-			}
-		}
-		row("handler "+l, join(calls, "OnAdd", "OnUpdate", "OnDelete"),
-			fmt.Sprintf("(%d tombstones, %d resyncs)", c["handler/"+l+"/tombstone"], c["handler/"+l+"/resync"]))
-	}
-	row("reconciles", fmt.Sprintf("%d for %d scheduler calls", c["worker/reconcile"], c["handler/"+t.p.sched.name]), "(level-triggered: the workqueue collapses keys)")
-	row("writes", fmt.Sprintf("%d PATCH by the scheduler", t.p.sched.writes.Load()), "(each came back as an update)")
-	row("relists", fmt.Sprintf("%d", max(c["reflector/replace"]-1, 0)), "(after the initial sync: only the 410 of step 5)")
-	row("tombstones", fmt.Sprintf("%d", c["handler/tombstone"]), "(OnDelete(DeletedFinalStateUnknown), all handlers)")
-	row("retries", fmt.Sprintf("%d, then Forget", c["worker/retry"]), "(AddRateLimited)")
-	row("resyncs", fmt.Sprintf("%d (step 7 made %d API requests)", c["reflector/resync"], r.resyncRequests), "")
-	row("audit ring", fmt.Sprintf("peak %d pending, capacity %d", r.auditPeak, r.auditCap), "(RingGrowing)")
 }

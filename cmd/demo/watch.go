@@ -12,8 +12,9 @@ import (
 	"time"
 
 	"github.com/informer-lab/informer-lab/api"
+	"github.com/informer-lab/informer-lab/clientcmd"
 	"github.com/informer-lab/informer-lab/informer"
-	"github.com/informer-lab/informer-lab/listwatch"
+	"github.com/informer-lab/informer-lab/rest"
 	"github.com/informer-lab/informer-lab/store"
 )
 
@@ -23,40 +24,40 @@ var shortNames = map[string]string{"po": "pods", "pod": "pods", "cm": "configmap
 
 // parseResource reads --resource the ways kubectl users write it: "pods" or "po",
 // "deployments.apps" (version v1), "deployments.v1.apps", or "apps/v1/deployments".
-func parseResource(s string) (listwatch.GroupVersionResource, error) {
+func parseResource(s string) (api.GroupVersionResource, error) {
 	s = strings.TrimSpace(strings.ToLower(s))
 	if long, ok := shortNames[s]; ok {
 		s = long
 	}
 	if s == "" {
-		return listwatch.GroupVersionResource{}, errorf("--resource must not be empty")
+		return api.GroupVersionResource{}, errorf("--resource must not be empty")
 	}
 	if parts := strings.Split(s, "/"); len(parts) > 1 {
 		switch len(parts) {
 		case 2: // v1/pods
-			return listwatch.GroupVersionResource{Version: parts[0], Resource: parts[1]}, nil
+			return api.GroupVersionResource{Version: parts[0], Resource: parts[1]}, nil
 		case 3: // apps/v1/deployments
-			return listwatch.GroupVersionResource{Group: parts[0], Version: parts[1], Resource: parts[2]}, nil
+			return api.GroupVersionResource{Group: parts[0], Version: parts[1], Resource: parts[2]}, nil
 		}
-		return listwatch.GroupVersionResource{}, errorf("--resource %q: want resource, resource.group or group/version/resource", s)
+		return api.GroupVersionResource{}, errorf("--resource %q: want resource, resource.group or group/version/resource", s)
 	}
-	res, rest, found := strings.Cut(s, ".")
+	res, after, found := strings.Cut(s, ".")
 	if !found {
-		return listwatch.GroupVersionResource{Version: "v1", Resource: res}, nil
+		return api.GroupVersionResource{Version: "v1", Resource: res}, nil
 	}
-	version, group := "v1", rest
-	if v, g, ok := strings.Cut(rest, "."); ok && len(v) > 1 && v[0] == 'v' && v[1] >= '0' && v[1] <= '9' {
+	version, group := "v1", after
+	if v, g, ok := strings.Cut(after, "."); ok && len(v) > 1 && v[0] == 'v' && v[1] >= '0' && v[1] <= '9' {
 		version, group = v, g
 	}
-	return listwatch.GroupVersionResource{Group: group, Version: version, Resource: res}, nil
+	return api.GroupVersionResource{Group: group, Version: version, Resource: res}, nil
 }
 
 // watchConfig builds the client Config from --kubeconfig/--context or --server/--token.
-func watchConfig(kubeconfig, kubeContext, server, token string, insecure bool) (*listwatch.Config, string, error) {
-	var cfg *listwatch.Config
+func watchConfig(kubeconfig, kubeContext, server, token string, insecure bool) (*rest.Config, string, error) {
+	var cfg *rest.Config
 	ns := ""
 	if server == "" {
-		k, err := listwatch.LoadKubeconfig(kubeconfig)
+		k, err := clientcmd.LoadKubeconfig(kubeconfig)
 		if err != nil {
 			return nil, "", err
 		}
@@ -68,7 +69,7 @@ func watchConfig(kubeconfig, kubeContext, server, token string, insecure bool) (
 		}
 		ns, _ = k.Namespace(kubeContext)
 	} else {
-		cfg = &listwatch.Config{Host: server}
+		cfg = &rest.Config{Host: server}
 	}
 	if token != "" {
 		cfg.BearerToken = token
@@ -82,10 +83,10 @@ func watchConfig(kubeconfig, kubeContext, server, token string, insecure bool) (
 // withToken returns a copy of k whose context (kubeContext, else the current one)
 // authenticates with token alone, while the cluster's server and CA still come from the
 // file. --token thus replaces whatever the kubeconfig's user holds: a client certificate, an
-// exec plugin, or a field listwatch refuses (auth-provider, say). kubectl --token instead
+// exec plugin, or a field clientcmd refuses (auth-provider, say). kubectl --token instead
 // merges the token into the user, so a client certificate is still presented; both skip the
 // exec plugin once a token is set.
-func withToken(k *listwatch.Kubeconfig, kubeContext, token string) *listwatch.Kubeconfig {
+func withToken(k *clientcmd.Kubeconfig, kubeContext, token string) *clientcmd.Kubeconfig {
 	name := kubeContext
 	if name == "" {
 		name = k.CurrentContext
@@ -96,7 +97,7 @@ func withToken(k *listwatch.Kubeconfig, kubeContext, token string) *listwatch.Ku
 	}
 	out := *k
 	out.AuthInfos = maps.Clone(k.AuthInfos)
-	out.AuthInfos[c.AuthInfo] = &listwatch.KubeconfigAuthInfo{Token: token}
+	out.AuthInfos[c.AuthInfo] = &api.AuthInfo{Token: token}
 	return &out
 }
 
@@ -152,7 +153,7 @@ func cmdWatch(ctx context.Context, args []string, out io.Writer) error {
 	cfg.Logger = logger
 	cfg.UserAgent = "informer-lab-demo-watch"
 	cfg.Timeout = *timeout
-	rest, err := listwatch.RESTClientFor(cfg)
+	rc, err := rest.RESTClientFor(cfg)
 	if err != nil {
 		return err
 	}
@@ -163,7 +164,7 @@ func cmdWatch(ctx context.Context, args []string, out io.Writer) error {
 	// One small request first, so a wrong URL, token or resource is a clear error rather than
 	// a reflector retrying forever with backoff.
 	// Config.Timeout bounds it (a server that accepts the connection and never answers).
-	if _, err := rest.Resource(gvr).Namespace(namespace).List(ctx, api.ListOptions{Limit: 1}); err != nil {
+	if _, err := rc.Resource(gvr).Namespace(namespace).List(ctx, api.ListOptions{Limit: 1}); err != nil {
 		if ctx.Err() != nil {
 			return nil // Ctrl-C before the server answered
 		}
@@ -179,7 +180,7 @@ func cmdWatch(ctx context.Context, args []string, out io.Writer) error {
 	if namespace != "" {
 		opts = append(opts, informer.WithNamespace(namespace))
 	}
-	factory := informer.NewSharedInformerFactoryWithOptions(informer.NewRESTSource(rest), 0, opts...)
+	factory := informer.NewSharedInformerFactoryWithOptions(informer.NewRESTSource(rc), 0, opts...)
 	defer factory.Shutdown()
 	defer cancel() // runs first: the informers stop, then Shutdown waits for them
 	gi, err := factory.ForResource(gvr)
@@ -229,22 +230,22 @@ func checkServerURL(s string) error {
 // every backoff, so a server that goes away is never silent while the reflector retries.
 func problems(h *hop, _ bool) bool {
 	switch {
-	case h.level >= slog.LevelWarn:
+	case h.Level >= slog.LevelWarn:
 		return true
-	case h.is("reflector", "backoff"):
+	case h.Is("reflector", "backoff"):
 		return true
-	case h.is("listwatch", "watch-close"):
-		r := h.str("reason")
+	case h.Is("listwatch", "watch-close"):
+		r := h.Text("reason")
 		return r == "disconnected" || r == "error"
-	case h.is("reflector", "watch-end"):
-		r := h.str("reason")
+	case h.Is("reflector", "watch-end"):
+		r := h.Text("reason")
 		return r != "" && r != "closed" && r != "stopped"
 	}
 	return false
 }
 
 // resourceName is "pods" or "deployments.apps".
-func resourceName(gvr listwatch.GroupVersionResource) string {
+func resourceName(gvr api.GroupVersionResource) string {
 	if gvr.Group == "" {
 		return gvr.Resource
 	}
@@ -260,7 +261,7 @@ type watchPrinter struct {
 }
 
 func (w *watchPrinter) line(verb, color string, obj any, note string) {
-	key, rv, _ := keyAndRV(obj)
+	key, rv, _ := store.KeyAndResourceVersion(obj)
 	w.j.say("%s %-40s rv=%-8s cache=%d%s", w.pal.paint(color, fmt.Sprintf("%-6s", verb)), key, rv, len(w.cache.ListKeys()), note)
 }
 
@@ -273,8 +274,8 @@ func (w *watchPrinter) OnAdd(obj any, isInInitialList bool) {
 }
 
 func (w *watchPrinter) OnUpdate(oldObj, newObj any) {
-	_, oldRV, _ := keyAndRV(oldObj)
-	_, newRV, _ := keyAndRV(newObj)
+	_, oldRV, _ := store.KeyAndResourceVersion(oldObj)
+	_, newRV, _ := store.KeyAndResourceVersion(newObj)
 	note := ""
 	if oldRV == newRV {
 		note = "  (resync: unchanged)"

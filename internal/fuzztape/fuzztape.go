@@ -11,7 +11,7 @@ package fuzztape
 // Chooser is what an op-driver needs: *rand.Rand and *Tape both satisfy it.
 type Chooser interface{ IntN(n int) int }
 
-// Tape reads choices from a fuzzer's input. Nothing in client-go mirrors it.
+// Tape reads choices from a fuzzer's input.
 type Tape struct {
 	data []byte
 	pos  int

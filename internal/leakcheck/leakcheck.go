@@ -6,7 +6,10 @@
 //     code, or 1 after printing the leaked stacks to stderr.
 //  2. A marker is a substring of a stack frame, usually a package path with a trailing dot,
 //     e.g. "informer-lab/informer-lab/informer." for package informer's functions.
-//  3. Tests inside synctest bubbles are checked by synctest itself; Main catches the tests
+//  3. Check is the per-test form: a cleanup that waits (bounded, 5 s) for the marked
+//     goroutines other than those of running tests, benchmarks and examples to end, and fails
+//     the test with their stacks if they do not.
+//  4. Tests inside synctest bubbles are checked by synctest itself; Main catches the tests
 //     that run in real time (HTTP servers, examples, benchmarks).
 //
 // It plays the part goleak plays in client-go's tests, on the standard library alone.
@@ -41,9 +44,43 @@ func Main(m *testing.M, markers ...string) int {
 	return 0
 }
 
+// Check registers a cleanup that fails t when, after a bounded wait (5 s), a goroutine other
+// than a test's own still runs code matching one of markers: the per-test form of Main, for
+// tests that must prove one call (a watch, a request) leaves nothing behind. Goroutines of
+// tests, benchmarks and examples (which the markers match while they run) are not leaks.
+func Check(t testing.TB, markers ...string) {
+	t.Helper()
+	t.Cleanup(func() {
+		deadline := time.Now().Add(5 * time.Second)
+		tick := time.NewTicker(time.Millisecond)
+		defer tick.Stop()
+		for {
+			left := leaked(isTestGoroutine, markers)
+			if left == "" {
+				return
+			}
+			if time.Now().After(deadline) {
+				t.Errorf("leaked goroutine(s):\n%s", left)
+				return
+			}
+			<-tick.C // the polling interval of a bounded wait
+		}
+	})
+}
+
+// isTestGoroutine reports whether a stack is a test, benchmark or example at work.
+func isTestGoroutine(stack string) bool {
+	return strings.Contains(stack, "testing.tRunner") || strings.Contains(stack, "testing.runExample") ||
+		strings.Contains(stack, "testing.(*B)")
+}
+
 // Leaked returns the stacks of the goroutines, other than the caller's, that run code
-// matching one of markers, or "" when there are none. Nothing in client-go mirrors it.
+// matching one of markers, or "" when there are none.
 func Leaked(markers ...string) string {
+	return leaked(func(string) bool { return false }, markers)
+}
+
+func leaked(skip func(stack string) bool, markers []string) string {
 	buf := make([]byte, 1<<20)
 	for {
 		n := runtime.Stack(buf, true)
@@ -56,6 +93,9 @@ func Leaked(markers ...string) string {
 	var out []string
 	// The first stack is always the calling goroutine's.
 	for _, g := range strings.Split(string(buf), "\n\n")[1:] {
+		if skip(g) {
+			continue
+		}
 		for _, mk := range markers {
 			if strings.Contains(g, mk) {
 				out = append(out, g)

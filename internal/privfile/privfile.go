@@ -16,7 +16,7 @@
 //  4. PrivateDir creates a directory 0700 (its parents too) and accepts an existing one only
 //     if it is a real directory (not a symbolic link), owned by the caller, mode exactly 0700.
 //
-// Nothing in client-go mirrors it: clientcmd writes kubeconfigs with os.WriteFile(0600),
+// client-go's clientcmd writes kubeconfigs with os.WriteFile(0600),
 // which keeps an existing file's mode and follows symbolic links.
 package privfile
 

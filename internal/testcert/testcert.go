@@ -1,5 +1,5 @@
 // Package testcert makes throwaway client certificates for tests of client-certificate
-// authentication (listwatch's client side, demo watch), on the standard library alone.
+// authentication (rest and clientcmd, demo watch), on the standard library alone.
 //
 // Contract:
 //  1. SelfSignedClient returns a fresh ECDSA P-256 key and a self-signed certificate for it,
@@ -8,7 +8,7 @@
 //  2. Each call makes a new key and a random serial, so two certificates never match.
 //  3. Any failure ends the test (t.Fatal); there is no error to check.
 //
-// Nothing in client-go mirrors it: client-go's tests use k8s.io/client-go/util/cert.
+// client-go's own tests use k8s.io/client-go/util/cert.
 package testcert
 
 import (

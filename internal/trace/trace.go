@@ -6,14 +6,22 @@ import (
 	"log/slog"
 )
 
-// Attribute names shared by every component, so that golden traces and the demo can rely on them.
+// Attribute names shared by every component, so that golden traces, the demo and the
+// dashboard can rely on them; Decode reads each into a field of Record.
 const (
+	// KeyComponent names the stage that logged the hop (apiserver, reflector, fifo, …).
 	KeyComponent = "component"
-	KeyOp        = "op"
-	KeyKey       = "key"
-	KeyRV        = "rv"
-	KeyType      = "type"
-	KeyListener  = "listener"
+	// KeyOp is what the stage did (add, pop, distribute, …).
+	KeyOp = "op"
+	// KeyKey is the object's "namespace/name" key.
+	KeyKey = "key"
+	// KeyRV is the object's resourceVersion, or the one the stage is at.
+	KeyRV = "rv"
+	// KeyType is the event, delta or notification type, an extra attribute.
+	KeyType = "type"
+	// KeyListener names the processor listener (the handler's registration), an extra
+	// attribute.
+	KeyListener = "listener"
 )
 
 // Enabled reports whether l logs hops. It is false for a nil logger.

@@ -21,7 +21,7 @@ import (
 	"k8s.io/client-go/informers"
 	"k8s.io/client-go/kubernetes"
 	"k8s.io/client-go/kubernetes/scheme"
-	restwatch "k8s.io/client-go/rest/watch"
+	cgrestwatch "k8s.io/client-go/rest/watch"
 	"k8s.io/client-go/tools/cache"
 	cgwq "k8s.io/client-go/util/workqueue"
 	"k8s.io/utils/buffer"
@@ -31,8 +31,9 @@ import (
 	"github.com/informer-lab/informer-lab/deltafifo"
 	"github.com/informer-lab/informer-lab/informer"
 	"github.com/informer-lab/informer-lab/interop/internal/wiretest"
-	"github.com/informer-lab/informer-lab/listwatch"
 	"github.com/informer-lab/informer-lab/processor"
+	"github.com/informer-lab/informer-lab/rest"
+	restwatch "github.com/informer-lab/informer-lab/rest/watch"
 	"github.com/informer-lab/informer-lab/store"
 	"github.com/informer-lab/informer-lab/workqueue"
 )
@@ -258,7 +259,7 @@ func runQueue(workers int, add func(int), get func() (int, bool), done func(int)
 }
 
 // watchDecodeRow decodes one recorded stream of n MODIFIED pod events with each side's
-// watch decoder (ours: listwatch.NewWatchDecoder; client-go: rest/watch.Decoder over the
+// watch decoder (ours: rest/watch.NewDecoder; client-go: rest/watch.Decoder over the
 // JSON streaming decoder, as a clientset watch builds it).
 func watchDecodeRow(n int) *row {
 	var buf bytes.Buffer
@@ -269,7 +270,7 @@ func watchDecodeRow(n int) *row {
 	return &row{name: fmt.Sprintf("watch stream decode, %dk events", n/1000),
 		ours: func(b *testing.B) {
 			for b.Loop() {
-				d := listwatch.NewWatchDecoder(io.NopCloser(bytes.NewReader(stream)), listwatch.DecoderOptions{})
+				d := restwatch.NewDecoder(io.NopCloser(bytes.NewReader(stream)), restwatch.DecoderOptions{})
 				for range n {
 					if _, _, err := d.Decode(); err != nil {
 						b.Fatal(err)
@@ -284,7 +285,7 @@ func watchDecodeRow(n int) *row {
 				body := io.NopCloser(bytes.NewReader(stream))
 				fr := info.StreamSerializer.Framer.NewFrameReader(body)
 				sd := streaming.NewDecoder(fr, info.StreamSerializer.Serializer)
-				d := restwatch.NewDecoder(sd, scheme.Codecs.UniversalDeserializer())
+				d := cgrestwatch.NewDecoder(sd, scheme.Codecs.UniversalDeserializer())
 				for range n {
 					if _, _, err := d.Decode(); err != nil {
 						b.Fatal(err)
@@ -316,11 +317,11 @@ func informerRow(t *testing.T, n int) *row {
 		ours: func(b *testing.B) {
 			setup(b)
 			for b.Loop() {
-				rc, err := listwatch.RESTClientFor(&listwatch.Config{Host: url})
+				rc, err := rest.RESTClientFor(&rest.Config{Host: url})
 				if err != nil {
 					b.Fatal(err)
 				}
-				lw := informer.NewRESTSource(rc).ListWatchFor(listwatch.GroupVersionResource{Version: "v1", Resource: "pods"}, "", nil)
+				lw := informer.NewRESTSource(rc).ListWatchFor(api.GroupVersionResource{Version: "v1", Resource: "pods"}, "", nil)
 				inf := informer.NewSharedIndexInformerWithOptions(lw, &api.Pod{}, informer.SharedIndexInformerOptions{
 					Indexers: store.Indexers{store.NamespaceIndex: store.MetaNamespaceIndexFunc}, Profile: informer.ProfileCurrent})
 				syncOnce(b, inf.RunWithContext, inf.HasSynced)

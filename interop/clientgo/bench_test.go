@@ -22,7 +22,7 @@ import (
 	"github.com/informer-lab/informer-lab/apiserver"
 	"github.com/informer-lab/informer-lab/informer"
 	"github.com/informer-lab/informer-lab/interop/internal/wiretest"
-	"github.com/informer-lab/informer-lab/listwatch"
+	"github.com/informer-lab/informer-lab/rest"
 	"github.com/informer-lab/informer-lab/store"
 )
 
@@ -75,13 +75,13 @@ func startClientGo(b *testing.B, url string) startedInformer {
 }
 
 // startOurs runs our SharedIndexInformer (ProfileCurrent: the queue client-go v0.37 uses) over
-// listwatch.RESTClient, as the factory builds it, through watch-list or LIST.
+// rest.RESTClient, as the factory builds it, through watch-list or LIST.
 func startOurs(b *testing.B, url string, watchList bool) startedInformer {
-	rc, err := listwatch.RESTClientFor(&listwatch.Config{Host: url})
+	rc, err := rest.RESTClientFor(&rest.Config{Host: url})
 	if err != nil {
 		b.Fatal(err)
 	}
-	lw := informer.NewRESTSource(rc).ListWatchFor(listwatch.GroupVersionResource{Version: "v1", Resource: "pods"}, "", nil)
+	lw := informer.NewRESTSource(rc).ListWatchFor(api.GroupVersionResource{Version: "v1", Resource: "pods"}, "", nil)
 	inf := informer.NewSharedIndexInformerWithOptions(lw, &api.Pod{}, informer.SharedIndexInformerOptions{
 		Indexers:     store.Indexers{store.NamespaceIndex: store.MetaNamespaceIndexFunc},
 		Profile:      informer.ProfileCurrent,
@@ -227,7 +227,7 @@ func (p *peakSampler) stop() uint64 {
 // BenchmarkServerStartToFirstList measures the simulator's start-up as a client sees it: New,
 // Start on a free loopback port, then the first successful LIST through a client-go
 // clientset. A kube-apiserver with etcd takes about 5 s to become ready on this class of
-// machine (issue 4); ns/op here is the simulator's figure.
+// machine; ns/op here is the simulator's figure.
 func BenchmarkServerStartToFirstList(b *testing.B) {
 	b.ReportAllocs()
 	ctx := context.Background()

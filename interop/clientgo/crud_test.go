@@ -107,7 +107,7 @@ func TestInterop_TypedClientsetCRUD(t *testing.T) {
 	_, err = cms.Get(ctx, "settings", metav1.GetOptions{})
 	assert.True(t, apierrors.IsNotFound(err), "deleted configmap: %v", err)
 
-	// Pod delete is immediate on the simulator (apiserver doc item 15).
+	// Pod delete is immediate on the simulator (apiserver/doc.go item 7).
 	require.NoError(t, pods.Delete(ctx, "web", metav1.DeleteOptions{}))
 	_, err = pods.Get(ctx, "web", metav1.GetOptions{})
 	assert.True(t, apierrors.IsNotFound(err), "deleted pod: %v", err)

@@ -155,7 +155,7 @@ func TestInterop_T10_CompactionMakesInformerRelist(t *testing.T) {
 	env.Server.DropNextEvents(apiserver.DropRule{Count: 2})
 	_, err = env.Server.Delete(ctx, "pods", "default", "pod-00000", nil)
 	require.NoError(t, err)
-	_, err = env.Server.Patch(ctx, "pods", "default", "pod-00001", "application/merge-patch+json", []byte(`{"metadata":{"labels":{"changed":"yes"}}}`))
+	_, err = env.Server.Patch(ctx, "pods", "default", "pod-00001", api.MergePatchType, []byte(`{"metadata":{"labels":{"changed":"yes"}}}`))
 	require.NoError(t, err)
 	_, stale, _ := inf.GetStore().GetByKey("default/pod-00000")
 	require.True(t, stale, "the dropped delete has not reached the cache")

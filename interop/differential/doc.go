@@ -1,6 +1,6 @@
 // Package differential runs one seeded operation script through an informer-lab component
 // and through the matching component of real client-go v0.37.2, in one process, and
-// requires the observable outputs to be identical (issue 10).
+// requires the observable outputs to be identical.
 //
 // Every test draws its scripts from a seeded generator. By default each test runs seeds
 // 1…50; -seeds=N runs seeds 1…N and -seed=S runs seed S alone (for soaks and for replaying

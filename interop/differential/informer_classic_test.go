@@ -20,8 +20,8 @@ import (
 	"github.com/informer-lab/informer-lab/apiserver"
 	"github.com/informer-lab/informer-lab/informer"
 	"github.com/informer-lab/informer-lab/interop/internal/wiretest"
-	"github.com/informer-lab/informer-lab/listwatch"
 	"github.com/informer-lab/informer-lab/processor"
+	"github.com/informer-lab/informer-lab/rest"
 	"github.com/informer-lab/informer-lab/store"
 )
 
@@ -115,9 +115,9 @@ func (s *classicSide) step(t *testing.T, op classicOp, i int) classicObs {
 }
 
 func startOurClassicInformer(t *testing.T, env *wiretest.Env) *classicSide {
-	rc, err := listwatch.RESTClientFor(&listwatch.Config{Host: env.URL})
+	rc, err := rest.RESTClientFor(&rest.Config{Host: env.URL})
 	require.NoError(t, err)
-	lw := informer.NewRESTSource(rc).ListWatchFor(listwatch.GroupVersionResource{Version: "v1", Resource: "pods"}, "", nil)
+	lw := informer.NewRESTSource(rc).ListWatchFor(api.GroupVersionResource{Version: "v1", Resource: "pods"}, "", nil)
 	n := &notes{}
 	st, ctrl := informer.NewInformerWithOptions(informer.InformerOptions{
 		ListerWatcher: lw,
@@ -136,9 +136,9 @@ func startOurClassicInformer(t *testing.T, env *wiretest.Env) *classicSide {
 // startOurClassicSharedInformer is our SharedIndexInformer with ProfileClassic and one
 // handler: the same queue and processDeltas, with the processor between them and the handler.
 func startOurClassicSharedInformer(t *testing.T, env *wiretest.Env) *classicSide {
-	rc, err := listwatch.RESTClientFor(&listwatch.Config{Host: env.URL})
+	rc, err := rest.RESTClientFor(&rest.Config{Host: env.URL})
 	require.NoError(t, err)
-	lw := informer.NewRESTSource(rc).ListWatchFor(listwatch.GroupVersionResource{Version: "v1", Resource: "pods"}, "", nil)
+	lw := informer.NewRESTSource(rc).ListWatchFor(api.GroupVersionResource{Version: "v1", Resource: "pods"}, "", nil)
 	inf := informer.NewSharedIndexInformerWithOptions(lw, &api.Pod{}, informer.SharedIndexInformerOptions{
 		Indexers: store.Indexers{store.NamespaceIndex: store.MetaNamespaceIndexFunc},
 		Profile:  informer.ProfileClassic,

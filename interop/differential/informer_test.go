@@ -22,8 +22,8 @@ import (
 	"github.com/informer-lab/informer-lab/apiserver"
 	"github.com/informer-lab/informer-lab/informer"
 	"github.com/informer-lab/informer-lab/interop/internal/wiretest"
-	"github.com/informer-lab/informer-lab/listwatch"
 	"github.com/informer-lab/informer-lab/processor"
+	"github.com/informer-lab/informer-lab/rest"
 	"github.com/informer-lab/informer-lab/store"
 )
 
@@ -182,9 +182,9 @@ type infSide struct {
 }
 
 func startOurInformer(t *testing.T, env *wiretest.Env) *infSide {
-	rc, err := listwatch.RESTClientFor(&listwatch.Config{Host: env.URL})
+	rc, err := rest.RESTClientFor(&rest.Config{Host: env.URL})
 	require.NoError(t, err)
-	lw := informer.NewRESTSource(rc).ListWatchFor(listwatch.GroupVersionResource{Version: "v1", Resource: "pods"}, "", nil)
+	lw := informer.NewRESTSource(rc).ListWatchFor(api.GroupVersionResource{Version: "v1", Resource: "pods"}, "", nil)
 	inf := informer.NewSharedIndexInformerWithOptions(lw, &api.Pod{}, informer.SharedIndexInformerOptions{
 		Indexers: store.Indexers{store.NamespaceIndex: store.MetaNamespaceIndexFunc},
 		Profile:  informer.ProfileCurrent,
@@ -269,7 +269,7 @@ func write(srv *apiserver.Server, kind, name string, step int) string {
 	case "create":
 		_, err = srv.Create(ctx, "pods", "default", pod("default", name))
 	case "update":
-		_, err = srv.Patch(ctx, "pods", "default", name, "application/merge-patch+json",
+		_, err = srv.Patch(ctx, "pods", "default", name, api.MergePatchType,
 			fmt.Appendf(nil, `{"metadata":{"labels":{"step":"%d"}}}`, step))
 	case "delete":
 		_, err = srv.Delete(ctx, "pods", "default", name, nil)
@@ -324,7 +324,7 @@ func (s *infSide) step(t *testing.T, op infOp, i int, r *rand.Rand) infObs {
 	if op.Kind == "closeWatches" || op.Kind == "dropRelist" {
 		poll(t, "a new watch", func() bool { return maxWatcherID(srv) > before })
 	}
-	_, err := srv.Patch(context.Background(), "pods", "zz", "marker", "application/merge-patch+json",
+	_, err := srv.Patch(context.Background(), "pods", "zz", "marker", api.MergePatchType,
 		fmt.Appendf(nil, `{"metadata":{"labels":{"step":"%d"}}}`, i))
 	require.NoError(t, err)
 	want := strconv.FormatUint(srv.ResourceVersion(), 10)

@@ -1,7 +1,7 @@
 // Package nodeinterop runs a second, independent real client against the simulated apiserver:
 // the informer of @kubernetes/client-node (npm, the official JavaScript client), through its
 // makeInformer, in a Node.js process. It shows that the simulator is not tuned to client-go's
-// quirks (issue 10). The package has tests only.
+// quirks. The package has tests only.
 //
 // node_test.go installs the pinned client-node with `npm ci` (package.json and
 // package-lock.json beside it, node_modules/ not committed), serves the simulator over TLS on

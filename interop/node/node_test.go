@@ -125,7 +125,7 @@ func TestClientNode_CompactionMakesInformerRelist(t *testing.T) {
 	env.srv.DropNextEvents(apiserver.DropRule{Count: 2})
 	_, err := env.srv.Delete(ctx, "pods", "default", "pod-0", nil)
 	require.NoError(t, err)
-	_, err = env.srv.Patch(ctx, "pods", "default", "pod-1", "application/merge-patch+json", []byte(`{"metadata":{"labels":{"changed":"yes"}}}`))
+	_, err = env.srv.Patch(ctx, "pods", "default", "pod-1", api.MergePatchType, []byte(`{"metadata":{"labels":{"changed":"yes"}}}`))
 	require.NoError(t, err)
 	want := serverPods(t, env.srv)
 	relistRV := rvString(env.srv.ResourceVersion())

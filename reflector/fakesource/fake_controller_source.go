@@ -15,7 +15,6 @@ import (
 )
 
 // Call is one request the source answered: Verb is "LIST" or "WATCH".
-// Nothing in client-go mirrors it.
 type Call struct {
 	Verb    string
 	Options api.ListOptions
@@ -23,7 +22,6 @@ type Call struct {
 }
 
 // IsWatchList reports whether the call was a watch-list request (sendInitialEvents=true).
-// Nothing in client-go mirrors it.
 func (c Call) IsWatchList() bool {
 	return c.Verb == "WATCH" && c.Options.SendInitialEvents != nil && *c.Options.SendInitialEvents
 }
@@ -71,7 +69,6 @@ func New() *Source {
 
 // NewForKind returns an empty source whose bookmarks are built by newObject and whose LIST
 // answers are built by newList, which must accept the objects added to the source.
-// Nothing in client-go mirrors it.
 func NewForKind(newObject func() api.Object, newList func() api.ListObject) *Source {
 	return &Source{
 		objects:   map[string]api.Object{},
@@ -176,14 +173,13 @@ func mustMeta(obj api.Object) api.MetaObject {
 
 // AdvanceResourceVersion bumps the RV counter by n without an event, as writes to other
 // resources do on a real server: the counter is global, so only a bookmark tells a watcher.
-// Nothing in client-go mirrors it.
 func (s *Source) AdvanceResourceVersion(n int) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.rv += int64(max(n, 0))
 }
 
-// ResourceVersion returns the current RV. Nothing in client-go mirrors it.
+// ResourceVersion returns the current RV.
 func (s *Source) ResourceVersion() string {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -191,7 +187,6 @@ func (s *Source) ResourceVersion() string {
 }
 
 // State returns key → RV of every stored object, for comparing with a client's cache (INV-1).
-// Nothing in client-go mirrors it.
 func (s *Source) State() map[string]string {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -203,7 +198,6 @@ func (s *Source) State() map[string]string {
 }
 
 // Compact forgets the history: a watch or a continue token from an older RV now gets 410.
-// Nothing in client-go mirrors it.
 func (s *Source) Compact() {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -212,7 +206,7 @@ func (s *Source) Compact() {
 }
 
 // SetWatchListUnsupported makes watch-list requests fail with 422, like a server whose
-// WatchList gate is off (CG5). Nothing in client-go mirrors it.
+// WatchList gate is off (CG5).
 func (s *Source) SetWatchListUnsupported(v bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -220,7 +214,7 @@ func (s *Source) SetWatchListUnsupported(v bool) {
 }
 
 // SetExpiredOnOpen makes a watch from a compacted RV fail in Watch itself instead of with
-// an ERROR event on an open stream. Nothing in client-go mirrors it.
+// an ERROR event on an open stream.
 func (s *Source) SetExpiredOnOpen(v bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -228,7 +222,6 @@ func (s *Source) SetExpiredOnOpen(v bool) {
 }
 
 // FailNextLists queues errors: each LIST takes the first one instead of answering.
-// Nothing in client-go mirrors it.
 func (s *Source) FailNextLists(errs ...error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -236,7 +229,6 @@ func (s *Source) FailNextLists(errs ...error) {
 }
 
 // FailListAt makes every LIST at resourceVersion rv fail with err (nil clears it).
-// Nothing in client-go mirrors it.
 func (s *Source) FailListAt(rv string, err error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -248,7 +240,6 @@ func (s *Source) FailListAt(rv string, err error) {
 }
 
 // FailNextWatches queues errors: each WATCH takes the first one instead of opening.
-// Nothing in client-go mirrors it.
 func (s *Source) FailNextWatches(errs ...error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -256,7 +247,7 @@ func (s *Source) FailNextWatches(errs ...error) {
 }
 
 // CloseNextWatches makes the next n watches close right after they open, with no event: a
-// very short watch (CG7). Nothing in client-go mirrors it.
+// very short watch (CG7).
 func (s *Source) CloseNextWatches(n int) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -264,7 +255,7 @@ func (s *Source) CloseNextWatches(n int) {
 }
 
 // DropNextEvents makes the next n writes reach no live watcher. They stay in the history, so
-// a watch opened later from an older RV still replays them. Nothing in client-go mirrors it.
+// a watch opened later from an older RV still replays them.
 func (s *Source) DropNextEvents(n int) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -272,7 +263,6 @@ func (s *Source) DropNextEvents(n int) {
 }
 
 // Bookmark sends a BOOKMARK at the current RV to every watcher that allowed bookmarks (H-6).
-// Nothing in client-go mirrors it.
 func (s *Source) Bookmark() {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -296,7 +286,7 @@ func (s *Source) bookmarkLocked(initialEventsEnd bool) watch.Event {
 }
 
 // SendError sends an ERROR event carrying status to every watcher, then closes them, as a
-// server does (wire spec W13). Nothing in client-go mirrors it.
+// server does (wire spec W13).
 func (s *Source) SendError(status *api.Status) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -307,7 +297,6 @@ func (s *Source) SendError(status *api.Status) {
 }
 
 // ResetWatches closes every watch normally, as a server restart or a timeout would.
-// Nothing in client-go mirrors it.
 func (s *Source) ResetWatches() {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -316,12 +305,12 @@ func (s *Source) ResetWatches() {
 	}
 }
 
-// Close ends every watch; call it when a test is done. Nothing in client-go mirrors it.
+// Close ends every watch; call it when a test is done.
 func (s *Source) Close() { s.ResetWatches() }
 
 // ---- recording ----
 
-// Calls returns every request so far, in order. Nothing in client-go mirrors it.
+// Calls returns every request so far, in order.
 func (s *Source) Calls() []Call {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -329,7 +318,6 @@ func (s *Source) Calls() []Call {
 }
 
 // Count returns how many requests of verb ("LIST" or "WATCH") were made.
-// Nothing in client-go mirrors it.
 func (s *Source) Count(verb string) int {
 	n := 0
 	for _, c := range s.Calls() {
@@ -341,7 +329,6 @@ func (s *Source) Count(verb string) int {
 }
 
 // ListRVs returns the resourceVersion of every LIST request, in order.
-// Nothing in client-go mirrors it.
 func (s *Source) ListRVs() []string {
 	var out []string
 	for _, c := range s.Calls() {
@@ -353,7 +340,6 @@ func (s *Source) ListRVs() []string {
 }
 
 // WatchRVs returns the resourceVersion of every WATCH request, in order.
-// Nothing in client-go mirrors it.
 func (s *Source) WatchRVs() []string {
 	var out []string
 	for _, c := range s.Calls() {
@@ -365,7 +351,6 @@ func (s *Source) WatchRVs() []string {
 }
 
 // OpenWatches returns how many watches are open now, and the most ever open at once (INV-16).
-// Nothing in client-go mirrors it.
 func (s *Source) OpenWatches() (now, most int) {
 	s.mu.Lock()
 	defer s.mu.Unlock()

@@ -226,7 +226,7 @@ func (w *fakeWatcher) Stop() {
 func (w *fakeWatcher) ResultChan() <-chan watch.Event { return w.result }
 
 // NoWatchList wraps a Source for a client that opts out of watch-list (LW-2), as client-go's
-// fake clientsets do. Nothing in client-go mirrors it.
+// fake clientsets do.
 type NoWatchList struct{ *Source }
 
 // IsWatchListSemanticsUnSupported mirrors the opt-out method client-go's reflector looks for.

@@ -37,7 +37,7 @@ type Package struct {
 	Entries    []Entry
 }
 
-var skipDirs = map[string]bool{"internal": true, "cmd": true, "testdata": true, "chapters": true}
+var skipDirs = map[string]bool{"internal": true, "harness": true, "cmd": true, "testdata": true, "chapters": true}
 
 // Collect walks the module rooted at root and returns its covered packages (doc.go, item 1),
 // sorted by import path.

@@ -11,21 +11,23 @@
 // The contract:
 //
 //  1. It covers every package of the main module whose directory is not, and is not under, a
-//     directory named internal, cmd, testdata or chapters, nor one starting with "." or "_",
-//     nor a nested module (a directory with its own go.mod, such as interop/). Package main is
-//     skipped. Only the non-test files that match the current build context are read.
+//     directory named internal, harness, cmd, testdata or chapters, nor one starting with "."
+//     or "_", nor a nested module (a directory with its own go.mod, such as interop/). Package
+//     main is skipped. Only the non-test files that match the current build context are read.
 //  2. From each package it collects every exported type, function and method (methods declared
 //     on exported types, not those promoted from embedded fields), and every const or var group
 //     that carries a doc comment. Undocumented const and var groups are left out.
 //  3. A doc comment "mirrors" when one of its sentences says "<Name> mirrors X", "It mirrors X",
 //     "They mirror X" or "mirroring X"; X may be followed by "in <module> [<path>]", e.g.
 //     "in client-go tools/cache/delta_fifo.go" or "in k8s.io/apimachinery/pkg/fields".
-//  4. A doc comment is "ours" when it says "<Name> is ours" (or "are ours", "It is ours"),
-//     "Nothing in client-go mirrors it", or that it has "no client-go counterpart". "Ours" wins
-//     over a later "mirrors" in the same comment. "Name is ours" about a field of the
-//     identifier (any other Name) does not make the identifier ours; it becomes a note.
-//  5. Every other exported identifier is "missing": it appears in the map with no counterpart,
-//     and -lint lists it. -lint is report-only: it exits 0 whatever it finds.
+//  4. A doc comment is "ours" when it names no counterpart: no sentence is needed to say so.
+//     It may still say "<Name> is ours" (or "are ours", "It is ours") or "no client-go
+//     counterpart", which wins over a later "mirrors" in the same comment; "Name is ours"
+//     about a field of the identifier (any other Name) does not make the identifier ours,
+//     it becomes a note.
+//  5. The map shows every identifier that mirrors nothing as *ours*. -lint lists those whose
+//     comments do not say so in words either, for a reviewer to check that none of them
+//     forgot its counterpart; it is report-only and exits 0 whatever it finds.
 //  6. The counterpart's package comes from the "in …" location when it names one, else from the
 //     qualifier of X through a fixed table (cache → k8s.io/client-go/tools/cache, metav1 →
 //     k8s.io/apimachinery/pkg/apis/meta/v1, …; see qualifiers), else, for a method whose X is

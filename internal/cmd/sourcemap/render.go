@@ -22,11 +22,11 @@ func Render(pkgs []Package) []byte {
 	b.WriteString("# Source map\n\n")
 	fmt.Fprintf(&b, "Generated from the doc comments by `%s` (`make docs`); edit the comments, not this file.\n", Command)
 	b.WriteString("Each exported identifier of ours sits next to its client-go v0.37 counterpart (or apimachinery's,\n")
-	b.WriteString("kube-apiserver's, …) as its doc comment states it. *ours* means it has no counterpart;\n")
-	b.WriteString("**—** means its comment does not say (`" + Command + " -lint` lists those).\n")
+	b.WriteString("kube-apiserver's, …) as its doc comment states it. *ours* means its comment names no\n")
+	b.WriteString("counterpart (`" + Command + " -lint` lists those that do not say so in words either).\n")
 	b.WriteString("Counterpart files are given only where a comment names them.\n\n")
-	fmt.Fprintf(&b, "%d identifiers: %d mirror a counterpart, %d are ours, %d say neither.\n\n",
-		counts[Mirrors]+counts[Ours]+counts[Missing], counts[Mirrors], counts[Ours], counts[Missing])
+	fmt.Fprintf(&b, "%d identifiers: %d mirror a counterpart, %d are ours.\n\n",
+		counts[Mirrors]+counts[Ours]+counts[Missing], counts[Mirrors], counts[Ours]+counts[Missing])
 
 	b.WriteString("## Packages\n\n")
 	for _, p := range pkgs {
@@ -53,17 +53,13 @@ func Render(pkgs []Package) []byte {
 }
 
 func counterpart(s Statement) string {
-	switch s.Kind {
-	case Ours:
-		return "*ours*"
-	case Mirrors:
-		if s.Ident == "" {
-			return "(see note)"
-		}
-		return code(s.Ident)
-	default:
-		return "**—**"
+	if s.Kind != Mirrors {
+		return "*ours*" // naming no counterpart is saying there is none
 	}
+	if s.Ident == "" {
+		return "(see note)"
+	}
+	return code(s.Ident)
 }
 
 // shortName abbreviates long const and var groups to their first three names.

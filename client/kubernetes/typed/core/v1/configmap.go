@@ -6,7 +6,6 @@ import (
 	"github.com/informer-lab/informer-lab/api"
 	"github.com/informer-lab/informer-lab/api/watch"
 	"github.com/informer-lab/informer-lab/client/gentype"
-	"github.com/informer-lab/informer-lab/listwatch"
 )
 
 // ConfigMapsGetter mirrors ConfigMapsGetter in client-go kubernetes/typed/core/v1/configmap.go.
@@ -17,14 +16,14 @@ type ConfigMapsGetter interface {
 // ConfigMapInterface mirrors ConfigMapInterface, without Apply. A ConfigMap has no status, so
 // there is no UpdateStatus (+genclient:noStatus upstream).
 type ConfigMapInterface interface {
-	Create(ctx context.Context, configMap *api.ConfigMap, opts listwatch.CreateOptions) (*api.ConfigMap, error)
-	Update(ctx context.Context, configMap *api.ConfigMap, opts listwatch.UpdateOptions) (*api.ConfigMap, error)
+	Create(ctx context.Context, configMap *api.ConfigMap, opts api.CreateOptions) (*api.ConfigMap, error)
+	Update(ctx context.Context, configMap *api.ConfigMap, opts api.UpdateOptions) (*api.ConfigMap, error)
 	Delete(ctx context.Context, name string, opts api.DeleteOptions) error
 	DeleteCollection(ctx context.Context, opts api.DeleteOptions, listOpts api.ListOptions) error
-	Get(ctx context.Context, name string, opts listwatch.GetOptions) (*api.ConfigMap, error)
+	Get(ctx context.Context, name string, opts api.GetOptions) (*api.ConfigMap, error)
 	List(ctx context.Context, opts api.ListOptions) (*api.ConfigMapList, error)
 	Watch(ctx context.Context, opts api.ListOptions) (watch.Interface, error)
-	Patch(ctx context.Context, name string, pt listwatch.PatchType, data []byte, opts listwatch.PatchOptions, subresources ...string) (*api.ConfigMap, error)
+	Patch(ctx context.Context, name string, pt api.PatchType, data []byte, opts api.PatchOptions, subresources ...string) (*api.ConfigMap, error)
 }
 
 // configMaps mirrors the generated configMaps type.

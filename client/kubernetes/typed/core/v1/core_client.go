@@ -4,13 +4,13 @@ import (
 	"errors"
 
 	"github.com/informer-lab/informer-lab/api"
-	"github.com/informer-lab/informer-lab/listwatch"
+	"github.com/informer-lab/informer-lab/rest"
 )
 
 // CoreV1Interface mirrors CoreV1Interface in client-go kubernetes/typed/core/v1/core_client.go,
 // reduced to the kinds we serve.
 type CoreV1Interface interface {
-	RESTClient() *listwatch.RESTClient
+	RESTClient() *rest.RESTClient
 	PodsGetter
 	ConfigMapsGetter
 	NamespacesGetter
@@ -19,7 +19,7 @@ type CoreV1Interface interface {
 // CoreV1Client mirrors CoreV1Client: the group-version client that hands out one typed client
 // per kind, all sharing one REST client.
 type CoreV1Client struct {
-	restClient *listwatch.RESTClient
+	restClient *rest.RESTClient
 }
 
 // Pods mirrors CoreV1Client.Pods.
@@ -35,13 +35,13 @@ func (c *CoreV1Client) Namespaces() NamespaceInterface { return newNamespaces(c)
 
 // NewForConfig mirrors v1.NewForConfig: a client for /api/v1 built from cfg, which is copied,
 // not changed.
-func NewForConfig(cfg *listwatch.Config) (*CoreV1Client, error) {
+func NewForConfig(cfg *rest.Config) (*CoreV1Client, error) {
 	if cfg == nil {
 		return nil, errors.New("corev1: NewForConfig needs a Config")
 	}
 	config := *cfg
 	setConfigDefaults(&config)
-	rc, err := listwatch.RESTClientFor(&config)
+	rc, err := rest.RESTClientFor(&config)
 	if err != nil {
 		return nil, err
 	}
@@ -50,13 +50,13 @@ func NewForConfig(cfg *listwatch.Config) (*CoreV1Client, error) {
 
 // New mirrors v1.New: a CoreV1Client over an existing REST client, which must decode typed
 // kinds (api.DefaultScheme) and address the core group.
-func New(c *listwatch.RESTClient) *CoreV1Client { return &CoreV1Client{restClient: c} }
+func New(c *rest.RESTClient) *CoreV1Client { return &CoreV1Client{restClient: c} }
 
 // setConfigDefaults mirrors setConfigDefaults: the generated client decodes with its own
 // scheme, so the kinds always come back typed.
-func setConfigDefaults(config *listwatch.Config) {
+func setConfigDefaults(config *rest.Config) {
 	config.Scheme = api.DefaultScheme
 }
 
 // RESTClient mirrors CoreV1Client.RESTClient: the REST client for raw requests to /api/v1.
-func (c *CoreV1Client) RESTClient() *listwatch.RESTClient { return c.restClient }
+func (c *CoreV1Client) RESTClient() *rest.RESTClient { return c.restClient }

@@ -6,7 +6,6 @@ import (
 	"github.com/informer-lab/informer-lab/api"
 	"github.com/informer-lab/informer-lab/api/watch"
 	"github.com/informer-lab/informer-lab/client/gentype"
-	"github.com/informer-lab/informer-lab/listwatch"
 )
 
 // NamespacesGetter mirrors NamespacesGetter in client-go kubernetes/typed/core/v1/namespace.go.
@@ -17,14 +16,14 @@ type NamespacesGetter interface {
 // NamespaceInterface mirrors NamespaceInterface, without Apply and Finalize. Namespaces are
 // cluster-scoped and, as upstream, have no DeleteCollection.
 type NamespaceInterface interface {
-	Create(ctx context.Context, namespace *api.Namespace, opts listwatch.CreateOptions) (*api.Namespace, error)
-	Update(ctx context.Context, namespace *api.Namespace, opts listwatch.UpdateOptions) (*api.Namespace, error)
-	UpdateStatus(ctx context.Context, namespace *api.Namespace, opts listwatch.UpdateOptions) (*api.Namespace, error)
+	Create(ctx context.Context, namespace *api.Namespace, opts api.CreateOptions) (*api.Namespace, error)
+	Update(ctx context.Context, namespace *api.Namespace, opts api.UpdateOptions) (*api.Namespace, error)
+	UpdateStatus(ctx context.Context, namespace *api.Namespace, opts api.UpdateOptions) (*api.Namespace, error)
 	Delete(ctx context.Context, name string, opts api.DeleteOptions) error
-	Get(ctx context.Context, name string, opts listwatch.GetOptions) (*api.Namespace, error)
+	Get(ctx context.Context, name string, opts api.GetOptions) (*api.Namespace, error)
 	List(ctx context.Context, opts api.ListOptions) (*api.NamespaceList, error)
 	Watch(ctx context.Context, opts api.ListOptions) (watch.Interface, error)
-	Patch(ctx context.Context, name string, pt listwatch.PatchType, data []byte, opts listwatch.PatchOptions, subresources ...string) (*api.Namespace, error)
+	Patch(ctx context.Context, name string, pt api.PatchType, data []byte, opts api.PatchOptions, subresources ...string) (*api.Namespace, error)
 }
 
 // namespaces mirrors the generated namespaces type: cluster-scoped, so no namespace.

@@ -1,0 +1,78 @@
+package validation
+
+import (
+	"encoding/json"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/informer-lab/informer-lab/api"
+)
+
+// Field error constructors. Each returns the StatusCause that field.Error becomes inside an
+// Invalid Status: Message is the error body without the field path.
+
+// Required mirrors field.Required in k8s.io/apimachinery/pkg/util/validation/field.
+func Required(path, detail string) api.StatusCause {
+	return api.StatusCause{Type: api.CauseTypeFieldValueRequired, Field: path, Message: withDetail("Required value", detail)}
+}
+
+// Invalid mirrors field.Invalid in k8s.io/apimachinery/pkg/util/validation/field.
+func Invalid(path string, value any, detail string) api.StatusCause {
+	return api.StatusCause{Type: api.CauseTypeFieldValueInvalid, Field: path,
+		Message: withDetail("Invalid value: "+badValue(value), detail)}
+}
+
+// Forbidden mirrors field.Forbidden in k8s.io/apimachinery/pkg/util/validation/field.
+func Forbidden(path, detail string) api.StatusCause {
+	return api.StatusCause{Type: api.CauseTypeForbidden, Field: path, Message: withDetail("Forbidden", detail)}
+}
+
+// NotSupported mirrors field.NotSupported in k8s.io/apimachinery/pkg/util/validation/field:
+// the value and the quoted list of valid ones.
+func NotSupported(path string, value any, valid []string) api.StatusCause {
+	detail := ""
+	if len(valid) > 0 {
+		q := make([]string, len(valid))
+		for i, v := range valid {
+			q[i] = strconv.Quote(v)
+		}
+		detail = "supported values: " + strings.Join(q, ", ")
+	}
+	return api.StatusCause{Type: api.CauseTypeFieldValueNotSupported, Field: path,
+		Message: withDetail("Unsupported value: "+badValue(value), detail)}
+}
+
+// TooLong mirrors field.TooLong in k8s.io/apimachinery/pkg/util/validation/field, with a
+// limit in bytes.
+func TooLong(path string, maxBytes int) api.StatusCause {
+	unit := "bytes"
+	if maxBytes == 1 {
+		unit = "byte"
+	}
+	return api.StatusCause{Type: api.CauseTypeTooLong, Field: path,
+		Message: fmt.Sprintf("Too long: may not be more than %d %s", maxBytes, unit)}
+}
+
+func withDetail(s, detail string) string {
+	if detail == "" {
+		return s
+	}
+	return s + ": " + detail
+}
+
+// badValue prints a bad value as field.Error.ErrorBody does: strings quoted, numbers and
+// booleans plain, anything else as JSON.
+func badValue(v any) string {
+	switch t := v.(type) {
+	case string:
+		return strconv.Quote(t)
+	case int, int32, int64, float32, float64, bool:
+		return fmt.Sprint(t)
+	}
+	b, err := json.Marshal(v)
+	if err != nil {
+		return fmt.Sprintf("%#v", v)
+	}
+	return string(b)
+}
