@@ -148,11 +148,13 @@ func TestCh01_ListAfterNamespaceDelete(t *testing.T) {
 	assert.Empty(t, c.get("/api/v1/namespaces/b/configmaps").object(t).Items)
 }
 
-// deleteCounter is a slog handler that counts the delete hops of the server's trace and
-// signals the first one, from inside the server's write (it never blocks).
+// deleteCounter is a slog handler that counts the delete hops of the server's trace. At the
+// first one, inside the server's write, it signals first and waits for ready: the reader is
+// then running and about to ask, while the delete still holds the lock.
 type deleteCounter struct {
 	deletes atomic.Int64
 	first   chan struct{}
+	ready   chan struct{}
 	once    sync.Once
 }
 
@@ -163,7 +165,10 @@ func (h *deleteCounter) Handle(_ context.Context, r slog.Record) error {
 	r.Attrs(func(a slog.Attr) bool {
 		if a.Key == "op" && a.Value.String() == "delete" {
 			h.deletes.Add(1)
-			h.once.Do(func() { close(h.first) })
+			h.once.Do(func() {
+				close(h.first)
+				<-h.ready
+			})
 			return false
 		}
 		return true
@@ -177,7 +182,7 @@ func (h *deleteCounter) Handle(_ context.Context, r slog.Record) error {
 // stall the whole server; BenchmarkNamespaceDelete measures it).
 func TestCh01_NamespaceDeleteYieldsTheLock(t *testing.T) {
 	const n = 2000
-	h := &deleteCounter{first: make(chan struct{})}
+	h := &deleteCounter{first: make(chan struct{}), ready: make(chan struct{})}
 	s := NewTestServer(t, Options{Logger: slog.New(h)})
 	ctx := t.Context()
 	mustCreate(t, s, "configmaps", "default", &api.ConfigMap{ObjectMeta: api.ObjectMeta{Name: "probe"}})
@@ -191,6 +196,7 @@ func TestCh01_NamespaceDeleteYieldsTheLock(t *testing.T) {
 		done <- err
 	}()
 	<-h.first
+	close(h.ready)
 	_, err := s.Get(ctx, "configmaps", "default", "probe")
 	require.NoError(t, err)
 	deletedBeforeGet := h.deletes.Load()
