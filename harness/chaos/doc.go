@@ -7,14 +7,8 @@
 //
 // The contract:
 //
-//  1. A run is an op list: creates made before the informer starts (its initial list), then
-//     writes (create, update, merge-patch relabel, delete, add and remove finalizers, so that
-//     deletes become two-phase), server faults through the apiserver's fault API (dropped
-//     events, closed watches, very short watches, compaction, events cut mid-stream, delayed
-//     events that overflow a slow watcher's buffer) and failures of LIST and WATCH (500, 429,
-//     a 410 ERROR event, all through Server.FailNext), client faults (a stalled handler
-//     released later, a slow handler, processLoop paused and resumed, handlers joining late
-//     and leaving) and virtual time.
+//  1. A run is an op list (ops.go lists them): creates before the informer starts, then
+//     writes, server faults, LIST and WATCH failures, client faults and virtual time.
 //  2. Generate(seed, n) always returns the same list for the same seed, whatever the profile.
 //  3. A write op names a key and is resolved against the server's current state when it runs
 //     (an update of an absent key creates it, a delete of an absent key is skipped), so every
@@ -24,22 +18,15 @@
 //     informer's resync and the workqueue's delays all run in virtual time.
 //  5. The authoritative history of each key is the server's own answer to every write the run
 //     makes (the run is the only writer), so dropped or cut events cannot hide from it.
-//  6. While a run goes on, every handler checks its stream: INV-6 (per-key state machine, with
-//     the RealFIFO ghost-delete exception), INV-7 (RV chain, tombstones included), INV-8 (RV
-//     monotonicity), INV-9 (the cache is never behind a callback), INV-26 (no callback after
-//     Run returned) and INV-27 (no callback after ShutDownEventHandler returned); the
-//     controller checks INV-23 (never two workers on one key).
+//  6. While a run goes on, every handler checks its stream (INV-6, 7, 8, 9, 26, 27) and the
+//     controller INV-23 (never two workers on one key).
 //  7. Quiescence means: no more writes, every fault cleared, handlers released, a forced
 //     relist (a 410), then, in bounded virtual time, the informer at the server's RV with the
 //     server's state, every listener drained and no handler call running, and every key the
 //     controller was given processed after its last Add.
-//  8. After quiescence a run checks INV-1 (cache == server, object for object), INV-2 (the
-//     index equals a recomputation), INV-3 (each handler's last notification per key is the
-//     final state), INV-4 (synced, LastSyncResourceVersion == the server's RV), INV-5 (nothing
-//     buffered), the history property (every state a handler saw is one the server wrote for
-//     that key, with the same content, in RV order; sync updates repeat a state, a tombstone
-//     carries a state that was later deleted) and the controller's INV-23 (no lost update,
-//     empty queue) and convergence (its last reconcile of each key saw the final state).
+//  8. After quiescence a run checks INV-1 … INV-5 (cache, index, last notifications, sync,
+//     nothing buffered), that every state a handler saw is one the server wrote for that key,
+//     in RV order, and that the controller converged (no lost update, empty queue).
 //  9. After the checks the informer, the controller and the server are stopped; any goroutine
 //     still alive then makes synctest.Test fail the test, which is the leak check.
 //  10. A failing run is reported with its seed and profile, shrunk by delta debugging to a
