@@ -5,9 +5,7 @@ import (
 	"encoding/pem"
 	"fmt"
 	"mime"
-	"net"
 	"net/http"
-	"net/netip"
 	"slices"
 	"strings"
 
@@ -38,7 +36,7 @@ import (
 
 // checkBrowser returns the 403 Status for a request from a foreign page, or nil.
 func (s *Server) checkBrowser(r *http.Request) *api.Status {
-	if s.startedListener(r) && !hostAllowed(r.Host, s.certNames) {
+	if s.startedListener(r) && !origin.HostAllowed(r.Host, s.certNames) {
 		return forbidden(fmt.Sprintf("forbidden: Host %q is not a name of this server "+
 			"(a DNS-rebinding web page?): use its IP address or localhost", r.Host))
 	}
@@ -87,56 +85,10 @@ func (s *Server) certNames() []string {
 	return append(names, cert.DNSNames...)
 }
 
-// hostAllowed reports whether a Host header names this machine in a way no web page can
-// rebind: an IP literal (v4, or v6 in brackets, with or without a port), localhost or a
-// *.localhost name (RFC 6761: resolvers and browsers keep them on loopback), or one of
-// names, which is called only when needed. An empty Host (HTTP/1.0) names nothing to rebind.
-func hostAllowed(hostport string, names func() []string) bool {
-	if hostport == "" {
-		return true
-	}
-	host := hostport
-	if h, port, err := net.SplitHostPort(hostport); err == nil {
-		if !isPort(port) {
-			return false
-		}
-		host = h
-	} else if strings.HasPrefix(hostport, "[") && strings.HasSuffix(hostport, "]") {
-		host = hostport[1 : len(hostport)-1]
-	}
-	if ip, err := netip.ParseAddr(host); err == nil {
-		// Brackets belong to IPv6 only: "[localhost]" is not a host.
-		return ip.Is6() || !strings.HasPrefix(hostport, "[")
-	}
-	if strings.HasPrefix(hostport, "[") {
-		return false
-	}
-	name := strings.ToLower(strings.TrimSuffix(host, "."))
-	if name == "localhost" || (strings.HasSuffix(name, ".localhost") && !strings.HasPrefix(name, ".")) {
-		return true
-	}
-	return name != "" && slices.ContainsFunc(names(), func(n string) bool {
-		return strings.EqualFold(strings.TrimSuffix(n, "."), name)
-	})
-}
-
 // isJSONType reports whether a Content-Type is application/json, with any parameters.
 func isJSONType(ct string) bool {
 	mt, _, err := mime.ParseMediaType(ct)
 	return err == nil && mt == "application/json"
-}
-
-// isPort reports whether p is a decimal port number.
-func isPort(p string) bool {
-	if p == "" || len(p) > 5 {
-		return false
-	}
-	for _, c := range p {
-		if c < '0' || c > '9' {
-			return false
-		}
-	}
-	return true
 }
 
 // nonResourceExists reports whether a GET of a path outside the resource tree finds

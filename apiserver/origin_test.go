@@ -3,6 +3,7 @@ package apiserver
 import (
 	"testing"
 
+	"github.com/informer-lab/informer-lab/internal/origin"
 	"github.com/stretchr/testify/assert"
 )
 
@@ -43,6 +44,6 @@ func TestCh01_HostAllowed(t *testing.T) {
 		":6443":                false,
 		"[evil.example]:6443":  false,
 	} {
-		assert.Equal(t, want, hostAllowed(host, names), "%q", host)
+		assert.Equal(t, want, origin.HostAllowed(host, names), "%q", host)
 	}
 }

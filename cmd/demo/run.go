@@ -193,7 +193,7 @@ func cmdRun(ctx context.Context, args []string, out io.Writer) error {
 	defer wg.Wait()
 	if ln != nil {
 		srv := &http.Server{Handler: dashboard.New(dashboard.Options{Hub: hub, Actions: actions, Stats: p.stats,
-			Title: "informer-lab · " + profs[0].String()}), ReadHeaderTimeout: 10 * time.Second}
+			Title: "informer-lab · " + profs[0].String(), CheckHost: true}), ReadHeaderTimeout: 10 * time.Second}
 		wg.Go(func() { _ = srv.Serve(ln) })
 		defer srv.Close() // closes the event streams too: their requests' contexts end
 		j.say("dashboard: http://%s/", ln.Addr())

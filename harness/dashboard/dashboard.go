@@ -5,8 +5,11 @@ import (
 	"encoding/json"
 	"html"
 	"net/http"
+	"strconv"
 	"strings"
 	"time"
+
+	"github.com/informer-lab/informer-lab/internal/origin"
 )
 
 //go:embed index.html
@@ -29,6 +32,11 @@ type Options struct {
 	// StatsInterval is the period of "stats" messages on /events. Zero means
 	// DefaultStatsInterval.
 	StatsInterval time.Duration
+	// CheckHost answers 403 to a request whose Host is not an IP literal, localhost or a
+	// *.localhost name: a page that points its own DNS name at the dashboard's address (DNS
+	// rebinding) would otherwise count as same-origin and could fire the fault buttons. Set
+	// it when serving on a real listener, as demo run --ui does.
+	CheckHost bool
 }
 
 // dashboard is the http.Handler New returns.
@@ -65,6 +73,10 @@ func New(opts Options) http.Handler {
 }
 
 func (d *dashboard) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if d.opts.CheckHost && !origin.HostAllowed(r.Host, nil) {
+		writeError(w, http.StatusForbidden, "Host "+strconv.Quote(r.Host)+" is not this dashboard's: open it by IP address or localhost")
+		return
+	}
 	switch p := r.URL.Path; {
 	case p == "/" || p == "/index.html":
 		if !allowMethod(w, r, http.MethodGet, http.MethodHead) {

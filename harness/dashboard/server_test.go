@@ -482,3 +482,32 @@ func TestDashboard_SSEWithoutFlusher(t *testing.T) {
 	assert.Contains(t, decodeJSON[errorBody](t, rec).Error, "cannot stream")
 	assert.Equal(t, 0, hub.Subscribers())
 }
+
+// TestDashboard_CheckHost: with CheckHost, a request whose Host is not an IP literal or
+// localhost is refused before any route runs (DNS rebinding), whatever Origin it carries; the
+// dashboard's own addresses pass. Without it, mounting the handler elsewhere is unchecked.
+func TestDashboard_CheckHost(t *testing.T) {
+	tests := []struct {
+		host      string
+		checkHost bool
+		code      int
+	}{
+		{"evil.example:8080", true, http.StatusForbidden},
+		{"localhost.evil.example", true, http.StatusForbidden},
+		{"127.0.0.1:8080", true, http.StatusOK},
+		{"[::1]:8080", true, http.StatusOK},
+		{"localhost:8080", true, http.StatusOK},
+		{"evil.example:8080", false, http.StatusOK},
+	}
+	for _, tc := range tests {
+		h := New(Options{CheckHost: tc.checkHost})
+		for _, path := range []string{"/", "/stats"} {
+			req := httptest.NewRequest(http.MethodGet, path, nil)
+			req.Host = tc.host
+			req.Header.Set("Origin", "http://"+tc.host) // a rebound page is same-origin
+			rec := httptest.NewRecorder()
+			h.ServeHTTP(rec, req)
+			assert.Equal(t, tc.code, rec.Code, "GET %s with Host %q (CheckHost %v)", path, tc.host, tc.checkHost)
+		}
+	}
+}

@@ -34,3 +34,18 @@ func TestCh01_SameOrigin(t *testing.T) {
 	r.Header.Set("Origin", "http://evil.example")
 	assert.False(t, Same(r))
 }
+
+// TestCh01_HostAllowedWithoutNames: with no names of its own (nil), a server accepts only IP
+// literals and localhost names; the full table runs in apiserver's origin_test.go.
+func TestCh01_HostAllowedWithoutNames(t *testing.T) {
+	for host, want := range map[string]bool{
+		"127.0.0.1:8080":     true,
+		"[::1]:8080":         true,
+		"localhost":          true,
+		"ui.localhost:8080":  true,
+		"evil.example:8080":  false,
+		"localhost.evil.com": false,
+	} {
+		assert.Equal(t, want, HostAllowed(host, nil), "%q", host)
+	}
+}
