@@ -11,23 +11,6 @@ import (
 	"github.com/informer-lab/informer-lab/api"
 )
 
-// wireTable decodes a Table as kubectl sees it.
-type wireTable struct {
-	Kind       string `json:"kind"`
-	APIVersion string `json:"apiVersion"`
-	Metadata   struct {
-		ResourceVersion    string `json:"resourceVersion"`
-		Continue           string `json:"continue"`
-		RemainingItemCount *int64 `json:"remainingItemCount"`
-	} `json:"metadata"`
-	ColumnDefinitions []api.TableColumnDefinition `json:"columnDefinitions"`
-	Rows              []struct {
-		Cells      []any                   `json:"cells"`
-		Conditions []api.TableRowCondition `json:"conditions"`
-		Object     json.RawMessage         `json:"object"`
-	} `json:"rows"`
-}
-
 // TestCh01_HumanDuration checks the AGE cell format (duration.HumanDuration's rules).
 func TestCh01_HumanDuration(t *testing.T) {
 	const day, year = 24 * time.Hour, 365 * 24 * time.Hour
@@ -119,7 +102,7 @@ func TestCh01_K15_TableColumnsAndCells(t *testing.T) {
 		{IncludeNone, ""},
 	} {
 		conv := &TableConverter{Printer: podPrinter, Version: "v1", Include: tc.include, Now: now}
-		var tb wireTable
+		var tb api.Table
 		require.NoError(t, json.Unmarshal(conv.Table(api.ListMeta{ResourceVersion: "7"}, []Row{{Object: running, JSON: objJSON}}, true), &tb))
 		require.Len(t, tb.Rows, 1)
 		assert.Equal(t, tc.want, string(tb.Rows[0].Object), "includeObject=%q", tc.include)
@@ -128,7 +111,7 @@ func TestCh01_K15_TableColumnsAndCells(t *testing.T) {
 	end := &api.Pod{ObjectMeta: api.ObjectMeta{ResourceVersion: "9", Annotations: map[string]string{api.InitialEventsAnnotationKey: "true"}}}
 	endJSON, _ := json.Marshal(end)
 	conv := &TableConverter{Printer: podPrinter, Version: "v1", Include: IncludeNone, Now: now}
-	var tb wireTable
+	var tb api.Table
 	require.NoError(t, json.Unmarshal(conv.Table(api.ListMeta{}, []Row{{Object: end, JSON: endJSON}}, false), &tb))
 	assert.Contains(t, string(tb.Rows[0].Object), `"k8s.io/initial-events-end":"true"`)
 	assert.Nil(t, tb.ColumnDefinitions)
