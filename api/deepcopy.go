@@ -275,13 +275,13 @@ func (in *Table) DeepCopyObject() Object {
 }
 
 // DeepCopyInto mirrors the generated metav1.TableRow.DeepCopyInto. Cells are JSON values and
-// are copied as such (see deepCopyJSONValue).
+// are copied as such (see DeepCopyJSONValue).
 func (in *TableRow) DeepCopyInto(out *TableRow) {
 	*out = *in
 	if in.Cells != nil {
 		out.Cells = make([]any, len(in.Cells))
 		for i, c := range in.Cells {
-			out.Cells[i] = deepCopyJSONValue(c)
+			out.Cells[i] = DeepCopyJSONValue(c)
 		}
 	}
 	out.Conditions = slices.Clone(in.Conditions)

@@ -56,7 +56,7 @@ func NestedMap(obj map[string]any, fields ...string) (map[string]any, bool, erro
 	if !ok {
 		return nil, false, fmt.Errorf("%s is %T, not an object", strings.Join(fields, "."), val)
 	}
-	return deepCopyJSONValue(m).(map[string]any), true, nil
+	return DeepCopyJSONValue(m).(map[string]any), true, nil
 }
 
 // SetNestedField mirrors unstructured.SetNestedField: it stores a deep copy of value at path,
@@ -79,7 +79,7 @@ func SetNestedField(obj map[string]any, value any, fields ...string) error {
 			return fmt.Errorf("%s is %T, not an object", strings.Join(fields[:i+1], "."), next)
 		}
 	}
-	m[fields[len(fields)-1]] = deepCopyJSONValue(value)
+	m[fields[len(fields)-1]] = DeepCopyJSONValue(value)
 	return nil
 }
 
@@ -122,11 +122,11 @@ func nestedInt64(obj map[string]any, fields ...string) (int64, bool) {
 	return 0, false
 }
 
-// deepCopyJSONValue copies a JSON value tree: maps and slices get new storage, scalars are
+// DeepCopyJSONValue mirrors runtime.DeepCopyJSONValue in apimachinery. It copies a JSON value tree: maps and slices get new storage, scalars are
 // immutable and shared. []string and map[string]string (handy for callers of SetNestedField)
 // are converted to the []any and map[string]any a JSON decoder would produce. Other types
 // are returned unchanged, where upstream would panic.
-func deepCopyJSONValue(v any) any {
+func DeepCopyJSONValue(v any) any {
 	switch v := v.(type) {
 	case map[string]any:
 		if v == nil {
@@ -134,7 +134,7 @@ func deepCopyJSONValue(v any) any {
 		}
 		out := make(map[string]any, len(v))
 		for k, e := range v {
-			out[k] = deepCopyJSONValue(e)
+			out[k] = DeepCopyJSONValue(e)
 		}
 		return out
 	case []any:
@@ -143,7 +143,7 @@ func deepCopyJSONValue(v any) any {
 		}
 		out := make([]any, len(v))
 		for i, e := range v {
-			out[i] = deepCopyJSONValue(e)
+			out[i] = DeepCopyJSONValue(e)
 		}
 		return out
 	case []string:

@@ -19,6 +19,7 @@ func AddToScheme(s *Scheme) {
 	s.AddKnownType(core("Pod"), func() Object { return &Pod{} }, func() ListObject { return &PodList{} })
 	s.AddKnownType(core("ConfigMap"), func() Object { return &ConfigMap{} }, func() ListObject { return &ConfigMapList{} })
 	s.AddKnownType(core("Namespace"), func() Object { return &Namespace{} }, func() ListObject { return &NamespaceList{} })
+	s.AddKnownType(core("Node"), func() Object { return &Node{} }, func() ListObject { return &NodeList{} })
 	s.AddKnownType(core("Status"), func() Object { return &Status{} }, nil)
 	s.AddKnownType(meta("Table"), func() Object { return &Table{} }, nil)
 	s.AddKnownType(meta("PartialObjectMetadata"), func() Object { return &PartialObjectMetadata{} },
@@ -42,6 +43,7 @@ var (
 	_ MetaObject = (*Pod)(nil)
 	_ MetaObject = (*ConfigMap)(nil)
 	_ MetaObject = (*Namespace)(nil)
+	_ MetaObject = (*Node)(nil)
 	_ MetaObject = (*PartialObjectMetadata)(nil)
 	_ MetaObject = (*Unstructured)(nil)
 
@@ -56,6 +58,7 @@ var (
 	_ ListObject = (*PodList)(nil)
 	_ ListObject = (*ConfigMapList)(nil)
 	_ ListObject = (*NamespaceList)(nil)
+	_ ListObject = (*NodeList)(nil)
 	_ ListObject = (*PartialObjectMetadataList)(nil)
 	_ ListObject = (*UnstructuredList)(nil)
 

@@ -1,8 +1,10 @@
 package api
 
-// This file holds the core/v1 kinds the project serves: Pod, ConfigMap and Namespace.
-// Field names, field order and omitempty follow k8s.io/api core/v1, so that our JSON is
-// byte-for-byte what a real apiserver sends for the fields we keep.
+// This file holds the typed views of core/v1 Pod, ConfigMap and Namespace (Node is in
+// types_node.go). Field names, field order and omitempty follow k8s.io/api core/v1. The
+// views model only what the chapters use; the server stores every object whole, and a view
+// decoded from JSON keeps the fields it does not model (preserve.go), so nothing is lost on
+// the way back.
 
 // Pod mirrors core/v1 Pod in k8s.io/api.
 type Pod struct {
@@ -11,6 +13,9 @@ type Pod struct {
 
 	Spec   PodSpec   `json:"spec,omitempty"`
 	Status PodStatus `json:"status,omitempty"`
+
+	// Unmodeled keeps the JSON the object was decoded from (types_json.go).
+	Unmodeled Unmodeled `json:"-"`
 }
 
 // PodSpec mirrors core/v1 PodSpec, limited to the fields that field selectors and the
@@ -121,6 +126,9 @@ type ConfigMap struct {
 	Immutable  *bool             `json:"immutable,omitempty"`
 	Data       map[string]string `json:"data,omitempty"`
 	BinaryData map[string][]byte `json:"binaryData,omitempty"` // base64 on the wire
+
+	// Unmodeled keeps the JSON the object was decoded from (types_json.go).
+	Unmodeled Unmodeled `json:"-"`
 }
 
 // ConfigMapList mirrors core/v1 ConfigMapList.
@@ -138,6 +146,9 @@ type Namespace struct {
 
 	Spec   NamespaceSpec   `json:"spec,omitempty"`
 	Status NamespaceStatus `json:"status,omitempty"`
+
+	// Unmodeled keeps the JSON the object was decoded from (types_json.go).
+	Unmodeled Unmodeled `json:"-"`
 }
 
 // NamespaceSpec mirrors core/v1 NamespaceSpec. Upstream types the finalizers as FinalizerName;

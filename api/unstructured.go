@@ -48,7 +48,7 @@ func (u *Unstructured) SetKind(v string) { u.setString(v, "kind") }
 
 // DeepCopyInto mirrors Unstructured.DeepCopyInto: the whole tree is copied.
 func (u *Unstructured) DeepCopyInto(out *Unstructured) {
-	out.Object, _ = deepCopyJSONValue(u.Object).(map[string]any)
+	out.Object, _ = DeepCopyJSONValue(u.Object).(map[string]any)
 }
 
 // DeepCopy mirrors Unstructured.DeepCopy.
@@ -303,7 +303,7 @@ func (u *Unstructured) setStringMap(v map[string]string, fields ...string) {
 		RemoveNestedField(u.Object, fields...)
 		return
 	}
-	u.setField(v, fields...) // deepCopyJSONValue turns it into map[string]any
+	u.setField(v, fields...) // DeepCopyJSONValue turns it into map[string]any
 }
 
 // GetLabels mirrors Unstructured.GetLabels.
@@ -402,7 +402,7 @@ func (u *Unstructured) SetFinalizers(v []string) {
 		RemoveNestedField(u.Object, "metadata", "finalizers")
 		return
 	}
-	u.setField(v, "metadata", "finalizers") // deepCopyJSONValue turns it into []any
+	u.setField(v, "metadata", "finalizers") // DeepCopyJSONValue turns it into []any
 }
 
 // GetContinue mirrors Unstructured.GetContinue: with the three accessors below it makes an

@@ -60,7 +60,7 @@ func (l *UnstructuredList) SetRemainingItemCount(v *int64) { l.writer().SetRemai
 
 // DeepCopyInto mirrors UnstructuredList.DeepCopyInto.
 func (l *UnstructuredList) DeepCopyInto(out *UnstructuredList) {
-	out.Object, _ = deepCopyJSONValue(l.Object).(map[string]any)
+	out.Object, _ = DeepCopyJSONValue(l.Object).(map[string]any)
 	out.Items = deepCopySlice(l.Items)
 }
 

@@ -304,7 +304,7 @@ func TestCh01_ClientCertKubeconfig(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			checkNoLeak(t)
 			s := NewTLSTestServer(t, Options{ClientCertAuth: true, BearerToken: tc.token})
-			_, err := s.Create(context.Background(), "pods", "default", &api.Pod{ObjectMeta: api.ObjectMeta{Name: "web"}})
+			_, err := s.Create(context.Background(), "pods", "default", pod("", "web", nil))
 			require.NoError(t, err)
 
 			kc := s.Kubeconfig()

@@ -31,14 +31,14 @@ func TestCh01_E7_UnknownFieldWarning(t *testing.T) {
 		code     int
 		warnings []string
 	}{
-		{"Warn by default", "POST", pods, `{"metadata":{"name":"a"},"spec":{"bogus":1,"containers":[]}}`, 201,
+		{"Warn by default", "POST", pods, `{"metadata":{"name":"a"},"spec":{"bogus":1,"containers":[{"name":"c","image":"x"}]}}`, 201,
 			[]string{`299 - "unknown field \"spec.bogus\""`}},
 		{"Warn explicit, nested in a list", "POST", pods + "?fieldValidation=Warn",
-			`{"metadata":{"name":"b"},"spec":{"containers":[{"name":"c","imagee":"x"}]}}`, 201,
+			`{"metadata":{"name":"b"},"spec":{"containers":[{"name":"c","image":"x","imagee":"x"}]}}`, 201,
 			[]string{`299 - "unknown field \"spec.containers[0].imagee\""`}},
-		{"Warn on a duplicate field", "POST", pods, `{"metadata":{"name":"c","name":"c"}}`, 201,
+		{"Warn on a duplicate field", "POST", pods, `{"metadata":{"name":"c","name":"c"},"spec":{"containers":[{"name":"c","image":"busybox"}]}}`, 201,
 			[]string{`299 - "duplicate field \"metadata.name\""`}},
-		{"Ignore", "POST", pods + "?fieldValidation=Ignore", `{"metadata":{"name":"d","bogus":true}}`, 201, nil},
+		{"Ignore", "POST", pods + "?fieldValidation=Ignore", `{"metadata":{"name":"d","bogus":true},"spec":{"containers":[{"name":"c","image":"busybox"}]}}`, 201, nil},
 		{"Warn on update", "PUT", "/api/v1/namespaces/default/configmaps/cfg", `{"metadata":{"name":"cfg"},"bogus":1}`, 200,
 			[]string{`299 - "unknown field \"bogus\""`}},
 		{"Strict is E6", "POST", pods + "?fieldValidation=Strict", `{"metadata":{"name":"e"},"spec":{"bogus":1}}`, 400, nil},

@@ -67,12 +67,11 @@ func (s *Server) removeLocked(res *resource, old *record, dryRun bool) deleteRes
 		if old.meta.GetDeletionTimestamp() != nil {
 			return deleteResult{rec: old}
 		}
-		obj := old.obj.DeepCopyObject()
-		m, _ := api.Accessor(obj)
+		obj := old.obj.DeepCopy()
 		now := s.now()
-		m.SetDeletionTimestamp(&now)
+		obj.SetDeletionTimestamp(&now)
 		zero := int64(0)
-		m.SetDeletionGracePeriodSeconds(&zero)
+		obj.SetDeletionGracePeriodSeconds(&zero)
 		if dryRun {
 			return deleteResult{rec: newRecord(obj, old.key, old.rv)}
 		}
@@ -81,5 +80,5 @@ func (s *Server) removeLocked(res *resource, old *record, dryRun bool) deleteRes
 	if dryRun {
 		return deleteResult{rec: old, deleted: true}
 	}
-	return deleteResult{rec: s.commit(res, watch.Deleted, old.key, old.obj.DeepCopyObject(), old).obj, deleted: true}
+	return deleteResult{rec: s.commit(res, watch.Deleted, old.key, old.obj.DeepCopy(), old).obj, deleted: true}
 }

@@ -46,15 +46,15 @@ func (s *Server) Create(ctx context.Context, resource, namespace string, obj api
 		return nil, err
 	}
 	defer done()
-	obj, err = s.normalize(res, obj)
+	u, err := s.fromGo(res, obj)
 	if err != nil {
 		return nil, err
 	}
-	rec, err := s.create(res, namespace, obj, false)
+	rec, err := s.create(res, namespace, u, false)
 	if err != nil {
 		return nil, err
 	}
-	return rec.obj.DeepCopyObject(), nil
+	return s.view(rec), nil
 }
 
 // Get returns a copy of the stored object, as GET does; a missing one is a NotFound Status.
@@ -68,7 +68,7 @@ func (s *Server) Get(ctx context.Context, resource, namespace, name string) (api
 	if err != nil {
 		return nil, err
 	}
-	return rec.obj.DeepCopyObject(), nil
+	return s.view(rec), nil
 }
 
 // Update replaces the object named by obj, as PUT does (P1–P5): a stale resourceVersion is a
@@ -89,15 +89,15 @@ func (s *Server) updateVia(resource, namespace string, obj api.Object, sub strin
 		return nil, err
 	}
 	defer done()
-	obj, err = s.normalize(res, obj)
+	u, err := s.fromGo(res, obj)
 	if err != nil {
 		return nil, err
 	}
-	rec, err := s.update(res, namespace, obj, updateOptions{subresource: sub})
+	rec, err := s.update(res, namespace, u, updateOptions{subresource: sub})
 	if err != nil {
 		return nil, err
 	}
-	return rec.obj.DeepCopyObject(), nil
+	return s.view(rec), nil
 }
 
 // Patch applies a patch, as PATCH does (X1–X5). patchType is one of api.JSONPatchType,
@@ -117,7 +117,7 @@ func (s *Server) Patch(ctx context.Context, resource, namespace, name string, pa
 	if err != nil {
 		return nil, err
 	}
-	return rec.obj.DeepCopyObject(), nil
+	return s.view(rec), nil
 }
 
 // Delete deletes an object, as DELETE does (D1–D4, NS3, NS4). It returns the object's last
@@ -136,7 +136,7 @@ func (s *Server) Delete(ctx context.Context, resource, namespace, name string, o
 	if err != nil {
 		return nil, err
 	}
-	return dr.rec.obj.DeepCopyObject(), nil
+	return s.view(dr.rec), nil
 }
 
 // List returns one page of the collection as its list type (*api.PodList, …, or
@@ -182,7 +182,7 @@ func (s *Server) Watch(ctx context.Context, resource, namespace string, opts api
 		return nil, err
 	}
 	wctx, cancel := context.WithCancel(ctx)
-	cw := &chanWatch{result: make(chan watch.Event), stop: make(chan struct{}), closing: s.closing, cancel: cancel}
+	cw := &chanWatch{result: make(chan watch.Event), stop: make(chan struct{}), closing: s.closing, cancel: cancel, view: s.view}
 	go func() {
 		defer done()
 		defer close(cw.result)
@@ -199,6 +199,7 @@ type chanWatch struct {
 	closing <-chan struct{} // the server's: Close must not wait for a reader
 	once    sync.Once
 	cancel  context.CancelFunc
+	view    func(*record) api.Object // the Go API's copy of a stored record
 }
 
 func (c *chanWatch) Stop() {
@@ -212,10 +213,12 @@ func (c *chanWatch) ResultChan() <-chan watch.Event { return c.result }
 
 func (c *chanWatch) send(typ watch.EventType, rec *record, obj api.Object) bool {
 	if rec != nil {
-		obj = rec.obj
+		obj = c.view(rec)
+	} else {
+		obj = obj.DeepCopyObject()
 	}
 	select {
-	case c.result <- watch.Event{Type: typ, Object: obj.DeepCopyObject()}:
+	case c.result <- watch.Event{Type: typ, Object: obj}:
 		return true
 	case <-c.stop:
 		return false

@@ -98,6 +98,13 @@ func legacyResources(infos []ResourceInfo) []api.APIResource {
 			Name: ri.Resource, SingularName: strings.ToLower(ri.Kind), Namespaced: ri.Namespaced, Kind: ri.Kind,
 			Verbs: ri.verbs(), ShortNames: ri.ShortNames, Categories: ri.Categories,
 		})
+		if ri.builtin && ri.traits.noCollectionDelete { // namespaces
+			out = append(out, api.APIResource{Name: ri.Resource + "/finalize", Namespaced: ri.Namespaced, Kind: ri.Kind, Verbs: []string{"update"}})
+		}
+		if ri.hasScale() {
+			out = append(out, api.APIResource{Name: ri.Resource + "/scale", Namespaced: ri.Namespaced,
+				Group: scaleGVK.Group, Version: scaleGVK.Version, Kind: scaleGVK.Kind, Verbs: statusVerbs})
+		}
 		if ri.hasStatus() {
 			out = append(out, api.APIResource{Name: ri.Resource + "/status", Namespaced: ri.Namespaced, Kind: ri.Kind, Verbs: statusVerbs})
 		}
@@ -117,8 +124,14 @@ func aggregatedResources(infos []ResourceInfo) []api.APIResourceDiscovery {
 			Resource: ri.Resource, ResponseKind: &gvk, Scope: scope, SingularResource: strings.ToLower(ri.Kind),
 			Verbs: ri.verbs(), ShortNames: ri.ShortNames, Categories: ri.Categories,
 		}
+		if ri.builtin && ri.traits.noCollectionDelete { // namespaces
+			d.Subresources = append(d.Subresources, api.APISubresourceDiscovery{Subresource: "finalize", ResponseKind: &gvk, Verbs: []string{"update"}})
+		}
+		if ri.hasScale() {
+			d.Subresources = append(d.Subresources, api.APISubresourceDiscovery{Subresource: "scale", ResponseKind: &scaleGVK, Verbs: statusVerbs})
+		}
 		if ri.hasStatus() {
-			d.Subresources = []api.APISubresourceDiscovery{{Subresource: "status", ResponseKind: &gvk, Verbs: statusVerbs}}
+			d.Subresources = append(d.Subresources, api.APISubresourceDiscovery{Subresource: "status", ResponseKind: &gvk, Verbs: statusVerbs})
 		}
 		out = append(out, d)
 	}

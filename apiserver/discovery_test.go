@@ -75,8 +75,14 @@ func TestCh01_K4_LegacyDiscovery(t *testing.T) {
 	assert.Equal(t, strings.TrimPrefix(c.base, "http://"), versions.ServerAddressByClientCIDRs[0].ServerAddress)
 
 	r = c.get("/apis")
-	require.Equal(t, 200, r.code, "K4: /apis answers 200 even with no groups")
-	assert.JSONEq(t, `{"kind":"APIGroupList","apiVersion":"v1","groups":[]}`, string(r.body))
+	require.Equal(t, 200, r.code)
+	var groupList api.APIGroupList
+	r.decode(t, &groupList)
+	var names []string
+	for _, g := range groupList.Groups {
+		names = append(names, g.Name)
+	}
+	assert.Equal(t, []string{"apps", "batch", "coordination.k8s.io", "discovery.k8s.io", "events.k8s.io"}, names)
 
 	r = c.get("/api/v1")
 	require.Equal(t, 200, r.code)
@@ -84,11 +90,22 @@ func TestCh01_K4_LegacyDiscovery(t *testing.T) {
 	r.decode(t, &list)
 	all := []string{"create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"}
 	want := api.APIResourceList{TypeMeta: api.TypeMeta{Kind: "APIResourceList"}, GroupVersion: "v1", APIResources: []api.APIResource{
+		{Name: "configmaps", SingularName: "configmap", Namespaced: true, Kind: "ConfigMap", Verbs: all, ShortNames: []string{"cm"}},
+		{Name: "endpoints", SingularName: "endpoints", Namespaced: true, Kind: "Endpoints", Verbs: all, ShortNames: []string{"ep"}},
+		{Name: "events", SingularName: "event", Namespaced: true, Kind: "Event", Verbs: all, ShortNames: []string{"ev"}},
+		{Name: "namespaces", SingularName: "namespace", Kind: "Namespace", Verbs: []string{"create", "delete", "get", "list", "patch", "update", "watch"}, ShortNames: []string{"ns"}},
+		{Name: "namespaces/finalize", Kind: "Namespace", Verbs: []string{"update"}},
+		{Name: "namespaces/status", Kind: "Namespace", Verbs: statusVerbs},
+		{Name: "nodes", SingularName: "node", Kind: "Node", Verbs: all, ShortNames: []string{"no"}},
+		{Name: "nodes/status", Kind: "Node", Verbs: statusVerbs},
+		{Name: "persistentvolumeclaims", SingularName: "persistentvolumeclaim", Namespaced: true, Kind: "PersistentVolumeClaim", Verbs: all, ShortNames: []string{"pvc"}},
+		{Name: "persistentvolumeclaims/status", Namespaced: true, Kind: "PersistentVolumeClaim", Verbs: statusVerbs},
 		{Name: "pods", SingularName: "pod", Namespaced: true, Kind: "Pod", Verbs: all, ShortNames: []string{"po"}, Categories: []string{"all"}},
 		{Name: "pods/status", Namespaced: true, Kind: "Pod", Verbs: statusVerbs},
-		{Name: "configmaps", SingularName: "configmap", Namespaced: true, Kind: "ConfigMap", Verbs: all, ShortNames: []string{"cm"}},
-		{Name: "namespaces", SingularName: "namespace", Kind: "Namespace", Verbs: []string{"create", "delete", "get", "list", "patch", "update", "watch"}, ShortNames: []string{"ns"}},
-		{Name: "namespaces/status", Kind: "Namespace", Verbs: statusVerbs},
+		{Name: "secrets", SingularName: "secret", Namespaced: true, Kind: "Secret", Verbs: all},
+		{Name: "serviceaccounts", SingularName: "serviceaccount", Namespaced: true, Kind: "ServiceAccount", Verbs: all, ShortNames: []string{"sa"}},
+		{Name: "services", SingularName: "service", Namespaced: true, Kind: "Service", Verbs: all, ShortNames: []string{"svc"}, Categories: []string{"all"}},
+		{Name: "services/status", Namespaced: true, Kind: "Service", Verbs: statusVerbs},
 	}}
 	if diff := cmp.Diff(want, list); diff != "" {
 		t.Errorf("/api/v1 (-want +got):\n%s", diff)
@@ -98,24 +115,40 @@ func TestCh01_K4_LegacyDiscovery(t *testing.T) {
 
 }
 
-// TestCh01_K4_LegacyDiscoveryGroups checks K4 for a registered group: it shows up in /apis,
-// /apis/{g} and /apis/{g}/{v}; unknown groups and versions are 404.
+// TestCh01_K4_LegacyDiscoveryGroups checks K4 for the apps group and a registered one: they
+// show up in /apis, /apis/{g} and /apis/{g}/{v}; unknown groups and versions are 404.
 func TestCh01_K4_LegacyDiscoveryGroups(t *testing.T) {
-	_, c := newServer(t, Options{Resources: []ResourceInfo{DeploymentsResource}})
+	_, c := newServer(t, Options{Resources: []ResourceInfo{fooResource}})
 	r := c.get("/apis")
-	assert.JSONEq(t, `{"kind":"APIGroupList","apiVersion":"v1","groups":[{"name":"apps",
-		"versions":[{"groupVersion":"apps/v1","version":"v1"}],"preferredVersion":{"groupVersion":"apps/v1","version":"v1"}}]}`, string(r.body))
+	assert.Contains(t, string(r.body), `{"name":"samplecontroller.k8s.io","versions":[{"groupVersion":"samplecontroller.k8s.io/v1alpha1","version":"v1alpha1"}],"preferredVersion":{"groupVersion":"samplecontroller.k8s.io/v1alpha1","version":"v1alpha1"}}`)
 	r = c.get("/apis/apps")
 	assert.JSONEq(t, `{"kind":"APIGroup","apiVersion":"v1","name":"apps",
 		"versions":[{"groupVersion":"apps/v1","version":"v1"}],"preferredVersion":{"groupVersion":"apps/v1","version":"v1"}}`, string(r.body))
 	r = c.get("/apis/apps/v1")
 	require.Equal(t, 200, r.code)
+	all := `["create","delete","deletecollection","get","list","patch","update","watch"]`
+	sub := func(name, kind string) string {
+		return `{"name":"` + name + `","singularName":"","namespaced":true,"kind":"` + kind + `","verbs":["get","patch","update"]}`
+	}
+	scale := func(name string) string {
+		return `{"name":"` + name + `/scale","singularName":"","namespaced":true,"group":"autoscaling","version":"v1","kind":"Scale","verbs":["get","patch","update"]}`
+	}
 	assert.JSONEq(t, `{"kind":"APIResourceList","apiVersion":"v1","groupVersion":"apps/v1","resources":[
-		{"name":"deployments","singularName":"deployment","namespaced":true,"kind":"Deployment","verbs":["create","delete","deletecollection","get","list","patch","update","watch"],"shortNames":["deploy"],"categories":["all"]},
-		{"name":"deployments/status","singularName":"","namespaced":true,"kind":"Deployment","verbs":["get","patch","update"]}]}`, string(r.body))
+		{"name":"daemonsets","singularName":"daemonset","namespaced":true,"kind":"DaemonSet","verbs":`+all+`,"shortNames":["ds"],"categories":["all"]},
+		`+sub("daemonsets/status", "DaemonSet")+`,
+		{"name":"deployments","singularName":"deployment","namespaced":true,"kind":"Deployment","verbs":`+all+`,"shortNames":["deploy"],"categories":["all"]},
+		`+scale("deployments")+`,`+sub("deployments/status", "Deployment")+`,
+		{"name":"replicasets","singularName":"replicaset","namespaced":true,"kind":"ReplicaSet","verbs":`+all+`,"shortNames":["rs"],"categories":["all"]},
+		`+scale("replicasets")+`,`+sub("replicasets/status", "ReplicaSet")+`,
+		{"name":"statefulsets","singularName":"statefulset","namespaced":true,"kind":"StatefulSet","verbs":`+all+`,"shortNames":["sts"],"categories":["all"]},
+		`+scale("statefulsets")+`,`+sub("statefulsets/status", "StatefulSet")+`]}`, string(r.body))
+	r = c.get("/apis/samplecontroller.k8s.io/v1alpha1")
+	assert.JSONEq(t, `{"kind":"APIResourceList","apiVersion":"v1","groupVersion":"samplecontroller.k8s.io/v1alpha1","resources":[
+		{"name":"foos","singularName":"foo","namespaced":true,"kind":"Foo","verbs":`+all+`,"shortNames":["fo"]},
+		`+sub("foos/status", "Foo")+`]}`, string(r.body))
 
 	// Unknown groups and versions are Go's plain 404 (U9).
-	for _, p := range []string{"/apis/batch", "/apis/batch/v1", "/apis/apps/v2", "/api/v2", "/apis/apps/v1/x/y/z/w"} {
+	for _, p := range []string{"/apis/example.com", "/apis/example.com/v1", "/apis/apps/v2", "/api/v2", "/apis/apps/v1/x/y/z/w"} {
 		r := c.get(p)
 		assert.Equal(t, 404, r.code, p)
 	}
@@ -127,7 +160,7 @@ func TestCh01_K4_LegacyDiscoveryGroups(t *testing.T) {
 // with the matching Content-Type, v2 or v2beta1 as asked; plain JSON still gets the legacy
 // documents (the fallback).
 func TestCh01_K5_AggregatedDiscovery(t *testing.T) {
-	_, c := newServer(t, Options{Resources: []ResourceInfo{DeploymentsResource}})
+	_, c := newServer(t, Options{})
 	r := c.do("GET", "/api?timeout=32s", nil, "Accept", kubectlDiscoveryAccept)
 	require.Equal(t, 200, r.code)
 	assert.Equal(t, "application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList", r.header.Get("Content-Type"))
@@ -139,39 +172,35 @@ func TestCh01_K5_AggregatedDiscovery(t *testing.T) {
 	require.Len(t, core.Items[0].Versions, 1)
 	v1 := core.Items[0].Versions[0]
 	assert.Equal(t, "Current", v1.Freshness)
-	require.Len(t, v1.Resources, 3)
+	require.Len(t, v1.Resources, 10)
 	podGVK := &api.GroupVersionKind{Version: "v1", Kind: "Pod"}
 	if diff := cmp.Diff(api.APIResourceDiscovery{
 		Resource: "pods", ResponseKind: podGVK, Scope: "Namespaced", SingularResource: "pod",
 		Verbs:      []string{"create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"},
 		ShortNames: []string{"po"}, Categories: []string{"all"},
 		Subresources: []api.APISubresourceDiscovery{{Subresource: "status", ResponseKind: podGVK, Verbs: statusVerbs}},
-	}, v1.Resources[0]); diff != "" {
+	}, v1.Resources[6]); diff != "" {
 		t.Errorf("pods (-want +got):\n%s", diff)
 	}
-	assert.Equal(t, "Cluster", v1.Resources[2].Scope)
-	assert.Empty(t, v1.Resources[1].Subresources, "configmaps have no status")
+	assert.Equal(t, "Cluster", v1.Resources[3].Scope)
+	assert.Empty(t, v1.Resources[0].Subresources, "configmaps have no status")
 
 	r = c.do("GET", "/apis", nil, "Accept", kubectlDiscoveryAccept)
 	var groups api.APIGroupDiscoveryList
 	r.decode(t, &groups)
-	require.Len(t, groups.Items, 1)
+	require.Len(t, groups.Items, 5)
 	assert.Equal(t, "apps", groups.Items[0].Metadata.Name)
-	assert.Equal(t, "deployments", groups.Items[0].Versions[0].Resources[0].Resource)
+	deploy := groups.Items[0].Versions[0].Resources[1]
+	assert.Equal(t, "deployments", deploy.Resource)
+	assert.Equal(t, []api.APISubresourceDiscovery{
+		{Subresource: "scale", ResponseKind: &api.GroupVersionKind{Group: "autoscaling", Version: "v1", Kind: "Scale"}, Verbs: statusVerbs},
+		{Subresource: "status", ResponseKind: &api.GroupVersionKind{Group: "apps", Version: "v1", Kind: "Deployment"}, Verbs: statusVerbs},
+	}, deploy.Subresources)
 
 	r = c.do("GET", "/apis", nil, "Accept", "application/json;g=apidiscovery.k8s.io;v=v2beta1;as=APIGroupDiscoveryList")
 	assert.Equal(t, "application/json;g=apidiscovery.k8s.io;v=v2beta1;as=APIGroupDiscoveryList", r.header.Get("Content-Type"))
 	assert.Contains(t, string(r.body), `"apiVersion":"apidiscovery.k8s.io/v2beta1"`)
 
-}
-
-// TestCh01_K5_AggregatedDiscoveryNoGroups checks K4/K5: /apis with no groups at all is still
-// 200, with items [].
-func TestCh01_K5_AggregatedDiscoveryNoGroups(t *testing.T) {
-	_, c := newServer(t, Options{})
-	r := c.do("GET", "/apis", nil, "Accept", kubectlDiscoveryAccept)
-	require.Equal(t, 200, r.code)
-	assert.Contains(t, string(r.body), `"items":[]`)
 }
 
 // TestCh01_N3_Negotiation checks N2–N4 and CG1 for responses: protobuf listed first with a
@@ -266,7 +295,7 @@ func TestCh01_Health(t *testing.T) {
 // group-version with a hash; each document has, per kind, a PATCH operation tagged with the
 // kind that lists fieldValidation, which is what kubectl create's strict validation looks for.
 func TestCh01_K11_OpenAPIv3(t *testing.T) {
-	_, c := newServer(t, Options{Resources: []ResourceInfo{DeploymentsResource}})
+	_, c := newServer(t, Options{})
 	r := c.get("/openapi/v3?timeout=32s")
 	require.Equal(t, 200, r.code)
 	var index struct {
@@ -275,8 +304,12 @@ func TestCh01_K11_OpenAPIv3(t *testing.T) {
 		} `json:"paths"`
 	}
 	r.decode(t, &index)
-	require.Len(t, index.Paths, 2)
-	for gvPath, wantKinds := range map[string][]string{"api/v1": {"Pod", "ConfigMap", "Namespace"}, "apis/apps/v1": {"Deployment"}} {
+	require.Len(t, index.Paths, 6)
+	for gvPath, wantKinds := range map[string][]string{
+		"api/v1":        {"ConfigMap", "Endpoints", "Event", "Namespace", "Node", "PersistentVolumeClaim", "Pod", "Secret", "ServiceAccount", "Service"},
+		"apis/apps/v1":  {"DaemonSet", "Deployment", "ReplicaSet", "StatefulSet"},
+		"apis/batch/v1": {"CronJob", "Job"},
+	} {
 		entry, ok := index.Paths[gvPath]
 		require.True(t, ok, gvPath)
 		require.True(t, strings.HasPrefix(entry.ServerRelativeURL, "/openapi/v3/"+gvPath+"?hash="), entry.ServerRelativeURL)
@@ -317,7 +350,7 @@ func TestCh01_K11_OpenAPIv3(t *testing.T) {
 	assert.Contains(t, doc.Paths, "/api/v1/namespaces/{namespace}/pods/{name}")
 	assert.Contains(t, doc.Paths, "/api/v1/namespaces/{name}")
 	// Unknown documents and v2 are 404 (kubectl asks for v2 only when v3 is missing).
-	assert.Equal(t, 404, c.get("/openapi/v3/apis/batch/v1").code)
+	assert.Equal(t, 404, c.get("/openapi/v3/apis/example.com/v1").code)
 	assert.Equal(t, 404, c.get("/openapi/v2").code)
 }
 
@@ -329,8 +362,8 @@ func TestCh01_DiscoveryFollowsRegister(t *testing.T) {
 	require.NoError(t, s.Register(ResourceInfo{Group: "example.dev", Version: "v1", Resource: "widgets", Kind: "Widget", Namespaced: true}))
 	var groups api.APIGroupList
 	c.get("/apis").decode(t, &groups)
-	require.Len(t, groups.Groups, 1)
-	assert.Equal(t, "example.dev", groups.Groups[0].Name)
+	require.Len(t, groups.Groups, 6)
+	assert.Equal(t, "example.dev", groups.Groups[5].Name)
 	after := c.get("/openapi/v3").body
 	assert.NotEqual(t, string(before), string(after))
 	var idx map[string]map[string]json.RawMessage

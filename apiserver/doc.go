@@ -2,7 +2,7 @@
 // (spec/apiserver-wire.md §0–10) and honours the test-harness contract the reflector relies on
 // (spec/client-go-behaviour.md §16, H-1 … H-9). It mirrors, much reduced, what a client can
 // observe of k8s.io/apiserver: the etcd3 store, the watch cache, the REST handlers, the
-// registry strategies of pods, configmaps and namespaces, discovery and OpenAPI. Serve it over
+// registry strategies of 19 built-in kinds (kinds.go), discovery and OpenAPI. Serve it over
 // HTTP (Handler, Start, StartTLS, NewTestServer, NewTLSTestServer) or call it in process
 // (Create, Get, Update, Patch, Delete, List, Watch, ListerWatcher); real kubectl (1.27–1.33)
 // and client-go work against it. It promises, each in detail where named:
@@ -19,9 +19,10 @@
 //     that stops reading is cut off, freeing what it held (watch.go, limits.go).
 //  5. Every failure is a Status with the real code, reason and message; a panic in a handler
 //     is a 500 and the server goes on (http.go).
-//  6. Bodies are decoded, validated and patched as the real handlers and strategies do
-//     (internal/decode, internal/validation, internal/patch); dryRun=All stores nothing, and
-//     the status subresource changes only the status (ops.go).
+//  6. Objects are stored whole: decoded against the kind's real OpenAPI schema as
+//     fieldValidation says, defaulted, validated and patched as kube-apiserver does
+//     (object.go, internal/{schema,decode,defaulting,validation,patch}); dryRun=All stores
+//     nothing; the status and scale subresources write only their part (ops.go, scale.go).
 //  7. Deletes are immediate unless finalizers hold the object; namespaces follow the real
 //     lifecycle (delete.go, namespace_lifecycle.go).
 //  8. Bodies are JSON only, other types 415; the Accept header picks the object, a Table or
@@ -34,7 +35,6 @@
 //     an exported default where it has a size or a time (limits.go, options.go).
 //  12. Faults come on demand, in process or at /debug/faults (faults.go, debug_faults.go).
 //  13. Time comes from Options.Clock; Options.Logger gets one Debug hop per operation.
-//  14. Deviations, for a teaching simulator: apply is a merge without field ownership; a
-//     request without credentials is 401 where RBAC would answer 403; a kind without a
-//     printer prints NAME AGE.
+//  14. Deviations, for a teaching simulator: no controller runs (a Deployment makes no Pod);
+//     apply is a merge without field ownership; no RBAC (401 where it would answer 403).
 package apiserver

@@ -21,7 +21,7 @@ import (
 // continue_test.go and the patch tests; E7, which succeeds, is TestCh01_E7_UnknownFieldWarning;
 // E9 is etcd's limit, which we do not have; E43 is TestCh01_E43_IncludeObject in table_test.go.)
 func TestCh01_BadInputTable(t *testing.T) {
-	s, c := newServer(t, Options{Resources: []ResourceInfo{DeploymentsResource}})
+	s, c := newServer(t, Options{Resources: []ResourceInfo{fooResource}})
 	ctx := context.Background()
 	mustCreate(t, s, "pods", "default", pod("default", "a", nil))
 	mustCreate(t, s, "namespaces", "", &api.Namespace{ObjectMeta: api.ObjectMeta{Name: "doomed"}})
@@ -29,8 +29,8 @@ func TestCh01_BadInputTable(t *testing.T) {
 	mustCreate(t, s, "configmaps", "doomed", held)
 	_, err := s.Delete(ctx, "namespaces", "", "doomed", nil)
 	require.NoError(t, err)
-	mustCreate(t, s, "deployments", "default", &api.Unstructured{Object: map[string]any{
-		"apiVersion": "apps/v1", "kind": "Deployment", "metadata": map[string]any{"name": "d"}, "spec": map[string]any{"replicas": int64(1)},
+	mustCreate(t, s, "foos", "default", &api.Unstructured{Object: map[string]any{
+		"apiVersion": "samplecontroller.k8s.io/v1alpha1", "kind": "Foo", "metadata": map[string]any{"name": "d"}, "spec": map[string]any{"replicas": int64(1)},
 	}})
 	mustCreate(t, s, "pods", "default", pod("default", "b", nil))
 	tok := c.list(t, "/api/v1/namespaces/default/pods?limit=1").Metadata.Continue
@@ -72,29 +72,29 @@ func TestCh01_BadInputTable(t *testing.T) {
 			"Request entity too large: limit is 3145728", true},
 		{"E10", "POST", "/api/v1/namespaces/default/configmaps", `{"metadata":{"name":"big"},"data":{"k":"` + bigData + `"}}`, json, 422, api.StatusReasonInvalid,
 			`ConfigMap "big" is invalid: []: Too long: may not be more than 1048576 bytes`, false},
-		{"E11", "POST", pods, `{"metadata":{"name":"ann","annotations":{"a":"` + bigAnn + `"}}}`, json, 422, api.StatusReasonInvalid,
+		{"E11", "POST", pods, `{"metadata":{"name":"ann","annotations":{"a":"` + bigAnn + `"}},"spec":{"containers":[{"name":"c","image":"busybox"}]}}`, json, 422, api.StatusReasonInvalid,
 			`Pod "ann" is invalid: metadata.annotations: Too long: may not be more than 262144 bytes`, false},
-		{"E12", "POST", pods, `{"metadata":{"name":"Bad_Name"}}`, json, 422, api.StatusReasonInvalid,
+		{"E12", "POST", pods, `{"metadata":{"name":"Bad_Name"},"spec":{"containers":[{"name":"c","image":"busybox"}]}}`, json, 422, api.StatusReasonInvalid,
 			`Pod "Bad_Name" is invalid: metadata.name: Invalid value: "Bad_Name": a lowercase RFC 1123 subdomain must consist of`, false},
 		{"E13", "POST", "/api/v1/namespaces", `{"metadata":{"name":"Bad_NS"}}`, json, 422, api.StatusReasonInvalid,
 			`Namespace "Bad_NS" is invalid: metadata.name: Invalid value: "Bad_NS": a lowercase RFC 1123 label must consist of`, false},
-		{"E14", "POST", pods, `{"metadata":{"name":"` + strings.Repeat("a", 254) + `"}}`, json, 422, api.StatusReasonInvalid, "Pod \"" + strings.Repeat("a", 254) + "\" is invalid: metadata.name: Invalid value:", false},
+		{"E14", "POST", pods, `{"metadata":{"name":"` + strings.Repeat("a", 254) + `"},"spec":{"containers":[{"name":"c","image":"busybox"}]}}`, json, 422, api.StatusReasonInvalid, "Pod \"" + strings.Repeat("a", 254) + "\" is invalid: metadata.name: Invalid value:", false},
 		{"E15", "POST", "/api/v1/namespaces/default/configmaps", `{"metadata":{}}`, json, 422, api.StatusReasonInvalid,
 			`ConfigMap "" is invalid: metadata.name: Required value: name or generateName is required`, true},
-		{"E16", "POST", pods, `{"metadata":{"name":"l","labels":{"k":"v@l"}}}`, json, 422, api.StatusReasonInvalid, `Pod "l" is invalid: metadata.labels: Invalid value`, false},
-		{"E17", "PUT", pods + "/a", `{"metadata":{"name":"b"}}`, json, 400, api.StatusReasonBadRequest,
+		{"E16", "POST", pods, `{"metadata":{"name":"l","labels":{"k":"v@l"}},"spec":{"containers":[{"name":"c","image":"busybox"}]}}`, json, 422, api.StatusReasonInvalid, `Pod "l" is invalid: metadata.labels: Invalid value`, false},
+		{"E17", "PUT", pods + "/a", `{"metadata":{"name":"b"},"spec":{"containers":[{"name":"c","image":"busybox"}]}}`, json, 400, api.StatusReasonBadRequest,
 			"the name of the object (b) does not match the name on the URL (a)", true},
-		{"E18", "POST", pods, `{"metadata":{"name":"x","namespace":"kube-system"}}`, json, 400, api.StatusReasonBadRequest,
+		{"E18", "POST", pods, `{"metadata":{"name":"x","namespace":"kube-system"},"spec":{"containers":[{"name":"c","image":"busybox"}]}}`, json, 400, api.StatusReasonBadRequest,
 			"the namespace of the provided object does not match the namespace sent on the request", true},
-		{"E19", "POST", pods, `{"metadata":{"name":"x","resourceVersion":"5"}}`, json, 500, api.StatusReasonUnknown,
+		{"E19", "POST", pods, `{"metadata":{"name":"x","resourceVersion":"5"},"spec":{"containers":[{"name":"c","image":"busybox"}]}}`, json, 500, api.StatusReasonUnknown,
 			"resourceVersion should not be set on objects to be created", true},
-		{"E20", "PUT", pods + "/a", `{"metadata":{"name":"a","resourceVersion":"1"}}`, json, 409, api.StatusReasonConflict,
+		{"E20", "PUT", pods + "/a", `{"metadata":{"name":"a","resourceVersion":"1"},"spec":{"containers":[{"name":"c","image":"busybox"}]}}`, json, 409, api.StatusReasonConflict,
 			`Operation cannot be fulfilled on pods "a": the object has been modified; please apply your changes to the latest version and try again`, true},
 		{"E21", "POST", pods, "k8s\x00proto", "application/vnd.kubernetes.protobuf", 415, api.StatusReasonUnsupportedMediaType,
 			"the body of the request was in an unknown format - accepted media types include: application/json", true},
 		{"E22", "PATCH", pods + "/a", `{}`, "text/plain", 415, api.StatusReasonUnsupportedMediaType,
 			"the body of the request was in an unknown format - accepted media types include: application/json-patch+json, application/merge-patch+json, application/strategic-merge-patch+json, application/apply-patch+yaml", true},
-		{"E22 SMP on a registered kind", "PATCH", "/apis/apps/v1/namespaces/default/deployments/d", `{"spec":{}}`, "application/strategic-merge-patch+json", 415, api.StatusReasonUnsupportedMediaType,
+		{"E22 SMP on a registered kind", "PATCH", "/apis/samplecontroller.k8s.io/v1alpha1/namespaces/default/foos/d", `{"spec":{}}`, "application/strategic-merge-patch+json", 415, api.StatusReasonUnsupportedMediaType,
 			"the body of the request was in an unknown format - accepted media types include: application/json-patch+json, application/merge-patch+json, application/apply-patch+yaml", true},
 		{"E23 merge", "PATCH", pods + "/a", `{not json`, "application/merge-patch+json", 400, api.StatusReasonBadRequest, "invalid JSON patch", true},
 		{"E23 json-patch", "PATCH", pods + "/a", `[{not json`, "application/json-patch+json", 400, api.StatusReasonBadRequest, "invalid JSON patch", true},
@@ -134,12 +134,12 @@ func TestCh01_BadInputTable(t *testing.T) {
 		{"E40", "GET", pods + "?limit=1&continue=bm90LWEtdG9rZW4", "", "", 400, api.StatusReasonBadRequest, "invalid continue token: continue key is not valid", false},
 		{"E42", "GET", "/api/v1/watch/namespaces/default/pods/a?fieldSelector=metadata.name%3Db", "", "", 400, api.StatusReasonBadRequest,
 			"fieldSelector metadata.name doesn't match requested name", true},
-		{"E44 missing", "POST", "/api/v1/namespaces/nope/pods", `{"metadata":{"name":"x"}}`, json, 404, api.StatusReasonNotFound, `namespaces "nope" not found`, true},
-		{"E44 terminating", "POST", "/api/v1/namespaces/doomed/pods", `{"metadata":{"name":"x"}}`, json, 403, api.StatusReasonForbidden,
+		{"E44 missing", "POST", "/api/v1/namespaces/nope/pods", `{"metadata":{"name":"x"},"spec":{"containers":[{"name":"c","image":"busybox"}]}}`, json, 404, api.StatusReasonNotFound, `namespaces "nope" not found`, true},
+		{"E44 terminating", "POST", "/api/v1/namespaces/doomed/pods", `{"metadata":{"name":"x"},"spec":{"containers":[{"name":"c","image":"busybox"}]}}`, json, 403, api.StatusReasonForbidden,
 			`pods "x" is forbidden: unable to create new content in namespace doomed because it is being terminated`, true},
 		{"E45", "DELETE", "/api/v1/namespaces/default", "", "", 403, api.StatusReasonForbidden, `namespaces "default" is forbidden: this namespace may not be deleted`, true},
 		{"E45 kube-system", "DELETE", "/api/v1/namespaces/kube-system", "", "", 403, api.StatusReasonForbidden, `namespaces "kube-system" is forbidden: this namespace may not be deleted`, true},
-		{"E46", "POST", "/api/v1/pods", `{"metadata":{"name":"x"}}`, json, 405, api.StatusReasonMethodNotAllowed, "the server does not allow this method on the requested resource", true},
+		{"E46", "POST", "/api/v1/pods", `{"metadata":{"name":"x"},"spec":{"containers":[{"name":"c","image":"busybox"}]}}`, json, 405, api.StatusReasonMethodNotAllowed, "the server does not allow this method on the requested resource", true},
 		{"E46 item POST", "POST", pods + "/a", `{}`, json, 405, api.StatusReasonMethodNotAllowed, "the server does not allow this method on the requested resource", true},
 		{"E47", "DELETE", pods + "/a", `{"preconditions":{"uid":"not-it"}}`, json, 409, api.StatusReasonConflict,
 			`Operation cannot be fulfilled on pods "a": Precondition failed: UID in precondition: not-it, UID in object meta: ` + uid, true},
@@ -147,7 +147,7 @@ func TestCh01_BadInputTable(t *testing.T) {
 		{"E48", "PATCH", pods + "/a", manyOps, "application/json-patch+json", 413, api.StatusReasonRequestEntityTooLarge,
 			"Request entity too large: The allowed maximum operations in a JSON patch is 10000, got 10001", true},
 		{"U9 unknown resource", "GET", "/api/v1/widgets", "", "", 404, api.StatusReasonNotFound, "the server could not find the requested resource", true},
-		{"P4 update missing", "PUT", pods + "/ghost", `{"metadata":{"name":"ghost"}}`, json, 404, api.StatusReasonNotFound, `pods "ghost" not found`, true},
+		{"P4 update missing", "PUT", pods + "/ghost", `{"metadata":{"name":"ghost"},"spec":{"containers":[{"name":"c","image":"busybox"}]}}`, json, 404, api.StatusReasonNotFound, `pods "ghost" not found`, true},
 		{"X5 patch missing", "PATCH", pods + "/ghost", `{}`, "application/merge-patch+json", 404, api.StatusReasonNotFound, `pods "ghost" not found`, true},
 		{"D4 delete missing", "DELETE", "/api/v1/namespaces/default/configmaps/cfg", "", "", 404, api.StatusReasonNotFound, `configmaps "cfg" not found`, true},
 		{"U8 get in missing namespace", "GET", "/api/v1/namespaces/nope/pods/a", "", "", 404, api.StatusReasonNotFound, `pods "a" not found`, true},
@@ -191,13 +191,13 @@ func TestCh01_StatusDetails(t *testing.T) {
 	mustCreate(t, s, "pods", "default", pod("default", "a", nil))
 	r := c.get("/api/v1/namespaces/default/pods/zz")
 	assert.JSONEq(t, `{"kind":"Status","apiVersion":"v1","metadata":{},"status":"Failure","message":"pods \"zz\" not found","reason":"NotFound","details":{"name":"zz","kind":"pods"},"code":404}`, string(r.body))
-	r = c.do("POST", "/api/v1/namespaces/default/pods", `{"metadata":{"name":"a"}}`)
+	r = c.do("POST", "/api/v1/namespaces/default/pods", `{"metadata":{"name":"a"},"spec":{"containers":[{"name":"c","image":"busybox"}]}}`)
 	require.Equal(t, http.StatusConflict, r.code)
 	st := r.status(t)
 	assert.Equal(t, api.StatusReasonAlreadyExists, st.Reason)
 	assert.Equal(t, `pods "a" already exists`, st.Message)
 	assert.Equal(t, &api.StatusDetails{Name: "a", Kind: "pods"}, st.Details)
-	r = c.do("POST", "/api/v1/namespaces/default/pods", `{"metadata":{"name":"B"}}`)
+	r = c.do("POST", "/api/v1/namespaces/default/pods", `{"metadata":{"name":"B"},"spec":{"containers":[{"name":"c","image":"busybox"}]}}`)
 	st = r.status(t)
 	assert.Equal(t, "Pod", st.Details.Kind)
 	require.Len(t, st.Details.Causes, 1)

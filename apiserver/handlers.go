@@ -50,7 +50,7 @@ func (s *Server) serveCollectionGet(w http.ResponseWriter, r *http.Request, info
 // tableConverter prints the request's resource as of now.
 func (s *Server) tableConverter(info requestInfo) *printers.TableConverter {
 	return &printers.TableConverter{
-		Printer: printers.For(info.res.info.Kind, info.res.info.builtin),
+		Printer: printers.For(info.res.info.Group, info.res.info.Kind, info.res.info.builtin),
 		Version: info.out.Version,
 		Include: info.include,
 		Now:     s.clock.Now(),
@@ -94,7 +94,7 @@ func (s *Server) serveGet(w http.ResponseWriter, r *http.Request, info requestIn
 
 // decodeRequest reads and decodes a POST or PUT body for the resource (C1, E1–E8, E21),
 // after validating the query options of optionsKind (CreateOptions or UpdateOptions).
-func (s *Server) decodeRequest(w http.ResponseWriter, r *http.Request, info requestInfo, optionsKind string) (api.Object, decode.WriteOptions, bool) {
+func (s *Server) decodeRequest(w http.ResponseWriter, r *http.Request, info requestInfo, optionsKind string) (*api.Unstructured, decode.WriteOptions, bool) {
 	if err := checkJSONBody(r); err != nil {
 		writeError(w, err)
 		return nil, decode.WriteOptions{}, false
@@ -109,19 +109,12 @@ func (s *Server) decodeRequest(w http.ResponseWriter, r *http.Request, info requ
 		writeError(w, err)
 		return nil, wo, false
 	}
-	obj, warnings, err := decode.Body(s.scheme, body, info.res.info.GVK(), wo.FieldValidation)
+	obj, warnings, err := s.decodeObject(info.res, body, wo.FieldValidation)
 	if err != nil {
 		writeError(w, err)
 		return nil, wo, false
 	}
 	writeWarnings(w, warnings)
-	// decode.Body gives Unstructured for kinds outside the scheme; normalize makes sure the
-	// stored type is the resource's and sets kind and apiVersion.
-	obj, err = s.normalize(info.res, obj)
-	if err != nil {
-		writeError(w, err)
-		return nil, wo, false
-	}
 	return obj, wo, true
 }
 
@@ -145,9 +138,8 @@ func (s *Server) serveUpdate(w http.ResponseWriter, r *http.Request, info reques
 	if !ok {
 		return
 	}
-	m, _ := api.Accessor(obj)
-	if m.GetName() != info.name {
-		writeError(w, errNameMismatch(m.GetName(), info.name))
+	if obj.GetName() != info.name {
+		writeError(w, errNameMismatch(obj.GetName(), info.name))
 		return
 	}
 	rec, err := s.update(info.res, info.namespace, obj, updateOptions{subresource: info.subresource, dryRun: wo.DryRun})
@@ -200,31 +192,25 @@ func (s *Server) patch(res *resource, ns, name, sub string, pt api.PatchType, bo
 			if pt != api.ApplyPatchType || sub != "" {
 				return nil, false, nil, api.NewNotFound(res.info.GroupResource(), name)
 			}
-			obj, warnings, err := decode.Body(s.scheme, body, res.info.GVK(), wo.FieldValidation)
+			obj, warnings, err := s.decodeObject(res, body, wo.FieldValidation)
 			if err != nil {
 				return nil, false, nil, err
 			}
-			if obj, err = s.normalize(res, obj); err != nil {
-				return nil, false, nil, err
-			}
-			if m, _ := api.Accessor(obj); m.GetName() != name {
-				return nil, false, nil, errNameMismatch(m.GetName(), name)
+			if obj.GetName() != name {
+				return nil, false, nil, errNameMismatch(obj.GetName(), name)
 			}
 			rec, err := s.create(res, ns, obj, wo.DryRun)
 			return rec, err == nil, warnings, err
 		}
-		patched, err := patch.Apply(pt, cur.json(), body, res.info.Kind, res.info.builtin)
+		patched, err := patch.ApplyFor(pt, cur.json(), body, res.info.GVK(), res.info.builtin)
 		if err != nil {
 			return nil, false, nil, err
 		}
-		obj, warnings, err := decode.Body(s.scheme, patched, res.info.GVK(), wo.FieldValidation)
+		obj, warnings, err := s.decodeObject(res, patched, wo.FieldValidation)
 		if err != nil {
 			return nil, false, nil, err
 		}
-		if obj, err = s.normalize(res, obj); err != nil {
-			return nil, false, nil, err
-		}
-		m, _ := api.Accessor(obj)
+		m := obj
 		if m.GetName() != name {
 			return nil, false, nil, errNameMismatch(m.GetName(), name)
 		}

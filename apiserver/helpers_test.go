@@ -266,3 +266,10 @@ func rvOf(t *testing.T, obj api.Object) string {
 	}
 	return m.GetResourceVersion()
 }
+
+// fooResource is a registered kind, as the sample-controller's CustomResourceDefinition
+// would add one: stored and served like any custom resource.
+var fooResource = ResourceInfo{
+	Group: "samplecontroller.k8s.io", Version: "v1alpha1", Resource: "foos", Kind: "Foo",
+	Namespaced: true, ShortNames: []string{"fo"}, ReturnDeletedObject: true,
+}

@@ -141,7 +141,7 @@ func TestCh01_HostileInputs(t *testing.T) {
 		{"1 MB query on list", "GET", pods + "?" + oneMB, "", "", 414, api.StatusReasonUnknown,
 			"the request URI is too long: the query string has 1000000 bytes, the limit is 131072", true},
 		{"1 MB query on watch", "GET", pods + "?watch=1&" + oneMB, "", "", 414, api.StatusReasonUnknown, "the request URI is too long", false},
-		{"1 MB query on create", "POST", pods + "?" + oneMB, `{"metadata":{"name":"q"}}`, jsonCT, 414, api.StatusReasonUnknown, "the request URI is too long", false},
+		{"1 MB query on create", "POST", pods + "?" + oneMB, `{"metadata":{"name":"q"},"spec":{"containers":[{"name":"c","image":"busybox"}]}}`, jsonCT, 414, api.StatusReasonUnknown, "the request URI is too long", false},
 
 		// Path traversal in names: a dot name or a "%" is refused as the real registry's key
 		// functions refuse it; a %2F becomes an extra path segment, hence 404. Nothing
@@ -150,7 +150,7 @@ func TestCh01_HostileInputs(t *testing.T) {
 		{"get .", "GET", pods + "/.", "", "", 400, api.StatusReasonBadRequest, nameInvalid + `".": may not be '.'`, true},
 		{"get %2e%2e", "GET", pods + "/%2e%2e", "", "", 400, api.StatusReasonBadRequest, nameInvalid + `"..": may not be '..'`, true},
 		{"delete ..", "DELETE", pods + "/..", "", "", 400, api.StatusReasonBadRequest, nameInvalid + `"..": may not be '..'`, true},
-		{"update ..", "PUT", pods + "/..", `{"metadata":{"name":".."}}`, jsonCT, 400, api.StatusReasonBadRequest, nameInvalid + `"..": may not be '..'`, true},
+		{"update ..", "PUT", pods + "/..", `{"metadata":{"name":".."},"spec":{"containers":[{"name":"c","image":"busybox"}]}}`, jsonCT, 400, api.StatusReasonBadRequest, nameInvalid + `"..": may not be '..'`, true},
 		{"patch ..", "PATCH", pods + "/..", `{}`, mergeCT, 400, api.StatusReasonBadRequest, nameInvalid + `"..": may not be '..'`, true},
 		{"status of ..", "PUT", pods + "/../status", `{}`, jsonCT, 400, api.StatusReasonBadRequest, nameInvalid + `"..": may not be '..'`, true},
 		{"namespace ..", "DELETE", "/api/v1/namespaces/..", "", "", 400, api.StatusReasonBadRequest, nameInvalid + `"..": may not be '..'`, true},
@@ -164,23 +164,23 @@ func TestCh01_HostileInputs(t *testing.T) {
 			"the server could not find the requested resource", true},
 		{"../ out of the API", "GET", "/api/v1/namespaces/default/pods/../../../../debug/faults", "", "", 404, api.StatusReasonNotFound,
 			"the server could not find the requested resource", true},
-		{"traversal in the body name", "POST", pods, `{"metadata":{"name":"../kube-system/victim"}}`, jsonCT, 422, api.StatusReasonInvalid,
+		{"traversal in the body name", "POST", pods, `{"metadata":{"name":"../kube-system/victim"},"spec":{"containers":[{"name":"c","image":"busybox"}]}}`, jsonCT, 422, api.StatusReasonInvalid,
 			`Pod "../kube-system/victim" is invalid: metadata.name: Invalid value: "../kube-system/victim": a lowercase RFC 1123 subdomain must consist of`, false},
-		{"dot-dot body name", "POST", pods, `{"metadata":{"name":".."}}`, jsonCT, 422, api.StatusReasonInvalid, `Pod ".." is invalid: metadata.name: Invalid value: ".."`, false},
-		{"traversal in the body namespace", "POST", pods, `{"metadata":{"name":"x","namespace":"../kube-system"}}`, jsonCT, 400, api.StatusReasonBadRequest,
+		{"dot-dot body name", "POST", pods, `{"metadata":{"name":".."},"spec":{"containers":[{"name":"c","image":"busybox"}]}}`, jsonCT, 422, api.StatusReasonInvalid, `Pod ".." is invalid: metadata.name: Invalid value: ".."`, false},
+		{"traversal in the body namespace", "POST", pods, `{"metadata":{"name":"x","namespace":"../kube-system"},"spec":{"containers":[{"name":"c","image":"busybox"}]}}`, jsonCT, 400, api.StatusReasonBadRequest,
 			"the namespace of the provided object does not match the namespace sent on the request", true},
 		{"get in namespace ..", "GET", "/api/v1/namespaces/../pods/victim", "", "", 404, api.StatusReasonNotFound, `pods "victim" not found`, true},
-		{"create in namespace ..", "POST", "/api/v1/namespaces/../pods", `{"metadata":{"name":"x"}}`, jsonCT, 422, api.StatusReasonInvalid,
+		{"create in namespace ..", "POST", "/api/v1/namespaces/../pods", `{"metadata":{"name":"x"},"spec":{"containers":[{"name":"c","image":"busybox"}]}}`, jsonCT, 422, api.StatusReasonInvalid,
 			`Pod "x" is invalid: metadata.namespace: Invalid value: "..": a lowercase RFC 1123 label must consist of`, false},
 
 		// Invalid UTF-8. encoding/json (like the real decoder) turns an invalid byte inside a
 		// string into U+FFFD, so a name or label with one fails validation (422) and the
 		// message is valid UTF-8; bytes outside strings are a syntax error (400).
-		{"invalid UTF-8 name", "POST", pods, "{\"metadata\":{\"name\":\"a\xffb\"}}", jsonCT, 422, api.StatusReasonInvalid,
+		{"invalid UTF-8 name", "POST", pods, "{\"metadata\":{\"name\":\"a\xffb\"},\"spec\":{\"containers\":[{\"name\":\"c\",\"image\":\"busybox\"}]}}", jsonCT, 422, api.StatusReasonInvalid,
 			"Pod \"a\uFFFDb\" is invalid: metadata.name: Invalid value: \"a\uFFFDb\"", false},
-		{"invalid UTF-8 label value", "POST", pods, "{\"metadata\":{\"name\":\"l\",\"labels\":{\"k\":\"v\xc3\x28\"}}}", jsonCT, 422, api.StatusReasonInvalid,
+		{"invalid UTF-8 label value", "POST", pods, "{\"metadata\":{\"name\":\"l\",\"labels\":{\"k\":\"v\xc3\x28\"}},\"spec\":{\"containers\":[{\"name\":\"c\",\"image\":\"busybox\"}]}}", jsonCT, 422, api.StatusReasonInvalid,
 			`Pod "l" is invalid: metadata.labels: Invalid value: "v`, false},
-		{"invalid UTF-8 label key", "POST", pods, "{\"metadata\":{\"name\":\"l\",\"labels\":{\"k\xfe\":\"v\"}}}", jsonCT, 422, api.StatusReasonInvalid,
+		{"invalid UTF-8 label key", "POST", pods, "{\"metadata\":{\"name\":\"l\",\"labels\":{\"k\xfe\":\"v\"}},\"spec\":{\"containers\":[{\"name\":\"c\",\"image\":\"busybox\"}]}}", jsonCT, 422, api.StatusReasonInvalid,
 			`Pod "l" is invalid: metadata.labels: Invalid value: "k`, false},
 		{"invalid UTF-8 body", "POST", pods, "\xff\xfe\xfd", jsonCT, 400, api.StatusReasonBadRequest, e1 + "invalid character 'ÿ' looking for beginning of value (fffefd)", true},
 		{"invalid UTF-8 in the URL name", "GET", pods + "/a%FF", "", "", 404, api.StatusReasonNotFound, "pods \"a\uFFFD\" not found", true},
@@ -188,7 +188,7 @@ func TestCh01_HostileInputs(t *testing.T) {
 		{"invalid UTF-8 in a field selector", "GET", pods + "?fieldSelector=metadata.name%3D%FF", "", "", 200, "", "", false},
 		{"invalid UTF-8 in a merge patch", "PATCH", pods + "/a", "{\"metadata\":{\"labels\":{\"k\":\"\xff\"}}}", mergeCT, 422, api.StatusReasonInvalid,
 			`Pod "a" is invalid: metadata.labels: Invalid value`, false},
-		{"invalid UTF-8 in the Content-Type", "POST", pods, `{"metadata":{"name":"x"}}`, "application/\xffjson", 415, api.StatusReasonUnsupportedMediaType,
+		{"invalid UTF-8 in the Content-Type", "POST", pods, `{"metadata":{"name":"x"},"spec":{"containers":[{"name":"c","image":"busybox"}]}}`, "application/\xffjson", 415, api.StatusReasonUnsupportedMediaType,
 			"the body of the request was in an unknown format - accepted media types include: application/json", true},
 	}
 	for _, tt := range tests {

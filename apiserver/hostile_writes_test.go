@@ -120,16 +120,16 @@ func TestCh01_HostileDryRun(t *testing.T) {
 				assert.Equal(t, []string{api.FinalizerKubernetes}, o.Spec.Finalizers)
 				assert.Equal(t, "Active", o.Status.Phase)
 			}},
-		{"create invalid", "POST", pods + "?dryRun=All", `{"metadata":{"name":"Bad_Name"}}`, jsonCT, 422, nil},
-		{"create existing", "POST", pods + "?dryRun=All", `{"metadata":{"name":"a"}}`, jsonCT, 409, nil},
+		{"create invalid", "POST", pods + "?dryRun=All", `{"metadata":{"name":"Bad_Name"},"spec":{"containers":[{"name":"c","image":"busybox"}]}}`, jsonCT, 422, nil},
+		{"create existing", "POST", pods + "?dryRun=All", `{"metadata":{"name":"a"},"spec":{"containers":[{"name":"c","image":"busybox"}]}}`, jsonCT, 409, nil},
 		{"create in a missing namespace", "POST", "/api/v1/namespaces/nope/pods?dryRun=All", newPod, jsonCT, 404, nil},
 		{"update", "PUT", pods + "/a?dryRun=All", `{"metadata":{"name":"a","labels":{"x":"y"}},"spec":{"containers":[{"name":"c","image":"busybox"}]}}`, jsonCT, 200,
 			func(t *testing.T, s *Server, o objectJSON) {
 				assert.Equal(t, map[string]string{"x": "y"}, o.Metadata.Labels)
 				assert.Equal(t, getRV(t, s, "pods", "default", "a"), o.Metadata.ResourceVersion, "the answer keeps the stored RV")
 			}},
-		{"update stale", "PUT", pods + "/a?dryRun=All", `{"metadata":{"name":"a","resourceVersion":"1"}}`, jsonCT, 409, nil},
-		{"update status", "PUT", pods + "/a/status?dryRun=All", `{"metadata":{"name":"a"},"status":{"phase":"Running"}}`, jsonCT, 200,
+		{"update stale", "PUT", pods + "/a?dryRun=All", `{"metadata":{"name":"a","resourceVersion":"1"},"spec":{"containers":[{"name":"c","image":"busybox"}]}}`, jsonCT, 409, nil},
+		{"update status", "PUT", pods + "/a/status?dryRun=All", `{"metadata":{"name":"a"},"status":{"phase":"Running"},"spec":{"containers":[{"name":"c","image":"busybox"}]}}`, jsonCT, 200,
 			func(t *testing.T, _ *Server, o objectJSON) { assert.Equal(t, "Running", o.Status.Phase) }},
 		{"merge patch", "PATCH", pods + "/a?dryRun=All", `{"metadata":{"labels":{"x":"y"}}}`, mergeCT, 200,
 			func(t *testing.T, _ *Server, o objectJSON) {
@@ -203,14 +203,14 @@ func TestCh01_HostileWriteOptions(t *testing.T) {
 	tests := []struct {
 		name, method, path, body, ctype, msg string
 	}{
-		{"create dryRun", "POST", pods + "?dryRun=Bogus", `{"metadata":{"name":"x"}}`, jsonCT, `CreateOptions.meta.k8s.io "" is invalid: ` + dryRunBogus},
+		{"create dryRun", "POST", pods + "?dryRun=Bogus", `{"metadata":{"name":"x"},"spec":{"containers":[{"name":"c","image":"busybox"}]}}`, jsonCT, `CreateOptions.meta.k8s.io "" is invalid: ` + dryRunBogus},
 		{"update dryRun", "PUT", pods + "/a?dryRun=Bogus", podA, jsonCT, `UpdateOptions.meta.k8s.io "" is invalid: ` + dryRunBogus},
 		{"patch dryRun", "PATCH", pods + "/a?dryRun=Bogus", `{}`, mergeCT, `PatchOptions.meta.k8s.io "" is invalid: ` + dryRunBogus},
 		{"delete dryRun", "DELETE", pods + "/a?dryRun=Bogus", "", "", `DeleteOptions.meta.k8s.io "" is invalid: ` + dryRunBogus},
 		{"deletecollection dryRun", "DELETE", pods + "?dryRun=Bogus", "", "", `DeleteOptions.meta.k8s.io "" is invalid: ` + dryRunBogus},
-		{"dryRun All and Bogus", "POST", pods + "?dryRun=All&dryRun=Bogus", `{"metadata":{"name":"x"}}`, jsonCT,
+		{"dryRun All and Bogus", "POST", pods + "?dryRun=All&dryRun=Bogus", `{"metadata":{"name":"x"},"spec":{"containers":[{"name":"c","image":"busybox"}]}}`, jsonCT,
 			`CreateOptions.meta.k8s.io "" is invalid: dryRun: Unsupported value: ["All","Bogus"]: supported values: "All"`},
-		{"create fieldValidation", "POST", pods + "?fieldValidation=Bogus", `{"metadata":{"name":"x"}}`, jsonCT, `CreateOptions.meta.k8s.io "" is invalid: ` + fvBogus},
+		{"create fieldValidation", "POST", pods + "?fieldValidation=Bogus", `{"metadata":{"name":"x"},"spec":{"containers":[{"name":"c","image":"busybox"}]}}`, jsonCT, `CreateOptions.meta.k8s.io "" is invalid: ` + fvBogus},
 		{"update fieldValidation", "PUT", pods + "/a?fieldValidation=Bogus", podA, jsonCT, `UpdateOptions.meta.k8s.io "" is invalid: ` + fvBogus},
 		{"patch fieldValidation", "PATCH", pods + "/a?fieldValidation=Bogus", `{}`, mergeCT, `PatchOptions.meta.k8s.io "" is invalid: ` + fvBogus},
 		{"both, in the real order", "PUT", pods + "/a?fieldValidation=Bogus&dryRun=Bogus", podA, jsonCT,
@@ -219,7 +219,7 @@ func TestCh01_HostileWriteOptions(t *testing.T) {
 			`PatchOptions.meta.k8s.io "" is invalid: force: Forbidden: may not be specified for non-apply patch`},
 		{"apply without fieldManager", "PATCH", pods + "/a", `{}`, applyCT,
 			`PatchOptions.meta.k8s.io "" is invalid: fieldManager: Required value: is required for apply patch`},
-		{"fieldManager too long", "POST", pods + "?fieldManager=" + strings.Repeat("m", 129), `{"metadata":{"name":"x"}}`, jsonCT,
+		{"fieldManager too long", "POST", pods + "?fieldManager=" + strings.Repeat("m", 129), `{"metadata":{"name":"x"},"spec":{"containers":[{"name":"c","image":"busybox"}]}}`, jsonCT,
 			`CreateOptions.meta.k8s.io "" is invalid: fieldManager: Too long: may not be more than 128 bytes`},
 	}
 	for _, tc := range tests {

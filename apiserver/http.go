@@ -195,6 +195,13 @@ func (s *Server) route(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	switch info.verb {
+	case "get", "update", "patch":
+		if info.subresource == "scale" {
+			s.serveScale(w, r, info)
+			return
+		}
+	}
+	switch info.verb {
 	case "list", "watch":
 		s.serveCollectionGet(w, r, info)
 	case "get":

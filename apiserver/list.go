@@ -163,7 +163,7 @@ func writeJSONString(b *bytes.Buffer, s string) {
 func (s *Server) listObject(res *resource, lr listResult) (api.Object, error) {
 	items := make([]api.Object, len(lr.items))
 	for i, r := range lr.items {
-		items[i] = r.obj.DeepCopyObject()
+		items[i] = s.view(r)
 	}
 	var list api.ListObject
 	if res.info.builtin {

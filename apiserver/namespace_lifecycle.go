@@ -31,35 +31,63 @@ func isNamespaces(res *resource) bool {
 // prepareNamespaceForCreate mirrors the namespace strategy's PrepareForCreate: the phase is
 // Active and the spec finalizer "kubernetes" is always there, so the namespace controller
 // decides when the namespace may go.
-func prepareNamespaceForCreate(ns *api.Namespace) {
-	ns.Status = api.NamespaceStatus{Phase: api.NamespaceActive}
-	if !slices.Contains(ns.Spec.Finalizers, api.FinalizerKubernetes) {
-		ns.Spec.Finalizers = append(ns.Spec.Finalizers, api.FinalizerKubernetes)
+func prepareNamespaceForCreate(ns *api.Unstructured) {
+	ns.Object["status"] = map[string]any{"phase": string(api.NamespaceActive)}
+	fin := specFinalizers(ns)
+	if !slices.Contains(fin, api.FinalizerKubernetes) {
+		setSpecFinalizers(ns, append(fin, api.FinalizerKubernetes))
 	}
 }
 
 // prepareNamespaceForUpdate mirrors the namespace strategy's PrepareForUpdate: a write to
 // the main resource keeps the stored spec finalizers (only the finalize subresource changes
 // them) and, once deletion has begun, the Terminating phase.
-func prepareNamespaceForUpdate(ns *api.Namespace, stored api.Object) {
-	if old, ok := stored.(*api.Namespace); ok {
-		ns.Spec.Finalizers = slices.Clone(old.Spec.Finalizers)
-	}
-	if ns.DeletionTimestamp != nil {
-		ns.Status.Phase = api.NamespaceTerminating
+func prepareNamespaceForUpdate(ns, stored *api.Unstructured) {
+	setSpecFinalizers(ns, specFinalizers(stored))
+	if ns.GetDeletionTimestamp() != nil {
+		_ = api.SetNestedField(ns.Object, string(api.NamespaceTerminating), "status", "phase")
 	}
 }
 
 // withNamespaceFinalizersOf is the finalize subresource (namespaceFinalizeStrategy): a copy
 // of stored with only the spec finalizers of updated.
-func withNamespaceFinalizersOf(stored, updated api.Object) api.Object {
-	out := stored.DeepCopyObject()
-	if o, ok := out.(*api.Namespace); ok {
-		if u, ok := updated.(*api.Namespace); ok {
-			o.Spec.Finalizers = slices.Clone(u.Spec.Finalizers)
+func withNamespaceFinalizersOf(stored, updated *api.Unstructured) *api.Unstructured {
+	out := stored.DeepCopy()
+	setSpecFinalizers(out, specFinalizers(updated))
+	return out
+}
+
+// specFinalizers reads a namespace's spec.finalizers.
+func specFinalizers(ns *api.Unstructured) []string {
+	list, _ := nestedSlice(ns.Object, "spec", "finalizers")
+	out := make([]string, 0, len(list))
+	for _, f := range list {
+		if s, ok := f.(string); ok {
+			out = append(out, s)
 		}
 	}
 	return out
+}
+
+// setSpecFinalizers writes spec.finalizers, removing the member when there are none.
+func setSpecFinalizers(ns *api.Unstructured, fin []string) {
+	if len(fin) == 0 {
+		if spec, ok := ns.Object["spec"].(map[string]any); ok {
+			delete(spec, "finalizers")
+		}
+		return
+	}
+	list := make([]any, len(fin))
+	for i, f := range fin {
+		list[i] = f
+	}
+	_ = api.SetNestedField(ns.Object, list, "spec", "finalizers")
+}
+
+// namespacePhase reads status.phase.
+func namespacePhase(ns *api.Unstructured) api.NamespacePhase {
+	p, _, _ := api.NestedString(ns.Object, "status", "phase")
+	return api.NamespacePhase(p)
 }
 
 // namespaceAcceptsLocked is the NamespaceLifecycle admission check (NS1, NS2).
@@ -69,7 +97,7 @@ func (s *Server) namespaceAcceptsLocked(res *resource, m api.MetaObject) error {
 	if rec == nil {
 		return api.NewNotFound(api.GroupResource{Resource: "namespaces"}, m.GetNamespace())
 	}
-	if ns, ok := rec.obj.(*api.Namespace); ok && (ns.Status.Phase == api.NamespaceTerminating || ns.DeletionTimestamp != nil) {
+	if namespacePhase(rec.obj) == api.NamespaceTerminating || rec.meta.GetDeletionTimestamp() != nil {
 		st := api.NewForbidden(res.info.GroupResource(), m.GetName(), fmt.Errorf(
 			"unable to create new content in namespace %s because it is being terminated", m.GetNamespace()))
 		st.Details.Causes = []api.StatusCause{{
@@ -101,10 +129,10 @@ func (s *Server) removeNamespace(res *resource, name string, opts api.DeleteOpti
 	}
 	cur := old
 	if old.meta.GetDeletionTimestamp() == nil {
-		obj := old.obj.DeepCopyObject().(*api.Namespace)
+		obj := old.obj.DeepCopy()
 		now := s.now()
-		obj.DeletionTimestamp = &now
-		obj.Status.Phase = api.NamespaceTerminating
+		obj.SetDeletionTimestamp(&now)
+		_ = api.SetNestedField(obj.Object, string(api.NamespaceTerminating), "status", "phase")
 		if decode.IsDryRun(opts) {
 			s.mu.Unlock()
 			return deleteResult{rec: newRecord(obj, old.key, old.rv)}, nil
@@ -183,17 +211,12 @@ func (s *Server) maybeFinishNamespaceLocked(ns string) *record {
 			return nil
 		}
 	}
-	obj, ok := rec.obj.DeepCopyObject().(*api.Namespace)
-	if !ok {
-		return nil
-	}
-	finalized := slices.DeleteFunc(obj.Spec.Finalizers, func(f string) bool { return f == api.FinalizerKubernetes })
-	changed := len(finalized) != len(rec.obj.(*api.Namespace).Spec.Finalizers)
-	if len(finalized) == 0 {
-		finalized = nil
-	}
-	obj.Spec.Finalizers = finalized
-	if len(obj.Spec.Finalizers) > 0 || len(obj.Finalizers) > 0 {
+	obj := rec.obj.DeepCopy()
+	before := specFinalizers(rec.obj)
+	finalized := slices.DeleteFunc(slices.Clone(before), func(f string) bool { return f == api.FinalizerKubernetes })
+	changed := len(finalized) != len(before)
+	setSpecFinalizers(obj, finalized)
+	if len(finalized) > 0 || len(obj.GetFinalizers()) > 0 {
 		if changed {
 			s.commit(nsRes, watch.Modified, rec.key, obj, rec)
 		}
@@ -203,29 +226,28 @@ func (s *Server) maybeFinishNamespaceLocked(ns string) *record {
 }
 
 // servesSubresource says which subresources a resource has: status where the kind has one,
-// and finalize for namespaces.
+// scale for deployments, replicasets and statefulsets, and finalize for namespaces.
 func servesSubresource(res *resource, sub string) bool {
 	switch sub {
 	case "status":
 		return res.info.hasStatus()
 	case "finalize":
 		return isNamespaces(res)
+	case "scale":
+		return res.info.hasScale()
 	}
 	return false
 }
 
 // namespacePhaseCauses mirrors ValidateNamespaceStatusUpdate: the phase follows the
 // deletionTimestamp, so no status write can bring a Terminating namespace back to Active.
-func namespacePhaseCauses(obj api.Object) []api.StatusCause {
-	ns, ok := obj.(*api.Namespace)
-	if !ok {
-		return nil
-	}
+func namespacePhaseCauses(ns *api.Unstructured) []api.StatusCause {
+	phase := namespacePhase(ns)
 	switch {
-	case ns.DeletionTimestamp == nil && ns.Status.Phase != api.NamespaceActive:
-		return []api.StatusCause{validation.Invalid("status.Phase", string(ns.Status.Phase), "may only be 'Active' if `deletionTimestamp` is empty")}
-	case ns.DeletionTimestamp != nil && ns.Status.Phase != api.NamespaceTerminating:
-		return []api.StatusCause{validation.Invalid("status.Phase", string(ns.Status.Phase), "may only be 'Terminating' if `deletionTimestamp` is not empty")}
+	case ns.GetDeletionTimestamp() == nil && phase != api.NamespaceActive:
+		return []api.StatusCause{validation.Invalid("status.Phase", string(phase), "may only be 'Active' if `deletionTimestamp` is empty")}
+	case ns.GetDeletionTimestamp() != nil && phase != api.NamespaceTerminating:
+		return []api.StatusCause{validation.Invalid("status.Phase", string(phase), "may only be 'Terminating' if `deletionTimestamp` is not empty")}
 	}
 	return nil
 }

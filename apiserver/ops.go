@@ -1,7 +1,6 @@
 package apiserver
 
 import (
-	"bytes"
 	"context"
 	"crypto/rand"
 	"encoding/json"
@@ -72,10 +71,11 @@ func (s *Server) now() api.Time {
 	return api.NewTime(s.clock.Now().UTC().Truncate(1e9))
 }
 
-// normalize returns a private copy of obj in the resource's Go type: *api.Pod, *api.ConfigMap
-// and *api.Namespace for the built-ins, *api.Unstructured for registered kinds, with kind and
-// apiVersion set (N6). Another type is converted through JSON.
-func (s *Server) normalize(res *resource, obj api.Object) (api.Object, error) {
+// normalize returns a private copy of obj as the server stores every object: whole, as an
+// *api.Unstructured, with kind and apiVersion set (N6). A typed object (from the Go API) is
+// converted through its JSON, its nulls dropped, as a typed Go struct on the real server
+// never stores a null.
+func (s *Server) normalize(res *resource, obj api.Object) (*api.Unstructured, error) {
 	if obj == nil {
 		return nil, api.NewBadRequest("no object provided")
 	}
@@ -86,58 +86,86 @@ func (s *Server) normalize(res *resource, obj api.Object) (api.Object, error) {
 	if gvk.Version != "" && gvk.APIVersion() != res.info.apiVersion() {
 		return nil, api.NewBadRequest(fmt.Sprintf("the API version in the data (%s) does not match the expected API version (%s)", gvk.APIVersion(), res.info.apiVersion()))
 	}
-	var out api.Object
-	if res.info.builtin {
-		want, err := s.scheme.New(res.info.GVK())
-		if err != nil {
-			return nil, api.NewInternalError(err)
-		}
-		if reflect.TypeOf(want) == reflect.TypeOf(obj) {
-			out = obj.DeepCopyObject()
-		} else {
-			data, err := json.Marshal(obj)
-			if err != nil {
-				return nil, api.NewBadRequest(err.Error())
-			}
-			if err := s.scheme.DecodeInto(data, want); err != nil {
-				return nil, api.NewBadRequest(err.Error())
-			}
-			out = want
-		}
+	var out *api.Unstructured
+	if u, ok := obj.(*api.Unstructured); ok {
+		out = u.DeepCopy()
 	} else {
-		if u, ok := obj.(*api.Unstructured); ok {
-			out = u.DeepCopy()
-		} else {
-			data, err := json.Marshal(obj)
-			if err != nil {
-				return nil, api.NewBadRequest(err.Error())
-			}
-			u := &api.Unstructured{}
-			if err := u.UnmarshalJSON(data); err != nil {
-				return nil, api.NewBadRequest(err.Error())
-			}
-			out = u
+		data, err := json.Marshal(obj)
+		if err != nil {
+			return nil, api.NewBadRequest(err.Error())
+		}
+		out = &api.Unstructured{}
+		if err := out.UnmarshalJSON(data); err != nil {
+			return nil, api.NewBadRequest(err.Error())
+		}
+		dropNulls(out.Object)
+	}
+	if out.Object == nil {
+		out.Object = map[string]any{}
+	}
+	if md, found := out.Object["metadata"]; found {
+		if _, ok := md.(map[string]any); !ok && md != nil {
+			return nil, api.NewBadRequest("metadata must be an object")
 		}
 	}
-	if _, err := api.Accessor(out); err != nil {
-		return nil, api.NewBadRequest(err.Error())
-	}
-	out.GetObjectKind().SetGroupVersionKind(res.info.GVK())
+	out.SetGroupVersionKind(res.info.GVK())
 	return out, nil
 }
 
-// validate runs the strategy's validation: metadata for every kind (E11–E16), the data size
-// of configmaps (E10).
-func validate(res *resource, obj api.Object) error {
-	m, _ := api.Accessor(obj)
-	isNS := res.info.builtin && res.info.Kind == "Namespace"
-	if err := validation.ValidateObjectMeta(res.info.groupKind().String(), m, isNS, res.info.Namespaced); err != nil {
-		return err
+// dropNulls removes every null member of the tree, in place.
+func dropNulls(m map[string]any) {
+	for k, v := range m {
+		switch v := v.(type) {
+		case nil:
+			delete(m, k)
+		case map[string]any:
+			dropNulls(v)
+		case []any:
+			for _, e := range v {
+				if em, ok := e.(map[string]any); ok {
+					dropNulls(em)
+				}
+			}
+		}
 	}
-	if cm, ok := obj.(*api.ConfigMap); ok {
-		return validation.ValidateConfigMapSize(cm)
+}
+
+// validate runs the strategy's validation: metadata for every kind (E11–E16), then the
+// kind's own checks (the data of configmaps and secrets, E10).
+func validate(res *resource, obj *api.Unstructured) error {
+	isNS := isNamespaces(res)
+	var causes []api.StatusCause
+	if err := validation.ValidateObjectMeta(res.info.groupKind().String(), obj, isNS, res.info.Namespaced); err != nil {
+		var st *api.Status
+		if !errors.As(err, &st) || st.Details == nil || len(st.Details.Causes) == 0 {
+			return err
+		}
+		causes = st.Details.Causes
+	}
+	causes = append(causes, kindCauses(res, obj)...)
+	if len(causes) > 0 {
+		return api.NewInvalid(res.info.groupKind(), obj.GetName(), causes)
+	}
+	if res.info.builtin && res.info.Group == "" && res.info.Kind == "ConfigMap" {
+		return validation.ValidateConfigMapSize(obj.GetName(), stringMapOf(obj.Object, "data"), stringMapOf(obj.Object, "binaryData"))
 	}
 	return nil
+}
+
+// stringMapOf reads a map of strings; members of another type are left out (the decoder has
+// refused them already).
+func stringMapOf(obj map[string]any, fields ...string) map[string]string {
+	m, _, _ := api.NestedMap(obj, fields...)
+	if len(m) == 0 {
+		return nil
+	}
+	out := make(map[string]string, len(m))
+	for k, v := range m {
+		if s, ok := v.(string); ok {
+			out[k] = s
+		}
+	}
+	return out
 }
 
 // checkNamespace applies the URL namespace to a namespaced object (C5, E18) and clears it
@@ -162,8 +190,8 @@ func checkNamespace(res *resource, m api.MetaObject, ns string) error {
 // create stores a new object (rest.BeforeCreate + Store.Create; C1–C6). obj is private. A
 // dry run does everything but the write, as DryRunnableStorage.Create: the answer is the
 // object as it would be stored, without a resourceVersion.
-func (s *Server) create(res *resource, ns string, obj api.Object, dryRun bool) (*record, error) {
-	m, _ := api.Accessor(obj)
+func (s *Server) create(res *resource, ns string, obj *api.Unstructured, dryRun bool) (*record, error) {
+	m := obj
 	if m.GetResourceVersion() != "" {
 		return nil, errRVOnCreate()
 	}
@@ -179,24 +207,29 @@ func (s *Server) create(res *resource, ns string, obj api.Object, dryRun bool) (
 		}
 		m.SetName(prefix + validation.GenerateNameSuffix())
 	}
-	if err := validate(res, obj); err != nil {
-		return nil, err
-	}
 	m.SetUID(newUID())
 	m.SetCreationTimestamp(s.now())
 	m.SetDeletionTimestamp(nil)
 	m.SetDeletionGracePeriodSeconds(nil)
 	m.SetGeneration(0)
-	if !res.info.builtin || res.info.Kind == "Pod" {
+	if res.info.hasGeneration() {
 		m.SetGeneration(1)
 	}
-	switch o := obj.(type) {
-	case *api.Pod:
-		if o.Status.Phase == "" {
-			o.Status.Phase = api.PodPending
+	s.prepareForCreate(res, obj)
+	applyDefaults(res, obj)
+	if res.info.Namespaced && validation.IsNamespaceName(m.GetNamespace()) {
+		// Admission comes before validation: a missing or terminating namespace is the
+		// answer, whatever else is wrong (checked again under the write lock below). A
+		// namespace that cannot be a name is left to validation's message.
+		s.mu.RLock()
+		err := s.namespaceAcceptsLocked(res, m)
+		s.mu.RUnlock()
+		if err != nil {
+			return nil, err
 		}
-	case *api.Namespace:
-		prepareNamespaceForCreate(o)
+	}
+	if err := validate(res, obj); err != nil {
+		return nil, err
 	}
 
 	s.mu.Lock()
@@ -209,6 +242,11 @@ func (s *Server) create(res *resource, ns string, obj api.Object, dryRun bool) (
 	key := objectKey(m.GetNamespace(), m.GetName())
 	if _, exists := res.objects[key]; exists {
 		return nil, api.NewAlreadyExists(res.info.GroupResource(), m.GetName())
+	}
+	if isServices(res) {
+		if err := s.serviceIPs.AllocateService(obj.Object, dryRun); err != nil {
+			return nil, err
+		}
 	}
 	if dryRun {
 		return newRecord(obj, key, 0), nil
@@ -228,8 +266,8 @@ type updateOptions struct {
 // update replaces an object (rest.BeforeUpdate + Store.Update; P1–P5). obj is private and
 // already checked against the URL name. A no-op writes nothing (0.3, R16), and so does a dry
 // run, whose answer keeps the stored resourceVersion (DryRunnableStorage.GuaranteedUpdate).
-func (s *Server) update(res *resource, ns string, obj api.Object, uo updateOptions) (*record, error) {
-	m, _ := api.Accessor(obj)
+func (s *Server) update(res *resource, ns string, obj *api.Unstructured, uo updateOptions) (*record, error) {
+	m := obj
 	if err := checkNamespace(res, m, ns); err != nil {
 		return nil, err
 	}
@@ -260,19 +298,22 @@ func (s *Server) update(res *resource, ns string, obj api.Object, uo updateOptio
 		return nil, api.NewConflict(gr, m.GetName(), preconditionFailed("UID", uid, old.meta.GetUID()))
 	}
 
+	applyDefaults(res, obj) // before the spec comparison: a body without defaults is no change
 	switch uo.subresource {
 	case "status":
 		obj = withStatusOf(old.obj, obj)
-		m, _ = api.Accessor(obj)
+		m = obj
 	case "finalize":
 		obj = withNamespaceFinalizersOf(old.obj, obj)
-		m, _ = api.Accessor(obj)
+		m = obj
 	default:
-		// The main resource keeps the stored status, whatever the body says: only the status
-		// subresource writes it (the pod, namespace and custom-resource strategies'
-		// PrepareForUpdate). So a spec writer and a status writer never undo each other.
-		obj = withStatusOf(obj, old.obj)
-		m, _ = api.Accessor(obj)
+		// The main resource keeps the stored status, whatever the body says, where the kind
+		// has a status subresource: only that writes it (the strategies' PrepareForUpdate).
+		// So a spec writer and a status writer never undo each other.
+		if res.info.hasStatus() {
+			obj = withStatusOf(obj, old.obj)
+			m = obj
+		}
 		m.SetUID(old.meta.GetUID())
 		m.SetCreationTimestamp(old.meta.GetCreationTimestamp())
 		m.SetDeletionTimestamp(old.meta.GetDeletionTimestamp().DeepCopy())
@@ -281,15 +322,19 @@ func (s *Server) update(res *resource, ns string, obj api.Object, uo updateOptio
 		if m.GetGeneration() > 0 && specChanged(old.obj, obj) {
 			m.SetGeneration(old.meta.GetGeneration() + 1)
 		}
-		if ns, ok := obj.(*api.Namespace); ok {
-			prepareNamespaceForUpdate(ns, old.obj)
+		if isNamespaces(res) {
+			prepareNamespaceForUpdate(obj, old.obj)
+		}
+		if isServices(res) {
+			keepAllocatedIPs(obj, old.obj)
 		}
 	}
+	applyDefaults(res, obj)
 	if err := validateUpdate(res, obj, old); err != nil {
 		return nil, err
 	}
 	m.SetResourceVersion(oldRV)
-	if enc, err := json.Marshal(obj); err == nil && bytes.Equal(enc, old.json()) {
+	if reflect.DeepEqual(obj.Object, old.obj.Object) {
 		return old, nil
 	}
 	if uo.dryRun {
@@ -332,8 +377,8 @@ func objectResourceVersion(v string) (uint64, error) {
 // validateUpdate is the update strategies' ValidateUpdate: ValidateObjectMetaAccessorUpdate's
 // rule that no finalizer may be added once deletion has begun (422, ahead of any other
 // cause), a namespace's phase rule, then the rules every write obeys.
-func validateUpdate(res *resource, obj api.Object, old *record) error {
-	m, _ := api.Accessor(obj)
+func validateUpdate(res *resource, obj *api.Unstructured, old *record) error {
+	m := obj
 	var causes []api.StatusCause
 	if old.meta.GetDeletionTimestamp() != nil {
 		var extra []string
@@ -348,7 +393,9 @@ func validateUpdate(res *resource, obj api.Object, old *record) error {
 				"no new finalizers can be added if the object is being deleted, found new finalizers %#v", extra)))
 		}
 	}
-	causes = append(causes, namespacePhaseCauses(obj)...)
+	if isNamespaces(res) {
+		causes = append(causes, namespacePhaseCauses(obj)...)
+	}
 	err := validate(res, obj)
 	if len(causes) == 0 {
 		return err
@@ -379,55 +426,40 @@ func copyInt64(p *int64) *int64 {
 // withStatusOf returns a copy of stored with the status of updated: a write to the status
 // subresource changes nothing else (the status strategies' PrepareForUpdate). With the
 // arguments the other way round it gives a main-resource write the stored status.
-func withStatusOf(stored, updated api.Object) api.Object {
-	out := stored.DeepCopyObject()
-	switch o := out.(type) {
-	case *api.Pod:
-		if u, ok := updated.(*api.Pod); ok {
-			o.Status = *u.Status.DeepCopy()
-		}
-	case *api.Namespace:
-		if u, ok := updated.(*api.Namespace); ok {
-			o.Status = u.Status
-		}
-	case *api.Unstructured:
-		if u, ok := updated.(*api.Unstructured); ok {
-			if st, found := u.Object["status"]; found {
-				_ = api.SetNestedField(o.Object, st, "status")
-			} else {
-				delete(o.Object, "status")
-			}
-		}
+func withStatusOf(stored, updated *api.Unstructured) *api.Unstructured {
+	out := stored.DeepCopy()
+	if st, found := updated.Object["status"]; found {
+		out.Object["status"] = api.DeepCopyJSONValue(st)
+	} else {
+		delete(out.Object, "status")
 	}
 	return out
 }
 
-// specChanged decides whether generation moves (P5): pods compare their spec; registered
-// kinds compare everything outside metadata and status.
-func specChanged(old, updated api.Object) bool {
-	switch o := old.(type) {
-	case *api.Pod:
-		u, ok := updated.(*api.Pod)
-		return !ok || !reflect.DeepEqual(o.Spec, u.Spec)
-	case *api.Unstructured:
-		u, ok := updated.(*api.Unstructured)
-		if !ok {
+// specChanged decides whether generation moves (P5): everything outside metadata and status
+// is the spec (spec, template, data, …), as the strategies compare it. The deployment
+// strategy also counts a change of annotations, the endpointslice strategy one of labels.
+func specChanged(old, updated *api.Unstructured) bool {
+	switch old.GroupVersionKind() {
+	case api.GroupVersionKind{Group: "apps", Version: "v1", Kind: "Deployment"}:
+		if !reflect.DeepEqual(old.GetAnnotations(), updated.GetAnnotations()) {
 			return true
 		}
-		strip := func(m map[string]any) map[string]any {
-			c := make(map[string]any, len(m))
-			for k, v := range m {
-				if k != "metadata" && k != "status" {
-					c[k] = v
-				}
-			}
-			return c
+	case api.GroupVersionKind{Group: "discovery.k8s.io", Version: "v1", Kind: "EndpointSlice"}:
+		if !reflect.DeepEqual(old.GetLabels(), updated.GetLabels()) {
+			return true
 		}
-		a, _ := json.Marshal(strip(o.Object))
-		b, _ := json.Marshal(strip(u.Object))
-		return !bytes.Equal(a, b)
 	}
-	return false
+	strip := func(m map[string]any) map[string]any {
+		c := make(map[string]any, len(m))
+		for k, v := range m {
+			if k != "metadata" && k != "status" {
+				c[k] = v
+			}
+		}
+		return c
+	}
+	return !reflect.DeepEqual(strip(old.Object), strip(updated.Object))
 }
 
 // get reads one object (L6): RV "" is the latest, "0" any (the latest here), N not older

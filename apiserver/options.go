@@ -93,8 +93,7 @@ type Options struct {
 	// TooLargeResourceVersionWait is how long a request for a future RV waits for it (0:
 	// DefaultTooLargeResourceVersionWait; negative: no wait, fail at once).
 	TooLargeResourceVersionWait time.Duration
-	// Resources are extra kinds to serve, stored as Unstructured (e.g. DeploymentsResource;
-	// nil: none). Each must be valid and none may clash with another or a built-in one.
+	// Resources are extra kinds to serve, as custom resources are (nil: none). Each must be valid and none may clash with another or a built-in one.
 	Resources []ResourceInfo
 	// Clock drives timestamps, bookmarks and timeouts (nil: the real clock). A server created
 	// inside a testing/synctest bubble with the real clock runs in virtual time.

@@ -90,7 +90,7 @@ func TestCh01_OptionsConventionOthers(t *testing.T) {
 	var logs bytes.Buffer
 	lg := slog.New(slog.NewTextHandler(&logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
 	fake := &optionsTestClock{}
-	set := New(Options{Version: "v1.30.2", BearerToken: "t", Resources: []ResourceInfo{DeploymentsResource}, Clock: fake, Logger: lg})
+	set := New(Options{Version: "v1.30.2", BearerToken: "t", Resources: []ResourceInfo{fooResource}, Clock: fake, Logger: lg})
 	t.Cleanup(set.Close)
 	assert.Equal(t, "30", set.version.Minor)
 	assert.Equal(t, "t", set.opts.BearerToken)
@@ -98,7 +98,7 @@ func TestCh01_OptionsConventionOthers(t *testing.T) {
 	assert.Same(t, fake, set.clock)
 	assert.Same(t, lg, set.log)
 
-	dup := DeploymentsResource
+	dup := fooResource
 	for _, tc := range []struct {
 		name string
 		opts Options
@@ -107,7 +107,8 @@ func TestCh01_OptionsConventionOthers(t *testing.T) {
 		{"Version", Options{Version: "1.32"}, `version "1.32" is not of the form v1.32.0`},
 		{"BearerToken", Options{BearerToken: "a b"}, "must not contain white space"},
 		{"Resources invalid", Options{Resources: []ResourceInfo{{Resource: "Bad", Version: "v1", Kind: "B"}}}, "must be lower case"},
-		{"Resources twice", Options{Resources: []ResourceInfo{DeploymentsResource, dup}}, "resource deployments.apps is already registered"},
+		{"Resources twice", Options{Resources: []ResourceInfo{fooResource, dup}}, "resource foos.samplecontroller.k8s.io is already registered"},
+		{"Resources built-in group", Options{Resources: []ResourceInfo{{Group: "apps", Version: "v1", Resource: "deployments", Kind: "Deployment"}}}, "resource deployments.apps is already registered"},
 		{"Resources built-in", Options{Resources: []ResourceInfo{{Version: "v1", Resource: "pods", Kind: "Pod"}}}, "resource pods is already registered"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

@@ -2,7 +2,6 @@ package apiserver
 
 import (
 	"fmt"
-	"strconv"
 	"strings"
 
 	"github.com/informer-lab/informer-lab/api"
@@ -29,7 +28,8 @@ type ResourceInfo struct {
 	// registered kind does not unless this is set, as for custom resources.
 	AllowUnconditionalUpdate bool
 	// ReturnDeletedObject makes DELETE answer with the deleted object rather than a Success
-	// Status (wire spec D4). Pods, namespaces and registered kinds return the object.
+	// Status (wire spec D4). Pods, namespaces, services, serviceaccounts and PVCs do
+	// (kinds.go), and so do custom resources.
 	ReturnDeletedObject bool
 	// FieldLabels are the field-selector labels beyond metadata.name and metadata.namespace
 	// (wire spec L19); FieldSet computes their values for one object. Both may be empty.
@@ -37,15 +37,7 @@ type ResourceInfo struct {
 	FieldSet    func(obj api.Object) fields.Set
 
 	builtin bool
-}
-
-// DeploymentsResource is an example registered kind, apps/v1 deployments, served under
-// /apis/apps/v1 and stored as Unstructured. Pass it in Options.Resources (or to Register) to
-// serve it; it proves the registration path.
-var DeploymentsResource = ResourceInfo{
-	Group: "apps", Version: "v1", Resource: "deployments", Kind: "Deployment",
-	Namespaced: true, ShortNames: []string{"deploy"}, Categories: []string{"all"}, ReturnDeletedObject: true,
-	AllowUnconditionalUpdate: true,
+	traits  kindTraits // the strategy switches of a built-in (kinds.go)
 }
 
 // GVK returns the resource's group, version and kind.
@@ -71,14 +63,21 @@ func (ri *ResourceInfo) listKind() string {
 	return ri.Kind + "List"
 }
 
-// hasStatus reports whether the resource serves the status subresource (U2): every kind
-// but the built-in ConfigMap.
-func (ri *ResourceInfo) hasStatus() bool { return !(ri.builtin && ri.Kind == "ConfigMap") }
+// hasStatus reports whether the resource serves the status subresource (U2): the built-ins
+// whose registry has one, and every registered kind.
+func (ri *ResourceInfo) hasStatus() bool { return !ri.builtin || ri.traits.status }
+
+// hasGeneration reports whether metadata.generation is kept (P5): the built-ins whose
+// strategy sets it, and every registered kind.
+func (ri *ResourceInfo) hasGeneration() bool { return !ri.builtin || ri.traits.generation }
+
+// hasScale reports whether the scale subresource is served.
+func (ri *ResourceInfo) hasScale() bool { return ri.builtin && ri.traits.scale }
 
 // verbs lists the verbs the resource serves, sorted as discovery sends them (K4). The
 // collection DELETE of namespaces is not served.
 func (ri *ResourceInfo) verbs() []string {
-	if ri.builtin && ri.Kind == "Namespace" {
+	if ri.builtin && ri.traits.noCollectionDelete {
 		return []string{"create", "delete", "get", "list", "patch", "update", "watch"}
 	}
 	return []string{"create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"}
@@ -119,55 +118,6 @@ func (ri *ResourceInfo) validate() error {
 		return fmt.Errorf("apiserver: group %q and version %q must not contain '/'", ri.Group, ri.Version)
 	}
 	return nil
-}
-
-// Built-in resources of the core group (wire spec §1 and L19).
-func builtinResources() []ResourceInfo {
-	return []ResourceInfo{
-		{
-			Version: "v1", Resource: "pods", Kind: "Pod", Namespaced: true, ShortNames: []string{"po"}, Categories: []string{"all"},
-			AllowUnconditionalUpdate: true, ReturnDeletedObject: true, builtin: true,
-			FieldLabels: []string{"spec.nodeName", "spec.restartPolicy", "spec.schedulerName",
-				"spec.serviceAccountName", "spec.hostNetwork", "status.phase", "status.podIP",
-				"status.podIPs", "status.nominatedNodeName"},
-			FieldSet: podFields,
-		},
-		{
-			Version: "v1", Resource: "configmaps", Kind: "ConfigMap", Namespaced: true,
-			ShortNames: []string{"cm"}, AllowUnconditionalUpdate: true, builtin: true,
-		},
-		{
-			Version: "v1", Resource: "namespaces", Kind: "Namespace", ShortNames: []string{"ns"},
-			AllowUnconditionalUpdate: true, ReturnDeletedObject: true, builtin: true,
-			FieldLabels: []string{"status.phase"},
-			FieldSet: func(obj api.Object) fields.Set {
-				ns, _ := obj.(*api.Namespace)
-				if ns == nil {
-					return fields.Set{}
-				}
-				return fields.Set{"status.phase": string(ns.Status.Phase)}
-			},
-		},
-	}
-}
-
-// podFields mirrors the pod registry's GetAttrs/ToSelectableFields.
-func podFields(obj api.Object) fields.Set {
-	p, _ := obj.(*api.Pod)
-	if p == nil {
-		return fields.Set{}
-	}
-	return fields.Set{
-		"spec.nodeName":            p.Spec.NodeName,
-		"spec.restartPolicy":       string(p.Spec.RestartPolicy),
-		"spec.schedulerName":       p.Spec.SchedulerName,
-		"spec.serviceAccountName":  p.Spec.ServiceAccountName,
-		"spec.hostNetwork":         strconv.FormatBool(p.Spec.HostNetwork),
-		"status.phase":             string(p.Status.Phase),
-		"status.podIP":             p.Status.PodIP,
-		"status.podIPs":            p.Status.PodIP,
-		"status.nominatedNodeName": "",
-	}
 }
 
 // podFieldLabelAlias maps the legacy pod field label to its current name (L19).

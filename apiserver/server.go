@@ -15,6 +15,7 @@ import (
 	"sync/atomic"
 
 	"github.com/informer-lab/informer-lab/api"
+	"github.com/informer-lab/informer-lab/apiserver/internal/defaulting"
 	"github.com/informer-lab/informer-lab/internal/clock"
 )
 
@@ -60,6 +61,11 @@ type Server struct {
 	// clientCA is the CA of Options.ClientCertAuth, set once by StartTLS; authenticate
 	// reads it without a lock.
 	clientCA atomic.Pointer[clientCA]
+	// openAPICache holds each group-version's OpenAPI document by the kinds it served when
+	// built (openapi.go).
+	openAPICache sync.Map
+	// serviceIPs hands out Services' cluster IPs from the kubeadm default range.
+	serviceIPs *defaulting.ClusterIPAllocator
 }
 
 // New mirrors genericapiserver's New + PrepareRun for our single process: a ready Server with
@@ -83,6 +89,7 @@ func New(opts Options) *Server {
 		closing:   make(chan struct{}),
 		version:   newVersionInfo(opts.Version),
 	}
+	s.serviceIPs, _ = defaulting.NewClusterIPAllocator(defaulting.DefaultServiceCIDR) // a valid constant
 	s.hist.init(opts.HistorySize)
 	s.counts.reset()
 	for _, ri := range builtinResources() {

@@ -1,7 +1,6 @@
 package apiserver
 
 import (
-	"encoding/json"
 	"slices"
 	"sort"
 	"strconv"
@@ -32,16 +31,16 @@ import (
 // events and watchers share it without copying, and the Go API deep-copies on the way out
 // (H-8). Its JSON is computed at most once and reused by every list and watcher.
 type record struct {
-	obj  api.Object
-	meta api.MetaObject
+	obj  *api.Unstructured // the whole object, every field the schema knows (see normalize)
+	meta api.MetaObject    // obj itself, as metadata accessors
 	rv   uint64
 	key  string // "namespace/name", or "name" when cluster-scoped (0.6)
 	enc  atomic.Pointer[[]byte]
+	view atomic.Pointer[api.Object] // the typed view the Go API hands out, decoded once
 }
 
-func newRecord(obj api.Object, key string, rv uint64) *record {
-	m, _ := api.Accessor(obj)
-	return &record{obj: obj, meta: m, rv: rv, key: key}
+func newRecord(obj *api.Unstructured, key string, rv uint64) *record {
+	return &record{obj: obj, meta: obj, rv: rv, key: key}
 }
 
 // json returns the object's encoding, kind and apiVersion included (N6).
@@ -49,7 +48,7 @@ func (r *record) json() []byte {
 	if p := r.enc.Load(); p != nil {
 		return *p
 	}
-	b, err := json.Marshal(r.obj)
+	b, err := encodeStored(r.obj.Object)
 	if err != nil {
 		// Stored objects come from JSON or from typed structs, so this cannot happen; an
 		// encodable placeholder keeps the stream valid if it ever does.
@@ -199,15 +198,17 @@ func (h *history) compact(rv uint64) {
 // commit performs one write under s.mu: it bumps the revision, stamps obj with it, stores
 // (or, for Deleted, removes) the record, appends the event and hands it to the watchers.
 // obj must be private to the server: nobody else may hold it.
-func (s *Server) commit(res *resource, typ watch.EventType, key string, obj api.Object, old *record) *event {
+func (s *Server) commit(res *resource, typ watch.EventType, key string, obj *api.Unstructured, old *record) *event {
 	s.rev++
-	m, _ := api.Accessor(obj)
-	m.SetResourceVersion(strconv.FormatUint(s.rev, 10))
+	obj.SetResourceVersion(strconv.FormatUint(s.rev, 10))
 	rec := newRecord(obj, key, s.rev)
 	switch typ {
 	case watch.Deleted:
 		delete(res.objects, key)
 		res.deleted(rec)
+		if isServices(res) {
+			s.serviceIPs.ReleaseService(obj.Object)
+		}
 	case watch.Added:
 		res.objects[key] = rec
 		res.added(rec)

@@ -265,11 +265,11 @@ func TestCh01_N4_PartialObjectMetadata(t *testing.T) {
 
 // TestCh01_TableRegisteredKind checks the NAME AGE default for a registered kind.
 func TestCh01_TableRegisteredKind(t *testing.T) {
-	s, c := newServer(t, Options{Resources: []ResourceInfo{DeploymentsResource}})
-	r := c.do("POST", "/apis/apps/v1/namespaces/default/deployments", `{"apiVersion":"apps/v1","kind":"Deployment","metadata":{"name":"web"}}`)
+	s, c := newServer(t, Options{Resources: []ResourceInfo{fooResource}})
+	r := c.do("POST", "/apis/samplecontroller.k8s.io/v1alpha1/namespaces/default/foos", `{"apiVersion":"samplecontroller.k8s.io/v1alpha1","kind":"Foo","metadata":{"name":"web"}}`)
 	require.Equal(t, 201, r.code, "%s", r.body)
 	var tb wireTable
-	c.do("GET", "/apis/apps/v1/namespaces/default/deployments", nil, "Accept", kubectlTableAccept).decode(t, &tb)
+	c.do("GET", "/apis/samplecontroller.k8s.io/v1alpha1/namespaces/default/foos", nil, "Accept", kubectlTableAccept).decode(t, &tb)
 	assert.Equal(t, []string{"Name", "Age"}, tb.columnNames())
 	require.Len(t, tb.Rows, 1)
 	assert.Equal(t, "web", tb.Rows[0].Cells[0])

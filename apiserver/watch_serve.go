@@ -168,9 +168,8 @@ func (s *Server) sendEvent(ctx context.Context, w *watcher, ev *event, send func
 				typ = watch.Added
 			case oldIn:
 				typ = watch.Deleted
-				obj := ev.old.obj.DeepCopyObject()
-				m, _ := api.Accessor(obj)
-				m.SetResourceVersion(strconv.FormatUint(ev.rv, 10))
+				obj := ev.old.obj.DeepCopy()
+				obj.SetResourceVersion(strconv.FormatUint(ev.rv, 10))
 				rec = newRecord(obj, ev.old.key, ev.rv)
 			default:
 				return true
@@ -210,15 +209,16 @@ func (s *Server) bookmarkObject(res *resource, rv uint64, end bool) api.Object {
 	if end {
 		meta.Annotations = map[string]string{api.InitialEventsAnnotationKey: "true"}
 	}
-	tm := api.TypeMeta{Kind: res.info.Kind, APIVersion: res.info.apiVersion()}
 	if res.info.builtin {
-		switch res.info.Kind {
-		case "Pod":
-			return &api.Pod{TypeMeta: tm, ObjectMeta: meta}
-		case "ConfigMap":
-			return &api.ConfigMap{TypeMeta: tm, ObjectMeta: meta}
-		case "Namespace":
-			return &api.Namespace{TypeMeta: tm, ObjectMeta: meta}
+		// A built-in's bookmark is its Go type's zero value, so it carries the fields a
+		// typed zero value encodes (a Pod's empty spec and status), as the real one does.
+		if obj, err := s.scheme.New(res.info.GVK()); err == nil {
+			if m, err := api.Accessor(obj); err == nil {
+				m.SetResourceVersion(meta.ResourceVersion)
+				m.SetAnnotations(meta.Annotations)
+				obj.GetObjectKind().SetGroupVersionKind(res.info.GVK())
+				return obj
+			}
 		}
 	}
 	u := &api.Unstructured{Object: map[string]any{}}

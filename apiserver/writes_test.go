@@ -18,7 +18,7 @@ import (
 // be omitted; a second create is 409 AlreadyExists; generateName gets 5 characters.
 func TestCh01_Create(t *testing.T) {
 	s, c := newServer(t, Options{})
-	r := c.do("POST", "/api/v1/namespaces/default/pods", `{"metadata":{"name":"a","uid":"mine","creationTimestamp":"2001-01-01T00:00:00Z"}}`)
+	r := c.do("POST", "/api/v1/namespaces/default/pods", `{"metadata":{"name":"a","uid":"mine","creationTimestamp":"2001-01-01T00:00:00Z"},"spec":{"containers":[{"name":"c","image":"busybox"}]}}`)
 	require.Equal(t, 201, r.code, "%s", r.body)
 	var p api.Pod
 	r.decode(t, &p)
@@ -31,7 +31,7 @@ func TestCh01_Create(t *testing.T) {
 	assert.Equal(t, int64(1), p.Generation, "C2: pods start at generation 1")
 	assert.Equal(t, api.PodPending, p.Status.Phase)
 
-	r = c.do("POST", "/api/v1/namespaces/default/pods", `{"metadata":{"name":"a"}}`)
+	r = c.do("POST", "/api/v1/namespaces/default/pods", `{"metadata":{"name":"a"},"spec":{"containers":[{"name":"c","image":"busybox"}]}}`)
 	assert.Equal(t, 409, r.code)
 	assert.Equal(t, api.StatusReasonAlreadyExists, r.status(t).Reason)
 
@@ -110,20 +110,20 @@ func TestCh01_UpdateConcurrency(t *testing.T) {
 // served under /apis/{g}/{v}, stored as Unstructured, with P3's per-resource switch.
 func TestCh01_RegisteredKind(t *testing.T) {
 	widgets := ResourceInfo{Group: "example.dev", Version: "v1", Resource: "widgets", Kind: "Widget", Namespaced: true, ShortNames: []string{"wd"}, ReturnDeletedObject: true}
-	s, c := newServer(t, Options{Resources: []ResourceInfo{DeploymentsResource, widgets}})
-	r := c.do("POST", "/apis/apps/v1/namespaces/default/deployments", `{"apiVersion":"apps/v1","kind":"Deployment","metadata":{"name":"web"},"spec":{"replicas":2}}`)
+	s, c := newServer(t, Options{Resources: []ResourceInfo{widgets}})
+	r := c.do("POST", "/apis/example.dev/v1/namespaces/default/widgets", `{"apiVersion":"example.dev/v1","kind":"Widget","metadata":{"name":"web"},"spec":{"replicas":2}}`)
 	require.Equal(t, 201, r.code, "%s", r.body)
-	l := c.list(t, "/apis/apps/v1/deployments")
-	assert.Equal(t, "DeploymentList", l.Kind)
-	assert.Equal(t, "apps/v1", l.APIVersion)
+	l := c.list(t, "/apis/example.dev/v1/widgets")
+	assert.Equal(t, "WidgetList", l.Kind)
+	assert.Equal(t, "example.dev/v1", l.APIVersion)
 	assert.Equal(t, []string{"default/web"}, l.names())
-	obj, err := s.Get(context.Background(), "deploy", "default", "web")
+	obj, err := s.Get(context.Background(), "wd", "default", "web")
 	require.NoError(t, err)
 	u := obj.(*api.Unstructured)
 	assert.Equal(t, int64(1), u.GetGeneration())
 
 	u.Object["spec"] = map[string]any{"replicas": int64(3)}
-	u2, err := s.Update(context.Background(), "deployments.apps", "default", u)
+	u2, err := s.Update(context.Background(), "widgets.example.dev", "default", u)
 	require.NoError(t, err)
 	assert.Equal(t, int64(2), u2.(*api.Unstructured).GetGeneration(), "P5: custom kinds bump on any non-metadata change")
 
@@ -273,7 +273,7 @@ func TestCh01_NamespaceLifecycle(t *testing.T) {
 	require.NotNil(t, ns.DeletionTimestamp)
 	assert.Equal(t, "MODIFIED", nsWatch.next().Type)
 	assert.Equal(t, 404, c.get("/api/v1/namespaces/team/pods/a").code, "contents deleted")
-	assert.Equal(t, 403, c.do("POST", "/api/v1/namespaces/team/pods", `{"metadata":{"name":"x"}}`).code, "NS2")
+	assert.Equal(t, 403, c.do("POST", "/api/v1/namespaces/team/pods", `{"metadata":{"name":"x"},"spec":{"containers":[{"name":"c","image":"busybox"}]}}`).code, "NS2")
 
 	cm, err := s.Get(ctx, "configmaps", "team", "held")
 	require.NoError(t, err)
@@ -283,7 +283,7 @@ func TestCh01_NamespaceLifecycle(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, "DELETED team@"+s.rvString(), nsWatch.next().short(t), "gone once empty")
 	assert.Equal(t, 404, c.get("/api/v1/namespaces/team").code)
-	assert.Equal(t, 404, c.do("POST", "/api/v1/namespaces/team/pods", `{"metadata":{"name":"x"}}`).code, "NS1")
+	assert.Equal(t, 404, c.do("POST", "/api/v1/namespaces/team/pods", `{"metadata":{"name":"x"},"spec":{"containers":[{"name":"c","image":"busybox"}]}}`).code, "NS1")
 
 	// An empty namespace goes at once.
 	mustCreate(t, s, "namespaces", "", &api.Namespace{ObjectMeta: api.ObjectMeta{Name: "empty"}})

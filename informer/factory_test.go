@@ -64,7 +64,7 @@ func (s *inProcess) requests() []string {
 // pods a, b in default (b labelled tier=db), pod c in kube-system, configmap cm in default.
 func newServer(t *testing.T) *inProcess {
 	t.Helper()
-	srv := apiserver.New(apiserver.Options{Resources: []apiserver.ResourceInfo{apiserver.DeploymentsResource}})
+	srv := apiserver.New(apiserver.Options{})
 	t.Cleanup(srv.Close)
 	ctx := context.Background()
 	for _, p := range []*api.Pod{
@@ -72,6 +72,8 @@ func newServer(t *testing.T) *inProcess {
 		{ObjectMeta: api.ObjectMeta{Namespace: "default", Name: "b", Labels: map[string]string{"tier": "db"}}},
 		{ObjectMeta: api.ObjectMeta{Namespace: "kube-system", Name: "c"}},
 	} {
+		// One container: the server refuses a pod without any (422), as kube-apiserver does.
+		p.Spec.Containers = []api.Container{{Name: "c", Image: "nginx"}}
 		_, err := srv.Create(ctx, "pods", p.Namespace, p)
 		require.NoError(t, err)
 	}
@@ -321,7 +323,14 @@ func TestCh08_Factory_ForResourceAndListers(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		s := newServer(t)
 		_, err := s.srv.Create(context.Background(), "deployments.apps", "default", &api.Unstructured{Object: map[string]any{
-			"apiVersion": "apps/v1", "kind": "Deployment", "metadata": map[string]any{"name": "web", "namespace": "default"}}})
+			"apiVersion": "apps/v1", "kind": "Deployment", "metadata": map[string]any{"name": "web", "namespace": "default"},
+			"spec": map[string]any{
+				"selector": map[string]any{"matchLabels": map[string]any{"app": "web"}},
+				"template": map[string]any{
+					"metadata": map[string]any{"labels": map[string]any{"app": "web"}},
+					"spec":     map[string]any{"containers": []any{map[string]any{"name": "web", "image": "nginx"}}},
+				},
+			}}})
 		require.NoError(t, err)
 		f := NewSharedInformerFactory(s, 0)
 		podsGI, err := f.ForResource(api.GroupVersionResource{Version: "v1", Resource: "pods"})

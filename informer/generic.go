@@ -34,16 +34,18 @@ var (
 	podsGVR       = api.GroupVersionResource{Version: "v1", Resource: "pods"}
 	configMapsGVR = api.GroupVersionResource{Version: "v1", Resource: "configmaps"}
 	namespacesGVR = api.GroupVersionResource{Version: "v1", Resource: "namespaces"}
+	nodesGVR      = api.GroupVersionResource{Version: "v1", Resource: "nodes"}
 )
 
 var builtins = map[api.GroupVersionResource]builtin{
 	podsGVR:       {example: &api.Pod{}, namespaced: true},
 	configMapsGVR: {example: &api.ConfigMap{}, namespaced: true},
 	namespacesGVR: {example: &api.Namespace{}, namespaced: false},
+	nodesGVR:      {example: &api.Node{}, namespaced: false},
 }
 
-// ForResource mirrors sharedInformerFactory.ForResource. Pods, configmaps and namespaces get
-// their typed informer (the same one Core().V1() returns). Any other resource gets an
+// ForResource mirrors sharedInformerFactory.ForResource. Pods, configmaps, namespaces and
+// nodes get their typed informer (the same one Core().V1() returns for the first three). Any other resource gets an
 // informer of *api.Unstructured objects, namespaced, shared per resource.
 func (f *sharedInformerFactory) ForResource(gvr api.GroupVersionResource) (GenericInformer, error) {
 	if gvr.Version == "" || gvr.Resource == "" {

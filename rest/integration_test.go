@@ -137,10 +137,15 @@ func TestCh02_Integration_CRUDErrors(t *testing.T) {
 	assert.True(t, api.IsNotFound(err), "NS1: got %v", err)
 	assert.EqualError(t, err, `namespaces "nope" not found`)
 
-	// A registered group kind comes back as Unstructured.
-	_, c2 := startServer(t, apiserver.Options{Resources: []apiserver.ResourceInfo{apiserver.DeploymentsResource}})
+	// A kind of another group (no typed view here) comes back as Unstructured.
+	_, c2 := startServer(t, apiserver.Options{})
 	deploy := &api.Unstructured{Object: map[string]any{"apiVersion": "apps/v1", "kind": "Deployment",
-		"metadata": map[string]any{"name": "web"}, "spec": map[string]any{"replicas": int64(2)}}}
+		"metadata": map[string]any{"name": "web"}, "spec": map[string]any{"replicas": int64(2),
+			"selector": map[string]any{"matchLabels": map[string]any{"app": "web"}},
+			"template": map[string]any{
+				"metadata": map[string]any{"labels": map[string]any{"app": "web"}},
+				"spec":     map[string]any{"containers": []any{map[string]any{"name": "web", "image": "nginx"}}},
+			}}}}
 	obj, err := c2.Resource(deploymentsGVR).Namespace("demo").Create(ctx, deploy)
 	require.NoError(t, err)
 	u := obj.(*api.Unstructured)

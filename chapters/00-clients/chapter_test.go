@@ -184,7 +184,7 @@ func TestCh00_TypedErrorsEveryClient_S1_S2(t *testing.T) {
 			return client{
 				get: func(name string) error { _, err := pods.Get(ctx, name); return err },
 				create: func(name string) error {
-					_, err := pods.Create(ctx, &api.Pod{ObjectMeta: api.ObjectMeta{Name: name}})
+					_, err := pods.Create(ctx, webPod(name))
 					return err
 				},
 				update: func(rv string) error {
@@ -198,7 +198,7 @@ func TestCh00_TypedErrorsEveryClient_S1_S2(t *testing.T) {
 			return client{
 				get: func(name string) error { _, err := pods.Get(ctx, name, api.GetOptions{}); return err },
 				create: func(name string) error {
-					_, err := pods.Create(ctx, &api.Pod{ObjectMeta: api.ObjectMeta{Name: name}}, api.CreateOptions{})
+					_, err := pods.Create(ctx, webPod(name), api.CreateOptions{})
 					return err
 				},
 				update: func(rv string) error {
@@ -210,7 +210,8 @@ func TestCh00_TypedErrorsEveryClient_S1_S2(t *testing.T) {
 		"dynamic": func(cfg *rest.Config) client {
 			pods := must(dynamic.NewForConfig(cfg)).Resource(podsGVR).Namespace("demo")
 			obj := func(name, rv string) *api.Unstructured {
-				u := &api.Unstructured{Object: map[string]any{"apiVersion": "v1", "kind": "Pod"}}
+				u := &api.Unstructured{Object: map[string]any{"apiVersion": "v1", "kind": "Pod",
+					"spec": map[string]any{"containers": []any{map[string]any{"name": "web", "image": "nginx:1.27"}}}}}
 				u.SetName(name)
 				u.SetResourceVersion(rv)
 				return u

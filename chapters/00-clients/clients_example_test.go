@@ -100,13 +100,13 @@ func Example_dynamicClient() {
 // Example_articleA16 is article example A16: the typed clientset's
 // CoreV1().Pods("book").Get("example") is GET /api/v1/namespaces/book/pods/example; a
 // strategic-merge patch adds a label; the dynamic client reads the same pod as Unstructured.
-// (The article lists nodes; the simulator serves pods, configmaps and namespaces.)
+// (The article lists nodes; this example reads a pod instead.)
 func Example_articleA16() {
 	srv, cfg := startLab(apiserver.Options{})
 	defer srv.Close()
 	ctx := context.Background()
 	must(srv.Create(ctx, "namespaces", "", &api.Namespace{ObjectMeta: api.ObjectMeta{Name: "book"}}))
-	must(srv.Create(ctx, "pods", "book", &api.Pod{ObjectMeta: api.ObjectMeta{Name: "example"}}))
+	must(srv.Create(ctx, "pods", "book", webPod("example")))
 	wired := withWire(cfg)
 	cs := must(kubernetes.NewForConfig(wired))
 	dc := must(dynamic.NewForConfig(wired))

@@ -3,7 +3,9 @@ package ch00_test
 import (
 	"context"
 	"fmt"
+	"os"
 	"strings"
+	"text/tabwriter"
 
 	"github.com/informer-lab/informer-lab/api"
 	"github.com/informer-lab/informer-lab/apiserver"
@@ -25,25 +27,43 @@ func Example_discovery() {
 
 	_, lists, err := dc.ServerGroupsAndResources()
 	check(err)
-	fmt.Printf("%-12s %-10s %-10s %-10s %s\n", "NAME", "SHORTNAMES", "APIVERSION", "NAMESPACED", "KIND")
+	// Columns as kubectl aligns them: a tabwriter with three spaces of padding.
+	tw := tabwriter.NewWriter(os.Stdout, 0, 8, 3, ' ', 0)
+	fmt.Fprintln(tw, "NAME\tSHORTNAMES\tAPIVERSION\tNAMESPACED\tKIND")
 	for _, l := range lists {
 		for _, r := range l.APIResources {
 			if strings.Contains(r.Name, "/") {
 				continue // subresources, hidden as kubectl hides them (K6)
 			}
-			fmt.Printf("%-12s %-10s %-10s %-10t %s\n", r.Name, strings.Join(r.ShortNames, ","), l.GroupVersion, r.Namespaced, r.Kind)
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%t\t%s\n", r.Name, strings.Join(r.ShortNames, ","), l.GroupVersion, r.Namespaced, r.Kind)
 		}
 	}
+	check(tw.Flush())
 	// Output:
-	//   GET /version → 200
+	// GET /version → 200
 	// server v1.32.0 (major 1, minor 32)
 	//   GET /api → 200
 	//   GET /apis → 200
-	// NAME         SHORTNAMES APIVERSION NAMESPACED KIND
-	// pods         po         v1         true       Pod
-	// configmaps   cm         v1         true       ConfigMap
-	// namespaces   ns         v1         false      Namespace
-	// deployments  deploy     apps/v1    true       Deployment
+	// NAME                     SHORTNAMES   APIVERSION               NAMESPACED   KIND
+	// configmaps               cm           v1                       true         ConfigMap
+	// endpoints                ep           v1                       true         Endpoints
+	// events                   ev           v1                       true         Event
+	// namespaces               ns           v1                       false        Namespace
+	// nodes                    no           v1                       false        Node
+	// persistentvolumeclaims   pvc          v1                       true         PersistentVolumeClaim
+	// pods                     po           v1                       true         Pod
+	// secrets                               v1                       true         Secret
+	// serviceaccounts          sa           v1                       true         ServiceAccount
+	// services                 svc          v1                       true         Service
+	// daemonsets               ds           apps/v1                  true         DaemonSet
+	// deployments              deploy       apps/v1                  true         Deployment
+	// replicasets              rs           apps/v1                  true         ReplicaSet
+	// statefulsets             sts          apps/v1                  true         StatefulSet
+	// cronjobs                 cj           batch/v1                 true         CronJob
+	// jobs                                  batch/v1                 true         Job
+	// leases                                coordination.k8s.io/v1   true         Lease
+	// endpointslices                        discovery.k8s.io/v1      true         EndpointSlice
+	// events                   ev           events.k8s.io/v1         true         Event
 }
 
 // Example_discoveryThenDynamic is what kubectl does with `kubectl label po web-1 …`: resolve

@@ -32,12 +32,12 @@ func Example_typedErrors() {
 	}
 	_, err := pods.Get(ctx, "nope", api.GetOptions{})
 	show(err)
-	_, err = pods.Create(ctx, &api.Pod{ObjectMeta: api.ObjectMeta{Name: "web-2"}}, api.CreateOptions{})
+	_, err = pods.Create(ctx, webPod("web-2"), api.CreateOptions{})
 	show(err)
 	stale.Labels["v"] = "3"
 	_, err = pods.Update(ctx, stale, api.UpdateOptions{})
 	show(err)
-	_, err = pods.Create(ctx, &api.Pod{ObjectMeta: api.ObjectMeta{Name: "Web_3"}}, api.CreateOptions{})
+	_, err = pods.Create(ctx, webPod("Web_3"), api.CreateOptions{})
 	st := err.(*api.Status)
 	fmt.Printf("%d %-15s Invalid=%t field=%s\n", st.Code, st.Reason, api.IsInvalid(err), st.Details.Causes[0].Field)
 	// Output:

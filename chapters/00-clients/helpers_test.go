@@ -34,7 +34,6 @@ var widgetsResource = apiserver.ResourceInfo{
 // startLab runs the server with deployments (apps/v1) served from the start and returns it
 // with a Config for it. opts may set a logger.
 func startLab(opts apiserver.Options) (*apiserver.Server, *rest.Config) {
-	opts.Resources = append(opts.Resources, apiserver.DeploymentsResource)
 	srv := apiserver.New(opts)
 	if _, err := srv.Start("127.0.0.1:0"); err != nil {
 		panic(err)
@@ -42,12 +41,20 @@ func startLab(opts apiserver.Options) (*apiserver.Server, *rest.Config) {
 	ctx := context.Background()
 	must(srv.Create(ctx, "namespaces", "", &api.Namespace{ObjectMeta: api.ObjectMeta{Name: "demo"}}))
 	for _, name := range []string{"web-1", "web-2"} {
-		must(srv.Create(ctx, "pods", "demo", &api.Pod{
-			ObjectMeta: api.ObjectMeta{Name: name, Labels: map[string]string{"app": "web"}},
-			Spec:       api.PodSpec{Containers: []api.Container{{Name: "web", Image: "nginx:1.27"}}},
-		}))
+		p := webPod(name)
+		p.Labels = map[string]string{"app": "web"}
+		must(srv.Create(ctx, "pods", "demo", p))
 	}
 	return srv, &rest.Config{Host: srv.URL()}
+}
+
+// webPod is a pod like the lab's: one container, the least a pod needs to be valid (the
+// server answers a pod without spec.containers with 422 Invalid, as kube-apiserver does).
+func webPod(name string) *api.Pod {
+	return &api.Pod{
+		ObjectMeta: api.ObjectMeta{Name: name},
+		Spec:       api.PodSpec{Containers: []api.Container{{Name: "web", Image: "nginx:1.27"}}},
+	}
 }
 
 func must[T any](v T, err error) T {

@@ -43,7 +43,7 @@ func requireToken(token string, next http.Handler) http.Handler {
 // kubeconfig file (clientcmd.BuildConfigFromKubeconfig), every client works; a wrong token
 // is a typed Unauthorized error.
 func TestCh00_AllClientsThroughKubeconfig(t *testing.T) {
-	srv := apiserver.New(apiserver.Options{Resources: []apiserver.ResourceInfo{apiserver.DeploymentsResource}})
+	srv := apiserver.New(apiserver.Options{})
 	ts := httptest.NewTLSServer(requireToken("s3cret", srv.Handler()))
 	t.Cleanup(ts.Close)
 	t.Cleanup(srv.Close) // runs first: ends watches so that ts.Close does not wait for them
@@ -79,7 +79,7 @@ current-context: secure
 
 	cs, err := kubernetes.NewForConfig(cfg)
 	require.NoError(t, err)
-	_, err = cs.CoreV1().Pods("demo").Create(ctx, &api.Pod{ObjectMeta: api.ObjectMeta{Name: "p"}}, api.CreateOptions{})
+	_, err = cs.CoreV1().Pods("demo").Create(ctx, webPod("p"), api.CreateOptions{})
 	require.NoError(t, err)
 	pods, err := cs.CoreV1().Pods("demo").List(ctx, api.ListOptions{})
 	require.NoError(t, err)
@@ -94,7 +94,14 @@ current-context: secure
 	dc, err := dynamic.NewForConfig(cfg)
 	require.NoError(t, err)
 	_, err = dc.Resource(deploymentsGVR).Namespace("demo").Create(ctx, &api.Unstructured{Object: map[string]any{
-		"apiVersion": "apps/v1", "kind": "Deployment", "metadata": map[string]any{"name": "d"}}}, api.CreateOptions{})
+		"apiVersion": "apps/v1", "kind": "Deployment", "metadata": map[string]any{"name": "d"},
+		"spec": map[string]any{
+			"selector": map[string]any{"matchLabels": map[string]any{"app": "d"}},
+			"template": map[string]any{
+				"metadata": map[string]any{"labels": map[string]any{"app": "d"}},
+				"spec":     map[string]any{"containers": []any{map[string]any{"name": "web", "image": "nginx:1.27"}}},
+			},
+		}}}, api.CreateOptions{})
 	require.NoError(t, err)
 
 	disc, err := discovery.NewDiscoveryClientForConfig(cfg)

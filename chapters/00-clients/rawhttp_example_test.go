@@ -55,7 +55,7 @@ func Example_rawHTTP() {
 	// < HTTP/1.1 200 OK
 	// < Content-Type: application/json
 	// <
-	// < {"kind":"PodList","apiVersion":"v1","metadata":{"resourceVersion":"6"},"items":[{"kind":"Pod","apiVersion":"v1","metadata":{"name":"web-1","namespace":"demo","uid":"…","resourceVersion":"5","generation":1,"creationTimestamp":"…","labels":{"app":"web"}},"spec":{"containers":[{"name":"web","image":"nginx:1.27"}]},"status":{"phase":"Pending"}},{"kind":"Pod","apiVersion":"v1","metadata":{"name":"web-2","namespace":"demo","uid":"…","resourceVersion":"6","generation":1,"creationTimestamp":"…","labels":{"app":"web"}},"spec":{"containers":[{"name":"web","image":"nginx:1.27"}]},"status":{"phase":"Pending"}}]}
+	// < {"kind":"PodList","apiVersion":"v1","metadata":{"resourceVersion":"6"},"items":[{"kind":"Pod","apiVersion":"v1","metadata":{"name":"web-1","namespace":"demo","uid":"…","resourceVersion":"5","generation":1,"creationTimestamp":"…","labels":{"app":"web"}},"spec":{"containers":[{"image":"nginx:1.27","imagePullPolicy":"IfNotPresent","name":"web","resources":{},"terminationMessagePath":"/dev/termination-log","terminationMessagePolicy":"File"}],"dnsPolicy":"ClusterFirst","enableServiceLinks":true,"restartPolicy":"Always","schedulerName":"default-scheduler","securityContext":{},"terminationGracePeriodSeconds":30},"status":{"phase":"Pending"}},{"kind":"Pod","apiVersion":"v1","metadata":{"name":"web-2","namespace":"demo","uid":"…","resourceVersion":"6","generation":1,"creationTimestamp":"…","labels":{"app":"web"}},"spec":{"containers":[{"image":"nginx:1.27","imagePullPolicy":"IfNotPresent","name":"web","resources":{},"terminationMessagePath":"/dev/termination-log","terminationMessagePolicy":"File"}],"dnsPolicy":"ClusterFirst","enableServiceLinks":true,"restartPolicy":"Always","schedulerName":"default-scheduler","securityContext":{},"terminationGracePeriodSeconds":30},"status":{"phase":"Pending"}}]}
 	//
 	// > PUT /api/v1/namespaces/demo/pods/web-1 HTTP/1.1
 	// > Content-Type: application/json
@@ -64,5 +64,5 @@ func Example_rawHTTP() {
 	// < HTTP/1.1 200 OK
 	// < Content-Type: application/json
 	// <
-	// < {"kind":"Pod","apiVersion":"v1","metadata":{"name":"web-1","namespace":"demo","uid":"…","resourceVersion":"7","generation":1,"creationTimestamp":"…","labels":{"app":"web","tier":"frontend"}},"spec":{"containers":[{"name":"web","image":"nginx:1.27"}]},"status":{"phase":"Pending"}}
+	// < {"kind":"Pod","apiVersion":"v1","metadata":{"name":"web-1","namespace":"demo","uid":"…","resourceVersion":"7","generation":1,"creationTimestamp":"…","labels":{"app":"web","tier":"frontend"}},"spec":{"containers":[{"image":"nginx:1.27","imagePullPolicy":"IfNotPresent","name":"web","resources":{},"terminationMessagePath":"/dev/termination-log","terminationMessagePolicy":"File"}],"dnsPolicy":"ClusterFirst","enableServiceLinks":true,"restartPolicy":"Always","schedulerName":"default-scheduler","securityContext":{},"terminationGracePeriodSeconds":30},"status":{"phase":"Pending"}}
 }

@@ -83,8 +83,13 @@ func recv(t *testing.T, ch <-chan event) event {
 	}
 }
 
+// newPod is the least valid pod: the server refuses one without spec.containers (422), as
+// kube-apiserver does.
 func newPod(name string) *api.Pod {
-	return &api.Pod{ObjectMeta: api.ObjectMeta{Name: name}}
+	return &api.Pod{
+		ObjectMeta: api.ObjectMeta{Name: name},
+		Spec:       api.PodSpec{Containers: []api.Container{{Name: "c", Image: "nginx"}}},
+	}
 }
 
 // TestCh01_ResourceVersionIsOneCounter (0.1, 0.4): writes to different kinds share one

@@ -20,20 +20,20 @@ import (
 func Example_resourceVersionIsOneCounter() {
 	l := newLab(apiserver.Options{})
 	defer l.close()
-	l.curl("POST", "/api/v1/namespaces/default/pods", `{"metadata":{"name":"web"}}`)
+	l.curl("POST", "/api/v1/namespaces/default/pods", `{"metadata":{"name":"web"},"spec":{"containers":[{"name":"c","image":"nginx"}]}}`)
 	l.curl("POST", "/api/v1/namespaces/default/configmaps", `{"metadata":{"name":"cfg"},"data":{"k":"v"}}`)
 	l.curlH("PATCH", "/api/v1/namespaces/default/pods/web", "application/merge-patch+json", `{"metadata":{"labels":{"tier":"front"}}}`)
 	l.curl("GET", "/api/v1/namespaces/default/configmaps", "")
 	// Output:
-	// $ curl -X POST '/api/v1/namespaces/default/pods' -H 'Content-Type: application/json' -d '{"metadata":{"name":"web"}}'
+	// $ curl -X POST '/api/v1/namespaces/default/pods' -H 'Content-Type: application/json' -d '{"metadata":{"name":"web"},"spec":{"containers":[{"name":"c","image":"nginx"}]}}'
 	// 201 Created
-	// {"kind":"Pod","apiVersion":"v1","metadata":{"name":"web","namespace":"default","uid":"…","resourceVersion":"4","generation":1,"creationTimestamp":"…"},"spec":{"containers":null},"status":{"phase":"Pending"}}
+	// {"kind":"Pod","apiVersion":"v1","metadata":{"name":"web","namespace":"default","uid":"…","resourceVersion":"4","generation":1,"creationTimestamp":"…"},"spec":{"containers":[{"image":"nginx","imagePullPolicy":"Always","name":"c","resources":{},"terminationMessagePath":"/dev/termination-log","terminationMessagePolicy":"File"}],"dnsPolicy":"ClusterFirst","enableServiceLinks":true,"restartPolicy":"Always","schedulerName":"default-scheduler","securityContext":{},"terminationGracePeriodSeconds":30},"status":{"phase":"Pending"}}
 	// $ curl -X POST '/api/v1/namespaces/default/configmaps' -H 'Content-Type: application/json' -d '{"metadata":{"name":"cfg"},"data":{"k":"v"}}'
 	// 201 Created
 	// {"kind":"ConfigMap","apiVersion":"v1","metadata":{"name":"cfg","namespace":"default","uid":"…","resourceVersion":"5","creationTimestamp":"…"},"data":{"k":"v"}}
 	// $ curl -X PATCH '/api/v1/namespaces/default/pods/web' -H 'Content-Type: application/merge-patch+json' -d '{"metadata":{"labels":{"tier":"front"}}}'
 	// 200 OK
-	// {"kind":"Pod","apiVersion":"v1","metadata":{"name":"web","namespace":"default","uid":"…","resourceVersion":"6","generation":1,"creationTimestamp":"…","labels":{"tier":"front"}},"spec":{"containers":null},"status":{"phase":"Pending"}}
+	// {"kind":"Pod","apiVersion":"v1","metadata":{"name":"web","namespace":"default","uid":"…","resourceVersion":"6","generation":1,"creationTimestamp":"…","labels":{"tier":"front"}},"spec":{"containers":[{"image":"nginx","imagePullPolicy":"Always","name":"c","resources":{},"terminationMessagePath":"/dev/termination-log","terminationMessagePolicy":"File"}],"dnsPolicy":"ClusterFirst","enableServiceLinks":true,"restartPolicy":"Always","schedulerName":"default-scheduler","securityContext":{},"terminationGracePeriodSeconds":30},"status":{"phase":"Pending"}}
 	// $ curl -X GET '/api/v1/namespaces/default/configmaps'
 	// 200 OK
 	// {"kind":"ConfigMapList","apiVersion":"v1","metadata":{"resourceVersion":"6"},"items":[{"kind":"ConfigMap","apiVersion":"v1","metadata":{"name":"cfg","namespace":"default","uid":"…","resourceVersion":"5","creationTimestamp":"…"},"data":{"k":"v"}}]}
@@ -58,11 +58,11 @@ func Example_listThenWatch() {
 	// Output:
 	// $ curl -X GET '/api/v1/namespaces/default/pods'
 	// 200 OK
-	// {"kind":"PodList","apiVersion":"v1","metadata":{"resourceVersion":"4"},"items":[{"kind":"Pod","apiVersion":"v1","metadata":{"name":"a","namespace":"default","uid":"…","resourceVersion":"4","generation":1,"creationTimestamp":"…"},"spec":{"containers":[{"name":"c","image":"nginx"}]},"status":{"phase":"Pending"}}]}
+	// {"kind":"PodList","apiVersion":"v1","metadata":{"resourceVersion":"4"},"items":[{"kind":"Pod","apiVersion":"v1","metadata":{"name":"a","namespace":"default","uid":"…","resourceVersion":"4","generation":1,"creationTimestamp":"…"},"spec":{"containers":[{"image":"nginx","imagePullPolicy":"Always","name":"c","resources":{},"terminationMessagePath":"/dev/termination-log","terminationMessagePolicy":"File"}],"dnsPolicy":"ClusterFirst","enableServiceLinks":true,"restartPolicy":"Always","schedulerName":"default-scheduler","securityContext":{},"terminationGracePeriodSeconds":30},"status":{"phase":"Pending"}}]}
 	// $ curl -N '/api/v1/namespaces/default/pods?watch=true&resourceVersion=4'
 	// 200 OK, Content-Type: application/json, Transfer-Encoding: chunked
-	// {"type":"ADDED","object":{"kind":"Pod","apiVersion":"v1","metadata":{"name":"b","namespace":"default","uid":"…","resourceVersion":"5","generation":1,"creationTimestamp":"…","labels":{"app":"web"}},"spec":{"containers":[{"name":"c","image":"nginx"}]},"status":{"phase":"Pending"}}}
-	// {"type":"DELETED","object":{"kind":"Pod","apiVersion":"v1","metadata":{"name":"a","namespace":"default","uid":"…","resourceVersion":"6","generation":1,"creationTimestamp":"…"},"spec":{"containers":[{"name":"c","image":"nginx"}]},"status":{"phase":"Pending"}}}
+	// {"type":"ADDED","object":{"kind":"Pod","apiVersion":"v1","metadata":{"name":"b","namespace":"default","uid":"…","resourceVersion":"5","generation":1,"creationTimestamp":"…","labels":{"app":"web"}},"spec":{"containers":[{"image":"nginx","imagePullPolicy":"Always","name":"c","resources":{},"terminationMessagePath":"/dev/termination-log","terminationMessagePolicy":"File"}],"dnsPolicy":"ClusterFirst","enableServiceLinks":true,"restartPolicy":"Always","schedulerName":"default-scheduler","securityContext":{},"terminationGracePeriodSeconds":30},"status":{"phase":"Pending"}}}
+	// {"type":"DELETED","object":{"kind":"Pod","apiVersion":"v1","metadata":{"name":"a","namespace":"default","uid":"…","resourceVersion":"6","generation":1,"creationTimestamp":"…"},"spec":{"containers":[{"image":"nginx","imagePullPolicy":"Always","name":"c","resources":{},"terminationMessagePath":"/dev/termination-log","terminationMessagePolicy":"File"}],"dnsPolicy":"ClusterFirst","enableServiceLinks":true,"restartPolicy":"Always","schedulerName":"default-scheduler","securityContext":{},"terminationGracePeriodSeconds":30},"status":{"phase":"Pending"}}}
 }
 
 // Example_pagingSnapshot: limit=2 pages through three pods while a fourth is created
@@ -186,9 +186,9 @@ func Example_watchList() {
 	// Output:
 	// $ curl -N '/api/v1/pods?watch=true&sendInitialEvents=true&resourceVersionMatch=NotOlderThan&allowWatchBookmarks=true'
 	// 200 OK, Content-Type: application/json, Transfer-Encoding: chunked
-	// {"type":"ADDED","object":{"kind":"Pod","apiVersion":"v1","metadata":{"name":"a","namespace":"default","uid":"…","resourceVersion":"4","generation":1,"creationTimestamp":"…"},"spec":{"containers":[{"name":"c","image":"nginx"}]},"status":{"phase":"Pending"}}}
+	// {"type":"ADDED","object":{"kind":"Pod","apiVersion":"v1","metadata":{"name":"a","namespace":"default","uid":"…","resourceVersion":"4","generation":1,"creationTimestamp":"…"},"spec":{"containers":[{"image":"nginx","imagePullPolicy":"Always","name":"c","resources":{},"terminationMessagePath":"/dev/termination-log","terminationMessagePolicy":"File"}],"dnsPolicy":"ClusterFirst","enableServiceLinks":true,"restartPolicy":"Always","schedulerName":"default-scheduler","securityContext":{},"terminationGracePeriodSeconds":30},"status":{"phase":"Pending"}}}
 	// {"type":"BOOKMARK","object":{"kind":"Pod","apiVersion":"v1","metadata":{"resourceVersion":"4","creationTimestamp":null,"annotations":{"k8s.io/initial-events-end":"true"}},"spec":{"containers":null},"status":{}}}
-	// {"type":"ADDED","object":{"kind":"Pod","apiVersion":"v1","metadata":{"name":"b","namespace":"default","uid":"…","resourceVersion":"5","generation":1,"creationTimestamp":"…"},"spec":{"containers":[{"name":"c","image":"nginx"}]},"status":{"phase":"Pending"}}}
+	// {"type":"ADDED","object":{"kind":"Pod","apiVersion":"v1","metadata":{"name":"b","namespace":"default","uid":"…","resourceVersion":"5","generation":1,"creationTimestamp":"…"},"spec":{"containers":[{"image":"nginx","imagePullPolicy":"Always","name":"c","resources":{},"terminationMessagePath":"/dev/termination-log","terminationMessagePolicy":"File"}],"dnsPolicy":"ClusterFirst","enableServiceLinks":true,"restartPolicy":"Always","schedulerName":"default-scheduler","securityContext":{},"terminationGracePeriodSeconds":30},"status":{"phase":"Pending"}}}
 }
 
 // Example_followOneEvent shows the server's trace hops: the three namespaces New creates
@@ -200,7 +200,8 @@ func Example_followOneEvent() {
 	ctx := context.Background()
 	timeout := int64(1)
 	w, _ := s.Watch(ctx, "pods", "default", api.ListOptions{ResourceVersion: "3", TimeoutSeconds: &timeout})
-	_, _ = s.Create(ctx, "pods", "default", &api.Pod{ObjectMeta: api.ObjectMeta{Name: "a"}})
+	_, _ = s.Create(ctx, "pods", "default", &api.Pod{ObjectMeta: api.ObjectMeta{Name: "a"},
+		Spec: api.PodSpec{Containers: []api.Container{{Name: "c", Image: "nginx"}}}})
 	<-w.ResultChan()
 	w.Stop()
 	for range w.ResultChan() {

@@ -40,6 +40,22 @@ func server(rt func(http.RoundTripper) http.RoundTripper) (*apiserver.Server, *r
 	return srv, c
 }
 
+// newPod is the least valid pod: the server refuses one without spec.containers (422), as
+// kube-apiserver does.
+func newPod(name string) *api.Pod {
+	return &api.Pod{
+		ObjectMeta: api.ObjectMeta{Name: name},
+		Spec:       api.PodSpec{Containers: []api.Container{{Name: "c", Image: "nginx"}}},
+	}
+}
+
+// podOnNode is newPod already bound to node, for field selectors on spec.nodeName.
+func podOnNode(name, node string) *api.Pod {
+	p := newPod(name)
+	p.Spec.NodeName = node
+	return p
+}
+
 // printRequests prints each request line as it goes out, with continue tokens shortened:
 // the raw wire from the client's side.
 type printRequests struct{ next http.RoundTripper }
@@ -65,7 +81,7 @@ func tracePrinter(next http.RoundTripper) http.RoundTripper { return printReques
 // runPod creates a pod and moves it to Running through the status subresource, as a kubelet
 // would.
 func runPod(ctx context.Context, c *rest.RESTClient, name string) {
-	obj, err := c.Resource(podsGVR).Namespace("demo").Create(ctx, &api.Pod{ObjectMeta: api.ObjectMeta{Name: name}})
+	obj, err := c.Resource(podsGVR).Namespace("demo").Create(ctx, newPod(name))
 	if err != nil {
 		panic(err)
 	}
@@ -127,7 +143,7 @@ func Example_listThenWatch() {
 	ctx := context.Background()
 	pods := c.Resource(podsGVR).Namespace("demo")
 	for _, n := range []string{"a", "b"} {
-		if _, err := srv.Create(ctx, "pods", "demo", &api.Pod{ObjectMeta: api.ObjectMeta{Name: n}}); err != nil {
+		if _, err := srv.Create(ctx, "pods", "demo", newPod(n)); err != nil {
 			panic(err)
 		}
 	}
@@ -149,7 +165,7 @@ func Example_listThenWatch() {
 		panic(err)
 	}
 	defer w.Stop()
-	if _, err := srv.Create(ctx, "pods", "demo", &api.Pod{ObjectMeta: api.ObjectMeta{Name: "c"}}); err != nil {
+	if _, err := srv.Create(ctx, "pods", "demo", newPod("c")); err != nil {
 		panic(err)
 	}
 	if _, err := srv.Delete(ctx, "pods", "demo", "a", nil); err != nil {
@@ -278,12 +294,12 @@ func Example_pager() {
 	defer srv.Close()
 	ctx := context.Background()
 	for _, n := range []string{"a", "b", "c", "d", "e"} {
-		if _, err := srv.Create(ctx, "pods", "demo", &api.Pod{ObjectMeta: api.ObjectMeta{Name: n}}); err != nil {
+		if _, err := srv.Create(ctx, "pods", "demo", newPod(n)); err != nil {
 			panic(err)
 		}
 	}
 	snapshot := fmt.Sprint(srv.ResourceVersion())
-	if _, err := srv.Create(ctx, "pods", "demo", &api.Pod{ObjectMeta: api.ObjectMeta{Name: "late"}}); err != nil {
+	if _, err := srv.Create(ctx, "pods", "demo", newPod("late")); err != nil {
 		panic(err)
 	}
 
@@ -333,7 +349,7 @@ func Example_watchExpired() {
 	}
 	oldRV := obj.(*api.PodList).ResourceVersion
 	for _, n := range []string{"a", "b", "c"} {
-		if _, err := srv.Create(ctx, "pods", "demo", &api.Pod{ObjectMeta: api.ObjectMeta{Name: n}}); err != nil {
+		if _, err := srv.Create(ctx, "pods", "demo", newPod(n)); err != nil {
 			panic(err)
 		}
 	}

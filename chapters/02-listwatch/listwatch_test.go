@@ -44,7 +44,7 @@ func TestCh02_FieldSelectorListAndWatch(t *testing.T) {
 	srv, c := start(t)
 	ctx := context.Background()
 	for name, node := range map[string]string{"on-n1": "n1", "on-n2": "n2"} {
-		_, err := srv.Create(ctx, "pods", "demo", &api.Pod{ObjectMeta: api.ObjectMeta{Name: name}, Spec: api.PodSpec{NodeName: node}})
+		_, err := srv.Create(ctx, "pods", "demo", podOnNode(name, node))
 		require.NoError(t, err)
 	}
 	lw := listwatch.NewListWatchFromClient(c, "pods", "demo", fields.OneTermEqualSelector("spec.nodeName", "n1"))
@@ -57,9 +57,9 @@ func TestCh02_FieldSelectorListAndWatch(t *testing.T) {
 	w, err := lw.Watch(api.ListOptions{ResourceVersion: l.ResourceVersion})
 	require.NoError(t, err)
 	defer w.Stop()
-	_, err = srv.Create(ctx, "pods", "demo", &api.Pod{ObjectMeta: api.ObjectMeta{Name: "late-n2"}, Spec: api.PodSpec{NodeName: "n2"}})
+	_, err = srv.Create(ctx, "pods", "demo", podOnNode("late-n2", "n2"))
 	require.NoError(t, err)
-	_, err = srv.Create(ctx, "pods", "demo", &api.Pod{ObjectMeta: api.ObjectMeta{Name: "late-n1"}, Spec: api.PodSpec{NodeName: "n1"}})
+	_, err = srv.Create(ctx, "pods", "demo", podOnNode("late-n1", "n1"))
 	require.NoError(t, err)
 	ev := recv(t, w)
 	assert.Equal(t, watch.Added, ev.Type)
@@ -72,7 +72,7 @@ func TestCh02_LW4_WatchListInitialEventsEnd(t *testing.T) {
 	srv, c := start(t)
 	ctx := context.Background()
 	for _, n := range []string{"a", "b"} {
-		_, err := srv.Create(ctx, "pods", "demo", &api.Pod{ObjectMeta: api.ObjectMeta{Name: n}})
+		_, err := srv.Create(ctx, "pods", "demo", newPod(n))
 		require.NoError(t, err)
 	}
 	yes := true
@@ -93,7 +93,7 @@ func TestCh02_LW4_WatchListInitialEventsEnd(t *testing.T) {
 		}
 	}
 	assert.Equal(t, []string{"ADDED a", "ADDED b", "BOOKMARK "}, got)
-	_, err = srv.Create(ctx, "pods", "demo", &api.Pod{ObjectMeta: api.ObjectMeta{Name: "c"}})
+	_, err = srv.Create(ctx, "pods", "demo", newPod("c"))
 	require.NoError(t, err)
 	assert.Equal(t, watch.Added, recv(t, w).Type, "the same stream goes on with changes")
 }

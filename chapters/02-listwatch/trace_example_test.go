@@ -26,7 +26,7 @@ func Example_followOneEvent() {
 	if _, err := srv.Create(ctx, "namespaces", "", &api.Namespace{ObjectMeta: api.ObjectMeta{Name: "demo"}}); err != nil {
 		panic(err)
 	}
-	if _, err := srv.Create(ctx, "pods", "demo", &api.Pod{ObjectMeta: api.ObjectMeta{Name: "a"}}); err != nil {
+	if _, err := srv.Create(ctx, "pods", "demo", newPod("a")); err != nil {
 		panic(err)
 	}
 
@@ -43,7 +43,7 @@ func Example_followOneEvent() {
 	if err != nil {
 		panic(err)
 	}
-	if _, err := srv.Create(ctx, "pods", "demo", &api.Pod{ObjectMeta: api.ObjectMeta{Name: "b"}}); err != nil {
+	if _, err := srv.Create(ctx, "pods", "demo", newPod("b")); err != nil {
 		panic(err)
 	}
 	ev := <-w.ResultChan()

@@ -48,7 +48,7 @@ func (c *counter) paths() []string {
 // startServer serves deployments from the start and widgets registered after it started.
 func startServer(t *testing.T) (*apiserver.Server, *counter, *discovery.DiscoveryClient) {
 	t.Helper()
-	srv := apiserver.NewTestServer(t, apiserver.Options{Resources: []apiserver.ResourceInfo{apiserver.DeploymentsResource}})
+	srv := apiserver.NewTestServer(t, apiserver.Options{})
 	require.NoError(t, srv.Register(widgets))
 	cnt := &counter{next: http.DefaultTransport.(*http.Transport).Clone()}
 	dc, err := discovery.NewDiscoveryClientForConfig(&rest.Config{Host: srv.URL(), Transport: cnt})
@@ -77,7 +77,8 @@ func TestCh00_DiscoveryGroupsAndResources_K3_K4_K5_CG2(t *testing.T) {
 		wantAccept string
 	}{
 		{false, []string{"/api", "/apis"}, "application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList,application/json"},
-		{true, []string{"/api", "/apis", "/api/v1", "/apis/apps/v1", "/apis/example.dev/v1"}, "application/json"},
+		{true, []string{"/api", "/apis", "/api/v1", "/apis/apps/v1", "/apis/batch/v1", "/apis/coordination.k8s.io/v1",
+			"/apis/discovery.k8s.io/v1", "/apis/events.k8s.io/v1", "/apis/example.dev/v1"}, "application/json"},
 	}
 	for _, tt := range tests {
 		name := "aggregated"
@@ -97,7 +98,8 @@ func TestCh00_DiscoveryGroupsAndResources_K3_K4_K5_CG2(t *testing.T) {
 			for _, g := range groups {
 				names = append(names, g.Name+"="+g.PreferredVersion.GroupVersion)
 			}
-			assert.Equal(t, []string{"=v1", "apps=apps/v1", "example.dev=example.dev/v1"}, names)
+			assert.Equal(t, []string{"=v1", "apps=apps/v1", "batch=batch/v1", "coordination.k8s.io=coordination.k8s.io/v1",
+				"discovery.k8s.io=discovery.k8s.io/v1", "events.k8s.io=events.k8s.io/v1", "example.dev=example.dev/v1"}, names)
 
 			got := map[string]string{} // "gv resource" → "Kind singular scope shortNames"
 			for _, l := range lists {
@@ -115,7 +117,7 @@ func TestCh00_DiscoveryGroupsAndResources_K3_K4_K5_CG2(t *testing.T) {
 					got[l.GroupVersion+" "+r.Name] = strings.Join([]string{r.Kind, singular, scope, strings.Join(r.ShortNames, ",")}, " ")
 				}
 			}
-			assert.Equal(t, map[string]string{
+			want := map[string]string{
 				"v1 pods":                       "Pod pod ns po",
 				"v1 pods/status":                "Pod pod ns ",
 				"v1 configmaps":                 "ConfigMap configmap ns cm",
@@ -125,7 +127,11 @@ func TestCh00_DiscoveryGroupsAndResources_K3_K4_K5_CG2(t *testing.T) {
 				"apps/v1 deployments/status":    "Deployment deployment ns ",
 				"example.dev/v1 widgets":        "Widget widget ns wd",
 				"example.dev/v1 widgets/status": "Widget widget ns ",
-			}, got)
+			}
+			for k, v := range want {
+				assert.Equal(t, v, got[k], k)
+			}
+			assert.Len(t, got, 36, "19 built-in resources, 15 subresources (status, scale, finalize), and the widgets with status")
 		})
 	}
 }
@@ -138,12 +144,12 @@ func TestCh00_DiscoveryServerResourcesForGroupVersion(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, "v1", core.GroupVersion)
 	require.NotEmpty(t, core.APIResources)
-	assert.Equal(t, "pods", core.APIResources[0].Name)
-	assert.Equal(t, []string{"po"}, core.APIResources[0].ShortNames)
+	assert.Equal(t, "configmaps", core.APIResources[0].Name)
+	assert.Equal(t, []string{"cm"}, core.APIResources[0].ShortNames)
 
 	apps, err := dc.ServerResourcesForGroupVersion("apps/v1")
 	require.NoError(t, err)
-	assert.Equal(t, "deployments", apps.APIResources[0].Name)
+	assert.Equal(t, "daemonsets", apps.APIResources[0].Name)
 
 	_, err = dc.ServerResourcesForGroupVersion("nothing.dev/v1")
 	assert.True(t, api.IsNotFound(err), "%v", err)
@@ -157,7 +163,7 @@ func TestCh00_DiscoveryGroups(t *testing.T) {
 	_, _, dc := startServer(t)
 	gl, err := dc.ServerGroups()
 	require.NoError(t, err)
-	require.Len(t, gl.Groups, 3)
+	require.Len(t, gl.Groups, 7)
 	assert.Equal(t, "", gl.Groups[0].Name)
 	assert.Equal(t, []api.GroupVersionForDiscovery{{GroupVersion: "v1", Version: "v1"}}, gl.Groups[0].Versions)
 }

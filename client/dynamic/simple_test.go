@@ -31,7 +31,7 @@ var widgets = apiserver.ResourceInfo{Group: "example.dev", Version: "v1", Resour
 
 func startServer(t *testing.T) (*apiserver.Server, *dynamic.DynamicClient) {
 	t.Helper()
-	srv := apiserver.NewTestServer(t, apiserver.Options{Resources: []apiserver.ResourceInfo{apiserver.DeploymentsResource}})
+	srv := apiserver.NewTestServer(t, apiserver.Options{})
 	_, err := srv.Create(context.Background(), "namespaces", "", &api.Namespace{ObjectMeta: api.ObjectMeta{Name: "demo"}})
 	require.NoError(t, err)
 	dc, err := dynamic.NewForConfig(&rest.Config{Host: srv.URL()})
@@ -47,7 +47,21 @@ func object(apiVersion, kind, name string, spec map[string]any) *api.Unstructure
 	}}
 }
 
-// TestCh00_DynamicCRUD: the whole ResourceInterface on a registered group kind (deployments)
+// deploymentSpec is the least valid Deployment spec with replicas: a selector and a pod
+// template whose labels it matches (the server refuses a Deployment without them, as
+// kube-apiserver does).
+func deploymentSpec(replicas int64) map[string]any {
+	return map[string]any{
+		"replicas": replicas,
+		"selector": map[string]any{"matchLabels": map[string]any{"app": "web"}},
+		"template": map[string]any{
+			"metadata": map[string]any{"labels": map[string]any{"app": "web"}},
+			"spec":     map[string]any{"containers": []any{map[string]any{"name": "web", "image": "nginx"}}},
+		},
+	}
+}
+
+// TestCh00_DynamicCRUD: the whole ResourceInterface on a built-in group kind (deployments)
 // and on a custom kind registered at run time, all as Unstructured.
 func TestCh00_DynamicCRUD(t *testing.T) {
 	srv, dc := startServer(t)
@@ -57,14 +71,15 @@ func TestCh00_DynamicCRUD(t *testing.T) {
 		gvr        api.GroupVersionResource
 		apiVersion string
 		kind       string
+		spec       func(replicas int64) map[string]any
 	}{
-		{deploymentsGVR, "apps/v1", "Deployment"},
-		{widgetsGVR, "example.dev/v1", "Widget"},
+		{deploymentsGVR, "apps/v1", "Deployment", deploymentSpec},
+		{widgetsGVR, "example.dev/v1", "Widget", func(replicas int64) map[string]any { return map[string]any{"replicas": replicas} }},
 	}
 	for _, tt := range tests {
 		t.Run(tt.kind, func(t *testing.T) {
 			ri := dc.Resource(tt.gvr).Namespace("demo")
-			created, err := ri.Create(ctx, object(tt.apiVersion, tt.kind, "one", map[string]any{"replicas": int64(1)}), api.CreateOptions{})
+			created, err := ri.Create(ctx, object(tt.apiVersion, tt.kind, "one", tt.spec(1)), api.CreateOptions{})
 			require.NoError(t, err)
 			assert.Equal(t, tt.kind, created.GetKind())
 			assert.Equal(t, "demo", created.GetNamespace())
@@ -93,7 +108,7 @@ func TestCh00_DynamicCRUD(t *testing.T) {
 			require.NoError(t, err)
 			assert.Equal(t, map[string]string{"tier": "web"}, patched.GetLabels())
 
-			_, err = ri.Create(ctx, object(tt.apiVersion, tt.kind, "two", nil), api.CreateOptions{})
+			_, err = ri.Create(ctx, object(tt.apiVersion, tt.kind, "two", tt.spec(1)), api.CreateOptions{})
 			require.NoError(t, err)
 			list, err := ri.List(ctx, api.ListOptions{})
 			require.NoError(t, err)
@@ -121,7 +136,8 @@ func TestCh00_DynamicCRUD(t *testing.T) {
 func TestCh00_DynamicBuiltinKind(t *testing.T) {
 	srv, dc := startServer(t)
 	ctx := context.Background()
-	_, err := srv.Create(ctx, "pods", "demo", &api.Pod{ObjectMeta: api.ObjectMeta{Name: "p"}})
+	_, err := srv.Create(ctx, "pods", "demo", &api.Pod{ObjectMeta: api.ObjectMeta{Name: "p"},
+		Spec: api.PodSpec{Containers: []api.Container{{Name: "c", Image: "nginx"}}}})
 	require.NoError(t, err)
 	u, err := dc.Resource(podsGVR).Namespace("demo").Get(ctx, "p", api.GetOptions{})
 	require.NoError(t, err)
@@ -144,7 +160,7 @@ func TestCh00_DynamicWatch(t *testing.T) {
 	w, err := ri.Watch(ctx, api.ListOptions{ResourceVersion: list.GetResourceVersion()})
 	require.NoError(t, err)
 	defer w.Stop()
-	_, err = ri.Create(ctx, object("apps/v1", "Deployment", "web", nil), api.CreateOptions{})
+	_, err = ri.Create(ctx, object("apps/v1", "Deployment", "web", deploymentSpec(1)), api.CreateOptions{})
 	require.NoError(t, err)
 	select {
 	case ev := <-w.ResultChan():

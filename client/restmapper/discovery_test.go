@@ -22,7 +22,7 @@ func gvr(g, v, r string) api.GroupVersionResource {
 // run time.
 func serverMapper(t *testing.T) *restmapper.DiscoveryRESTMapper {
 	t.Helper()
-	srv := apiserver.NewTestServer(t, apiserver.Options{Resources: []apiserver.ResourceInfo{apiserver.DeploymentsResource}})
+	srv := apiserver.NewTestServer(t, apiserver.Options{})
 	require.NoError(t, srv.Register(apiserver.ResourceInfo{Group: "example.dev", Version: "v1", Resource: "widgets",
 		Kind: "Widget", ShortNames: []string{"wd"}}))
 	dc, err := discovery.NewDiscoveryClientForConfig(&rest.Config{Host: srv.URL()})

@@ -491,3 +491,26 @@ users:
 	assert.Contains(t, stderr.String(), `user "oidc" authenticates with auth-provider, which this client does not support`)
 	assert.Contains(t, stderr.String(), "kubectl create token")
 }
+
+// TestDemo_WatchEveryKind: --resource takes what kubectl takes, resolved through discovery:
+// plural, short name or resource.group, for every served kind.
+func TestDemo_WatchEveryKind(t *testing.T) {
+	ready, _ := startServe(t, "--token", "right", "--seed-pods", "1")
+	for _, tc := range []struct{ arg, synced string }{
+		{"deployments", "deployments.apps"},
+		{"deploy", "deployments.apps"},
+		{"sts", "statefulsets.apps"},
+		{"cronjobs", "cronjobs.batch"},
+		{"leases.coordination.k8s.io", "leases.coordination.k8s.io"},
+		{"events.events.k8s.io", "events.events.k8s.io"},
+		{"endpointslices", "endpointslices.discovery.k8s.io"},
+		{"no", "nodes"},
+		{"svc", "services"},
+	} {
+		t.Run(tc.arg, func(t *testing.T) {
+			out, stop := startWatch(t, "--server", ready.url, "--insecure-skip-tls-verify", "--token", "right", "--resource", tc.arg)
+			out.waitFor(t, 10*time.Second, "synced: ", " "+tc.synced+" in the cache")
+			require.NoError(t, stop())
+		})
+	}
+}

@@ -12,6 +12,8 @@ import (
 	"time"
 
 	"github.com/informer-lab/informer-lab/api"
+	"github.com/informer-lab/informer-lab/client/discovery"
+	"github.com/informer-lab/informer-lab/client/restmapper"
 	"github.com/informer-lab/informer-lab/clientcmd"
 	"github.com/informer-lab/informer-lab/informer"
 	"github.com/informer-lab/informer-lab/rest"
@@ -50,6 +52,29 @@ func parseResource(s string) (api.GroupVersionResource, error) {
 		version, group = v, g
 	}
 	return api.GroupVersionResource{Group: group, Version: version, Resource: res}, nil
+}
+
+// resolveResource finds what --resource names the way kubectl does, from discovery: "deploy",
+// "deployments", "sts", "leases.coordination.k8s.io". A group/version/resource is taken as
+// it is, and so is any name when discovery cannot be read (the first request then says why).
+func resolveResource(ctx context.Context, cfg *rest.Config, text string) (api.GroupVersionResource, error) {
+	gvr, err := parseResource(text)
+	if err != nil || strings.Contains(text, "/") {
+		return gvr, err
+	}
+	dc, err := discovery.NewDiscoveryClientForConfig(cfg)
+	if err != nil {
+		return gvr, nil
+	}
+	m, err := restmapper.NewDiscoveryRESTMapperForClient(ctx, dc)
+	if err != nil {
+		return gvr, nil
+	}
+	mapping, err := m.MappingFor(strings.TrimSpace(strings.ToLower(text)))
+	if err != nil {
+		return gvr, errorf("--resource %q: %v", text, err)
+	}
+	return mapping.Resource, nil
 }
 
 // watchConfig builds the client Config from --kubeconfig/--context or --server/--token.
@@ -127,8 +152,7 @@ func cmdWatch(ctx context.Context, args []string, out io.Writer) error {
 	if err := checkServerURL(*server); err != nil {
 		return err
 	}
-	gvr, err := parseResource(*resource)
-	if err != nil {
+	if _, err := parseResource(*resource); err != nil {
 		return err
 	}
 	prof, ok := informer.ParseProfile(*profile)
@@ -154,6 +178,10 @@ func cmdWatch(ctx context.Context, args []string, out io.Writer) error {
 	cfg.UserAgent = "informer-lab-demo-watch"
 	cfg.Timeout = *timeout
 	rc, err := rest.RESTClientFor(cfg)
+	if err != nil {
+		return err
+	}
+	gvr, err := resolveResource(ctx, cfg, *resource)
 	if err != nil {
 		return err
 	}

@@ -32,23 +32,11 @@ const legacySchemeName = "pkg/api/legacyscheme/scheme.go:30"
 // custom kind) decodes into *api.Unstructured, where only duplicate fields can be detected.
 // The returned object always has kind and apiVersion set. Every error is an *api.Status.
 func Body(scheme *api.Scheme, data []byte, expected api.GroupVersionKind, fieldValidation string) (api.Object, []string, error) {
-	var tm struct {
-		APIVersion string `json:"apiVersion,omitempty"`
-		Kind       string `json:"kind,omitempty"`
-	}
-	if err := json.Unmarshal(data, &tm); err != nil {
-		return nil, nil, api.NewBadRequest(fmt.Sprintf(
-			"the object provided is unrecognized (must be of type %s): couldn't get version/kind; json parse error: %v (%s)",
-			expected.Kind, err, summarizeData(data, 30)))
-	}
-	actual := defaultGVK(tm.APIVersion, tm.Kind, expected)
-	if actual.Kind != expected.Kind {
-		return nil, nil, cannotHandle(actual, expected, conversionDetail(scheme, actual, expected))
-	}
-	if actual.Group != expected.Group || actual.Version != expected.Version {
-		return nil, nil, api.NewBadRequest(fmt.Sprintf(
-			"the API version in the data (%s) does not match the expected API version (%s)",
-			actual.APIVersion(), expected.APIVersion()))
+	actual, err := checkKind(data, expected, func(gvk api.GroupVersionKind) bool {
+		return scheme != nil && scheme.Recognizes(gvk)
+	})
+	if err != nil {
+		return nil, nil, err
 	}
 
 	var obj api.Object
@@ -104,6 +92,37 @@ func Body(scheme *api.Scheme, data []byte, expected api.GroupVersionKind, fieldV
 	return obj, texts, nil
 }
 
+// checkKind is the first step of every body decode: data must be valid JSON (which also
+// bounds its nesting), and its kind and apiVersion, defaulted from expected's, must name
+// expected (E1–E5). known says which kinds the server has, for the text of E4.
+func checkKind(data []byte, expected api.GroupVersionKind, known func(api.GroupVersionKind) bool) (api.GroupVersionKind, error) {
+	var tm struct {
+		APIVersion string `json:"apiVersion,omitempty"`
+		Kind       string `json:"kind,omitempty"`
+	}
+	if err := json.Unmarshal(data, &tm); err != nil {
+		return api.GroupVersionKind{}, api.NewBadRequest(fmt.Sprintf(
+			"the object provided is unrecognized (must be of type %s): couldn't get version/kind; json parse error: %v (%s)",
+			expected.Kind, err, summarizeData(data, 30)))
+	}
+	actual := defaultGVK(tm.APIVersion, tm.Kind, expected)
+	return actual, matchKind(actual, expected, known)
+}
+
+// matchKind is the second half of checkKind: the body's kind, defaulted, must be the
+// endpoint's (E4) and in its group-version (E5).
+func matchKind(actual, expected api.GroupVersionKind, known func(api.GroupVersionKind) bool) error {
+	if actual.Kind != expected.Kind {
+		return cannotHandle(actual, expected, conversionDetail(known(actual), actual, expected))
+	}
+	if actual.Group != expected.Group || actual.Version != expected.Version {
+		return api.NewBadRequest(fmt.Sprintf(
+			"the API version in the data (%s) does not match the expected API version (%s)",
+			actual.APIVersion(), expected.APIVersion()))
+	}
+	return nil
+}
+
 // defaultGVK fills a missing kind or version from the endpoint's, as the real JSON
 // serializer does with its default GVK.
 func defaultGVK(apiVersion, kind string, def api.GroupVersionKind) api.GroupVersionKind {
@@ -128,8 +147,8 @@ func cannotHandle(actual, expected api.GroupVersionKind, detail string) error {
 // conversionDetail is what the real server's scheme says when a body of another kind reaches
 // an endpoint: a kind it knows has no conversion to the endpoint's internal type, a kind it
 // does not know is not registered.
-func conversionDetail(scheme *api.Scheme, actual, expected api.GroupVersionKind) string {
-	if scheme != nil && scheme.Recognizes(actual) {
+func conversionDetail(known bool, actual, expected api.GroupVersionKind) string {
+	if known {
 		return fmt.Sprintf("converting (%s.%s) to (%s.%s): unknown conversion",
 			actual.Version, actual.Kind, internalPackage(expected.Group), expected.Kind)
 	}

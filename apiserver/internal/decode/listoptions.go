@@ -1,6 +1,7 @@
 package decode
 
 import (
+	"fmt"
 	"net/url"
 	"slices"
 	"strconv"
@@ -132,8 +133,9 @@ func validateListOptions(o *api.ListOptions) []api.StatusCause {
 
 // ValidateFieldSelectorFields mirrors the field-label conversion that listOpts runs
 // (scope.Convertor.ConvertFieldLabel): every field of sel must be in allowed, else 400 with
-// the real text (wire spec L19, E31). Pod and Namespace have their own conversion functions
-// upstream, which say `field label not supported: <label>`; every other kind goes through
+// the real text (wire spec L19, E31). Pod, Namespace, Node, Event, Secret and Service have
+// their own conversion functions upstream, which say `field label not supported: <label>`
+// (Job's says `field label "<label>" not supported for Job`); every other kind goes through
 // runtime.DefaultMetaV1FieldSelectorConversion, which says `"<label>" is not a known field
 // selector: only "metadata.name", "metadata.namespace"`. kind is the Kind ("Pod"). Terms are
 // checked in the selector's (sorted) order, so the first bad one is the one reported, as
@@ -148,8 +150,10 @@ func ValidateFieldSelectorFields(sel fields.Selector, allowed []string, kind str
 			continue
 		}
 		switch kind {
-		case "Pod", "Namespace":
+		case "Pod", "Namespace", "Node", "Event", "Secret", "Service":
 			return api.NewBadRequest("field label not supported: " + r.Field)
+		case "Job":
+			return api.NewBadRequest(fmt.Sprintf("field label %q not supported for Job", r.Field))
 		default:
 			return api.NewBadRequest(strconv.Quote(r.Field) + ` is not a known field selector: only "metadata.name", "metadata.namespace"`)
 		}

@@ -168,6 +168,9 @@ func TestCh01_E31_FieldSelectorFields(t *testing.T) {
 		{"Namespace", "metadata.namespace=x", nsFields, "field label not supported: metadata.namespace"},
 		{"ConfigMap", "data.k=v", defFields, `"data.k" is not a known field selector: only "metadata.name", "metadata.namespace"`},
 		{"Deployment", "spec.replicas=1", defFields, `"spec.replicas" is not a known field selector: only "metadata.name", "metadata.namespace"`},
+		{"Node", "spec.bogus=a", defFields, "field label not supported: spec.bogus"},
+		{"Service", "spec.ports=a", defFields, "field label not supported: spec.ports"},
+		{"Job", "spec.parallelism=1", defFields, `field label "spec.parallelism" not supported for Job`},
 		{"ConfigMap", "", defFields, ""},
 	}
 	for _, tc := range tests {

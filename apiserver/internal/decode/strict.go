@@ -53,7 +53,13 @@ func fieldPath(segs []pathSegment) string {
 // follows reports the error.
 func findStrictProblems(data []byte, typ reflect.Type) []strictProblem {
 	s := strictScanner{data: data}
-	s.value(typ, true)
+	// The root is the kind's own struct, to be looked inside even when it decodes itself
+	// (a typed view that keeps the JSON it came from).
+	if t := indirectType(typ); t != nil && t.Kind() == reflect.Struct && s.peek() == '{' {
+		s.object(t, true)
+	} else {
+		s.value(typ, true)
+	}
 	return s.problems
 }
 

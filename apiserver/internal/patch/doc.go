@@ -17,9 +17,10 @@
 //     whole.
 //  4. A strategic merge patch merges the lists that have a merge key by it and honours
 //     $patch, $retainKeys, $setElementOrder and $deleteFromPrimitiveList, with upstream's
-//     400, 422 and 500 texts. The patch metadata of Pod, ConfigMap and Namespace is written
-//     out in strategic_schema.go; any other kind, a custom resource, is 415 listing the
-//     other three types.
+//     400, 422 and 500 texts. It serves every kind the embedded OpenAPI documents of
+//     package schema define, the autoscaling/v1 Scale included, with the patch metadata
+//     read from them once; any other kind, a custom resource, is 415 listing the other
+//     three types.
 //  5. Apply merges the applied configuration into the object as a merge patch (X4): fields
 //     it sets win, fields it omits stay, lists it carries replace. There is no field
 //     ownership and there are no conflicts; a YAML body is 400 saying only JSON is read.

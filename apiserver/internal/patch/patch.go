@@ -40,15 +40,28 @@ func TypeFromContentType(ct string) (api.PatchType, error) {
 	return "", unsupported(contentTypes)
 }
 
-// Apply applies patch to original (the stored object's JSON; empty for an apply patch that
-// creates the object) by pt, as the mechanisms of the patch handler in k8s.io/apiserver
+// ApplyFor applies patch to original (the stored object's JSON; empty for an apply patch
+// that creates the object) by pt, as the mechanisms of the patch handler in k8s.io/apiserver
 // pkg/endpoints/handlers/patch.go do (wire spec X1–X5): JSON patch (json.go), merge patch
-// (merge.go), strategic merge patch (strategic.go) for built-in kinds, the server-side apply
-// stand-in (apply.go). builtin false means a registered custom kind, which gets 415 for a
-// strategic merge patch like a real custom resource. Any other pt is 415. It returns the
-// patched JSON; the caller decodes it, checks name and resourceVersion (E17, E20) and stores
-// it. Errors are *api.Status.
+// (merge.go), strategic merge patch (strategic.go) for built-in kinds, the server-side
+// apply stand-in (apply.go). gvk names the stored object's kind (autoscaling/v1 Scale for
+// the scale subresource); strategic merge patch reads its patch metadata from the kind's
+// OpenAPI schema. builtin false means a registered custom kind, which gets 415 for a
+// strategic merge patch like a real custom resource, and so does a kind no embedded
+// document defines. Any other pt is 415. It returns the patched JSON; the caller decodes
+// it, checks name and resourceVersion (E17, E20) and stores it. Errors are *api.Status.
+func ApplyFor(pt api.PatchType, original, patch []byte, gvk api.GroupVersionKind, builtin bool) ([]byte, error) {
+	return apply(pt, original, patch, builtin, func() *smpSchema { return smpSchemaFor(gvk) })
+}
+
+// Apply is ApplyFor for a caller that knows only the kind's name: a name two
+// group-versions serve (Event) takes the core group's schema. Prefer ApplyFor.
 func Apply(pt api.PatchType, original, patch []byte, kind string, builtin bool) ([]byte, error) {
+	return apply(pt, original, patch, builtin, func() *smpSchema { return smpSchemaForKind(kind) })
+}
+
+// apply dispatches on pt; schema is only called for a strategic merge patch.
+func apply(pt api.PatchType, original, patch []byte, builtin bool, schema func() *smpSchema) ([]byte, error) {
 	switch pt {
 	case api.JSONPatchType:
 		return applyJSONPatch(original, patch)
@@ -58,7 +71,7 @@ func Apply(pt api.PatchType, original, patch []byte, kind string, builtin bool) 
 		if !builtin {
 			return nil, unsupported(withoutStrategic)
 		}
-		return applyStrategicMergePatch(original, patch, kind)
+		return smpApply(original, patch, schema())
 	case api.ApplyPatchType:
 		return applyApplyPatch(original, patch)
 	}

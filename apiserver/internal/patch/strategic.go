@@ -16,9 +16,9 @@ import (
 // This file implements the server side of Kubernetes strategic merge patch (SMP), after
 // apimachinery pkg/util/strategicpatch (mergeMap and friends) as the real patch handler
 // calls it: MergeParallelList and IgnoreUnmatchedNulls on. The patch metadata upstream
-// reads by reflection is in strategic_schema.go, the directives $retainKeys and
-// $setElementOrder in strategic_directives.go, list merging and ordering in
-// strategic_lists.go.
+// reads by reflection comes from the OpenAPI documents (strategic_openapi.go,
+// strategic_schema.go), the directives $retainKeys and $setElementOrder are in
+// strategic_directives.go, list merging and ordering in strategic_lists.go.
 
 // The SMP directives.
 const (
@@ -72,13 +72,17 @@ func smpStatus(err error) error {
 //     printed as the int64 or float64 upstream decodes them to;
 //   - what upstream ignores is ignored: a "$deleteFromPrimitiveList/<list>" whose value is
 //     not a list, or names a field the object lacks, deletes nothing;
-//   - a kind without a schema here (anything but Pod, ConfigMap and Namespace) → 415
-//     listing the other patch types, as a custom resource answers (E22).
+//   - a kind no embedded OpenAPI document defines, as a custom resource, → 415 listing the
+//     other patch types (E22).
 //
 // Numbers keep their exact text; the result is compact JSON with sorted keys.
-func applyStrategicMergePatch(original, patch []byte, kind string) ([]byte, error) {
-	schema, ok := smpSchemas[kind]
-	if !ok {
+func applyStrategicMergePatch(original, patch []byte, gvk api.GroupVersionKind) ([]byte, error) {
+	return smpApply(original, patch, smpSchemaFor(gvk))
+}
+
+// smpApply is applyStrategicMergePatch with the schema looked up; nil means 415.
+func smpApply(original, patch []byte, schema *smpSchema) ([]byte, error) {
+	if schema == nil {
 		return nil, unsupported(withoutStrategic)
 	}
 	if !json.Valid(patch) {

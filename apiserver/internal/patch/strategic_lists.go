@@ -11,7 +11,7 @@ import (
 // Strategic merge patch of lists with the merge strategy: lists of objects merge by their
 // merge key, lists of scalars as a set, and the result is ordered as upstream's
 // normalizeElementOrder orders it. The entry point is smpMergeList, called from
-// smpMergeMap and smpSetElementOrders in patch_strategic.go.
+// smpMergeMap and smpSetElementOrders in strategic.go and strategic_directives.go.
 
 // smpMergeList merges two lists whose field has the merge strategy (or a deletion list).
 func smpMergeList(original, patch []any, field smpField, isDeleteList bool) ([]any, error) {

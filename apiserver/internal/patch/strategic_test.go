@@ -105,7 +105,7 @@ func TestCh01_StrategicMergePatch(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			out, err := applyStrategicMergePatch([]byte(smpPod), []byte(tc.patch), "Pod")
+			out, err := applyStrategicMergePatch([]byte(smpPod), []byte(tc.patch), gvkPod)
 			require.NoError(t, err)
 			var got map[string]any
 			require.NoError(t, json.Unmarshal(out, &got))
@@ -118,12 +118,12 @@ func TestCh01_StrategicMergePatch(t *testing.T) {
 }
 
 func TestCh01_StrategicMergePatchOtherKinds(t *testing.T) {
-	out, err := applyStrategicMergePatch([]byte(`{"kind":"ConfigMap","metadata":{"name":"c"},"data":{"a":"1","b":"2"}}`), []byte(`{"data":{"a":null,"c":"3"}}`), "ConfigMap")
+	out, err := applyStrategicMergePatch([]byte(`{"kind":"ConfigMap","metadata":{"name":"c"},"data":{"a":"1","b":"2"}}`), []byte(`{"data":{"a":null,"c":"3"}}`), gvkConfigMap)
 	require.NoError(t, err)
 	assert.JSONEq(t, `{"kind":"ConfigMap","metadata":{"name":"c"},"data":{"b":"2","c":"3"}}`, string(out))
 
 	out, err = applyStrategicMergePatch([]byte(`{"kind":"Namespace","metadata":{"name":"n"},"spec":{"finalizers":["kubernetes"]},"status":{"conditions":[{"type":"A","status":"True"}]}}`),
-		[]byte(`{"spec":{"finalizers":[]},"status":{"conditions":[{"type":"B","status":"False"}]}}`), "Namespace")
+		[]byte(`{"spec":{"finalizers":[]},"status":{"conditions":[{"type":"B","status":"False"}]}}`), gvkNamespace)
 	require.NoError(t, err)
 	assert.JSONEq(t, `{"kind":"Namespace","metadata":{"name":"n"},"spec":{"finalizers":[]},"status":{"conditions":[{"type":"B","status":"False"},{"type":"A","status":"True"}]}}`, string(out),
 		"spec.finalizers has no merge strategy: replaced; status.conditions merge by type")
@@ -132,70 +132,73 @@ func TestCh01_StrategicMergePatchOtherKinds(t *testing.T) {
 // TestCh01_StrategicMergePatchErrors checks E22, E23 and the SMP error mapping.
 func TestCh01_StrategicMergePatchErrors(t *testing.T) {
 	tests := []struct {
-		name, doc, patch, kind string
-		code                   int32
-		msg                    string
+		name, doc, patch string
+		gvk              api.GroupVersionKind
+		code             int32
+		msg              string
 	}{
-		{"E22 custom kind", `{}`, `{}`, "Deployment", 415,
+		{"E22 custom kind", `{}`, `{}`, api.GroupVersionKind{Group: "example.com", Version: "v1", Kind: "Foo"}, 415,
 			"the body of the request was in an unknown format - accepted media types include: application/json-patch+json, application/merge-patch+json, application/apply-patch+yaml"},
-		{"E23", smpPod, `{"spec":`, "Pod", 400, "invalid JSON patch"},
-		{"not an object", smpPod, `[1]`, "Pod", 400, "json: cannot unmarshal array into Go value of type map[string]interface {}"},
-		{"bad $retainKeys", smpPod, `{"metadata":{"$retainKeys":"name"}}`, "Pod", 400, "invalid patch format of retainKeys"},
-		{"$retainKeys not covering the patch", smpPod, `{"metadata":{"$retainKeys":["name"],"labels":{"a":"b"}}}`, "Pod", 400, "invalid patch format of retainKeys"},
-		{"bad $deleteFromPrimitiveList", smpPod, `{"metadata":{"$deleteFromPrimitiveList":["x"]}}`, "Pod", 400, "invalid patch format of primitive list"},
-		{"list of lists", `{"metadata":{"finalizers":[]}}`, `{"metadata":{"finalizers":[["x"]]}}`, "Pod", 422, "the server rejected our request due to an error in our request"},
-		{"unknown $patch", smpPod, `{"metadata":{"$patch":"bogus"}}`, "Pod", 500, "unknown patch type: bogus in map: map[$patch:bogus]"},
-		{"$patch merge on an object", smpPod, `{"metadata":{"labels":{"$patch":"merge"}}}`, "Pod", 500, "unknown patch type: merge in map: map[$patch:merge]"},
-		{"missing merge key", smpPod, `{"spec":{"containers":[{"image":"x"}]}}`, "Pod", 500, "map: map[image:x] does not contain declared merge key: name"},
-		{"mixed element types", smpPod, `{"metadata":{"finalizers":[1]}}`, "Pod", 500, "list element types are not identical: [[x y] [1]]"},
-		{"$setElementOrder not covering the patch", smpPod, `{"spec":{"$setElementOrder/containers":[{"name":"a"}],"containers":[{"name":"b","image":"b:2"}]}}`, "Pod", 500,
+		{"E23", smpPod, `{"spec":`, gvkPod, 400, "invalid JSON patch"},
+		{"not an object", smpPod, `[1]`, gvkPod, 400, "json: cannot unmarshal array into Go value of type map[string]interface {}"},
+		{"bad $retainKeys", smpPod, `{"metadata":{"$retainKeys":"name"}}`, gvkPod, 400, "invalid patch format of retainKeys"},
+		{"$retainKeys not covering the patch", smpPod, `{"metadata":{"$retainKeys":["name"],"labels":{"a":"b"}}}`, gvkPod, 400, "invalid patch format of retainKeys"},
+		{"bad $deleteFromPrimitiveList", smpPod, `{"metadata":{"$deleteFromPrimitiveList":["x"]}}`, gvkPod, 400, "invalid patch format of primitive list"},
+		{"list of lists", `{"metadata":{"finalizers":[]}}`, `{"metadata":{"finalizers":[["x"]]}}`, gvkPod, 422, "the server rejected our request due to an error in our request"},
+		{"unknown $patch", smpPod, `{"metadata":{"$patch":"bogus"}}`, gvkPod, 500, "unknown patch type: bogus in map: map[$patch:bogus]"},
+		{"$patch merge on an object", smpPod, `{"metadata":{"labels":{"$patch":"merge"}}}`, gvkPod, 500, "unknown patch type: merge in map: map[$patch:merge]"},
+		{"missing merge key", smpPod, `{"spec":{"containers":[{"image":"x"}]}}`, gvkPod, 500, "map: map[image:x] does not contain declared merge key: name"},
+		{"mixed element types", smpPod, `{"metadata":{"finalizers":[1]}}`, gvkPod, 500, "list element types are not identical: [[x y] [1]]"},
+		{"$setElementOrder not covering the patch", smpPod, `{"spec":{"$setElementOrder/containers":[{"name":"a"}],"containers":[{"name":"b","image":"b:2"}]}}`, gvkPod, 500,
 			"The order in patch list:\n[map[image:b:2 name:b]]\n doesn't match $setElementOrder list:\n[map[name:a]]\n"},
 		// Upstream looks a $setElementOrder list up in the Go type before anything else, so a
 		// name that is not a list field of that level is a 500, never a silent no-op.
-		{"$setElementOrder of an unknown field", smpPod, `{"spec":{"$setElementOrder/bogus":[]}}`, "Pod", 500,
+		{"$setElementOrder of an unknown field", smpPod, `{"spec":{"$setElementOrder/bogus":[]}}`, gvkPod, 500,
 			`unable to find api field in struct PodSpec for the json field "bogus"`},
-		{"$setElementOrder without a field name", smpPod, `{"metadata":{"$setElementOrder/":[]}}`, "Pod", 500,
+		{"$setElementOrder without a field name", smpPod, `{"metadata":{"$setElementOrder/":[]}}`, gvkPod, 500,
 			`unable to find api field in struct ObjectMeta for the json field ""`},
-		{"$setElementOrder at the top", smpPod, `{"$setElementOrder/bogus":[]}`, "Pod", 500,
+		{"$setElementOrder at the top", smpPod, `{"$setElementOrder/bogus":[]}`, gvkPod, 500,
 			`unable to find api field in struct Pod for the json field "bogus"`},
-		{"$setElementOrder in a container", smpPod, `{"spec":{"containers":[{"name":"a","$setElementOrder/bogus":[]}]}}`, "Pod", 500,
+		{"$setElementOrder in a container", smpPod, `{"spec":{"containers":[{"name":"a","$setElementOrder/bogus":[]}]}}`, gvkPod, 500,
 			`unable to find api field in struct Container for the json field "bogus"`},
 		{"$setElementOrder in an ephemeral container", `{"spec":{"ephemeralContainers":[{"name":"e"}]}}`,
-			`{"spec":{"ephemeralContainers":[{"name":"e","$setElementOrder/bogus":[]}]}}`, "Pod", 500,
+			`{"spec":{"ephemeralContainers":[{"name":"e","$setElementOrder/bogus":[]}]}}`, gvkPod, 500,
 			`unable to find api field in struct EphemeralContainer for the json field "bogus"`},
-		{"$setElementOrder in a volume", smpPod, `{"spec":{"volumes":[{"name":"data","$setElementOrder/bogus":[]}]}}`, "Pod", 500,
+		{"$setElementOrder in a volume", smpPod, `{"spec":{"volumes":[{"name":"data","$setElementOrder/bogus":[]}]}}`, gvkPod, 500,
 			`unable to find api field in struct Volume for the json field "bogus"`},
-		{"$setElementOrder in a status condition", smpPod, `{"status":{"conditions":[{"type":"Ready","$setElementOrder/bogus":[]}]}}`, "Pod", 500,
+		{"$setElementOrder in a volume source", smpPod, `{"spec":{"volumes":[{"name":"data","emptyDir":{"$setElementOrder/bogus":[]}}]}}`, gvkPod, 500,
+			`unable to find api field in struct EmptyDirVolumeSource for the json field "bogus"`},
+		{"$setElementOrder in a status condition", smpPod, `{"status":{"conditions":[{"type":"Ready","$setElementOrder/bogus":[]}]}}`, gvkPod, 500,
 			`unable to find api field in struct PodCondition for the json field "bogus"`},
-		{"$setElementOrder in a configmap", `{"kind":"ConfigMap","metadata":{"name":"c"}}`, `{"$setElementOrder/bogus":[]}`, "ConfigMap", 500,
+		{"$setElementOrder in a configmap", `{"kind":"ConfigMap","metadata":{"name":"c"}}`, `{"$setElementOrder/bogus":[]}`, gvkConfigMap, 500,
 			`unable to find api field in struct ConfigMap for the json field "bogus"`},
-		{"$setElementOrder in a namespace status", `{"kind":"Namespace","status":{"phase":"Active"}}`, `{"status":{"$setElementOrder/bogus":[]}}`, "Namespace", 500,
+		{"$setElementOrder in a namespace status", `{"kind":"Namespace","status":{"phase":"Active"}}`, `{"status":{"$setElementOrder/bogus":[]}}`, gvkNamespace, 500,
 			`unable to find api field in struct NamespaceStatus for the json field "bogus"`},
-		{"$setElementOrder of a field that is no list", smpPod, `{"spec":{"$setElementOrder/nodeName":[]}}`, "Pod", 500,
+		{"$setElementOrder of a field that is no list", smpPod, `{"spec":{"$setElementOrder/nodeName":[]}}`, gvkPod, 500,
 			"expected slice or array type, but got: struct"},
-		{"$setElementOrder matching a field in another case", smpPod, `{"spec":{"$setElementOrder/NodeName":[]}}`, "Pod", 500,
+		{"$setElementOrder matching a field in another case", smpPod, `{"spec":{"$setElementOrder/NodeName":[]}}`, gvkPod, 500,
 			"expected slice or array type, but got: struct"},
-		{"$setElementOrder in a map", smpPod, `{"metadata":{"labels":{"$setElementOrder/x":[]}}}`, "Pod", 500,
+		{"$setElementOrder in a map", smpPod, `{"metadata":{"labels":{"$setElementOrder/x":[]}}}`, gvkPod, 500,
 			"merging an object in json but data type is not struct, instead is: map"},
 		// The patch handler decodes integers as int64 and other numbers as float64, and the
 		// messages show it.
-		{"$setElementOrder an integer", smpPod, `{"spec":{"$setElementOrder/containers":1}}`, "Pod", 500,
+		{"$setElementOrder an integer", smpPod, `{"spec":{"$setElementOrder/containers":1}}`, gvkPod, 500,
 			"expected a []interface {}, but received a int64"},
-		{"$setElementOrder a fraction", smpPod, `{"spec":{"$setElementOrder/containers":1.5}}`, "Pod", 500,
+		{"$setElementOrder a fraction", smpPod, `{"spec":{"$setElementOrder/containers":1.5}}`, gvkPod, 500,
 			"expected a []interface {}, but received a float64"},
 		// Upstream formats an unknown $patch with %s: only a string prints plainly.
-		{"$patch a number", smpPod, `{"metadata":{"$patch":1}}`, "Pod", 500, "unknown patch type: %!s(int64=1) in map: map[$patch:1]"},
-		{"$patch a fraction", smpPod, `{"$patch":1.5}`, "Pod", 500, "unknown patch type: %!s(float64=1.5) in map: map[$patch:1.5]"},
-		{"$patch null", smpPod, `{"metadata":{"$patch":null}}`, "Pod", 500, "unknown patch type: %!s(<nil>) in map: map[$patch:<nil>]"},
-		{"$patch an object", smpPod, `{"metadata":{"$patch":{"a":1}}}`, "Pod", 500, "unknown patch type: map[a:%!s(int64=1)] in map: map[$patch:map[a:1]]"},
-		{"$patch a bool in a list", smpPod, `{"spec":{"containers":[{"name":"a","$patch":true}]}}`, "Pod", 500,
+		{"$patch a number", smpPod, `{"metadata":{"$patch":1}}`, gvkPod, 500, "unknown patch type: %!s(int64=1) in map: map[$patch:1]"},
+		{"$patch a fraction", smpPod, `{"$patch":1.5}`, gvkPod, 500, "unknown patch type: %!s(float64=1.5) in map: map[$patch:1.5]"},
+		{"$patch null", smpPod, `{"metadata":{"$patch":null}}`, gvkPod, 500, "unknown patch type: %!s(<nil>) in map: map[$patch:<nil>]"},
+		{"$patch an object", smpPod, `{"metadata":{"$patch":{"a":1}}}`, gvkPod, 500, "unknown patch type: map[a:%!s(int64=1)] in map: map[$patch:map[a:1]]"},
+		{"$patch a bool in a list", smpPod, `{"spec":{"containers":[{"name":"a","$patch":true}]}}`, gvkPod, 500,
 			"unknown patch type: %!s(bool=true) in map: map[$patch:true name:a]"},
-		{"$patch a number in a nested list", smpPod, `{"spec":{"containers":[{"name":"a","ports":[{"containerPort":81,"$patch":1}]}]}}`, "Pod", 500,
+		{"$patch a number in a nested list", smpPod, `{"spec":{"containers":[{"name":"a","ports":[{"containerPort":81,"$patch":1}]}]}}`, gvkPod, 500,
 			"unknown patch type: %!s(int64=1) in map: map[$patch:1 containerPort:81]"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			_, err := applyStrategicMergePatch([]byte(tc.doc), []byte(tc.patch), tc.kind)
+			_, err := applyStrategicMergePatch([]byte(tc.doc), []byte(tc.patch), tc.gvk)
 			require.Error(t, err)
 			assert.Equal(t, tc.code, api.CodeForError(err))
 			assert.EqualError(t, err, tc.msg)
@@ -223,10 +226,9 @@ func TestCh01_StrategicMergePatchLenientDirectives(t *testing.T) {
 		{"$setElementOrder of an absent list", `{"spec":{"$setElementOrder/tolerations":[]}}`},
 		{"$setElementOrder of a pointer field", `{"spec":{"$setElementOrder/securityContext":[]}}`},
 		{"$setElementOrder matching a list in another case", `{"spec":{"$setElementOrder/Containers":[]}}`},
-		{"$setElementOrder below a level not described", `{"spec":{"volumes":[{"name":"data","emptyDir":{"$setElementOrder/bogus":[]}}]}}`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			out, err := applyStrategicMergePatch([]byte(smpPod), []byte(tc.patch), "Pod")
+			out, err := applyStrategicMergePatch([]byte(smpPod), []byte(tc.patch), gvkPod)
 			require.NoError(t, err)
 			var want map[string]any
 			require.NoError(t, json.Unmarshal([]byte(smpPod), &want))
@@ -235,8 +237,9 @@ func TestCh01_StrategicMergePatchLenientDirectives(t *testing.T) {
 	}
 }
 
-// TestCh01_StrategicMergePatchSchemaFields: every field with patch metadata is one of its
-// level's fields, and the levels name the Go types upstream reports.
+// TestCh01_StrategicMergePatchSchemaFields: in every kind's schema, every field with patch
+// metadata is one of its level's fields, only lists merge, and the levels name the Go types
+// upstream reports.
 func TestCh01_StrategicMergePatchSchemaFields(t *testing.T) {
 	var walk func(path string, s *smpSchema)
 	seen := map[*smpSchema]bool{}
@@ -255,14 +258,20 @@ func TestCh01_StrategicMergePatchSchemaFields(t *testing.T) {
 			if f.strategy == smpMerge {
 				assert.Equal(t, "[]", s.fields[name], "%s.%s: only lists merge by strategy", path, name)
 			}
+			if f.mergeKey != "" {
+				require.NotNil(t, f.sub, "%s.%s: a merge key needs the element's fields", path, name)
+				assert.Contains(t, f.sub.fields, f.mergeKey, "%s.%s", path, name)
+			}
 			walk(path+"."+name, f.sub)
 		}
 	}
-	for kind, s := range smpSchemas {
-		assert.Equal(t, kind, s.goType)
-		walk(kind, s)
+	idx := loadSMPIndex()
+	for _, gvk := range servedKinds {
+		s := idx.byGVK[gvk]
+		require.NotNil(t, s, gvk.String())
+		assert.Equal(t, gvk.Kind, s.goType)
+		walk(gvk.Kind, s)
 	}
-	assert.Panics(t, func() { smpStruct("T", "a", map[string]smpField{"b": {}}) }, "a special field that is not a field")
 }
 
 // dig walks nested objects.
@@ -303,7 +312,7 @@ func BenchmarkApplyStrategicMergePatchPod(b *testing.B) {
 	orig := []byte(smpPod)
 	b.ReportAllocs()
 	for b.Loop() {
-		if _, err := applyStrategicMergePatch(orig, patch, "Pod"); err != nil {
+		if _, err := applyStrategicMergePatch(orig, patch, gvkPod); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -316,7 +325,7 @@ func FuzzApplyStrategicMergePatch(f *testing.F) {
 	f.Add([]byte(smpPod), []byte(`{"spec":{"volumes":[{"name":"data","$retainKeys":["name"]}]},"status":{"conditions":[{"type":"X"},{"$patch":"replace"}]}}`))
 	f.Add([]byte(`{"metadata":{"finalizers":[]}}`), []byte(`{"metadata":{"finalizers":[["x"],null]}}`))
 	f.Fuzz(func(t *testing.T, doc, patch []byte) {
-		out, err := applyStrategicMergePatch(doc, patch, "Pod")
+		out, err := applyStrategicMergePatch(doc, patch, gvkPod)
 		if err != nil {
 			var st *api.Status
 			if !errorsAsStatus(err, &st) {

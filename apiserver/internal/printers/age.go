@@ -3,17 +3,30 @@ package printers
 import (
 	"strconv"
 	"time"
-
-	"github.com/informer-lab/informer-lab/api"
 )
 
-// age mirrors translateTimestampSince: "<unknown>" for a zero timestamp, else humanDuration.
-func age(m api.MetaObject, now time.Time) string {
-	ts := m.GetCreationTimestamp()
-	if ts.IsZero() {
+// age mirrors translateTimestampSince for the object's creationTimestamp.
+func age(o object, now time.Time) string { return o.since(now, "metadata", "creationTimestamp") }
+
+// since is since for the timestamp at path.
+func (o object) since(now time.Time, path ...string) string {
+	t, ok := o.time(path...)
+	return since(t, ok, now)
+}
+
+// hasTime reports whether path holds a timestamp that is set (not the zero time).
+func (o object) hasTime(path ...string) bool {
+	t, ok := o.time(path...)
+	return ok && !t.IsZero()
+}
+
+// since mirrors translateTimestampSince and translateMicroTimestampSince: "<unknown>" for a
+// missing timestamp, else humanDuration of the time elapsed.
+func since(t time.Time, ok bool, now time.Time) string {
+	if !ok || t.IsZero() {
 		return "<unknown>"
 	}
-	return humanDuration(now.Sub(ts.Time))
+	return humanDuration(now.Sub(t))
 }
 
 // humanDuration mirrors duration.HumanDuration in apimachinery pkg/util/duration: two units

@@ -1,23 +1,36 @@
 // Package printers is server-side printing (wire spec K7–K9, K15, W21, E43): the
-// TableConvertor of each registry (k8s.io/kubernetes pkg/printers/internalversion for pods,
-// configmaps and namespaces; the default convertor of k8s.io/apiserver
-// pkg/registry/rest/table.go for everything else) and asTable in k8s.io/apiserver
+// TableConvertor of each registry, after the handlers of k8s.io/kubernetes
+// pkg/printers/internalversion/printers.go, the default convertor of k8s.io/apiserver
+// pkg/registry/rest/table.go for every other kind, and asTable in k8s.io/apiserver
 // pkg/endpoints/handlers/response.go, which decides what each row's object is.
 //
 // The contract:
 //
-//  1. A Table has the columns of kubectl get: pods NAME READY STATUS RESTARTS AGE (+ IP,
-//     NODE, NOMINATED NODE, READINESS GATES at priority 1), configmaps NAME DATA AGE,
-//     namespaces NAME STATUS AGE, anything else NAME AGE; one cell per column.
-//  2. A Table carries the ListMeta its caller gives: a list's RV, continue and
+//  1. Cells are read from the object's generic JSON tree: an *api.Unstructured as it is,
+//     any other object through its JSON, numbers as int64 or float64.
+//  2. For(group, kind, builtin) gives a built-in kind the columns of kube-apiserver v1.36:
+//     core Pod, ConfigMap, Namespace, Node, Service, Endpoints, Secret, ServiceAccount,
+//     Event, PersistentVolumeClaim; apps Deployment, ReplicaSet, StatefulSet, DaemonSet;
+//     batch Job, CronJob; coordination.k8s.io Lease; events.k8s.io Event (printed as its
+//     core conversion); discovery.k8s.io EndpointSlice. Every other kind, and a kind
+//     registered as a custom resource, gets NAME AGE.
+//  3. Column names, types, formats and priorities, and the cells, are the real printer's
+//     with Wide set, as the server always prints: one cell per column, priority-1 columns
+//     for kubectl's -o wide, and the Completed condition on a Succeeded or Failed pod's
+//     row. Column descriptions are ours.
+//  4. A member the real server would have defaulted or set on create reads as that value
+//     when missing: pod phase Pending, namespace phase Active, PVC phase Pending and
+//     volumeMode Filesystem, Secret type Opaque, Service type ClusterIP and port protocol
+//     TCP, replicas 1, CronJob suspend false; a missing clusterIPs falls back to clusterIP.
+//  5. A Table carries the ListMeta its caller gives: a list's RV, continue and
 //     remainingItemCount, or a single object's RV.
-//  3. Row objects follow includeObject: PartialObjectMetadata by default and for Metadata,
+//  6. Row objects follow includeObject: PartialObjectMetadata by default and for Metadata,
 //     the object for Object, nothing for None, except that the initial-events-end bookmark
 //     keeps its metadata; another value is 400 (E43).
-//  4. A watch sends each event as a one-row Table whose columnDefinitions come with the
+//  7. A watch sends each event as a one-row Table whose columnDefinitions come with the
 //     first event only (W21).
-//  5. There are no container statuses: READY counts every container ready when the pod's
-//     Ready condition is True and none otherwise, and RESTARTS is 0. AGE reads as kubectl's.
-//  6. Deviation: a kind without a printer gets NAME AGE, as a custom resource without
+//  8. Quantities print as stored, not in canonical form. AGE and the other times read as
+//     kubectl's, counted from TableConverter.Now.
+//  9. Deviation: a kind without a printer gets NAME AGE, as a custom resource without
 //     additionalPrinterColumns does, rather than the real default's Name and Created At.
 package printers

@@ -10,10 +10,25 @@ import (
 
 // Row is one object to print.
 type Row struct {
-	// Object is the decoded object, which the printer reads its cells from.
+	// Object is the decoded object. The printer reads the cells from its generic tree: an
+	// *api.Unstructured is read as it is, any other object through JSON.
 	Object api.Object
-	// JSON is the object's JSON, which the row carries as its object when asked to.
+	// JSON is the object's JSON, which the row carries as its object when asked to, and
+	// which the cells are read from when Object is not an *api.Unstructured.
 	JSON []byte
+}
+
+// tree returns the generic tree of the row's object: Unstructured.Object, else JSON decoded
+// with numbers as int64 or float64.
+func (r Row) tree() (object, bool) {
+	if u, ok := r.Object.(*api.Unstructured); ok && u != nil && u.Object != nil {
+		return u.Object, true
+	}
+	var u api.Unstructured
+	if err := u.UnmarshalJSON(r.JSON); err != nil || u.Object == nil {
+		return nil, false
+	}
+	return u.Object, true
 }
 
 // TableConverter turns the objects of one request into Table JSON. It mirrors asTable in
@@ -42,16 +57,17 @@ func (c *TableConverter) Table(meta api.ListMeta, rows []Row, headers bool) []by
 		t.ColumnDefinitions = c.Printer.columns
 	}
 	for _, src := range rows {
-		m, err := api.Accessor(src.Object)
-		if err != nil {
-			continue // every stored object has metadata; skip rather than panic
+		o, ok := src.tree()
+		if !ok {
+			continue // every stored object is a JSON object; skip rather than panic
 		}
-		cells, conds := c.Printer.cells(src.Object, m, c.Now)
+		cells, conds := c.Printer.cells(o, c.Now)
 		row := api.TableRow{Cells: cells, Conditions: conds}
+		end, _ := o.annotation(api.InitialEventsAnnotationKey)
 		switch {
 		case c.Include == IncludeObject:
 			row.Object = src.JSON
-		case c.Include == IncludeMetadata, c.Include == "", m.GetAnnotations()[api.InitialEventsAnnotationKey] == "true":
+		case c.Include == IncludeMetadata, c.Include == "", end == "true":
 			row.Object = PartialObjectJSON(c.Version, src.JSON)
 		}
 		t.Rows = append(t.Rows, row)

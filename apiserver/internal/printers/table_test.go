@@ -41,9 +41,10 @@ func TestCh01_HumanDuration(t *testing.T) {
 	}
 }
 
-// TestCh01_K15_TableColumnsAndCells checks the printers of K15: pods, configmaps,
-// namespaces and the NAME AGE default, one cell per column, priority-1 pod columns, the
-// Completed row condition, and each includeObject policy (asTable).
+// TestCh01_K15_TableColumnsAndCells checks the printers of K15 on typed objects, read
+// through their JSON: pods, configmaps, namespaces and the NAME AGE default, one cell per
+// column, priority-1 pod columns, the Completed row condition, and each includeObject
+// policy (asTable).
 func TestCh01_K15_TableColumnsAndCells(t *testing.T) {
 	now := time.Date(2026, 1, 2, 3, 10, 5, 0, time.UTC)
 	created := api.NewTime(now.Add(-5 * time.Minute))
@@ -67,20 +68,25 @@ func TestCh01_K15_TableColumnsAndCells(t *testing.T) {
 	bookmark := &api.Pod{ObjectMeta: api.ObjectMeta{ResourceVersion: "9"}}
 
 	row := func(p *Printer, obj api.Object) []any {
-		m, err := api.Accessor(obj)
+		data, err := json.Marshal(obj)
 		require.NoError(t, err)
-		cells, _ := p.cells(obj, m, now)
+		o, ok := Row{Object: obj, JSON: data}.tree()
+		require.True(t, ok)
+		cells, _ := p.cells(o, now)
 		require.Len(t, cells, len(p.columns), "one cell per column")
 		return cells
 	}
-	assert.Equal(t, []any{"a", "2/2", "Running", "0", "5m", "10.0.0.5", "node-1", "<none>", "<none>"}, row(podPrinter, running))
+	// The typed Pod keeps no container statuses, so no container counts as ready.
+	assert.Equal(t, []any{"a", "0/2", "Running", "0", "5m", "10.0.0.5", "node-1", "<none>", "<none>"}, row(podPrinter, running))
 	assert.Equal(t, []any{"b", "0/1", "Succeeded", "0", "5m", "<none>", "<none>", "<none>", "<none>"}, row(podPrinter, done))
 	assert.Equal(t, "Terminating", row(podPrinter, deleting)[2])
 	assert.Equal(t, []any{"cfg", int64(3), "5m"}, row(configMapPrinter, cm))
 	assert.Equal(t, []any{"demo", "Terminating", "5m"}, row(namespacePrinter, ns))
 	assert.Equal(t, []any{"web", "5s"}, row(defaultPrinter, deploy))
-	assert.Equal(t, []any{"", "0/0", "", "0", "<unknown>", "<none>", "<none>", "<none>", "<none>"}, row(podPrinter, bookmark))
-	_, conds := podPrinter.cells(done, &done.ObjectMeta, now)
+	assert.Equal(t, []any{"", "0/0", "Pending", "0", "<unknown>", "<none>", "<none>", "<none>", "<none>"}, row(podPrinter, bookmark))
+	doneJSON, err := json.Marshal(done)
+	require.NoError(t, err)
+	_, conds := podPrinter.cells(mustTree(t, string(doneJSON)), now)
 	assert.Equal(t, []api.TableRowCondition{{Type: api.RowCompleted, Status: api.ConditionTrue, Reason: "Succeeded", Message: "The pod has completed successfully."}}, conds)
 
 	var priorities []int32

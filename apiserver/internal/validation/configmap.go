@@ -1,6 +1,7 @@
 package validation
 
 import (
+	"encoding/base64"
 	"fmt"
 	"strings"
 
@@ -11,22 +12,21 @@ import (
 // validation: every key of data and binaryData must be a valid config key and appear in only
 // one of them, and the values together may not pass 1 MiB (wire spec E10: `ConfigMap "<n>"
 // is invalid: []: Too long: may not be more than 1048576 bytes`). nil means valid.
-func ValidateConfigMapSize(cm *api.ConfigMap) error {
-	if cm == nil {
-		return nil
-	}
+//
+// binaryData holds the values as sent, base64-encoded; their size is the decoded size.
+func ValidateConfigMapSize(name string, data, binaryData map[string]string) error {
 	var causes []api.StatusCause
 	total := 0
-	for _, k := range sortedStringKeys(cm.Data) {
+	for _, k := range sortedStringKeys(data) {
 		causes = append(causes, configMapKeyCauses("data", k)...)
-		if _, dup := cm.BinaryData[k]; dup {
+		if _, dup := binaryData[k]; dup {
 			causes = append(causes, Invalid("data["+k+"]", k, "duplicate of key present in binaryData"))
 		}
-		total += len(cm.Data[k])
+		total += len(data[k])
 	}
-	for _, k := range sortedStringKeys(cm.BinaryData) {
+	for _, k := range sortedStringKeys(binaryData) {
 		causes = append(causes, configMapKeyCauses("binaryData", k)...)
-		total += len(cm.BinaryData[k])
+		total += base64.StdEncoding.DecodedLen(len(binaryData[k])) - padding(binaryData[k])
 	}
 	if total > maxConfigMapSize {
 		// Upstream reports this on the empty path, which prints as "[]".
@@ -35,7 +35,12 @@ func ValidateConfigMapSize(cm *api.ConfigMap) error {
 	if len(causes) == 0 {
 		return nil
 	}
-	return api.NewInvalid(api.GroupKind{Kind: "ConfigMap"}, cm.Name, causes)
+	return api.NewInvalid(api.GroupKind{Kind: "ConfigMap"}, name, causes)
+}
+
+// padding counts the '=' that end a base64 text, which DecodedLen counts as bytes.
+func padding(s string) int {
+	return len(s) - len(strings.TrimRight(s, "="))
 }
 
 // configMapKeyCauses mirrors validation.IsConfigMapKey for one key of bag.

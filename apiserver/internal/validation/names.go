@@ -156,3 +156,7 @@ func GenerateNameSuffix() string {
 	}
 	return string(b[:])
 }
+
+// IsNamespaceName reports whether ns is a valid namespace name (an RFC 1123 label), the
+// check ValidateObjectMeta makes of metadata.namespace.
+func IsNamespaceName(ns string) bool { return len(isDNS1123Label(ns)) == 0 }

@@ -1,6 +1,7 @@
 package validation
 
 import (
+	"encoding/base64"
 	"encoding/json"
 	"strings"
 	"testing"
@@ -147,7 +148,11 @@ func TestCh01_E10_ConfigMapSize(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			err := ValidateConfigMapSize(tc.cm)
+			bin := map[string]string{}
+			for k, v := range tc.cm.BinaryData {
+				bin[k] = base64.StdEncoding.EncodeToString(v)
+			}
+			err := ValidateConfigMapSize(tc.cm.Name, tc.cm.Data, bin)
 			if tc.msg == "" {
 				assert.NoError(t, err)
 				return
@@ -156,7 +161,7 @@ func TestCh01_E10_ConfigMapSize(t *testing.T) {
 			assert.EqualError(t, err, tc.msg)
 		})
 	}
-	assert.NoError(t, ValidateConfigMapSize(nil))
+	assert.NoError(t, ValidateConfigMapSize("empty", nil, nil))
 }
 
 func TestCh01_GenerateNameSuffix(t *testing.T) {

@@ -51,7 +51,8 @@ func TestCh02_Kubectl_ExecPluginSameInput(t *testing.T) {
 		"      env:\n      - name: PLUGIN_LOG\n        value: " + logFile + "\n" +
 		"      - name: PLUGIN_TOKEN\n        value: s3cret\n"
 	require.NoError(t, os.WriteFile(e.config, []byte(cfg), 0o600))
-	_, err := srv.Create(context.Background(), "pods", "default", &api.Pod{ObjectMeta: api.ObjectMeta{Name: "web-1", Namespace: "default"}})
+	_, err := srv.Create(context.Background(), "pods", "default", &api.Pod{ObjectMeta: api.ObjectMeta{Name: "web-1", Namespace: "default"},
+		Spec: api.PodSpec{Containers: []api.Container{{Name: "c", Image: "nginx"}}}})
 	require.NoError(t, err)
 
 	// kubectl (client-go) runs the plugin and gets in.

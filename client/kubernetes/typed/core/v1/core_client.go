@@ -14,6 +14,7 @@ type CoreV1Interface interface {
 	PodsGetter
 	ConfigMapsGetter
 	NamespacesGetter
+	NodesGetter
 }
 
 // CoreV1Client mirrors CoreV1Client: the group-version client that hands out one typed client
@@ -32,6 +33,9 @@ func (c *CoreV1Client) ConfigMaps(namespace string) ConfigMapInterface {
 
 // Namespaces mirrors CoreV1Client.Namespaces.
 func (c *CoreV1Client) Namespaces() NamespaceInterface { return newNamespaces(c) }
+
+// Nodes mirrors CoreV1Client.Nodes.
+func (c *CoreV1Client) Nodes() NodeInterface { return newNodes(c) }
 
 // NewForConfig mirrors v1.NewForConfig: a client for /api/v1 built from cfg, which is copied,
 // not changed.

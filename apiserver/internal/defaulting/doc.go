@@ -1,0 +1,40 @@
+// Package defaulting applies, to objects kept as generic JSON (map[string]any, integers as
+// int64), the defaults kube-apiserver v1.36 applies on decode, so that a read shows what a
+// real cluster shows. It mirrors the SetDefaults_* and generated SetObjectDefaults_*
+// functions of k8s.io/kubernetes pkg/apis/{core,apps,batch,discovery}/v1, the +default
+// markers of k8s.io/api, and the service range allocator of
+// pkg/registry/core/service/ipallocator, with none of their code.
+//
+// The contract:
+//
+//  1. Default(group, version, kind, obj) changes obj in place; defaulting twice equals
+//     defaulting once; it never panics, and leaves a member of the wrong JSON type alone.
+//     A kind it does not know is left untouched; Known tells which kinds it knows.
+//  2. A field counts as unset as a typed decoder sees it: missing or null for pointers,
+//     maps and lists; also "" for strings and 0 for plain integers.
+//  3. A Pod gets the pod spec and container defaults and the Pod-only ones (enableServiceLinks,
+//     requests from limits, host ports on the host network); a template (Deployment,
+//     ReplicaSet, StatefulSet, DaemonSet, Job, CronJob, ReplicationController, PodTemplate)
+//     gets only the former, as upstream. Init and ephemeral containers are containers. A
+//     missing template is not made up: validation refuses such an object anyway.
+//  4. Feature gates are taken at their v1.36 defaults: ImageVolume, PodLevelResources and
+//     JobPodReplacementPolicy on; MaxUnavailableStatefulSet off.
+//  5. Default also does two things a client sees as defaults that upstream does elsewhere:
+//     a Secret's stringData is merged into data as base64 and removed (v1 conversion, so on
+//     every write), and a Service gets clusterIPs from clusterIP, ipFamilyPolicy and
+//     ipFamilies (the service REST storage on create) for a single-stack IPv4 cluster.
+//  6. Default never allocates. ClusterIPAllocator hands out cluster IPs of one range
+//     (DefaultServiceCIDR unless told otherwise) with .1 held for the "kubernetes" Service;
+//     the server calls AllocateService on create only, after Default, and ReleaseService
+//     on delete. A dry run reserves nothing and, like upstream, previews the network address.
+//  7. AllocateService fails with upstream's Status: 422 for a malformed, out-of-range or
+//     taken address or an unserved family, 500 when the range is full.
+//  8. Defaults lists every default applied, per kind, with its path, value, condition and
+//     upstream source; Kinds lists the kinds.
+//  9. Left out: admission (serviceAccountName and its token volume, default tolerations,
+//     LimitRanger, priority, DefaultStorageClass), registry strategies (Pod status and QoS
+//     class, generation, a Job's generated selector and labels, node ports), rounding of
+//     quantities to milli units, pod-level requests that sum container requests, and
+//     hugepage pod limits. On update, a Service's ipFamilyPolicy should be copied from the
+//     stored object by the caller when the request omits it.
+package defaulting

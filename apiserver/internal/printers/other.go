@@ -1,0 +1,54 @@
+package printers
+
+import (
+	"strconv"
+	"time"
+
+	"github.com/informer-lab/informer-lab/api"
+)
+
+// The printers of the kinds in the smaller groups: coordination.k8s.io and
+// discovery.k8s.io. (events.k8s.io shares the core Event's, in events.go.)
+var (
+	leasePrinter = &Printer{
+		columns: []api.TableColumnDefinition{
+			nameColumn(),
+			column("Holder", "string", "The identity of the lease's current holder."),
+			ageColumn(),
+		},
+		// printLease
+		cells: func(o object, now time.Time) ([]any, []api.TableRowCondition) {
+			return []any{o.name(), o.str("spec", "holderIdentity"), age(o, now)}, nil
+		},
+	}
+
+	endpointSlicePrinter = &Printer{
+		columns: []api.TableColumnDefinition{
+			nameColumn(),
+			column("AddressType", "string", "The kind of the addresses in the slice: IPv4, IPv6 or FQDN."),
+			column("Ports", "string", "The first few ports of the slice."),
+			column("Endpoints", "string", "The first few addresses of the slice's endpoints."),
+			ageColumn(),
+		},
+		cells: endpointSliceCells,
+	}
+)
+
+// endpointSliceCells mirrors printEndpointSlice with formatDiscoveryPorts and
+// formatDiscoveryEndpoints: a port prints as its number, else its name, else "*".
+func endpointSliceCells(o object, now time.Time) ([]any, []api.TableRowCondition) {
+	var ports, addrs []string
+	for _, p := range o.objects("ports") {
+		s := "*"
+		if n, ok := p.integer("port"); ok {
+			s = strconv.FormatInt(n, 10)
+		} else if p.has("name") {
+			s = p.str("name")
+		}
+		ports = append(ports, s)
+	}
+	for _, e := range o.objects("endpoints") {
+		addrs = append(addrs, e.strings("addresses")...)
+	}
+	return []any{o.name(), o.str("addressType"), listWithMore(ports), listWithMore(addrs), age(o, now)}, nil
+}

@@ -1,0 +1,305 @@
+package apiserver
+
+import (
+	"encoding/json"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"slices"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/informer-lab/informer-lab/api"
+)
+
+// kindRow is one built-in resource as kube-apiserver v1.36.3 serves it. Where each fact
+// comes from (all under pkg/registry/<group>/<resource>/ unless named):
+//   - short, categories, deleteObject: storage/storage.go (ShortNames, Categories,
+//     ReturnDeletedObject);
+//   - status, scale: the StatusREST and ScaleREST types of storage/storage.go;
+//   - generation, createStatus: strategy.go (PrepareForCreate, PrepareForUpdate), then the
+//     v1 defaults (pkg/apis/<group>/v1/defaults.go), which the storage applies on decode;
+//   - collectionDelete: whether the REST type exposes the store's DeleteCollection;
+//   - fields: pkg/apis/<group>/v1/conversion.go (AddFieldLabelConversionFunc: the labels
+//     accepted beyond metadata.*) and strategy.go (GetAttrs: the value each one reads).
+type kindRow struct {
+	gr               string // resource.group
+	kind             string
+	namespaced       bool
+	short            []string
+	categories       []string
+	status, scale    bool
+	generation       bool
+	createStatus     string // the status a create stores, as JSON; "body" keeps the body's
+	deleteObject     bool   // DELETE answers with the object (else a Success Status)
+	collectionDelete bool
+	fields           map[string]string // label → paths read, first non-empty wins; "(zero)" absent
+}
+
+// TestCh01_BuiltinKindsMatchV136 pins the built-in kinds table (kinds.go) to the facts of
+// kube-apiserver v1.36.3's registries, one row per resource.
+func TestCh01_BuiltinKindsMatchV136(t *testing.T) {
+	all := []string{"all"}
+	want := []kindRow{
+		{gr: "configmaps", kind: "ConfigMap", namespaced: true, short: []string{"cm"}, createStatus: "body", collectionDelete: true},
+		{gr: "endpoints", kind: "Endpoints", namespaced: true, short: []string{"ep"}, createStatus: "body", collectionDelete: true},
+		{gr: "events", kind: "Event", namespaced: true, short: []string{"ev"}, createStatus: "body", collectionDelete: true,
+			fields: map[string]string{
+				"involvedObject.apiVersion": "involvedObject.apiVersion", "involvedObject.fieldPath": "involvedObject.fieldPath",
+				"involvedObject.kind": "involvedObject.kind", "involvedObject.name": "involvedObject.name",
+				"involvedObject.namespace": "involvedObject.namespace", "involvedObject.resourceVersion": "involvedObject.resourceVersion",
+				"involvedObject.uid": "involvedObject.uid", "reason": "reason", "reportingComponent": "reportingComponent",
+				"source": "source.component|reportingComponent", "type": "type",
+			}},
+		{gr: "namespaces", kind: "Namespace", short: []string{"ns"}, status: true, createStatus: `{"phase":"Active"}`, deleteObject: true,
+			fields: map[string]string{"status.phase": "status.phase"}},
+		{gr: "nodes", kind: "Node", short: []string{"no"}, status: true, createStatus: "body", collectionDelete: true,
+			fields: map[string]string{"spec.unschedulable": "spec.unschedulable (false)"}},
+		{gr: "persistentvolumeclaims", kind: "PersistentVolumeClaim", namespaced: true, short: []string{"pvc"}, status: true,
+			createStatus: `{"phase":"Pending"}`, deleteObject: true, collectionDelete: true},
+		// Not v1.36.3: the real PrepareForCreate replaces the body's status with {phase:
+		// Pending, qosClass}; object.go keeps it and only fills in a missing phase.
+		{gr: "pods", kind: "Pod", namespaced: true, short: []string{"po"}, categories: all, status: true, generation: true,
+			createStatus: `{"fromBody":"kept","phase":"Pending"}`, deleteObject: true, collectionDelete: true,
+			fields: map[string]string{
+				"spec.hostNetwork": "spec.hostNetwork (false)", "spec.nodeName": "spec.nodeName",
+				"spec.restartPolicy": "spec.restartPolicy", "spec.schedulerName": "spec.schedulerName",
+				"spec.serviceAccountName": "spec.serviceAccountName|spec.serviceAccount", "status.nominatedNodeName": "status.nominatedNodeName",
+				"status.phase": "status.phase", "status.podIP": "status.podIP|status.podIPs.0.ip", "status.podIPs": "",
+			}},
+		{gr: "secrets", kind: "Secret", namespaced: true, createStatus: "body", collectionDelete: true,
+			fields: map[string]string{"type": "type"}},
+		{gr: "serviceaccounts", kind: "ServiceAccount", namespaced: true, short: []string{"sa"}, createStatus: "body",
+			deleteObject: true, collectionDelete: true},
+		{gr: "services", kind: "Service", namespaced: true, short: []string{"svc"}, categories: all, status: true,
+			createStatus: `{"loadBalancer":{}}`, deleteObject: true, collectionDelete: true,
+			fields: map[string]string{"spec.clusterIP": "spec.clusterIP", "spec.type": "spec.type"}},
+		{gr: "daemonsets.apps", kind: "DaemonSet", namespaced: true, short: []string{"ds"}, categories: all, status: true, generation: true,
+			createStatus:     `{"currentNumberScheduled":0,"desiredNumberScheduled":0,"numberMisscheduled":0,"numberReady":0}`,
+			collectionDelete: true},
+		{gr: "deployments.apps", kind: "Deployment", namespaced: true, short: []string{"deploy"}, categories: all, status: true, scale: true,
+			generation: true, createStatus: `{}`, collectionDelete: true},
+		{gr: "replicasets.apps", kind: "ReplicaSet", namespaced: true, short: []string{"rs"}, categories: all, status: true, scale: true,
+			generation: true, createStatus: `{"replicas":0}`, collectionDelete: true},
+		{gr: "statefulsets.apps", kind: "StatefulSet", namespaced: true, short: []string{"sts"}, categories: all, status: true, scale: true,
+			generation: true, createStatus: `{"availableReplicas":0,"replicas":0}`, collectionDelete: true},
+		{gr: "cronjobs.batch", kind: "CronJob", namespaced: true, short: []string{"cj"}, categories: all, status: true, generation: true,
+			createStatus: `{}`, collectionDelete: true},
+		{gr: "jobs.batch", kind: "Job", namespaced: true, categories: all, status: true, generation: true, createStatus: `{}`,
+			collectionDelete: true, fields: map[string]string{"status.successful": "status.succeeded (0)"}},
+		{gr: "leases.coordination.k8s.io", kind: "Lease", namespaced: true, createStatus: "body", collectionDelete: true},
+		{gr: "endpointslices.discovery.k8s.io", kind: "EndpointSlice", namespaced: true, generation: true, createStatus: "body",
+			collectionDelete: true},
+		{gr: "events.events.k8s.io", kind: "Event", namespaced: true, short: []string{"ev"}, createStatus: "body", collectionDelete: true,
+			fields: map[string]string{
+				"reason": "reason", "regarding.apiVersion": "regarding.apiVersion", "regarding.fieldPath": "regarding.fieldPath",
+				"regarding.kind": "regarding.kind", "regarding.name": "regarding.name", "regarding.namespace": "regarding.namespace",
+				"regarding.resourceVersion": "regarding.resourceVersion", "regarding.uid": "regarding.uid",
+				"reportingController": "reportingController", "type": "type",
+			}},
+	}
+
+	s := New(Options{})
+	t.Cleanup(s.Close)
+	var got []kindRow
+	for _, b := range builtinTable {
+		ri := b.info
+		require.Equal(t, "v1", ri.Version, ri.Resource)
+		row := kindRow{
+			gr: ri.GroupResource().String(), kind: ri.Kind, namespaced: ri.Namespaced,
+			short: ri.ShortNames, categories: ri.Categories,
+			status: ri.hasStatus(), scale: ri.hasScale(), generation: ri.hasGeneration(),
+			createStatus: createdStatus(t, s, ri), deleteObject: ri.ReturnDeletedObject,
+			collectionDelete: slices.Contains(ri.verbs(), "deletecollection"),
+		}
+		if len(b.reads) > 0 {
+			row.fields = map[string]string{}
+			for label, r := range b.reads {
+				d := strings.Join(r.paths, "|")
+				if r.zero != "" {
+					d += " (" + r.zero + ")"
+				}
+				row.fields[label] = d
+			}
+			labels := make([]string, 0, len(row.fields))
+			for l := range row.fields {
+				labels = append(labels, l)
+			}
+			sort.Strings(labels)
+			assert.Equal(t, labels, ri.FieldLabels, "%s: FieldLabels follow the reads", row.gr)
+		}
+		got = append(got, row)
+	}
+	if diff := cmp.Diff(want, got, cmp.AllowUnexported(kindRow{})); diff != "" {
+		t.Errorf("built-in kinds differ from v1.36.3 (-want +got):\n%s", diff)
+	}
+}
+
+// createdStatus runs the create path's strategy and defaults on a body whose status is
+// {"fromBody":"kept"} and returns the status they leave, "body" when it is untouched.
+func createdStatus(t *testing.T, s *Server, ri ResourceInfo) string {
+	t.Helper()
+	res := s.resources[ri.Group+"/"+ri.Resource]
+	require.NotNil(t, res, ri.Resource)
+	obj := &api.Unstructured{Object: map[string]any{
+		"apiVersion": ri.apiVersion(), "kind": ri.Kind,
+		"metadata": map[string]any{"name": "x"}, "status": map[string]any{"fromBody": "kept"},
+	}}
+	s.prepareForCreate(res, obj)
+	applyDefaults(res, obj)
+	j, err := json.Marshal(obj.Object["status"])
+	require.NoError(t, err)
+	if string(j) == `{"fromBody":"kept"}` {
+		return "body"
+	}
+	return string(j)
+}
+
+// TestCh01_BuiltinFieldText checks that a field label's value is formatted as the registries'
+// GetAttrs formats it, and read from where the internal object would take it.
+func TestCh01_BuiltinFieldText(t *testing.T) {
+	obj := map[string]any{
+		"spec": map[string]any{"hostNetwork": true, "unschedulable": false, "replicas": int64(3), "whole": float64(7),
+			"ratio": 0.5, "big": int64(9007199254740993), "n": 12, "list": []any{"a"}, "map": map[string]any{"k": "v"}},
+		"status": map[string]any{"podIPs": []any{map[string]any{"ip": "10.0.0.5"}, map[string]any{"ip": "fd00::5"}}},
+	}
+	tests := []struct {
+		path, want string
+	}{
+		{"spec.hostNetwork", "true"},
+		{"spec.unschedulable", "false"},
+		{"spec.replicas", "3"},
+		{"spec.whole", "7"}, // never "7e+00"
+		{"spec.ratio", "0.5"},
+		{"spec.big", "9007199254740993"},
+		{"spec.n", "12"},
+		{"status.podIPs.0.ip", "10.0.0.5"},
+		{"status.podIPs.1.ip", "fd00::5"},
+		{"status.podIPs.2.ip", ""},
+		{"status.podIPs.x.ip", ""},
+		{"status.podIPs", ""}, // a list is not a value
+		{"spec.list", ""},
+		{"spec.map", ""},
+		{"spec.absent", ""},
+		{"spec.hostNetwork.deeper", ""},
+	}
+	for _, tt := range tests {
+		assert.Equal(t, tt.want, fieldText(obj, strings.Split(tt.path, ".")), tt.path)
+	}
+}
+
+// TestCh01_BuiltinFieldSets checks the values the pod, event and job labels take: fallbacks,
+// the zero of an absent bool or number, and status.podIPs, which is never set.
+func TestCh01_BuiltinFieldSets(t *testing.T) {
+	u := func(j string) *api.Unstructured {
+		var m map[string]any
+		require.NoError(t, json.Unmarshal([]byte(j), &m))
+		return &api.Unstructured{Object: m}
+	}
+	tests := []struct {
+		name  string
+		reads map[string]fieldRead
+		obj   string
+		want  map[string]string
+	}{
+		{"pod with podIPs only", podFields,
+			`{"spec":{"serviceAccount":"old"},"status":{"podIPs":[{"ip":"fd00::7"}]}}`,
+			map[string]string{"spec.hostNetwork": "false", "spec.nodeName": "", "spec.restartPolicy": "", "spec.schedulerName": "",
+				"spec.serviceAccountName": "old", "status.nominatedNodeName": "", "status.phase": "", "status.podIP": "fd00::7", "status.podIPs": ""}},
+		{"pod: podIP wins over podIPs, serviceAccountName over serviceAccount", podFields,
+			`{"spec":{"serviceAccountName":"new","serviceAccount":"old","hostNetwork":true},"status":{"podIP":"10.0.0.1","podIPs":[{"ip":"10.0.0.2"}]}}`,
+			map[string]string{"spec.hostNetwork": "true", "spec.nodeName": "", "spec.restartPolicy": "", "spec.schedulerName": "",
+				"spec.serviceAccountName": "new", "status.nominatedNodeName": "", "status.phase": "", "status.podIP": "10.0.0.1", "status.podIPs": ""}},
+		{"core event source falls back to reportingComponent", coreEventFields,
+			`{"reportingComponent":"kubelet","involvedObject":{"kind":"Pod","name":"a"}}`,
+			map[string]string{"involvedObject.apiVersion": "", "involvedObject.fieldPath": "", "involvedObject.kind": "Pod",
+				"involvedObject.name": "a", "involvedObject.namespace": "", "involvedObject.resourceVersion": "", "involvedObject.uid": "",
+				"reason": "", "reportingComponent": "kubelet", "source": "kubelet", "type": ""}},
+		{"job without status", map[string]fieldRead{"status.successful": intField("status.succeeded")}, `{}`,
+			map[string]string{"status.successful": "0"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := fieldSetOf(tt.reads)(u(tt.obj))
+			assert.Equal(t, tt.want, map[string]string(got))
+		})
+	}
+}
+
+// TestCh01_BuiltinKindsOnTheWire checks some of the pinned facts through the handler: the
+// field labels of replicasets and events.k8s.io events, the status a create stores, and
+// which DELETEs answer with the object.
+func TestCh01_BuiltinKindsOnTheWire(t *testing.T) {
+	s := New(Options{})
+	t.Cleanup(s.Close)
+	do := func(method, path, body string) (int, map[string]any) {
+		t.Helper()
+		req := httptest.NewRequest(method, path, strings.NewReader(body))
+		if body != "" {
+			req.Header.Set("Content-Type", "application/json")
+		}
+		rec := httptest.NewRecorder()
+		s.Handler().ServeHTTP(rec, req)
+		var out map[string]any
+		require.NoError(t, json.Unmarshal(rec.Body.Bytes(), &out), "%s", rec.Body)
+		return rec.Code, out
+	}
+	list := func(path, selector string) (int, map[string]any) {
+		return do(http.MethodGet, path+"?fieldSelector="+url.QueryEscape(selector), "")
+	}
+
+	code, st := list("/apis/apps/v1/namespaces/default/replicasets", "status.replicas=0")
+	assert.Equal(t, http.StatusBadRequest, code)
+	assert.Equal(t, `"status.replicas" is not a known field selector: only "metadata.name", "metadata.namespace"`, st["message"])
+
+	code, _ = do(http.MethodPost, "/apis/events.k8s.io/v1/namespaces/default/events",
+		`{"metadata":{"name":"e1"},"eventTime":"2026-01-01T00:00:00.000000Z","reportingController":"ctl","reportingInstance":"ctl-1",`+
+			`"action":"Sync","reason":"Done","type":"Normal","regarding":{"kind":"Pod","name":"a"}}`)
+	require.Equal(t, http.StatusCreated, code)
+	for sel, n := range map[string]int{"regarding.name=a": 1, "regarding.name=b": 0, "reportingController=ctl": 1, "type=Warning": 0} {
+		code, l := list("/apis/events.k8s.io/v1/namespaces/default/events", sel)
+		require.Equal(t, http.StatusOK, code, sel)
+		items, _ := l["items"].([]any)
+		assert.Len(t, items, n, sel)
+	}
+	code, _ = list("/apis/events.k8s.io/v1/namespaces/default/events", "source=ctl")
+	assert.Equal(t, http.StatusBadRequest, code, "source is a core/v1 label only")
+
+	tmpl := `"selector":{"matchLabels":{"app":"a"}},"template":{"metadata":{"labels":{"app":"a"}},"spec":{"containers":[{"name":"c","image":"nginx"}]}}`
+	for _, tt := range []struct{ path, body, status string }{
+		{"/apis/apps/v1/namespaces/default/replicasets", `{"metadata":{"name":"rs"},"spec":{` + tmpl + `},"status":{"replicas":4}}`,
+			`{"replicas":0}`},
+		{"/apis/apps/v1/namespaces/default/statefulsets", `{"metadata":{"name":"sts"},"spec":{` + tmpl + `}}`,
+			`{"availableReplicas":0,"replicas":0}`},
+		{"/apis/apps/v1/namespaces/default/daemonsets", `{"metadata":{"name":"ds"},"spec":{` + tmpl + `}}`,
+			`{"currentNumberScheduled":0,"desiredNumberScheduled":0,"numberMisscheduled":0,"numberReady":0}`},
+		{"/api/v1/namespaces/default/persistentvolumeclaims",
+			`{"metadata":{"name":"claim"},"spec":{"accessModes":["ReadWriteOnce"],"resources":{"requests":{"storage":"1Gi"}}},"status":{"phase":"Bound"}}`,
+			`{"phase":"Pending"}`},
+	} {
+		code, created := do(http.MethodPost, tt.path, tt.body)
+		require.Equal(t, http.StatusCreated, code, "%v", created)
+		j, err := json.Marshal(created["status"])
+		require.NoError(t, err)
+		assert.JSONEq(t, tt.status, string(j), tt.path)
+	}
+
+	for _, tt := range []struct{ path, body, kind string }{
+		{"/api/v1/namespaces/default/serviceaccounts", `{"metadata":{"name":"robot"}}`, "ServiceAccount"},
+		{"/api/v1/namespaces/default/persistentvolumeclaims",
+			`{"metadata":{"name":"data"},"spec":{"accessModes":["ReadWriteOnce"],"resources":{"requests":{"storage":"1Gi"}}}}`, "PersistentVolumeClaim"},
+		{"/api/v1/namespaces/default/configmaps", `{"metadata":{"name":"cfg"}}`, "Status"},
+	} {
+		code, created := do(http.MethodPost, tt.path, tt.body)
+		require.Equal(t, http.StatusCreated, code, "%v", created)
+		name := created["metadata"].(map[string]any)["name"].(string)
+		code, deleted := do(http.MethodDelete, tt.path+"/"+name, "")
+		require.Equal(t, http.StatusOK, code, "%v", deleted)
+		assert.Equal(t, tt.kind, deleted["kind"], tt.path)
+	}
+}
