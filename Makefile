@@ -7,7 +7,7 @@ FUZZTIME    ?= 60s
 
 ARGS        ?=
 
-.PHONY: chaos soak load abuse bench-compare docs schemas scenarios update e2e-browser fuzz test fmt-check vet unit interop e2e-kubectl chapters bench bench-interop lint demo serve ui help
+.PHONY: chaos soak load abuse bench-compare docs schemas protos scenarios update e2e-browser fuzz test fmt-check vet unit interop e2e-kubectl chapters bench bench-interop lint demo serve ui help
 
 help: ## list the targets
 	@grep -E '^[a-z0-9%-]+:.*## ' $(MAKEFILE_LIST) | sed 's/:.*## /\t/'
@@ -116,12 +116,17 @@ fuzz: ## run every Fuzz target for FUZZTIME each (default 60s), e.g. make fuzz F
 # CI runs make docs and then fails if the tree changed: SOURCE_MAP.md must be current.
 docs: ## regenerate SOURCE_MAP.md from the doc comments, then run every README command for real
 	$(GO) run ./internal/cmd/sourcemap
-	$(GO) test -count=1 ./internal/readmecmd/ -readme.run
+	$(GO) test -count=1 -timeout 45m ./internal/readmecmd/ -readme.run
 
 # tools/ is its own module: it builds the OpenAPI v3 schemas from the Kubernetes v1.36.3 sources
 # (the first build compiles them: one to three minutes on 2 cores; a run takes well under a second).
 schemas: ## regenerate the embedded OpenAPI v3 documents and their SHA256SUMS (apiserver/internal/schema/openapi)
 	cd tools && $(GO) run ./cmd/openapi-gen -out ../apiserver/internal/schema/openapi
+
+# The protobuf message descriptors come from the same module, by reflection over the k8s.io/api
+# and k8s.io/apimachinery v0.36.3 Go types (a run takes well under a second once compiled).
+protos: ## regenerate the embedded protobuf message descriptors and their SHA256SUMS (internal/protobuf/descriptors)
+	cd tools && $(GO) run ./cmd/proto-gen -out ../internal/protobuf/descriptors
 
 lint: ## staticcheck at a pinned version, fetched with go run, on both modules
 	$(GO) run $(STATICCHECK) $(PKGS)

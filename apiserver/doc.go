@@ -25,8 +25,8 @@
 //     nothing; the status and scale subresources write only their part (ops.go, scale.go).
 //  7. Deletes are immediate unless finalizers hold the object; namespaces follow the real
 //     lifecycle (delete.go, namespace_lifecycle.go).
-//  8. Bodies are JSON only, other types 415; the Accept header picks the object, a Table or
-//     PartialObjectMetadata (internal/negotiation, internal/printers, http.go).
+//  8. Bodies are JSON, or protobuf for built-in kinds, other types 415; the Accept header
+//     picks JSON or protobuf, a Table or PartialObjectMetadata (protobuf.go, internal/…).
 //  9. Discovery, /version, /openapi/v3 and the health checks answer as kubectl and client-go
 //     expect (discovery.go, openapi.go).
 //  10. With Options.BearerToken or Options.ClientCertAuth a request must authenticate as

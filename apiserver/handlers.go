@@ -42,6 +42,13 @@ func (s *Server) serveCollectionGet(w http.ResponseWriter, r *http.Request, info
 		}
 		data = printers.PartialObjectMetadataList(info.out.Version, listMetaOf(lr), objects)
 	default:
+		if info.out.Protobuf {
+			if data, err = s.encodeListProtobuf(info.res, lr); err != nil {
+				writeError(w, api.NewInternalError(err))
+				return
+			}
+			break
+		}
 		data = s.encodeList(info.res, lr)
 	}
 	writeRawType(w, http.StatusOK, info.out.ContentType(), data)
@@ -87,7 +94,8 @@ func (s *Server) serveGet(w http.ResponseWriter, r *http.Request, info requestIn
 	case negotiation.PartialObjectMetadata:
 		data = append(printers.PartialObjectJSON(info.out.Version, rec.json()), '\n')
 	default:
-		data = encodeObject(rec)
+		writeObject(w, info, http.StatusOK, rec)
+		return
 	}
 	writeRawType(w, http.StatusOK, info.out.ContentType(), data)
 }
@@ -95,7 +103,7 @@ func (s *Server) serveGet(w http.ResponseWriter, r *http.Request, info requestIn
 // decodeRequest reads and decodes a POST or PUT body for the resource (C1, E1–E8, E21),
 // after validating the query options of optionsKind (CreateOptions or UpdateOptions).
 func (s *Server) decodeRequest(w http.ResponseWriter, r *http.Request, info requestInfo, optionsKind string) (*api.Unstructured, decode.WriteOptions, bool) {
-	if err := checkJSONBody(r); err != nil {
+	if err := checkBodyType(r, protobufServable(info.res)); err != nil {
 		writeError(w, err)
 		return nil, decode.WriteOptions{}, false
 	}
@@ -103,6 +111,12 @@ func (s *Server) decodeRequest(w http.ResponseWriter, r *http.Request, info requ
 	if err != nil {
 		writeError(w, err)
 		return nil, decode.WriteOptions{}, false
+	}
+	if isProtobufType(r.Header.Get("Content-Type")) {
+		if body, err = protobufBodyToJSON(body, info.res.info.GVK()); err != nil {
+			writeError(w, err)
+			return nil, decode.WriteOptions{}, false
+		}
 	}
 	wo, err := decode.ParseWriteOptions(optionsKind, r.URL.Query(), "")
 	if err != nil {
@@ -129,7 +143,7 @@ func (s *Server) serveCreate(w http.ResponseWriter, r *http.Request, info reques
 		writeError(w, err)
 		return
 	}
-	writeRaw(w, http.StatusCreated, encodeObject(rec))
+	writeObject(w, info, http.StatusCreated, rec)
 }
 
 // serveUpdate serves PUT (P1–P5).
@@ -147,7 +161,7 @@ func (s *Server) serveUpdate(w http.ResponseWriter, r *http.Request, info reques
 		writeError(w, err)
 		return
 	}
-	writeRaw(w, http.StatusOK, encodeObject(rec))
+	writeObject(w, info, http.StatusOK, rec)
 }
 
 // servePatch serves PATCH (X1–X5).
@@ -177,7 +191,7 @@ func (s *Server) servePatch(w http.ResponseWriter, r *http.Request, info request
 	if created {
 		code = http.StatusCreated
 	}
-	writeRaw(w, code, encodeObject(rec))
+	writeObject(w, info, code, rec)
 }
 
 // patch applies a patch to the stored object and updates it, retrying when a concurrent
@@ -229,7 +243,7 @@ func (s *Server) patch(res *resource, ns, name, sub string, pt api.PatchType, bo
 
 // serveDelete serves DELETE of one object (D1–D4).
 func (s *Server) serveDelete(w http.ResponseWriter, r *http.Request, info requestInfo) {
-	body, err := s.readDeleteBody(w, r)
+	body, err := s.readDeleteBody(w, r, info)
 	if err != nil {
 		writeError(w, err)
 		return
@@ -245,32 +259,38 @@ func (s *Server) serveDelete(w http.ResponseWriter, r *http.Request, info reques
 		return
 	}
 	if info.res.info.ReturnDeletedObject || !res.deleted {
-		writeRaw(w, http.StatusOK, encodeObject(res.rec))
+		writeObject(w, info, http.StatusOK, res.rec)
 		return
 	}
 	gr := info.res.info.GroupResource()
-	writeJSON(w, http.StatusOK, &api.Status{
+	writeStatusBody(w, http.StatusOK, &api.Status{
 		TypeMeta: api.TypeMeta{Kind: "Status", APIVersion: "v1"},
 		Status:   api.StatusSuccess,
 		Details:  &api.StatusDetails{Name: info.name, Group: gr.Group, Kind: gr.Resource, UID: res.rec.meta.GetUID()},
 	})
 }
 
-// readDeleteBody reads the optional DeleteOptions body of a DELETE. A body in another
-// encoding than JSON (client-go's typed clients send protobuf DeleteOptions by default, CG1)
-// is 415, like a POST body (N2).
-func (s *Server) readDeleteBody(w http.ResponseWriter, r *http.Request) ([]byte, error) {
+// readDeleteBody reads the optional DeleteOptions body of a DELETE, in JSON or, for a
+// built-in kind, protobuf (client-go's typed clients send protobuf by default, CG1). Any
+// other encoding is 415, like a POST body (N2).
+func (s *Server) readDeleteBody(w http.ResponseWriter, r *http.Request, info requestInfo) ([]byte, error) {
 	body, err := s.readBody(w, r)
 	if err != nil || len(body) == 0 {
 		return body, err
 	}
-	return body, checkJSONBody(r)
+	if err := checkBodyType(r, protobufServable(info.res)); err != nil {
+		return nil, err
+	}
+	if isProtobufType(r.Header.Get("Content-Type")) {
+		return protobufBodyToJSON(body, api.GroupVersionKind{Kind: "DeleteOptions"})
+	}
+	return body, nil
 }
 
 // serveDeleteCollection deletes every object of the collection that passes the selectors
 // (D6) and answers with the list of what it deleted or marked.
 func (s *Server) serveDeleteCollection(w http.ResponseWriter, r *http.Request, info requestInfo) {
-	body, err := s.readDeleteBody(w, r)
+	body, err := s.readDeleteBody(w, r, info)
 	if err != nil {
 		writeError(w, err)
 		return
@@ -288,6 +308,15 @@ func (s *Server) serveDeleteCollection(w http.ResponseWriter, r *http.Request, i
 	lr, err := s.deleteCollection(r, info.res, info.namespace, lopts, dopts)
 	if err != nil {
 		writeError(w, err)
+		return
+	}
+	if info.out.Protobuf {
+		data, err := s.encodeListProtobuf(info.res, lr)
+		if err != nil {
+			writeError(w, api.NewInternalError(err))
+			return
+		}
+		writeRawType(w, http.StatusOK, info.out.ContentType(), data)
 		return
 	}
 	writeRaw(w, http.StatusOK, s.encodeList(info.res, lr))

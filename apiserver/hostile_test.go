@@ -189,7 +189,7 @@ func TestCh01_HostileInputs(t *testing.T) {
 		{"invalid UTF-8 in a merge patch", "PATCH", pods + "/a", "{\"metadata\":{\"labels\":{\"k\":\"\xff\"}}}", mergeCT, 422, api.StatusReasonInvalid,
 			`Pod "a" is invalid: metadata.labels: Invalid value`, false},
 		{"invalid UTF-8 in the Content-Type", "POST", pods, `{"metadata":{"name":"x"},"spec":{"containers":[{"name":"c","image":"busybox"}]}}`, "application/\xffjson", 415, api.StatusReasonUnsupportedMediaType,
-			"the body of the request was in an unknown format - accepted media types include: application/json", true},
+			"the body of the request was in an unknown format - accepted media types include: application/json, application/vnd.kubernetes.protobuf", true},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

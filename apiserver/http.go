@@ -112,6 +112,9 @@ func writeStatus(w http.ResponseWriter, st *api.Status) {
 	if st.Details != nil && st.Details.RetryAfterSeconds > 0 {
 		w.Header().Set("Retry-After", strconv.Itoa(int(st.Details.RetryAfterSeconds)))
 	}
+	if writeProtobufStatus(w, statusCode(st), st) {
+		return
+	}
 	writeJSON(w, statusCode(st), st)
 }
 
@@ -180,9 +183,12 @@ func (s *Server) route(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	s.counts.add(info.verb, info.res.info.GroupResource().String())
-	if info.out, err = negotiation.Negotiate(r, negotiation.EndpointFor(info.verb)); err != nil {
+	if info.out, err = negotiation.NegotiateFor(r, negotiation.EndpointFor(info.verb), protobufServable(info.res)); err != nil {
 		writeError(w, err)
 		return
+	}
+	if info.out.Protobuf {
+		w = protobufErrors{w}
 	}
 	if info.out.Shape == negotiation.Table {
 		if info.include, err = printers.ParseIncludeObject(r.URL.Query()); err != nil {
@@ -365,14 +371,23 @@ func isTrue(q map[string][]string, key string) bool {
 // (create configmap, create namespace, create deployment, …) use typed clients and get the
 // 415 too, while `kubectl create … --dry-run=client -o yaml | kubectl create -f -` works.
 func checkJSONBody(r *http.Request) error {
+	return checkBodyType(r, false)
+}
+
+// checkBodyType is checkJSONBody that also takes a protobuf body where the resource has a
+// protobuf encoding (a built-in kind); the 415 then lists both types.
+func checkBodyType(r *http.Request, protobuf bool) error {
 	ct := r.Header.Get("Content-Type")
 	if ct == "" && r.ContentLength == 0 {
 		return nil
 	}
-	if !isJSONType(ct) {
-		return api.NewUnsupportedMediaType([]string{"application/json"})
+	if isJSONType(ct) || (protobuf && isProtobufType(ct)) {
+		return nil
 	}
-	return nil
+	if protobuf {
+		return api.NewUnsupportedMediaType([]string{"application/json", negotiation.ProtobufType})
+	}
+	return api.NewUnsupportedMediaType([]string{"application/json"})
 }
 
 // writeWarnings sends decode warnings as Warning headers (S5).

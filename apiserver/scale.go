@@ -10,8 +10,10 @@ import (
 
 	"github.com/informer-lab/informer-lab/api"
 	"github.com/informer-lab/informer-lab/apiserver/internal/decode"
+	"github.com/informer-lab/informer-lab/apiserver/internal/negotiation"
 	"github.com/informer-lab/informer-lab/apiserver/internal/patch"
 	"github.com/informer-lab/informer-lab/apiserver/internal/validation"
+	iprotobuf "github.com/informer-lab/informer-lab/internal/protobuf"
 )
 
 // The scale subresource of deployments, replicasets and statefulsets (the ScaleREST of
@@ -117,7 +119,7 @@ func (s *Server) serveScale(w http.ResponseWriter, r *http.Request, info request
 		return
 	}
 	if info.verb == "get" {
-		writeJSON(w, http.StatusOK, scaleOf(rec.obj))
+		writeScale(w, info, scaleOf(rec.obj))
 		return
 	}
 	optionsKind, pt := decode.UpdateOptionsKind, api.PatchType("")
@@ -127,7 +129,7 @@ func (s *Server) serveScale(w http.ResponseWriter, r *http.Request, info request
 			return
 		}
 		optionsKind = decode.PatchOptionsKind
-	} else if err := checkJSONBody(r); err != nil {
+	} else if err := checkBodyType(r, true); err != nil {
 		writeError(w, err)
 		return
 	}
@@ -140,6 +142,12 @@ func (s *Server) serveScale(w http.ResponseWriter, r *http.Request, info request
 	if err != nil {
 		writeError(w, err)
 		return
+	}
+	if info.verb == "update" && isProtobufType(r.Header.Get("Content-Type")) {
+		if body, err = protobufBodyToJSON(body, scaleGVK); err != nil {
+			writeError(w, err)
+			return
+		}
 	}
 	for attempt := 0; ; attempt++ {
 		cur := scaleOf(rec.obj)
@@ -172,7 +180,7 @@ func (s *Server) serveScale(w http.ResponseWriter, r *http.Request, info request
 			writeError(w, err)
 			return
 		}
-		writeJSON(w, http.StatusOK, scaleOf(updated.obj))
+		writeScale(w, info, scaleOf(updated.obj))
 		return
 	}
 }
@@ -208,4 +216,18 @@ func readScale(data []byte, name string) (int64, string, error) {
 			validation.Invalid("spec.replicas", replicas, "must be greater than or equal to 0")})
 	}
 	return replicas, sc.Metadata.ResourceVersion, nil
+}
+
+// writeScale answers with a Scale in the negotiated encoding.
+func writeScale(w http.ResponseWriter, info requestInfo, sc map[string]any) {
+	if info.out.Protobuf {
+		data, err := iprotobuf.Codec().Encode(scaleGVK, sc)
+		if err != nil {
+			writeError(w, api.NewInternalError(err))
+			return
+		}
+		writeRawType(w, http.StatusOK, negotiation.ProtobufType, data)
+		return
+	}
+	writeJSON(w, http.StatusOK, sc)
 }

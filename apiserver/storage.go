@@ -36,6 +36,7 @@ type record struct {
 	rv   uint64
 	key  string // "namespace/name", or "name" when cluster-scoped (0.6)
 	enc  atomic.Pointer[[]byte]
+	pb   atomic.Pointer[[]byte]     // the protobuf encoding, made on first request (protobuf.go)
 	view atomic.Pointer[api.Object] // the typed view the Go API hands out, decoded once
 }
 

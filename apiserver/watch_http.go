@@ -44,11 +44,16 @@ func (s *Server) serveWatchHTTP(w http.ResponseWriter, r *http.Request, info req
 		writeError(w, err)
 		return
 	}
-	// The stream stays application/json whatever the events carry (W21).
-	w.Header().Set("Content-Type", "application/json")
+	// The stream stays application/json whatever the events carry (W21); a protobuf one
+	// is length-delimited WatchEvent messages.
+	if info.out.Protobuf {
+		w.Header().Set("Content-Type", negotiation.ProtobufType+";stream=watch")
+	} else {
+		w.Header().Set("Content-Type", "application/json")
+	}
 	w.Header().Set("Cache-Control", "no-cache, private")
 	w.WriteHeader(http.StatusOK)
-	sink := &httpSink{w: w, rc: http.NewResponseController(w), writeTimeout: s.opts.WatchWriteTimeout}
+	sink := &httpSink{w: w, rc: http.NewResponseController(w), writeTimeout: s.opts.WatchWriteTimeout, protobuf: info.out.Protobuf}
 	sink.flush() // the header goes out now; a failure stops serve at its first write
 	switch info.out.Shape {
 	case negotiation.Table:
@@ -88,6 +93,7 @@ type httpSink struct {
 	clock       func() time.Time
 	headersSent bool
 	partial     string // meta.k8s.io version of PartialObjectMetadata events, "" for none
+	protobuf    bool   // length-delimited protobuf WatchEvents instead of JSON lines
 }
 
 // arm puts in place the write deadline for the next write: now plus writeTimeout, or endBy
@@ -123,6 +129,9 @@ func (h *httpSink) endsIn(d time.Duration) {
 }
 
 func (h *httpSink) frame(typ watch.EventType, rec *record, obj api.Object) []byte {
+	if h.protobuf {
+		return h.protobufFrame(typ, rec, obj)
+	}
 	h.buf.Reset()
 	h.buf.WriteString(`{"type":"`)
 	h.buf.WriteString(string(typ))

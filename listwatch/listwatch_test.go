@@ -192,8 +192,8 @@ func TestCh02_WatchOverHTTP(t *testing.T) {
 			w.WriteHeader(422)
 			_, _ = io.WriteString(w, `{"kind":"Status","apiVersion":"v1","metadata":{},"status":"Failure","message":"ListOptions.meta.k8s.io \"\" is invalid","reason":"Invalid","code":422}`)
 			return
-		case "proto":
-			w.Header().Set("Content-Type", "application/vnd.kubernetes.protobuf;stream=watch")
+		case "yaml":
+			w.Header().Set("Content-Type", "application/yaml;stream=watch")
 			w.WriteHeader(200)
 			return
 		}
@@ -226,8 +226,8 @@ func TestCh02_WatchOverHTTP(t *testing.T) {
 	require.Error(t, err)
 	assert.Equal(t, api.StatusReasonInvalid, api.ReasonForError(err))
 
-	_, err = lw.Watch(api.ListOptions{ResourceVersion: "proto"})
-	require.ErrorContains(t, err, "only application/json is supported")
+	_, err = lw.Watch(api.ListOptions{ResourceVersion: "yaml"})
+	require.ErrorContains(t, err, "only application/json and application/vnd.kubernetes.protobuf are supported")
 }
 
 // newTestClient is a REST client for a test server.

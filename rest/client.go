@@ -36,6 +36,7 @@ type RESTClient struct {
 	maxFrame  int
 	logger    *slog.Logger
 	clock     clock.Clock
+	protobuf  bool // Config.ContentType is protobuf
 }
 
 // RESTClientFor mirrors rest.RESTClientFor: a client for the core group, version v1. Use
@@ -58,6 +59,10 @@ func RESTClientFor(cfg *Config) (*RESTClient, error) {
 	if cfg.MaxWatchFrameBytes < 0 {
 		return nil, fmt.Errorf("rest: Config.MaxWatchFrameBytes must not be negative, got %d", cfg.MaxWatchFrameBytes)
 	}
+	pbuf, err := contentTypeIsProtobuf(cfg.ContentType)
+	if err != nil {
+		return nil, err
+	}
 	c := &RESTClient{
 		base:      base,
 		gv:        api.GroupVersion{Version: "v1"},
@@ -69,6 +74,7 @@ func RESTClientFor(cfg *Config) (*RESTClient, error) {
 		maxFrame:  cfg.MaxWatchFrameBytes,
 		logger:    cfg.Logger,
 		clock:     clock.Or(cfg.Clock),
+		protobuf:  pbuf,
 	}
 	if c.userAgent == "" {
 		c.userAgent = DefaultUserAgent

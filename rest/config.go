@@ -59,6 +59,12 @@ type Config struct {
 	// *api.Unstructured. Nil means api.DefaultScheme; an empty scheme (api.NewScheme())
 	// decodes everything as Unstructured, like client-go's dynamic client.
 	Scheme *api.Scheme
+	// ContentType mirrors rest.Config.ContentType (ContentConfig): the encoding of request
+	// bodies, and the one asked for first in Accept. "" and "application/json" are JSON;
+	// "application/vnd.kubernetes.protobuf" sends protobuf bodies for the kinds the protobuf
+	// descriptors know (the built-in ones; others go as JSON) and accepts protobuf or JSON
+	// back, as client-go's typed clients do by default.
+	ContentType string
 	// MaxWatchFrameBytes bounds one watch event; 0 means restwatch.DefaultMaxFrameBytes.
 	MaxWatchFrameBytes int
 	// Logger receives the Debug trace hops of lists and watches; nil is silent.

@@ -229,7 +229,16 @@ func (r *Request) Body(obj any) *Request {
 		err = fmt.Errorf("unsupported request body type %T", obj)
 	}
 	if r.contentType == "" {
-		r.contentType = "application/json"
+		r.contentType = contentTypeJSON
+		if _, raw := obj.([]byte); r.c.protobuf && !raw && err == nil {
+			// Objects go in protobuf when their kind has a message; raw bytes are sent as
+			// given, as JSON (patches set their own type).
+			if pbBody, ok, perr := encodeProtobuf(r.body); perr != nil {
+				err = perr
+			} else if ok {
+				r.body, r.contentType = pbBody, contentTypeProtobuf
+			}
+		}
 	}
 	return r.setErr(err)
 }
@@ -270,7 +279,11 @@ func (r *Request) newHTTPRequest(ctx context.Context) (*http.Request, error) {
 	if err != nil {
 		return nil, fmt.Errorf("rest: %w", err)
 	}
-	req.Header.Set("Accept", "application/json, */*")
+	if r.c.protobuf {
+		req.Header.Set("Accept", acceptProtobuf)
+	} else {
+		req.Header.Set("Accept", "application/json, */*")
+	}
 	req.Header.Set("User-Agent", r.c.userAgent)
 	if r.body != nil {
 		req.Header.Set("Content-Type", r.contentType)
@@ -334,11 +347,21 @@ func (r *Request) Do(ctx context.Context) Result {
 // transformResponse mirrors Request.transformResponse: a non-2xx answer becomes an error,
 // the server's Status when the body is one (S1), else one synthesized from the code (S6).
 func (r *Request) transformResponse(res Result, resp *http.Response, body []byte) Result {
-	res.body = body
+	res.body, res.raw = body, body
 	res.statusCode = resp.StatusCode
 	res.contentType = resp.Header.Get("Content-Type")
+	if isProtobuf(res.contentType) && len(body) > 0 {
+		// Read into the JSON the server would have sent, so everything after works alike.
+		data, err := protobufToJSON(body)
+		if err != nil {
+			res.err = fmt.Errorf("rest: decoding the protobuf response of %s %s: %w", r.verb, r.URL().Path, err)
+			return res
+		}
+		res.body, res.contentType = data, contentTypeJSON
+		resp.Header.Set("Content-Type", contentTypeJSON)
+	}
 	if resp.StatusCode < http.StatusOK || resp.StatusCode > http.StatusPartialContent {
-		res.err = r.responseError(resp, body)
+		res.err = r.responseError(resp, res.body)
 	}
 	return res
 }
@@ -442,14 +465,19 @@ func (r *Request) watchOnce(outer context.Context, retry *withRetry, retryableEr
 		}
 		return nil, true, fmt.Errorf("for request %s, got status: %v", req.URL, resp.StatusCode)
 	}
-	if ct := resp.Header.Get("Content-Type"); !isJSON(ct) {
+	ct := resp.Header.Get("Content-Type")
+	if !isJSON(ct) && !isProtobuf(ct) {
 		cancel()
 		_ = resp.Body.Close()
-		return nil, true, fmt.Errorf("rest: watch response has Content-Type %q; only application/json is supported", ct)
+		return nil, true, fmt.Errorf("rest: watch response has Content-Type %q; only application/json and %s are supported", ct, contentTypeProtobuf)
 	}
 	if trace.Enabled(r.c.logger) {
 		trace.Hop(r.c.logger, wire.TraceComponent, opWatchOpen, path, r.params.Get("resourceVersion"))
 	}
-	dec := restwatch.NewDecoder(resp.Body, restwatch.DecoderOptions{Scheme: r.c.scheme, MaxFrameBytes: r.c.maxFrame})
+	opts := restwatch.DecoderOptions{Scheme: r.c.scheme, MaxFrameBytes: r.c.maxFrame}
+	dec := restwatch.NewDecoder(resp.Body, opts)
+	if isProtobuf(ct) {
+		dec = restwatch.NewProtobufDecoder(resp.Body, opts)
+	}
 	return restwatch.NewStreamWatcherForRequest(ctx, cancel, dec, r.c.logger, path), true, nil
 }

@@ -321,7 +321,8 @@ func TestCh02_SuccessBodies(t *testing.T) {
 		{name: "failure Status in a 200", contentType: "application/json",
 			body:    `{"kind":"Status","apiVersion":"v1","status":"Failure","message":"nope","reason":"BadRequest","code":400}`,
 			wantErr: "nope"},
-		{name: "protobuf answer", contentType: "application/vnd.kubernetes.protobuf", body: "k8s\x00", wantErr: `response Content-Type "application/vnd.kubernetes.protobuf" is not JSON`},
+		{name: "broken protobuf answer", contentType: "application/vnd.kubernetes.protobuf", body: "k8s\x00", wantErr: `decoding the protobuf response of GET /api/v1/pods: protobuf: envelope without kind or apiVersion`},
+		{name: "YAML answer", contentType: "application/yaml", body: "kind: Pod", wantErr: `response Content-Type "application/yaml" is not JSON`},
 		{name: "empty body", contentType: "application/json", body: "", wantErr: "0-length response"},
 		{name: "garbage", contentType: "application/json", body: "{{{", wantErr: "decoding the response of GET /api/v1/pods"},
 	}

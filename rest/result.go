@@ -13,7 +13,9 @@ import (
 
 // Result mirrors rest.Result: the outcome of Do, decoded on demand.
 type Result struct {
-	body        []byte
+	body []byte // JSON: a protobuf answer is read into JSON on arrival
+	raw  []byte // the body as it came
+
 	contentType string
 	statusCode  int
 	err         error
@@ -24,8 +26,9 @@ type Result struct {
 	verb   string
 }
 
-// Raw mirrors Result.Raw: the body and the error.
-func (r Result) Raw() ([]byte, error) { return r.body, r.err }
+// Raw mirrors Result.Raw: the body as it came (protobuf when the server answered so) and the
+// error.
+func (r Result) Raw() ([]byte, error) { return r.raw, r.err }
 
 // StatusCode mirrors Result.StatusCode.
 func (r Result) StatusCode(statusCode *int) Result {

@@ -1,6 +1,7 @@
 package clientgo_test
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"net/http"
@@ -164,39 +165,23 @@ func TestInterop_TypedClientsetCRUD(t *testing.T) {
 	assert.Equal(t, 2, counts[apiserver.RequestKey{Verb: "patch", Resource: "configmaps"}])
 }
 
-// TestInterop_ContentTypeJSONIsRequired shows the one setting a client-go user must make for
-// the simulator (CG1, N2, R14): with rest.Config.ContentType left empty a typed clientset
-// reads fine but writes protobuf bodies, which the simulator refuses with 415
-// UnsupportedMediaType; with ContentType "application/json" the same call succeeds.
-//
-//	cfg := &rest.Config{Host: url}
-//	cfg.ContentType = "application/json" // a field of the embedded rest.ContentConfig
-//	cs, err := kubernetes.NewForConfig(cfg)
-func TestInterop_ContentTypeJSONIsRequired(t *testing.T) {
+// TestInterop_DefaultConfigSpeaksProtobuf checks CG1 and N2: client-go with a default
+// rest.Config (ContentType empty) writes protobuf bodies and asks for protobuf back, and so
+// does one set to protobuf explicitly; both work against the simulator, as against a real
+// server, and so does ContentType application/json.
+func TestInterop_DefaultConfigSpeaksProtobuf(t *testing.T) {
 	env := wiretest.Start(t, apiserver.Options{})
 	ctx := context.Background()
 	cm := &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Name: "c"}, Data: map[string]string{"k": "v"}}
 
 	tests := []struct {
-		name            string
-		contentType     string
-		wantBody        string
-		wantAccept      string
-		wantCreateError bool
+		name, contentType, wantBody, wantAccept, wantAnswer string
 	}{
-		{
-			name:            "client-go default (protobuf)",
-			contentType:     "",
-			wantBody:        "application/vnd.kubernetes.protobuf",
-			wantAccept:      "application/vnd.kubernetes.protobuf,application/json",
-			wantCreateError: true,
-		},
-		{
-			name:        "ContentType application/json",
-			contentType: "application/json",
-			wantBody:    "application/json",
-			wantAccept:  "application/json, */*",
-		},
+		{"client-go default (protobuf)", "", "application/vnd.kubernetes.protobuf",
+			"application/vnd.kubernetes.protobuf,application/json", "application/vnd.kubernetes.protobuf"},
+		{"ContentType protobuf", "application/vnd.kubernetes.protobuf", "application/vnd.kubernetes.protobuf",
+			"application/vnd.kubernetes.protobuf, */*", "application/vnd.kubernetes.protobuf"},
+		{"ContentType application/json", "application/json", "application/json", "application/json, */*", "application/json"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -209,31 +194,28 @@ func TestInterop_ContentTypeJSONIsRequired(t *testing.T) {
 			})
 			require.NoError(t, err)
 
-			// Reads work either way: client-go decodes the answer by its Content-Type.
 			_, err = cs.CoreV1().ConfigMaps("default").List(ctx, metav1.ListOptions{})
 			require.NoError(t, err)
-
-			_, err = cs.CoreV1().ConfigMaps("default").Create(ctx, cm, metav1.CreateOptions{})
-			if tc.wantCreateError {
-				require.Error(t, err)
-				assert.True(t, apierrors.IsUnsupportedMediaType(err), "want 415, got %v", err)
-				assert.Contains(t, err.Error(), "application/json")
-			} else {
-				require.NoError(t, err)
-				require.NoError(t, cs.CoreV1().ConfigMaps("default").Delete(ctx, "c", metav1.DeleteOptions{}))
-			}
+			created, err := cs.CoreV1().ConfigMaps("default").Create(ctx, cm, metav1.CreateOptions{})
+			require.NoError(t, err)
+			assert.Equal(t, map[string]string{"k": "v"}, created.Data)
+			created.Data["k"] = "w"
+			updated, err := cs.CoreV1().ConfigMaps("default").Update(ctx, created, metav1.UpdateOptions{})
+			require.NoError(t, err)
+			assert.Equal(t, "w", updated.Data["k"])
+			require.NoError(t, cs.CoreV1().ConfigMaps("default").Delete(ctx, "c", metav1.DeleteOptions{}))
+			_, err = cs.CoreV1().ConfigMaps("default").Get(ctx, "c", metav1.GetOptions{})
+			assert.True(t, apierrors.IsNotFound(err), "%v", err)
 
 			reqs := env.Recorder.Requests()
-			require.GreaterOrEqual(t, len(reqs), 2)
+			require.GreaterOrEqual(t, len(reqs), 5)
 			assert.Equal(t, tc.wantAccept, reqs[0].Accept)
 			assert.Equal(t, "create", reqs[1].Verb())
 			assert.Equal(t, tc.wantBody, reqs[1].ContentType)
-			if tc.wantCreateError {
-				assert.Equal(t, http.StatusUnsupportedMediaType, reqs[1].Status)
-				assert.Equal(t, "UnsupportedMediaType", reqs[1].StatusReason())
-			} else {
-				assert.Equal(t, http.StatusCreated, reqs[1].Status)
-			}
+			assert.Equal(t, http.StatusCreated, reqs[1].Status)
+			assert.Equal(t, tc.wantBody, reqs[2].ContentType, "update")
+			isProtobuf := bytes.HasPrefix(reqs[1].Response, []byte("k8s\x00"))
+			assert.Equal(t, tc.wantAnswer == "application/vnd.kubernetes.protobuf", isProtobuf, "the answer's encoding")
 		})
 	}
 }

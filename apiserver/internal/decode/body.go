@@ -186,3 +186,11 @@ func summarizeData(data []byte, maxLength int) string {
 		return hex.EncodeToString(data)
 	}
 }
+
+// Unrecognized is the 400 of a body no decoder could read as an object (transformDecodeError
+// in apiserver handlers/rest.go when the kind is unknown): "the object provided is
+// unrecognized (must be of type Pod): <err> (<the start of the body>)". The protobuf path
+// uses it for a body that is not an enveloped protobuf message.
+func Unrecognized(kind string, err error, body []byte) error {
+	return api.NewBadRequest(fmt.Sprintf("the object provided is unrecognized (must be of type %s): %v (%s)", kind, err, summarizeData(body, 30)))
+}

@@ -35,7 +35,13 @@ type Output struct {
 	Version string
 	// As is the "as" parameter of the chosen clause, echoed in the Content-Type.
 	As string
+	// Protobuf is set when the object or list goes in the Kubernetes protobuf encoding
+	// (application/vnd.kubernetes.protobuf): only the plain shape of a kind that has one.
+	Protobuf bool
 }
+
+// ProtobufType is the Kubernetes protobuf media type.
+const ProtobufType = "application/vnd.kubernetes.protobuf"
 
 // acceptedMediaTypes is what a 406 lists (N3): the only encoding we produce.
 var acceptedMediaTypes = []string{"application/json"}
@@ -131,10 +137,24 @@ func (c mediaClause) metaVersion() (string, bool) {
 	return "", false
 }
 
-// accept decides whether one clause can be served at an endpoint, and how.
-func (c mediaClause) accept(ep Endpoint) (Output, bool) {
+// isProtobuf reports whether the clause names the Kubernetes protobuf encoding.
+func (c mediaClause) isProtobuf() bool {
+	return c.typ == "application" && c.sub == "vnd.kubernetes.protobuf"
+}
+
+// accept decides whether one clause can be served at an endpoint, and how. protobuf says
+// whether the resource has a protobuf encoding (the built-in kinds; not custom resources).
+func (c mediaClause) accept(ep Endpoint, protobuf bool) (Output, bool) {
+	if c.isProtobuf() {
+		// A conversion (as=Table …) or a discovery document in protobuf is not produced.
+		_, conversion := c.params["as"]
+		if !protobuf || conversion || ep == EndpointDiscovery || ep == EndpointPlain {
+			return Output{}, false
+		}
+		return Output{Shape: JSON, Protobuf: true}, true
+	}
 	if !c.isJSON() {
-		return Output{}, false // protobuf, YAML, CBOR, text/html …: not produced here
+		return Output{}, false // YAML, CBOR, text/html …: not produced here
 	}
 	as, conversion := c.params["as"]
 	if !conversion {
@@ -170,24 +190,38 @@ func (c mediaClause) accept(ep Endpoint) (Output, bool) {
 // NegotiateOutputMediaType in k8s.io/apiserver pkg/endpoints/handlers/negotiation, reduced to
 // JSON.
 func Negotiate(r *http.Request, ep Endpoint) (Output, error) {
+	return NegotiateFor(r, ep, false)
+}
+
+// NegotiateFor is Negotiate for a resource that may answer in protobuf (protobuf true: a
+// built-in kind), as kube-apiserver does for every kind compiled into it: a protobuf clause
+// wins by quality and order like any other, and a custom resource skips it (406 when it is
+// alone).
+func NegotiateFor(r *http.Request, ep Endpoint, protobuf bool) (Output, error) {
 	values := r.Header.Values("Accept")
 	if len(values) == 0 {
 		return Output{Shape: JSON}, nil
 	}
 	clauses := parseAccept(values)
 	for _, c := range clauses {
-		if out, ok := c.accept(ep); ok {
+		if out, ok := c.accept(ep, protobuf); ok {
 			return out, nil
 		}
 	}
 	if len(clauses) == 0 && strings.TrimSpace(strings.Join(values, "")) == "" {
 		return Output{Shape: JSON}, nil
 	}
+	if protobuf {
+		return Output{}, api.NewNotAcceptable([]string{"application/json", ProtobufType})
+	}
 	return Output{}, api.NewNotAcceptable(acceptedMediaTypes)
 }
 
 // ContentType is the Content-Type of a response in that shape (N4, K5).
 func (o Output) ContentType() string {
+	if o.Protobuf {
+		return ProtobufType
+	}
 	switch o.Shape {
 	case Table, PartialObjectMetadata:
 		return "application/json;as=" + o.As + ";v=" + o.Version + ";g=" + api.MetaGroupName

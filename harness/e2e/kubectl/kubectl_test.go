@@ -364,22 +364,36 @@ func TestCh01_Kubectl_Apply(t *testing.T) {
 	assert.Contains(t, e.getPod("web").Annotations, "kubectl.kubernetes.io/last-applied-configuration")
 }
 
-// TestCh01_Kubectl_N2_GeneratorsSendProtobuf pins a documented limitation (N2, CG1): the
-// generator commands (create configmap, create namespace, create deployment) use kubectl's
-// typed clients, which send protobuf bodies; the simulator answers 415 and kubectl reports
-// it. Piping the generated object through create -f (JSON) works.
+// TestCh01_Kubectl_N2_GeneratorsSendProtobuf checks N2 and CG1: the generator commands use
+// kubectl's typed clients, which send protobuf bodies and ask for protobuf back; the server
+// reads them as it reads JSON, and kubectl prints what it stored.
 func TestCh01_Kubectl_N2_GeneratorsSendProtobuf(t *testing.T) {
 	e := newEnv(t, apiserver.Options{})
-	_, errOut, err := e.run("create", "configmap", "x", "--from-literal=a=b")
-	require.Error(t, err)
-	assert.Contains(t, errOut, "the body of the request was in an unknown format - accepted media types include: application/json")
+	for _, tc := range []struct {
+		args []string
+		out  string
+	}{
+		{[]string{"create", "namespace", "team-a"}, "namespace/team-a created\n"},
+		{[]string{"create", "configmap", "x", "--from-literal=a=b"}, "configmap/x created\n"},
+		{[]string{"create", "secret", "generic", "creds", "--from-literal=user=admin"}, "secret/creds created\n"},
+		{[]string{"create", "deployment", "web", "--image=nginx:1.27", "--replicas=2"}, "deployment.apps/web created\n"},
+		{[]string{"create", "service", "clusterip", "web", "--tcp=80:8080"}, "service/web created\n"},
+		{[]string{"create", "serviceaccount", "robot"}, "serviceaccount/robot created\n"},
+		{[]string{"create", "job", "once", "--image=busybox"}, "job.batch/once created\n"},
+		{[]string{"create", "cronjob", "tick", "--image=busybox", "--schedule=*/5 * * * *"}, "cronjob.batch/tick created\n"},
+	} {
+		assert.Equal(t, tc.out, e.ok(tc.args...), strings.Join(tc.args, " "))
+	}
 	posts := e.rec.matching("POST", "/api/v1/namespaces/default/configmaps")
 	require.Len(t, posts, 1)
 	assert.Equal(t, "application/vnd.kubernetes.protobuf", posts[0].ContentType)
-	assert.Equal(t, 415, posts[0].Code)
-
-	yaml := e.ok("create", "configmap", "x", "--from-literal=a=b", "--dry-run=client", "-o", "yaml")
-	assert.Equal(t, "configmap/x created\n", e.ok("create", "-f", e.file("x.yaml", yaml)))
+	assert.Equal(t, 201, posts[0].Code)
+	assert.Equal(t, "b", e.ok("get", "configmap", "x", "-o", "jsonpath={.data.a}"))
+	assert.Equal(t, "YWRtaW4=", e.ok("get", "secret", "creds", "-o", "jsonpath={.data.user}"))
+	assert.Equal(t, "2 nginx:1.27", e.ok("get", "deployment", "web", "-o", "jsonpath={.spec.replicas} {.spec.template.spec.containers[0].image}"))
+	assert.Equal(t, "80 8080", e.ok("get", "service", "web", "-o", "jsonpath={.spec.ports[0].port} {.spec.ports[0].targetPort}"))
+	// kubectl delete sends DeleteOptions in protobuf too.
+	assert.Equal(t, "configmap \"x\" deleted\n", e.ok("delete", "configmap", "x"))
 }
 
 // TestCh01_Kubectl_BearerTokenTLS checks Options.BearerToken with kubectl, which sends a

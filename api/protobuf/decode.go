@@ -1,0 +1,504 @@
+package protobuf
+
+import (
+	"bytes"
+	"encoding/base64"
+	"encoding/binary"
+	"encoding/json"
+	"fmt"
+	"math"
+	"reflect"
+	"strconv"
+	"time"
+)
+
+// rfc3339Micro is the layout MicroTime's JSON uses.
+const rfc3339Micro = "2006-01-02T15:04:05.000000Z07:00"
+
+// decoder turns protobuf bytes into the JSON tree encoding/json would write for the Go
+// object the generated Unmarshal would fill.
+type decoder struct {
+	c     *Codec
+	depth int
+}
+
+// message reads the fields of m from data into out. Unknown field numbers are skipped, as
+// the generated code skips them; a known field with the wrong wire type is an error.
+func (d *decoder) message(m *message, data []byte, out map[string]any) error {
+	d.depth++
+	defer func() { d.depth-- }()
+	if d.depth > maxDepth {
+		return fmt.Errorf("protobuf: %s: nested too deeply", m.name)
+	}
+	r := reader{b: data}
+	for !r.done() {
+		num, wt, err := r.tag()
+		if err != nil {
+			return err
+		}
+		var f *field
+		if num < len(m.byNum) {
+			f = m.byNum[num]
+		}
+		if f == nil {
+			if err := r.skip(wt); err != nil {
+				return err
+			}
+			continue
+		}
+		if err := d.field(m, f, wt, &r, out); err != nil {
+			return err
+		}
+	}
+	zeroFill(m, out)
+	return nil
+}
+
+func (d *decoder) field(m *message, f *field, wt int, r *reader, out map[string]any) error {
+	packed := f.repeated && wt == wireBytes && f.wire != wireBytes
+	if wt != f.wire && !packed {
+		return fmt.Errorf("protobuf: %s.%s: wrong wire type %d", m.name, f.json, wt)
+	}
+	switch {
+	case f.inline:
+		data, err := r.bytes()
+		if err != nil {
+			return err
+		}
+		return d.message(f.msg, data, out)
+	case f.kind == kMap:
+		data, err := r.bytes()
+		if err != nil {
+			return err
+		}
+		mv, _ := out[f.json].(map[string]any)
+		if mv == nil {
+			mv = map[string]any{}
+			out[f.json] = mv
+		}
+		return d.mapEntry(m, f, data, mv)
+	case packed:
+		data, err := r.bytes()
+		if err != nil {
+			return err
+		}
+		pr := reader{b: data}
+		for !pr.done() {
+			v, err := d.scalar(m, f, f.kind, &pr)
+			if err != nil {
+				return err
+			}
+			list, _ := out[f.json].([]any)
+			out[f.json] = append(list, v)
+		}
+		return nil
+	case f.kind == kMessage:
+		data, err := r.bytes()
+		if err != nil {
+			return err
+		}
+		var prev any
+		if !f.repeated {
+			prev = out[f.json]
+		}
+		v, err := d.value(f.msg, data, prev)
+		if err != nil {
+			return err
+		}
+		switch {
+		case f.repeated:
+			list, _ := out[f.json].([]any)
+			out[f.json] = append(list, v)
+		case f.omitZero && isZeroValue(f.msg, v):
+			delete(out, f.json)
+		default:
+			out[f.json] = v
+		}
+		return nil
+	}
+	v, err := d.scalar(m, f, f.kind, r)
+	if err != nil {
+		return err
+	}
+	switch {
+	case f.repeated:
+		list, _ := out[f.json].([]any)
+		out[f.json] = append(list, v)
+	case f.omitEmpty && isEmpty(v):
+		// encoding/json leaves out an empty value of an omitempty field; a pointer is never
+		// empty, only nil
+		if !f.nullable || f.kind == kBytes {
+			delete(out, f.json)
+			return nil
+		}
+		out[f.json] = v
+	default:
+		out[f.json] = v
+	}
+	return nil
+}
+
+func isEmpty(v any) bool {
+	switch x := v.(type) {
+	case string:
+		return x == ""
+	case bool:
+		return !x
+	case int64:
+		return x == 0
+	case float64:
+		return x == 0
+	}
+	return false
+}
+
+// mapEntry reads one key/value entry. A missing key or value is the zero value, as the
+// generated code leaves it.
+func (d *decoder) mapEntry(m *message, f *field, data []byte, mv map[string]any) error {
+	r := reader{b: data}
+	var key any = ""
+	if f.key != kString {
+		key = int64(0)
+	}
+	var val any
+	haveVal := false
+	for !r.done() {
+		num, wt, err := r.tag()
+		if err != nil {
+			return err
+		}
+		switch num {
+		case 1:
+			if wt != wireOf(f.key) {
+				return fmt.Errorf("protobuf: %s.%s: wrong wire type %d for a map key", m.name, f.json, wt)
+			}
+			if key, err = d.scalar(m, f, f.key, &r); err != nil {
+				return err
+			}
+		case 2:
+			if wt != wireOf(f.value) {
+				return fmt.Errorf("protobuf: %s.%s: wrong wire type %d for a map value", m.name, f.json, wt)
+			}
+			if f.value == kMessage {
+				data, err := r.bytes()
+				if err != nil {
+					return err
+				}
+				if val, err = d.value(f.msg, data, nil); err != nil {
+					return err
+				}
+			} else if val, err = d.scalar(m, f, f.value, &r); err != nil {
+				return err
+			}
+			haveVal = true
+		default:
+			if err := r.skip(wt); err != nil {
+				return err
+			}
+		}
+	}
+	if !haveVal {
+		switch f.value {
+		case kMessage:
+			val = zeroValue(f.msg)
+		default:
+			// a missing []byte value decodes as empty, not nil, in the generated code
+			val = zeroScalar(f.value)
+		}
+	}
+	ks, ok := key.(string)
+	if !ok {
+		ks = fmt.Sprint(key)
+	}
+	mv[ks] = val
+	return nil
+}
+
+// value decodes a message's content; prev is what an earlier occurrence of the same field
+// left, into which a plain message merges as protobuf merges repeated occurrences.
+func (d *decoder) value(m *message, data []byte, prev any) (any, error) {
+	switch m.special {
+	case spTime, spMicroTime:
+		return decodeTime(m, data)
+	case spDuration, spQuantity, spIntOrString, spRawExtension, spFieldsV1:
+		return d.specialValue(m, data)
+	}
+	out, _ := prev.(map[string]any)
+	if out == nil {
+		out = map[string]any{}
+	}
+	if m.name == metaWatchEvent {
+		return out, d.watchEvent(data, out)
+	}
+	return out, d.message(m, data, out)
+}
+
+// decodeTime reads a Timestamp. Time keeps whole seconds (the generated code drops the
+// nanoseconds); MicroTime keeps microseconds. A zero time is JSON null.
+func decodeTime(m *message, data []byte) (any, error) {
+	if len(data) == 0 {
+		return nil, nil
+	}
+	var secs, nanos int64
+	r := reader{b: data}
+	for !r.done() {
+		num, wt, err := r.tag()
+		if err != nil {
+			return nil, err
+		}
+		if (num == 1 || num == 2) && wt != wireVarint {
+			return nil, fmt.Errorf("protobuf: %s: wrong wire type %d", m.name, wt)
+		}
+		switch num {
+		case 1, 2:
+			v, err := r.varint()
+			if err != nil {
+				return nil, err
+			}
+			if num == 1 {
+				secs = int64(v)
+			} else {
+				nanos = int64(int32(v))
+			}
+		default:
+			if err := r.skip(wt); err != nil {
+				return nil, err
+			}
+		}
+	}
+	if m.special == spTime {
+		t := time.Unix(secs, 0)
+		if t.IsZero() {
+			return nil, nil
+		}
+		return t.UTC().Format(time.RFC3339), nil
+	}
+	t := time.Unix(secs, nanos)
+	if t.IsZero() {
+		return nil, nil
+	}
+	return t.UTC().Format(rfc3339Micro), nil
+}
+
+// specialValue reads the one-or-three-field specials: Duration, Quantity, IntOrString,
+// RawExtension and FieldsV1.
+func (d *decoder) specialValue(m *message, data []byte) (any, error) {
+	var ints [4]int64
+	var strs [4][]byte
+	r := reader{b: data}
+	for !r.done() {
+		num, wt, err := r.tag()
+		if err != nil {
+			return nil, err
+		}
+		want := -1
+		switch {
+		case m.special == spDuration && num == 1, m.special == spIntOrString && num <= 2:
+			want = wireVarint
+		case m.special == spIntOrString && num == 3, num == 1:
+			want = wireBytes
+		}
+		if want < 0 {
+			if err := r.skip(wt); err != nil {
+				return nil, err
+			}
+			continue
+		}
+		if wt != want {
+			return nil, fmt.Errorf("protobuf: %s: wrong wire type %d", m.name, wt)
+		}
+		if want == wireVarint {
+			v, err := r.varint()
+			if err != nil {
+				return nil, err
+			}
+			ints[num] = int64(v)
+		} else {
+			if strs[num], err = r.bytes(); err != nil {
+				return nil, err
+			}
+			if strs[num] == nil {
+				strs[num] = []byte{}
+			}
+		}
+	}
+	switch m.special {
+	case spDuration:
+		return time.Duration(ints[1]).String(), nil
+	case spQuantity:
+		if len(strs[1]) == 0 {
+			return "0", nil
+		}
+		return string(strs[1]), nil
+	case spIntOrString:
+		switch ints[1] {
+		case 0:
+			return int64(int32(ints[2])), nil
+		case 1:
+			return string(strs[3]), nil
+		}
+		return nil, fmt.Errorf("protobuf: IntOrString: impossible type %d", ints[1])
+	}
+	raw := strs[1]
+	if raw == nil {
+		return nil, nil
+	}
+	if m.special == spRawExtension && bytes.HasPrefix(raw, magic) {
+		_, obj, err := d.envelope(raw)
+		return obj, err
+	}
+	return parseJSON(raw)
+}
+
+// parseJSON decodes embedded JSON with integers as int64 and other numbers as float64, the
+// convention of the rest of the tree.
+func parseJSON(raw []byte) (any, error) {
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.UseNumber()
+	var v any
+	if err := dec.Decode(&v); err != nil {
+		return nil, fmt.Errorf("protobuf: embedded JSON: %w", err)
+	}
+	if dec.More() {
+		return nil, fmt.Errorf("protobuf: embedded JSON: trailing data")
+	}
+	return convertNumbers(v), nil
+}
+
+func convertNumbers(v any) any {
+	switch x := v.(type) {
+	case json.Number:
+		if i, err := strconv.ParseInt(string(x), 10, 64); err == nil {
+			return i
+		}
+		f, _ := strconv.ParseFloat(string(x), 64)
+		return f
+	case map[string]any:
+		for k, e := range x {
+			x[k] = convertNumbers(e)
+		}
+	case []any:
+		for i, e := range x {
+			x[i] = convertNumbers(e)
+		}
+	}
+	return v
+}
+
+// scalar reads one scalar of kind k and returns its JSON tree value.
+func (d *decoder) scalar(m *message, f *field, k kind, r *reader) (any, error) {
+	switch k {
+	case kString:
+		b, err := r.bytes()
+		return string(b), err
+	case kBytes:
+		b, err := r.bytes()
+		return base64.StdEncoding.EncodeToString(b), err
+	case kDouble:
+		b, err := r.fixed(8)
+		if err != nil {
+			return nil, err
+		}
+		return jsonFloat(math.Float64frombits(binary.LittleEndian.Uint64(b)), 64), nil
+	case kFloat:
+		b, err := r.fixed(4)
+		if err != nil {
+			return nil, err
+		}
+		return jsonFloat(float64(math.Float32frombits(binary.LittleEndian.Uint32(b))), 32), nil
+	}
+	v, err := r.varint()
+	if err != nil {
+		return nil, err
+	}
+	switch k {
+	case kBool:
+		return v != 0, nil
+	case kInt32:
+		return int64(int32(v)), nil
+	case kUint32:
+		return int64(uint32(v)), nil
+	case kUint64:
+		if v > math.MaxInt64 {
+			return float64(v), nil
+		}
+	}
+	return int64(v), nil
+}
+
+// jsonFloat gives the tree value JSON text of f would decode to: an integer when
+// encoding/json would print it without a fraction or exponent.
+func jsonFloat(f float64, bitSize int) any {
+	if math.IsNaN(f) || math.IsInf(f, 0) {
+		return f
+	}
+	if bitSize == 32 {
+		f, _ = strconv.ParseFloat(strconv.FormatFloat(f, 'g', -1, 32), 64)
+	}
+	if f == math.Trunc(f) && math.Abs(f) < 9.2e18 {
+		return int64(f)
+	}
+	return f
+}
+
+// zeroFill adds the members encoding/json writes for fields that were not on the wire.
+func zeroFill(m *message, out map[string]any) {
+	for _, f := range m.fields {
+		if f.inline {
+			zeroFill(f.msg, out)
+			continue
+		}
+		if _, ok := out[f.json]; ok {
+			continue
+		}
+		switch {
+		case f.kind == kMessage && !f.nullable:
+			if !f.omitZero {
+				out[f.json] = zeroValue(f.msg)
+			}
+		case f.omitEmpty:
+		case f.nullable:
+			out[f.json] = nil
+		default:
+			out[f.json] = zeroScalar(f.kind)
+		}
+	}
+}
+
+// isZeroValue reports whether v is the JSON of m's Go zero value, which an omitzero field
+// leaves out (Time's IsZero agrees: its zero is null).
+func isZeroValue(m *message, v any) bool {
+	z := zeroValue(m)
+	if zm, ok := z.(map[string]any); ok {
+		vm, ok := v.(map[string]any)
+		return ok && reflect.DeepEqual(zm, vm)
+	}
+	return v == z
+}
+
+// zeroValue is the JSON of a message's Go zero value.
+func zeroValue(m *message) any {
+	switch m.special {
+	case spTime, spMicroTime, spRawExtension, spFieldsV1:
+		return nil
+	case spDuration:
+		return "0s"
+	case spQuantity:
+		return "0"
+	case spIntOrString:
+		return int64(0)
+	}
+	out := map[string]any{}
+	zeroFill(m, out)
+	return out
+}
+
+func zeroScalar(k kind) any {
+	switch k {
+	case kString, kBytes:
+		return ""
+	case kBool:
+		return false
+	}
+	return int64(0)
+}

@@ -1,0 +1,35 @@
+// Package protobuf mirrors k8s.io/apimachinery runtime/serializer/protobuf, together with
+// the generated Marshal and Unmarshal methods of k8s.io/api, for objects held as JSON trees
+// (map[string]any, integers int64, other numbers float64). No generated code: a Codec reads
+// message descriptors, the JSON files internal/protobuf embeds, and walks the tree.
+//
+// The contract:
+//
+//  1. Encode writes the bytes the real serializer writes for the Go object whose JSON is the
+//     tree: the prefix "k8s\x00", then a runtime.Unknown {typeMeta{apiVersion, kind}, raw,
+//     contentEncoding "", contentType ""}; raw holds the fields in number order, fields of
+//     non-pointer Go type always (zero values included), pointers, slices and maps only when
+//     set, map entries sorted by key.
+//  2. Decode reads such bytes into the tree encoding/json would write for the object the
+//     generated Unmarshal fills: omitempty zero scalars left out, non-omitempty ones and
+//     every struct present, nil pointers, slices and maps null or absent per omitempty;
+//     kind and apiVersion come from the envelope.
+//  3. Time is RFC 3339 in whole seconds and MicroTime in microseconds (zero: null), Duration
+//     its Go string, Quantity its string as sent, IntOrString a number or a string, bytes
+//     base64, FieldsV1 and RawExtension the embedded JSON; a RawExtension holding an
+//     enveloped protobuf object (as in a watch event) decodes to that object's tree.
+//  4. Unknown field numbers are skipped, as generated code skips them. Truncated data, a
+//     wrong prefix, lengths beyond the data, wrong wire types, varints over ten bytes and
+//     nesting deeper than 64 are errors, never a panic or a hang.
+//  5. A kind is found in the proto package of its group and version, else among meta/v1's
+//     (Status, DeleteOptions, WatchEvent); ErrUnknownKind otherwise (custom resources).
+//  6. EncodeWatchEvent writes what one protobuf watch frame carries: a bare WatchEvent whose
+//     object is enveloped; frames are 4-byte big-endian lengths then the bytes
+//     (NewLengthDelimitedFrameWriter, NewLengthDelimitedFrameReader), a reader refusing
+//     frames over its maximum before reading them.
+//  7. Quantities are not canonicalised: "1000m" stays "1000m" where the real decoder would
+//     give "1". A Codec is immutable and safe for concurrent use.
+//
+// This package imports only the standard library and package api; the descriptors live in
+// internal/protobuf, which builds the shared Codec (internal/protobuf.Codec).
+package protobuf

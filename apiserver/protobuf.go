@@ -1,0 +1,219 @@
+package apiserver
+
+import (
+	"encoding/binary"
+	"encoding/json"
+	"fmt"
+	"mime"
+	"net/http"
+	"strconv"
+
+	"github.com/informer-lab/informer-lab/api"
+	"github.com/informer-lab/informer-lab/api/watch"
+	"github.com/informer-lab/informer-lab/apiserver/internal/decode"
+	"github.com/informer-lab/informer-lab/apiserver/internal/negotiation"
+	iprotobuf "github.com/informer-lab/informer-lab/internal/protobuf"
+)
+
+// The Kubernetes protobuf encoding (api/protobuf, descriptors from internal/protobuf): what
+// kube-apiserver speaks for every kind compiled into it, and what kubectl's generators and
+// client-go's default rest.Config send. A body in protobuf is read into the same JSON tree the
+// JSON decoder would have read, and goes on through the same decode, default, validate and
+// store steps; a response in protobuf encodes the stored tree. Custom resources, Tables and
+// patches stay JSON, as on the real server.
+
+// protobufServable reports whether res has a protobuf encoding: a built-in kind whose
+// message the descriptors hold.
+func protobufServable(res *resource) bool {
+	return res.info.builtin && iprotobuf.Codec().Recognizes(res.info.GVK())
+}
+
+// isProtobufType reports whether a Content-Type names the Kubernetes protobuf encoding.
+func isProtobufType(ct string) bool {
+	mt, _, err := mime.ParseMediaType(ct)
+	return err == nil && mt == negotiation.ProtobufType
+}
+
+// protobufBodyToJSON reads a protobuf request body as the kind kind (or DeleteOptions) and
+// returns the JSON the same object would have been sent as. A body of another kind is the
+// JSON decoder's 400.
+func protobufBodyToJSON(body []byte, want api.GroupVersionKind) ([]byte, error) {
+	gvk, tree, err := iprotobuf.Codec().Decode(body)
+	if err != nil {
+		return nil, decode.Unrecognized(want.Kind, err, body)
+	}
+	if gvk.Kind != want.Kind || (want.Version != "" && gvk.APIVersion() != want.APIVersion()) {
+		return nil, api.NewBadRequest(fmt.Sprintf("%s in version %q cannot be handled as a %s", gvk.Kind, gvk.APIVersion(), want.Kind))
+	}
+	data, err := json.Marshal(tree)
+	if err != nil {
+		return nil, api.NewBadRequest(err.Error())
+	}
+	return data, nil
+}
+
+// protobuf returns the record's protobuf encoding (enveloped), computed at most once.
+func (r *record) protobuf() ([]byte, error) {
+	if p := r.pb.Load(); p != nil {
+		return *p, nil
+	}
+	b, err := iprotobuf.Codec().Encode(r.obj.GroupVersionKind(), r.obj.Object)
+	if err != nil {
+		return nil, err
+	}
+	r.pb.Store(&b)
+	return b, nil
+}
+
+// writeObject answers with one stored object in the negotiated encoding.
+func writeObject(w http.ResponseWriter, info requestInfo, code int, rec *record) {
+	if info.out.Protobuf {
+		data, err := rec.protobuf()
+		if err != nil {
+			writeError(w, api.NewInternalError(err))
+			return
+		}
+		writeRawType(w, code, negotiation.ProtobufType, data)
+		return
+	}
+	writeRaw(w, code, encodeObject(rec))
+}
+
+// encodeListProtobuf encodes a page as the kind's List message.
+func (s *Server) encodeListProtobuf(res *resource, lr listResult) ([]byte, error) {
+	items := make([]any, len(lr.items))
+	for i, r := range lr.items {
+		items[i] = r.obj.Object
+	}
+	meta := map[string]any{"resourceVersion": strconv.FormatUint(lr.rv, 10)}
+	if lr.cont != "" {
+		meta["continue"] = lr.cont
+	}
+	if lr.remaining != nil {
+		meta["remainingItemCount"] = *lr.remaining
+	}
+	gvk := api.GroupVersionKind{Group: res.info.Group, Version: res.info.Version, Kind: res.info.listKind()}
+	return iprotobuf.Codec().Encode(gvk, map[string]any{"metadata": meta, "items": items})
+}
+
+// protobufErrors marks a response whose errors go in protobuf: the request negotiated it.
+type protobufErrors struct {
+	http.ResponseWriter
+}
+
+// Unwrap lets http.ResponseController reach the connection (flushes, deadlines).
+func (p protobufErrors) Unwrap() http.ResponseWriter { return p.ResponseWriter }
+
+// Flush flushes the connection, so a watch can stream through the wrapper.
+func (p protobufErrors) Flush() {
+	if f, ok := p.ResponseWriter.(http.Flusher); ok {
+		f.Flush()
+	}
+}
+
+// writeProtobufStatus writes a Status in protobuf; ok is false when w did not negotiate it.
+func writeProtobufStatus(w http.ResponseWriter, code int, st *api.Status) bool {
+	if _, ok := w.(protobufErrors); !ok {
+		return false
+	}
+	data, err := json.Marshal(st)
+	if err != nil {
+		return false
+	}
+	var tree map[string]any
+	if json.Unmarshal(data, &tree) != nil {
+		return false
+	}
+	convertFloats(tree)
+	b, err := iprotobuf.Codec().Encode(api.GroupVersionKind{Version: "v1", Kind: "Status"}, tree)
+	if err != nil {
+		return false
+	}
+	writeRawType(w, code, negotiation.ProtobufType, b)
+	return true
+}
+
+// convertFloats turns the whole float64 numbers of a tree decoded by encoding/json into
+// int64, as the stored trees hold them.
+func convertFloats(v any) {
+	switch t := v.(type) {
+	case map[string]any:
+		for k, e := range t {
+			if f, ok := e.(float64); ok && f == float64(int64(f)) {
+				t[k] = int64(f)
+			} else {
+				convertFloats(e)
+			}
+		}
+	case []any:
+		for i, e := range t {
+			if f, ok := e.(float64); ok && f == float64(int64(f)) {
+				t[i] = int64(f)
+			} else {
+				convertFloats(e)
+			}
+		}
+	}
+}
+
+// writeStatusBody answers with a Status that is the result, not an error (a DELETE's
+// Success), in the negotiated encoding.
+func writeStatusBody(w http.ResponseWriter, code int, st *api.Status) {
+	if writeProtobufStatus(w, code, st) {
+		return
+	}
+	writeJSON(w, code, st)
+}
+
+// protobufFrame is one event of a protobuf watch: a 4-byte big-endian length, then a
+// meta/v1 WatchEvent (type = 1, object = 2: a RawExtension whose raw, field 1, holds the
+// object's enveloped encoding). A stored object's encoding is made once and shared by every
+// watcher, as its JSON is.
+func (h *httpSink) protobufFrame(typ watch.EventType, rec *record, obj api.Object) []byte {
+	var objBytes []byte
+	var err error
+	if rec != nil {
+		objBytes, err = rec.protobuf()
+	} else {
+		objBytes, err = encodeGoObject(obj)
+	}
+	if err != nil {
+		// An object the descriptors cannot encode: say so in the stream, as an ERROR event.
+		st := api.NewInternalError(err)
+		typ = watch.Error
+		objBytes, _ = encodeGoObject(st)
+	}
+	raw := appendBytesField(nil, 1, objBytes)
+	event := appendBytesField(appendBytesField(nil, 1, []byte(typ)), 2, raw)
+	h.buf.Reset()
+	var n [4]byte
+	binary.BigEndian.PutUint32(n[:], uint32(len(event)))
+	h.buf.Write(n[:])
+	h.buf.Write(event)
+	return h.buf.Bytes()
+}
+
+// appendBytesField appends a length-delimited field (wire type 2).
+func appendBytesField(b []byte, num int, v []byte) []byte {
+	b = binary.AppendUvarint(b, uint64(num)<<3|2)
+	b = binary.AppendUvarint(b, uint64(len(v)))
+	return append(b, v...)
+}
+
+// encodeGoObject encodes an object that is not stored (a bookmark, a Status) through its JSON.
+func encodeGoObject(obj api.Object) ([]byte, error) {
+	data, err := json.Marshal(obj)
+	if err != nil {
+		return nil, err
+	}
+	var tree map[string]any
+	if err := json.Unmarshal(data, &tree); err != nil {
+		return nil, err
+	}
+	convertFloats(tree)
+	gvk := obj.GetObjectKind().GroupVersionKind()
+	if _, ok := obj.(*api.Status); ok {
+		gvk = api.GroupVersionKind{Version: "v1", Kind: "Status"}
+	}
+	return iprotobuf.Codec().Encode(gvk, tree)
+}

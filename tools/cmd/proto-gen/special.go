@@ -1,0 +1,56 @@
+package main
+
+import (
+	"reflect"
+
+	"k8s.io/apimachinery/pkg/api/resource"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/util/intstr"
+)
+
+// special describes a type whose Go struct does not say how it is encoded: its protobuf
+// comes from hand-written Marshal methods (Time, MicroTime, Quantity), or its JSON form is
+// not the JSON of its fields (IntOrString is a number or a string, RawExtension and
+// FieldsV1 are the embedded JSON, Duration is a string like "1m30s", Unknown is the
+// envelope). The fields are those of the message in the package's generated.proto; json
+// repeats the proto name, as there is no JSON object to name them after.
+type special struct {
+	name   string
+	fields []field
+}
+
+// specials is keyed by Go type. TestCh02_DescriptorsMatchGeneratedProto checks every one
+// of these against generated.proto like any reflected message.
+var specials = map[reflect.Type]special{
+	reflect.TypeFor[metav1.Time]():          {"Time", timestampFields},
+	reflect.TypeFor[metav1.MicroTime]():     {"MicroTime", timestampFields},
+	reflect.TypeFor[metav1.Duration]():      {"Duration", []field{scalar("duration", 1, "int64")}},
+	reflect.TypeFor[metav1.FieldsV1]():      {"FieldsV1", []field{nullableBytes("Raw", 1)}},
+	reflect.TypeFor[resource.Quantity]():    {"Quantity", []field{scalar("string", 1, "string")}},
+	reflect.TypeFor[runtime.RawExtension](): {"RawExtension", []field{nullableBytes("raw", 1)}},
+	reflect.TypeFor[intstr.IntOrString](): {"IntOrString", []field{
+		scalar("type", 1, "int64"), scalar("intVal", 2, "int32"), scalar("strVal", 3, "string"),
+	}},
+	reflect.TypeFor[runtime.Unknown](): {"Unknown", []field{
+		{JSON: "typeMeta", Name: "typeMeta", Number: 1, Kind: kindMessage,
+			Type: "k8s.io.apimachinery.pkg.runtime.TypeMeta"},
+		nullableBytes("raw", 2),
+		scalar("contentEncoding", 3, "string"),
+		scalar("contentType", 4, "string"),
+	}},
+}
+
+// timestampFields are the fields of Time and MicroTime: both marshal as a Timestamp.
+// Their Marshal writes nothing at all for the zero time, and (as of v1.36) always 0 nanos.
+var timestampFields = []field{scalar("seconds", 1, "int64"), scalar("nanos", 2, "int32")}
+
+// scalar is a non-nullable scalar field of a special message.
+func scalar(name string, number int, kind string) field {
+	return field{JSON: name, Name: name, Number: number, Kind: kind}
+}
+
+// nullableBytes is a []byte field, written by the generated code only when non-nil.
+func nullableBytes(name string, number int) field {
+	return field{JSON: name, Name: name, Number: number, Kind: "bytes", Nullable: true}
+}
