@@ -98,3 +98,26 @@ func TestHeadingSlug(t *testing.T) {
 	assert.Equal(t, "勘误文章说错的地方", headingSlug("勘误：文章说错的地方"))
 	assert.Equal(t, "threadsafemapadd--update-step-by-step", headingSlug("threadSafeMap.Add / Update, step by step"))
 }
+
+func TestCheckLink(t *testing.T) {
+	root := t.TempDir()
+	require.NoError(t, os.MkdirAll(filepath.Join(root, "docs"), 0o755))
+	require.NoError(t, os.WriteFile(filepath.Join(root, "docs", "a.md"), []byte("# Errata: boxes\n<a id=\"x1\"></a>\n"), 0o644))
+	tests := []struct {
+		target string
+		ok     bool
+	}{
+		{"a.md", true},
+		{"a.md#x1", true},
+		{"a.md#errata-boxes", true},
+		{"a.md#nope", false},
+		{"missing.md", false},
+		{"../../outside.md", false},
+		{"https://github.com/kubernetes/client-go/blob/v0.37.2/tools/cache/reflector.go#L1", true},
+		{"https://example.com/blog", false},
+	}
+	for _, tt := range tests {
+		msg := checkLink(root, "docs/b.md", tt.target, map[string]map[string]bool{})
+		assert.Equal(t, tt.ok, msg == "", "%s: %s", tt.target, msg)
+	}
+}

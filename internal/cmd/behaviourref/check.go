@@ -134,9 +134,18 @@ var (
 	reCodePath = regexp.MustCompile("`([A-Za-z0-9_.-]+/[A-Za-z0-9_./-]*)`")
 )
 
+// upstream lists where an external link may go: the upstream projects' sources and docs.
+var upstream = []string{"https://github.com/kubernetes/", "https://github.com/kubernetes-sigs/",
+	"https://kubernetes.io/", "https://pkg.go.dev/k8s.io/"}
+
 func checkLink(root, from, target string, anchors map[string]map[string]bool) string {
 	if strings.Contains(target, "://") || strings.HasPrefix(target, "mailto:") {
-		return ""
+		for _, u := range upstream {
+			if strings.HasPrefix(target, u) {
+				return ""
+			}
+		}
+		return fmt.Sprintf("link %q leaves the repository for somewhere other than the upstream sources", target)
 	}
 	file, frag, _ := strings.Cut(target, "#")
 	resolved := from

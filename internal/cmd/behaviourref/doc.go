@@ -25,8 +25,9 @@
 //  4. The output is deterministic: entries in data-file order, tests sorted by name, upstream
 //     links to github.com at the pinned tag or commit. Two runs give the same bytes.
 //  5. The check reports, one line each with file and line: a cited ID with no entry; an entry
-//     cited nowhere; a relative Markdown link whose file is missing, leaves the repository, or
-//     whose #anchor the file does not define (explicit <a id> or a heading); a backquoted path
+//     cited nowhere; an external link that does not go to the upstream sources (upstream); a
+//     relative Markdown link whose file is missing, leaves the repository, or whose #anchor
+//     the file does not define (explicit <a id> or a heading); a backquoted path
 //     starting with one of the repository's top-level directories that exists neither from
 //     the root, from the file's directory, nor under a top-level directory (a table row is
 //     checked in its first cell only, as source-map tables put upstream paths after it); a
