@@ -121,3 +121,13 @@ func TestCheckLink(t *testing.T) {
 		assert.Equal(t, tt.ok, msg == "", "%s: %s", tt.target, msg)
 	}
 }
+
+func TestLabelIn(t *testing.T) {
+	assert.NotEmpty(t, labelIn("is article example A3. Three pods"))
+	assert.NotEmpty(t, labelIn("(A12)"))
+	assert.Empty(t, labelIn("`Example_articleA16` and HA1 and P256"))
+	assert.Empty(t, labelIn("no label here"))
+	assert.True(t, mayCite("DF-7"))
+	assert.True(t, mayCite("W14"))
+	assert.False(t, mayCite("a plain sentence, with Words"))
+}

@@ -107,14 +107,22 @@ func scanFile(rel, src string) []Cite {
 	if strings.HasSuffix(rel, ".txt") && strings.Contains(rel, "/testdata/") {
 		script = rel
 	}
+	lines := strings.Split(src, "\n")
+	testOf := make([]string, len(lines)+2) // the test each line belongs to, by line number
+	for _, t := range tests {
+		for n := t.from; n <= t.to && n < len(testOf); n++ {
+			testOf[n] = t.name
+		}
+	}
 	var out []Cite
-	for i, line := range strings.Split(src, "\n") {
+	for i, line := range lines {
 		n := i + 1
 		test := script
-		for _, t := range tests {
-			if n >= t.from && n <= t.to {
-				test = t.name
-			}
+		if testOf[n] != "" {
+			test = testOf[n]
+		}
+		if !mayCite(line) {
+			continue
 		}
 		for _, c := range lineIDs(line, wire) {
 			c.File, c.Line, c.Test = rel, n, test
@@ -128,6 +136,20 @@ func scanFile(rel, src string) []Cite {
 		}
 	}
 	return out
+}
+
+// mayCite is a cheap filter before the regular expressions: an ID needs an upper-case letter
+// followed by a digit or by a dash and a digit.
+func mayCite(line string) bool {
+	for i := 0; i+1 < len(line); i++ {
+		if c := line[i]; c < 'A' || c > 'Z' {
+			continue
+		}
+		if d := line[i+1]; d >= '0' && d <= '9' || d == '-' && i+2 < len(line) && line[i+2] >= '0' && line[i+2] <= '9' {
+			return true
+		}
+	}
+	return false
 }
 
 // lineIDs returns the IDs one line of text names, ranges expanded.
