@@ -113,9 +113,12 @@ fuzz: ## run every Fuzz target for FUZZTIME each (default 60s), e.g. make fuzz F
 		done; \
 	done
 
-# CI runs make docs and then fails if the tree changed: SOURCE_MAP.md must be current.
-docs: ## regenerate SOURCE_MAP.md from the doc comments, then run every README command for real
+# CI runs make docs and then fails if the tree changed: SOURCE_MAP.md and the behaviour
+# reference must be current, and behaviourref fails on any ID, link, path or test name that does
+# not resolve inside the repository.
+docs: ## regenerate SOURCE_MAP.md and docs/behaviour/, check every reference, then run every README command for real
 	$(GO) run ./internal/cmd/sourcemap
+	$(GO) run ./internal/cmd/behaviourref
 	$(GO) test -count=1 ./internal/readmecmd/ -readme.run
 
 # tools/ is its own module: it builds the OpenAPI v3 schemas from the Kubernetes v1.36.3 sources
