@@ -239,15 +239,18 @@ func describePanic(lines []string) string {
 	if strings.HasPrefix(msg, "test timed out") {
 		return msg + " (a deadlock, or a goroutine that never returns?)"
 	}
-	// The first frame after runtime's panic() is where the panic was raised; a panic that no
-	// one recovered starts its goroutine's trace there.
+	// The first frame after runtime's last panic() is where the panic was raised; a panic
+	// that no one recovered has no panic() frame and starts its goroutine's trace there.
+	start := -1
 	for i, l := range lines {
-		if !strings.HasPrefix(l, "panic(") && !(strings.HasPrefix(l, "goroutine ") && strings.HasSuffix(l, "[running]:")) {
-			continue
+		if strings.HasPrefix(l, "panic(") || (start < 0 && strings.HasPrefix(l, "goroutine ") && strings.HasSuffix(l, "[running]:")) {
+			start = i
 		}
-		for _, f := range lines[i+1:] {
+	}
+	if start >= 0 {
+		for _, f := range lines[start+1:] {
 			if m := frameRE.FindStringSubmatch(f); m != nil && !strings.HasPrefix(m[1], "runtime") {
-				fn := strings.NewReplacer("(*", "", ")", "").Replace(m[2])
+				fn := strings.NewReplacer("(*", "", ")", "", "(", "", "[...]", "").Replace(m[2])
 				return fmt.Sprintf("%s, in %s.%s", msg, m[1][strings.LastIndex(m[1], "/")+1:], fn)
 			}
 		}
