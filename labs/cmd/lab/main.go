@@ -1,11 +1,3 @@
-// Command lab runs the labs: it writes a lab's skeletons, grades the learner's files with the
-// real tests, shows every lab's progress and prints hints. The Makefile's lab-* targets call it.
-//
-//	go run ./labs/cmd/lab start [-force] 04      # make lab-start LAB=04 [FORCE=1]
-//	go run ./labs/cmd/lab check [-ref] [-all] 04 # make lab-check LAB=04 [REF=1] [ALL=1]
-//	go run ./labs/cmd/lab status                 # make lab-status
-//	go run ./labs/cmd/lab hint [-lang zh] 04 2   # make lab-hint LAB=04 N=2 [ZH=1]
-//	go run ./labs/cmd/lab mutants 04             # make lab-mutants LAB=04
 package main
 
 import (
@@ -209,7 +201,7 @@ func hint(root string, args []string) error {
 	n := 1
 	if fs.NArg() > 1 && fs.Arg(1) != "" {
 		if n, err = strconv.Atoi(fs.Arg(1)); err != nil || n < 1 || n > 3 {
-			return fmt.Errorf("N is 1 (%s), 2 (%s) or 3 (%s)", lab.HintLevels[0], lab.HintLevels[1], lab.HintLevels[2])
+			return fmt.Errorf("the hint level N is 1 (%s), 2 (%s) or 3 (%s)", lab.HintLevels[0], lab.HintLevels[1], lab.HintLevels[2])
 		}
 	}
 	hints, err := lab.Hints(root, l, *lang)

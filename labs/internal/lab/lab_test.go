@@ -24,9 +24,16 @@ func root(t *testing.T) string {
 
 // TestLabs_Catalogue checks that every lab is complete: each step has marked functions, each
 // marker belongs to a step, the hints exist in both languages at all three levels, and there are
-// at least three mutants, each naming tests of the lab's runs.
+// at least three mutants, each naming tests of the lab's runs and listed on both instructor's
+// pages with those tests.
 func TestLabs_Catalogue(t *testing.T) {
 	r := root(t)
+	var instructor []string
+	for _, p := range []string{"INSTRUCTOR.md", "INSTRUCTOR.zh-CN.md"} {
+		b, err := os.ReadFile(filepath.Join(r, "labs", p))
+		require.NoError(t, err)
+		instructor = append(instructor, string(b))
+	}
 	for i := range Catalogue {
 		l := &Catalogue[i]
 		t.Run(l.ID, func(t *testing.T) {
@@ -56,6 +63,17 @@ func TestLabs_Catalogue(t *testing.T) {
 				_, err := mutantRuns(r, l, m)
 				assert.NoError(t, err)
 				assert.NotEmpty(t, m.Summary, m.Path)
+				// The instructor's page lists every mutant with the tests that catch it.
+				for _, page := range instructor {
+					row := "| " + l.ID + " | `" + m.Name + "` |"
+					assert.Contains(t, page, row, "INSTRUCTOR pages: no row for %s", m.Name)
+					for line := range strings.SplitSeq(page, "\n") {
+						if strings.HasPrefix(line, row) {
+							assert.True(t, strings.HasSuffix(line, "`"+strings.Join(m.CaughtBy, "`, `")+"` |"),
+								"INSTRUCTOR pages: %s must name %v", m.Name, m.CaughtBy)
+						}
+					}
+				}
 			}
 			_, err = os.Stat(filepath.Join(r, l.Chapter, "README.md"))
 			assert.NoError(t, err, "the lab's chapter")
