@@ -165,7 +165,11 @@ func check(ctx context.Context, root string, args []string) error {
 }
 
 func status(root string) error {
-	fmt.Printf("%-4s %-62s %-14s %s\n", "lab", "title", "functions", "last lab-check")
+	width := 0
+	for _, l := range lab.Catalogue {
+		width = max(width, len(l.Title))
+	}
+	fmt.Printf("%-4s %-*s  %-14s %s\n", "lab", width, "title", "functions", "last lab-check")
 	for i := range lab.Catalogue {
 		l := &lab.Catalogue[i]
 		regions, err := lab.Regions(root, l.ID, l.Dirs)
@@ -185,7 +189,7 @@ func status(root string) error {
 			}
 			last = fmt.Sprintf("%d/%d pass, %s (%s)", s.Pass, s.Pass+s.Fail, verdict, s.When.Format("Jan 2 15:04 UTC"))
 		}
-		fmt.Printf("%-4s %-62s %-14s %s\n", l.ID, l.Title, fns, last)
+		fmt.Printf("%-4s %-*s  %-14s %s\n", l.ID, width, l.Title, fns, last)
 	}
 	fmt.Println("\nmake lab-start LAB=NN begins one; make lab-check LAB=NN grades it.")
 	return nil
@@ -241,7 +245,7 @@ func mutants(ctx context.Context, root string, args []string) error {
 	}
 	missed := 0
 	for _, m := range ms {
-		caught, failing, err := lab.CheckMutant(ctx, root, l, m, *discover)
+		caught, failing, err := lab.CheckMutant(ctx, root, l, m, *discover, false)
 		if err != nil {
 			return err
 		}

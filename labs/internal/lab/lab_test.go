@@ -150,7 +150,7 @@ func TestLabs_GraderIsHonest(t *testing.T) {
 			ms, err := Mutants(r, l)
 			require.NoError(t, err)
 			for _, m := range ms {
-				caught, failing, err := CheckMutant(ctx, r, l, m, false)
+				caught, failing, err := CheckMutant(ctx, r, l, m, false, false)
 				require.NoError(t, err, m.Name)
 				assert.True(t, caught, "mutant %s passes the grader: it must fail %v, failing were %v", m.Name, m.CaughtBy, failing)
 			}

@@ -143,8 +143,8 @@ func (m Mutant) Apply(root string) ([]byte, error) {
 // CheckMutant grades l with m applied, running only the tests m names in the lab's runs that
 // contain them. caught is true when every one of those tests fails; failing lists the tests
 // that failed. With discover it runs every package and chapter test instead, to find the
-// tests that catch a new mutant.
-func CheckMutant(ctx context.Context, root string, l *Lab, m Mutant, discover bool) (caught bool, failing []string, err error) {
+// tests that catch a new mutant; race builds with the race detector.
+func CheckMutant(ctx context.Context, root string, l *Lab, m Mutant, discover, race bool) (caught bool, failing []string, err error) {
 	src, err := m.Apply(root)
 	if err != nil {
 		return false, nil, err
@@ -171,7 +171,7 @@ func CheckMutant(ctx context.Context, root string, l *Lab, m Mutant, discover bo
 			}
 		}
 	}
-	results, err := Grade(ctx, root, runs, ov, Options{Timeout: time.Minute})
+	results, err := Grade(ctx, root, runs, ov, Options{Timeout: time.Minute, Race: race})
 	if err != nil {
 		return false, nil, err
 	}

@@ -84,7 +84,7 @@ func TestLabs_ParseVerbose(t *testing.T) {
 		{
 			name: "panic in another goroutine",
 			out: "=== RUN   TestA\n--- PASS: TestA (0.00s)\n=== RUN   TestB\npanic: lab 09: not implemented\n\n" +
-				"goroutine 9 [running]:\ngithub.com/informer-lab/informer-lab/workqueue.(*Typed[...]).Add(0x1)\n\t/x/queue.go:1\n",
+				"goroutine 9 [running, synctest bubble 1]:\ngithub.com/informer-lab/informer-lab/workqueue.(*Typed[...]).Add(0x1)\n\t/x/queue.go:1\n",
 			finished: map[string]Status{"TestA": Pass},
 			crashed:  "TestB",
 			panic:    "lab 09: not implemented, in workqueue.Typed.Add",

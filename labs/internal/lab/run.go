@@ -226,6 +226,10 @@ func parseVerbose(out string, r Run) (finished []Result, crashed *Result) {
 	return finished, crashed
 }
 
+// runningRE matches the header of the panicking goroutine's trace, "goroutine 7 [running]:" or
+// "goroutine 7 [running, synctest bubble 1]:".
+var runningRE = regexp.MustCompile(`^goroutine \d+ \[running[^\]]*\]:$`)
+
 var frameRE = regexp.MustCompile(`^([\w./-]+)\.((?:\(\*?\w+(?:\[[^\]]*\])?\)\.)?\w+)(?:\[[^\]]*\])?\(`)
 
 // describePanic turns a panic's output into one line: its message, and for a skeleton's panic
@@ -243,7 +247,7 @@ func describePanic(lines []string) string {
 	// that no one recovered has no panic() frame and starts its goroutine's trace there.
 	start := -1
 	for i, l := range lines {
-		if strings.HasPrefix(l, "panic(") || (start < 0 && strings.HasPrefix(l, "goroutine ") && strings.HasSuffix(l, "[running]:")) {
+		if strings.HasPrefix(l, "panic(") || (start < 0 && runningRE.MatchString(l)) {
 			start = i
 		}
 	}

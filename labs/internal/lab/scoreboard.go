@@ -125,6 +125,7 @@ func Scoreboard(w io.Writer, root string, l *Lab, results []Result, ref, all boo
 		detailed = append(detailed, r)
 	}
 	if len(fnOrder) > 0 {
+		slices.SortStableFunc(fnOrder, func(a, b string) int { return stepOf[shortFunc(a)] - stepOf[shortFunc(b)] })
 		fmt.Fprintf(w, "\nFailing because a function still panics with \"lab %s: not implemented\"\n", l.ID)
 		for _, fn := range fnOrder {
 			names := unwritten[fn]
@@ -136,7 +137,11 @@ func Scoreboard(w io.Writer, root string, l *Lab, results []Result, ref, all boo
 			if n := stepOf[shortFunc(fn)]; n > 0 {
 				step = fmt.Sprintf(" (step %d)", n)
 			}
-			fmt.Fprintf(w, "  ✗ %s%s: %d tests, e.g. %s\n", fn, step, len(names), strings.Join(shown, ", "))
+			tests := "tests"
+			if len(names) == 1 {
+				tests = "test"
+			}
+			fmt.Fprintf(w, "  ✗ %s%s: %d %s, e.g. %s\n", fn, step, len(names), tests, strings.Join(shown, ", "))
 		}
 	}
 	if len(detailed) > 0 {
@@ -147,8 +152,15 @@ func Scoreboard(w io.Writer, root string, l *Lab, results []Result, ref, all boo
 				break
 			}
 			fmt.Fprintf(w, "  ✗ %s   [%s]\n", r.Name, r.Run.Pkg)
-			fmt.Fprintf(w, "      teaches: %s\n", e.Point(r.Run.Pkg, r.Name))
-			fmt.Fprintf(w, "      read:    %s\n", e.Section(r.Name, l.Chapter))
+			switch {
+			case strings.HasPrefix(r.Name, "(build "):
+				fmt.Fprintf(w, "      the package does not compile with your files, so none of its tests ran\n")
+			case strings.HasPrefix(r.Name, "(start "):
+				fmt.Fprintf(w, "      the test binary died before its first test\n")
+			default:
+				fmt.Fprintf(w, "      teaches: %s\n", e.Point(r.Run.Pkg, r.Name))
+				fmt.Fprintf(w, "      read:    %s\n", e.Section(r.Name, l.Chapter))
+			}
 			for j, line := range why(r) {
 				label := "why:    "
 				if j > 0 {
@@ -159,8 +171,8 @@ func Scoreboard(w io.Writer, root string, l *Lab, results []Result, ref, all boo
 		}
 	}
 	if len(optionalFails) > 0 {
-		fmt.Fprintf(w, "\nNot graded: %d trace test(s) fail (%s). They compare trace lines, which the lesson\n"+
-			"does not ask for; copy the trace calls from the doc comments if you want them green.\n",
+		fmt.Fprintf(w, "\nNot graded: %d trace test(s) fail (%s).\nThey check the trace lines the reference logs inside these functions, which are not the lesson;\n"+
+			"add the same trace hops (the chapter's \"Follow one event\" shows them) if you want them green.\n",
 			len(optionalFails), strings.Join(firstN(optionalFails, 4), ", "))
 	}
 	total := score.Pass + score.Fail
@@ -205,6 +217,9 @@ func shortFunc(fn string) string {
 func why(r Result) []string {
 	if r.Panic != "" {
 		return []string{"panic: " + r.Panic}
+	}
+	if strings.HasPrefix(r.Name, "(build ") || strings.HasPrefix(r.Name, "(start ") {
+		return clip(firstN(r.Output, 25)) // the compiler's or the binary's own words
 	}
 	var lines []string
 	for _, l := range r.Output {
