@@ -136,7 +136,7 @@ func check(ctx context.Context, root string, args []string) error {
 	ref := fs.Bool("ref", false, "grade the reference implementation instead of the learner's files")
 	all := fs.Bool("all", false, "detail every failing test")
 	race := fs.Bool("race", false, "build with the race detector (slower)")
-	timeout := fs.Duration("timeout", 3*time.Minute, "per test binary run")
+	timeout := fs.Duration("timeout", 90*time.Second, "per test binary run: a deadlocked test is reported after this long")
 	l, err := labArg(fs, args)
 	if err != nil {
 		return err
