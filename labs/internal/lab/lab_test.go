@@ -128,9 +128,14 @@ func TestLabs_GraderIsHonest(t *testing.T) {
 		t.Skip("builds and runs every lab's tests")
 	}
 	r := root(t)
+	// Two labs at a time: much of a lab's time is its tests waiting, not the CPU.
+	slots := make(chan struct{}, 2)
 	for i := range Catalogue {
 		l := &Catalogue[i]
 		t.Run(l.ID, func(t *testing.T) {
+			t.Parallel()
+			slots <- struct{}{}
+			defer func() { <-slots }()
 			ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 			defer cancel()
 			var runs []Run
