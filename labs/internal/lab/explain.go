@@ -80,13 +80,15 @@ var (
 	chapterRE = regexp.MustCompile(`^(?:Test|Example)Ch(\d\d)_`)
 	specIDRE  = regexp.MustCompile(`(?:^|_)([A-Z]{1,4})(\d{1,2})(?:_|$)`)
 	headingRE = regexp.MustCompile(`^#{2,4} (.+)$`)
+	docIDRE   = regexp.MustCompile(`\b[A-Z]{1,4}-\d{1,2}\b`)
 )
 
-// Section returns where a learner reads about test: "chapters/04-deltafifo/README.md § Dedup".
-// It looks in the test's chapter (from its TestChNN_ prefix, else fallback) for the test's
-// name, then for the spec IDs in the name (TS5 → TS-5), and names the heading above the first
-// hit; with no hit it names the README alone.
-func (e *Explainer) Section(test, fallback string) string {
+// Section returns where a learner reads about test, a test of the package directory pkg:
+// "chapters/04-deltafifo/README.md § Dedup". It looks in the test's chapter (from its
+// TestChNN_ prefix, else fallback) for the test's name, then for the spec IDs in the name
+// (TS5 → TS-5) and in its teaching point, and names the heading above the first hit; with no
+// hit it names the README alone.
+func (e *Explainer) Section(pkg, test, fallback string) string {
 	chapter := fallback
 	if m := chapterRE.FindStringSubmatch(test); m != nil {
 		if dirs, _ := filepath.Glob(filepath.Join(e.root, "chapters", m[1]+"-*")); len(dirs) > 0 {
@@ -100,6 +102,10 @@ func (e *Explainer) Section(test, fallback string) string {
 		if m[1] != "Ch" {
 			needles = append(needles, m[1]+"-"+m[2])
 		}
+	}
+	// The doc comment often starts with the IDs it tests ("DF-5: …").
+	if pkg != "" {
+		needles = append(needles, docIDRE.FindAllString(e.Point(pkg, test), -1)...)
 	}
 	for _, n := range needles {
 		if h := headingAbove(filepath.Join(e.root, filepath.FromSlash(readme)), n); h != "" {

@@ -3,6 +3,7 @@ package lab
 import (
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -126,8 +127,48 @@ func TestLabs_Explain(t *testing.T) {
 	e := NewExplainer(dir)
 	assert.Equal(t, "TestCh04_DF5_DeleteDedup shows that two deletions merge.", e.Point("./pkg/", "TestCh04_DF5_DeleteDedup"))
 	assert.Equal(t, "no doc comment here", e.Point("./pkg/", "TestCh04_NoDocCommentHere"))
-	assert.Equal(t, "chapters/04-deltafifo/README.md § Dedup", e.Section("TestCh04_DF5_DeleteDedup", ""))
-	assert.Equal(t, "chapters/04-deltafifo/README.md § Exercises", e.Section("TestCh04_Named", ""))
-	assert.Equal(t, "chapters/04-deltafifo/README.md", e.Section("TestCh04_Unknown", ""))
-	assert.Equal(t, "chapters/04-deltafifo/README.md", e.Section("TestChaos_X", "chapters/04-deltafifo"))
+	assert.Equal(t, "chapters/04-deltafifo/README.md § Dedup", e.Section("./pkg/", "TestCh04_DF5_DeleteDedup", ""))
+	assert.Equal(t, "chapters/04-deltafifo/README.md § Exercises", e.Section("./pkg/", "TestCh04_Named", ""))
+	assert.Equal(t, "chapters/04-deltafifo/README.md", e.Section("./pkg/", "TestCh04_Unknown", ""))
+	assert.Equal(t, "chapters/04-deltafifo/README.md", e.Section("", "TestChaos_X", "chapters/04-deltafifo"))
+}
+
+// TestLabs_Scoreboard prints functions by step, counts per run, skeleton panics grouped by
+// function, other failures with their reason, and optional trace tests apart; it scores only
+// the graded tests.
+func TestLabs_Scoreboard(t *testing.T) {
+	r := root(t)
+	l, err := Find("4")
+	require.NoError(t, err)
+	pkg := Run{Pkg: "./deltafifo/", Kind: "package"}
+	results := []Result{
+		{Run: pkg, Name: "TestCh04_DF2_AddUpdateAppend", Status: Pass},
+		{Run: pkg, Name: "TestCh04_DF3_PositionRule", Status: Fail, Panic: "lab 04: not implemented, in deltafifo.DeltaFIFO.Pop"},
+		{Run: pkg, Name: "TestCh04_DF9_PopBlocksUntilAdd", Status: Crash, Panic: "lab 04: not implemented, in deltafifo.DeltaFIFO.Pop"},
+		{Run: pkg, Name: "TestCh04_DF5_DeleteDedup", Status: Fail, Output: []string{"x_test.go:1:", "Error Trace: x", "Error: Not equal:", "expected: 1", "actual  : 2", "Test: TestCh04_DF5_DeleteDedup"}},
+		{Run: pkg, Name: "TestCh04_Tracing", Status: Fail},
+		{Run: pkg, Name: "(TestMain ./deltafifo/)", Status: Fail, Output: []string{"leakcheck: 1 goroutine still running"}},
+	}
+	var b strings.Builder
+	score := Scoreboard(&b, r, l, results, true, false)
+	out := b.String()
+	assert.Equal(t, Score{Pass: 1, Fail: 4, Optional: 1}, Score{Pass: score.Pass, Fail: score.Fail, Optional: score.Optional})
+	assert.False(t, score.Passed())
+	for _, want := range []string{
+		"step 1  DeltaFIFO: queue, dedup, Replace with tombstones, Pop",
+		"✓ DeltaFIFO.Pop",
+		"  package   ./deltafifo/",
+		"✗ deltafifo.DeltaFIFO.Pop (step 1): 2 tests, e.g. TestCh04_DF3_PositionRule, TestCh04_DF9_PopBlocksUntilAdd",
+		"✗ TestCh04_DF5_DeleteDedup   [./deltafifo/]",
+		"read:    chapters/04-deltafifo/README.md",
+		"why:     Error: Not equal:",
+		"expected: 1",
+		"the package's TestMain failed",
+		"leakcheck: 1 goroutine still running",
+		"Not graded: 1 trace test(s) fail (TestCh04_Tracing)",
+		"Score: 1 of 5 graded behaviours pass.",
+	} {
+		assert.Contains(t, out, want)
+	}
+	assert.NotContains(t, out, "Test: TestCh04_DF5_DeleteDedup", "testify's Test: line is noise")
 }

@@ -9,6 +9,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"time"
 )
@@ -142,9 +143,10 @@ func runBinary(ctx context.Context, bin, dir string, r Run, timeout time.Duratio
 			done[crashed.Name] = true
 			results = append(results, *crashed)
 		}
-		if runErr != nil && crashed == nil && len(got) == 0 {
-			// Died before any test started (TestMain, init): report it once, against all.
-			return append(results, Result{Run: r, Name: "(start " + r.Pkg + ")", Status: Crash,
+		if runErr != nil && crashed == nil && !slices.ContainsFunc(got, func(res Result) bool { return res.Status == Fail }) {
+			// The binary failed with no failing test: TestMain or init did, before the tests
+			// (nothing ran) or after them (a leak check finding goroutines still running).
+			return append(results, Result{Run: r, Name: "(TestMain " + r.Pkg + ")", Status: Fail,
 				Output: lastLines(out.String(), 30)}), nil
 		}
 		if runErr == nil {

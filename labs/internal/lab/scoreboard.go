@@ -40,7 +40,7 @@ func (l *Lab) Tally(results []Result) Score {
 
 // Scoreboard prints what lab-check prints: the learner's functions by step, the tests by run,
 // and each failing test with its teaching point, its chapter section and why it failed. With
-// all false it details at most 12 failures.
+// all false it details at most 12 failures; with all true it also lists the passing tests.
 func Scoreboard(w io.Writer, root string, l *Lab, results []Result, ref, all bool) Score {
 	score := l.Tally(results)
 	e := NewExplainer(root)
@@ -155,11 +155,11 @@ func Scoreboard(w io.Writer, root string, l *Lab, results []Result, ref, all boo
 			switch {
 			case strings.HasPrefix(r.Name, "(build "):
 				fmt.Fprintf(w, "      the package does not compile with your files, so none of its tests ran\n")
-			case strings.HasPrefix(r.Name, "(start "):
-				fmt.Fprintf(w, "      the test binary died before its first test\n")
+			case strings.HasPrefix(r.Name, "(TestMain "):
+				fmt.Fprintf(w, "      the package's TestMain failed, before the tests or after them (often: goroutines still running)\n")
 			default:
 				fmt.Fprintf(w, "      teaches: %s\n", e.Point(r.Run.Pkg, r.Name))
-				fmt.Fprintf(w, "      read:    %s\n", e.Section(r.Name, l.Chapter))
+				fmt.Fprintf(w, "      read:    %s\n", e.Section(r.Run.Pkg, r.Name, l.Chapter))
 			}
 			for j, line := range why(r) {
 				label := "why:    "
@@ -167,6 +167,20 @@ func Scoreboard(w io.Writer, root string, l *Lab, results []Result, ref, all boo
 					label = "        "
 				}
 				fmt.Fprintf(w, "      %s %s\n", label, line)
+			}
+		}
+	}
+	if all {
+		var passing []string
+		for _, r := range results {
+			if r.Status == Pass {
+				passing = append(passing, r.Name)
+			}
+		}
+		if len(passing) > 0 {
+			fmt.Fprintf(w, "\nPassing behaviours\n")
+			for _, name := range passing {
+				fmt.Fprintf(w, "  ✓ %s\n", name)
 			}
 		}
 	}
@@ -218,7 +232,7 @@ func why(r Result) []string {
 	if r.Panic != "" {
 		return []string{"panic: " + r.Panic}
 	}
-	if strings.HasPrefix(r.Name, "(build ") || strings.HasPrefix(r.Name, "(start ") {
+	if strings.HasPrefix(r.Name, "(") {
 		return clip(firstN(r.Output, 25)) // the compiler's or the binary's own words
 	}
 	var lines []string
