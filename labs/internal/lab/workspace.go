@@ -81,8 +81,8 @@ func Start(root string, l *Lab, force bool) (wrote, kept []string, err error) {
 // Overlay maps reference files (absolute paths) to replacements, as go build -overlay wants.
 type Overlay map[string]string
 
-// LearnerOverlay maps each file of l to the learner's copy. It fails when lab-start has not
-// been run.
+// LearnerOverlay maps each file of l to the learner's copy, and adds any new .go file the
+// learner put beside them to its package. It fails when lab-start has not been run.
 func LearnerOverlay(root string, l *Lab) (Overlay, error) {
 	regions, err := Regions(root, l.ID, l.Dirs)
 	if err != nil {
@@ -95,6 +95,21 @@ func LearnerOverlay(root string, l *Lab) (Overlay, error) {
 			return nil, fmt.Errorf("lab %s: %s is missing: run make lab-start LAB=%s first", l.ID, filepath.Join(LabWorkDir(l), f), l.ID)
 		}
 		ov[filepath.Join(root, filepath.FromSlash(f))] = work
+	}
+	// A file of the learner's own (helpers, say) joins its package; one that would shadow a
+	// reference file of another name is refused, since everything around the lab is ours.
+	for _, dir := range l.Dirs {
+		extra, _ := filepath.Glob(filepath.Join(root, LabWorkDir(l), filepath.FromSlash(dir), "*.go"))
+		for _, work := range extra {
+			ref := filepath.Join(root, filepath.FromSlash(dir), filepath.Base(work))
+			if _, ok := ov[ref]; ok {
+				continue
+			}
+			if _, err := os.Stat(ref); err == nil {
+				return nil, fmt.Errorf("lab %s: %s would replace a reference file that is not part of the lab; rename it", l.ID, work)
+			}
+			ov[ref] = work
+		}
 	}
 	return ov, nil
 }
