@@ -177,6 +177,10 @@ func CheckMutant(ctx context.Context, root string, l *Lab, m Mutant, discover, r
 	}
 	failed := map[string]bool{}
 	for _, r := range results {
+		if strings.HasPrefix(r.Name, "(build ") {
+			// The reference changed under the mutant: it must be updated, not counted as caught.
+			return false, nil, fmt.Errorf("%s no longer compiles against %s:\n%s", m.Path, m.File, strings.Join(r.Output, "\n"))
+		}
 		if r.Status == Fail || r.Status == Crash {
 			failed[r.Name] = true
 			failing = append(failing, r.Name)
