@@ -155,6 +155,20 @@ func check(ctx context.Context, root string, args []string) error {
 	}
 	score := lab.Scoreboard(os.Stdout, root, l, results, *ref, *all)
 	fmt.Printf("(%s)\n", time.Since(started).Round(100*time.Millisecond))
+	if !*ref && !score.Passed() {
+		// One failing test by hand, with its whole output, and prints of your own if you add them.
+		for _, r := range results {
+			if (r.Status == lab.Fail || r.Status == lab.Crash) && !strings.HasPrefix(r.Name, "(") && !l.Optional.MatchString(r.Name) {
+				p, err := ov.Write(filepath.Join(root, lab.LabWorkDir(l)))
+				if err != nil {
+					return err
+				}
+				rel, _ := filepath.Rel(root, p)
+				fmt.Printf("\nOne test by hand, with its full output:\n  go test -overlay=%s -run '^%s$' %s\n", rel, r.Name, r.Run.Pkg)
+				break
+			}
+		}
+	}
 	if err := lab.SaveScore(root, l, score); err != nil {
 		return err
 	}
