@@ -239,9 +239,15 @@ func checkPath(root, from, p string, tops map[string]bool) string {
 		p = p[:i]
 	}
 	p = reIdentSuffix.ReplaceAllString(p, "") // internal/clock.Clock names a package's identifier
-	first, _, _ := strings.Cut(p, "/")
+	first, rest, _ := strings.Cut(p, "/")
 	if !tops[first] || strings.ContainsAny(p, "*…<>{}") {
 		return ""
+	}
+	switch {
+	case first == "tools" && rest != "" && !strings.HasPrefix(rest, "cmd") && rest != "README.md" && rest != "go.mod":
+		return "" // client-go's tools/cache/…, tools/pager/…: upstream paths, not our tools module
+	case first == "labs" && (strings.HasPrefix(rest, "work") || strings.Contains(rest, "NN")):
+		return "" // the learner's git-ignored workspace, and lab-number placeholders
 	}
 	cands := []string{p, path.Join(path.Dir(from), p)}
 	for top := range tops { // a path given relative to a top-level package, as a chapter's table does
