@@ -7,7 +7,7 @@ FUZZTIME    ?= 60s
 
 ARGS        ?=
 
-.PHONY: chaos soak load abuse bench-compare docs schemas protos scenarios update e2e-browser fuzz test fmt-check vet unit interop e2e-kubectl chapters bench bench-interop lint demo serve ui help
+.PHONY: lab-start lab-check lab-status lab-hint lab-mutants chaos soak load abuse bench-compare docs schemas protos scenarios update e2e-browser fuzz test fmt-check vet unit interop e2e-kubectl chapters bench bench-interop lint demo serve ui help
 
 help: ## list the targets
 	@grep -E '^[a-z0-9%-]+:.*## ' $(MAKEFILE_LIST) | sed 's/:.*## /\t/'
@@ -113,9 +113,12 @@ fuzz: ## run every Fuzz target for FUZZTIME each (default 60s), e.g. make fuzz F
 		done; \
 	done
 
-# CI runs make docs and then fails if the tree changed: SOURCE_MAP.md must be current.
-docs: ## regenerate SOURCE_MAP.md from the doc comments, then run every README command for real
+# CI runs make docs and then fails if the tree changed: SOURCE_MAP.md and the behaviour
+# reference must be current, and behaviourref fails on any ID, link, path or test name that does
+# not resolve inside the repository.
+docs: ## regenerate SOURCE_MAP.md and docs/behaviour/, check every reference, then run every README command for real
 	$(GO) run ./internal/cmd/sourcemap
+	$(GO) run ./internal/cmd/behaviourref
 	$(GO) test -count=1 -timeout 45m ./internal/readmecmd/ -readme.run
 
 # tools/ is its own module: it builds the OpenAPI v3 schemas from the Kubernetes v1.36.3 sources
@@ -131,3 +134,23 @@ protos: ## regenerate the embedded protobuf message descriptors and their SHA256
 lint: ## staticcheck at a pinned version, fetched with go run, on both modules
 	$(GO) run $(STATICCHECK) $(PKGS)
 	cd interop && $(GO) run $(STATICCHECK) ./...
+
+# The labs: the learner rewrites a component's marked functions (see labs/README.md).
+LAB ?=
+N   ?= 1
+# Built once per call into the git-ignored workspace, so that a failing check prints only the scoreboard.
+LABCMD = $(GO) build -o labs/work/.bin/lab ./labs/cmd/lab && labs/work/.bin/lab
+lab-start: ## write lab LAB's skeletons to labs/work/LAB (FORCE=1 overwrites), e.g. make lab-start LAB=04
+	@$(LABCMD) start $(if $(FORCE),-force) $(LAB)
+
+lab-check: ## grade lab LAB with the chapter's tests and print the scoreboard (REF=1: the reference; ALL=1: every failure)
+	@$(LABCMD) check $(if $(REF),-ref) $(if $(ALL),-all) $(if $(RACE),-race) $(LAB)
+
+lab-status: ## every lab at a glance: functions written, last lab-check
+	@$(LABCMD) status
+
+lab-hint: ## hint N (1 the idea, 2 the data structure, 3 the tricky case) of lab LAB; ZH=1 in Chinese
+	@$(LABCMD) hint $(if $(ZH),-lang zh) $(LAB) $(N)
+
+lab-mutants: ## prove the grader fails every kept wrong solution of lab LAB (make test does it for all labs)
+	@$(LABCMD) mutants $(LAB)

@@ -1,8 +1,8 @@
-// Package apiserver is a simulated kube-apiserver that speaks the real wire protocol
-// (spec/apiserver-wire.md §0–10) and honours the test-harness contract the reflector relies on
-// (spec/client-go-behaviour.md §16, H-1 … H-9). It mirrors, much reduced, what a client can
-// observe of k8s.io/apiserver: the etcd3 store, the watch cache, the REST handlers, the
-// registry strategies of 19 built-in kinds (kinds.go), discovery and OpenAPI. Serve it over
+// Package apiserver is a simulated kube-apiserver that speaks the real wire protocol (the wire
+// reference, docs/behaviour/wire.md §0–10) and honours the test-harness contract the reflector
+// relies on (docs/behaviour/client-go.md §16, H-1 … H-9). It mirrors, much reduced, what a
+// client can observe of k8s.io/apiserver: the etcd3 store, the watch cache, the REST handlers,
+// the registry strategies of 19 built-in kinds (kinds.go), discovery and OpenAPI. Serve it over
 // HTTP (Handler, Start, StartTLS, NewTestServer, NewTLSTestServer) or call it in process
 // (Create, Get, Update, Patch, Delete, List, Watch, ListerWatcher); real kubectl (1.27–1.33)
 // and client-go work against it. It promises, each in detail where named:

@@ -200,6 +200,8 @@ func (f *DeltaFIFO) queueActionLocked(t DeltaType, obj any, transform bool, op s
 
 // queueKeyedLocked is queueActionLocked for a caller that already has obj's key. It does not
 // wake Pop: Replace and Resync queue many objects and broadcast once.
+//
+//lab:04.1
 func (f *DeltaFIFO) queueKeyedLocked(key string, t DeltaType, obj any, transform bool, op string) error {
 	if transform && f.transformer != nil {
 		if _, tombstone := obj.(store.DeletedFinalStateUnknown); !tombstone {
@@ -222,6 +224,8 @@ func (f *DeltaFIFO) queueKeyedLocked(key string, t DeltaType, obj any, transform
 
 // dfDedupDeltas merges the last two deltas when both are deletions (DF-5). Only deletions
 // merge: Added,Added or Updated,Updated are distinct events the consumer must see.
+//
+//lab:04.1
 func dfDedupDeltas(d Deltas) Deltas {
 	n := len(d)
 	if n < 2 || d[n-1].Type != Deleted || d[n-2].Type != Deleted {
@@ -256,6 +260,8 @@ func dfObjectRV(obj any) string {
 // then a tombstone for every pending or known key the list no longer has. The first Replace
 // sets the size of the initial population that HasSynced waits for. The resource version is
 // only remembered for LastSyncResourceVersion.
+//
+//lab:04.1
 func (f *DeltaFIFO) Replace(list []any, resourceVersion string) error {
 	f.lock.Lock()
 	defer f.lock.Unlock()
@@ -365,6 +371,8 @@ func (f *DeltaFIFO) Resync() error {
 //
 // An error from process is returned together with the Deltas and the item is NOT requeued:
 // client-go v0.33 removed ErrRequeue, and this package has no equivalent.
+//
+//lab:04.1
 func (f *DeltaFIFO) Pop(process PopProcessFunc) (any, error) {
 	f.lock.Lock()
 	defer f.lock.Unlock()

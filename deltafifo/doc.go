@@ -4,7 +4,7 @@
 // latest-state queue kept for contrast. It mirrors client-go tools/cache delta_fifo.go,
 // the_real_fifo.go and fifo.go.
 //
-// The contract (IDs refer to the behaviour specification):
+// The contract (IDs are those of docs/behaviour/client-go.md):
 //
 //  1. A delta records one change: Added, Updated, Deleted, Replaced, Sync, and in atomic
 //     RealFIFO also ReplacedAll, SyncAll and Bookmark. A Deleted delta's object may be a

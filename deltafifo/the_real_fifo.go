@@ -310,6 +310,8 @@ func (f *RealFIFO) replaceAtomicLocked(list []any, rv string) error {
 
 // replaceLocked is the non-atomic relist. Tombstones are decided now, from the queue and the
 // indexer (D-4), and go before the list so that handlers see deletions first (T23).
+//
+//lab:04.2
 func (f *RealFIFO) replaceLocked(list []any) error {
 	listed := make(map[string]struct{}, len(list))
 	for _, obj := range list {
@@ -377,6 +379,8 @@ func (f *RealFIFO) replaceLocked(list []any) error {
 // informer replay its indexer at processing time. Otherwise every known key without a queued
 // delta gets Sync(cached object); a key with a queued delta is skipped so that the resync
 // cannot deliver an older state after a newer one.
+//
+//lab:04.2
 func (f *RealFIFO) Resync() error {
 	f.lock.Lock()
 	defer f.lock.Unlock()

@@ -45,8 +45,10 @@ var builtins = map[api.GroupVersionResource]builtin{
 }
 
 // ForResource mirrors sharedInformerFactory.ForResource. Pods, configmaps, namespaces and
-// nodes get their typed informer (the same one Core().V1() returns for the first three). Any other resource gets an
-// informer of *api.Unstructured objects, namespaced, shared per resource.
+// nodes get their typed informer (the same one Core().V1() returns for the first three). Any
+// other resource gets an informer of *api.Unstructured objects, namespaced, shared per
+// resource: ours, not client-go's, whose typed factory answers "no informer found" and leaves
+// custom resources to the dynamicinformer package.
 func (f *sharedInformerFactory) ForResource(gvr api.GroupVersionResource) (GenericInformer, error) {
 	if gvr.Version == "" || gvr.Resource == "" {
 		return nil, fmt.Errorf("no informer found for %+v: version and resource are required", gvr)

@@ -42,7 +42,7 @@ func TestCh06_NewInformer_KeepsStoreAndNotifies(t *testing.T) {
 	}
 }
 
-// TestCh06_NewIndexerInformer_ByIndex is article example A9 as a test: an index on the app
+// TestCh06_NewIndexerInformer_ByIndex is block 4.15 of docs/articles.md as a test: an index on the app
 // label answers ByIndex from the cache.
 func TestCh06_NewIndexerInformer_ByIndex(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {

@@ -37,10 +37,10 @@ func serverState(t *testing.T, srv *apiserver.Server) map[string]string {
 }
 
 // TestCh08_Integration_HTTP runs a factory's pod informer with two handlers over HTTP, under
-// every profile: one LIST+WATCH (or one watch-list) serves both handlers (T11, article example
-// A10); creates, updates and deletes reach both; a delete whose event is dropped, followed by
-// compaction and a closed watch, comes back from the relist as a tombstone (T4, T9); the
-// lister ends equal to the server (INV-1).
+// every profile: one LIST+WATCH (or one watch-list) serves both handlers (T11, block 4.17 of
+// docs/articles.md); creates, updates and deletes reach both; a delete whose event is dropped,
+// followed by compaction and a closed watch, comes back from the relist as a tombstone (T4,
+// T9); the lister ends equal to the server (INV-1).
 func TestCh08_Integration_HTTP(t *testing.T) {
 	for _, p := range profiles {
 		t.Run(p.String(), func(t *testing.T) {

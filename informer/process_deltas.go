@@ -12,6 +12,8 @@ import (
 // processDeltas mirrors processDeltas in client-go tools/cache/controller.go: it applies one
 // key's deltas, oldest first, to the cache and tells the handler after each write (C-5..C-10).
 // Whether a delta becomes an add or an update is decided by the cache, not by the delta type.
+//
+//lab:06.1
 func processDeltas(handler processor.ResourceEventHandler, clientState store.Store, deltas deltafifo.Deltas, isInInitialList bool, keyFunc store.KeyFunc) error {
 	for _, d := range deltas {
 		switch d.Type {
@@ -53,6 +55,8 @@ func processDeltas(handler processor.ResourceEventHandler, clientState store.Sto
 
 // addOrUpdate writes obj to the cache and reports an update if the key was cached before,
 // else an add (C-5).
+//
+//lab:06.1
 func addOrUpdate(handler processor.ResourceEventHandler, clientState store.Store, obj any, isInInitialList bool) error {
 	if old, exists, err := clientState.Get(obj); err == nil && exists {
 		if err := clientState.Update(obj); err != nil {

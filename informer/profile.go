@@ -18,7 +18,9 @@ const (
 	// batched pops with transactional cache writes, and watch-list.
 	ProfileCurrent Profile = iota
 	// ProfileInOrder is client-go v0.33–v0.34: RealFIFO, one delta per event in arrival
-	// order, tombstones computed at Replace time; LIST then WATCH.
+	// order, tombstones computed at Replace time; LIST then WATCH. No profile models v0.35
+	// (the same queue with batched pops and watch-list); ProfileInOrder with UseWatchList
+	// comes closest, as batching changes nothing a handler sees.
 	ProfileInOrder
 	// ProfileClassic is client-go up to v0.32, the informer the articles describe: DeltaFIFO
 	// with KnownObjects, Replaced deltas and tombstones; LIST then WATCH.

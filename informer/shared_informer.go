@@ -319,6 +319,8 @@ func (s *sharedIndexInformer) AddEventHandlerWithResyncPeriod(handler processor.
 // AddEventHandlerWithOptions mirrors sharedIndexInformer.AddEventHandlerWithOptions (SI-12,
 // SI-13, SI-14). A handler added to a running informer joins under blockDeltas and receives one
 // synthetic initial-list add per cached object before any later event.
+//
+//lab:06.2
 func (s *sharedIndexInformer) AddEventHandlerWithOptions(handler processor.ResourceEventHandler, options HandlerOptions) (processor.ResourceEventHandlerRegistration, error) {
 	s.startedLock.Lock()
 	defer s.startedLock.Unlock()
@@ -433,6 +435,8 @@ func (s *sharedIndexInformer) OnAdd(obj any, isInInitialList bool) {
 
 // OnUpdate mirrors sharedIndexInformer.OnUpdate (SI-10): an update that does not change the
 // resourceVersion is a resync, delivered only to listeners due for one.
+//
+//lab:06.1
 func (s *sharedIndexInformer) OnUpdate(oldObj, newObj any) {
 	isSync := false
 	if o, err := api.Accessor(oldObj); err == nil {

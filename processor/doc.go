@@ -5,7 +5,7 @@
 // (controller.go), synctrack and k8s.io/utils/buffer's RingGrowing, exported here because the
 // informer lives in another package and their structure is the lesson.
 //
-// The contract (IDs refer to the behaviour specification, §9):
+// The contract (IDs are those of docs/behaviour/client-go.md, §9):
 //
 //  1. A RingGrowing starts with its initial capacity, doubles on the write that finds it full
 //     (a zero-capacity ring grows to 16), keeps FIFO order across growth, clears each slot it

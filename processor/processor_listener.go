@@ -225,6 +225,8 @@ func (l *ProcessorListener) finishRun() { l.runFinishedOnce.Do(func() { close(l.
 // pop mirrors processorListener.pop (PL-2). It keeps at most one notification, next, outside
 // the ring, and offers it on nextCh; a nil channel disables that select case while there is
 // nothing to offer. A notification that arrives while nothing is waiting skips the ring.
+//
+//lab:07.2
 func (l *ProcessorListener) pop() {
 	if !l.popStarted.CompareAndSwap(false, true) {
 		return
@@ -272,6 +274,8 @@ func (l *ProcessorListener) pop() {
 // hands over, in order, until nextCh is closed. After a contained panic it pauses one second
 // before the next notification. Once the listener is stopped it starts no handler call, even
 // for a notification pop handed over in the same instant (pop's select may pick either).
+//
+//lab:07.2
 func (l *ProcessorListener) run() {
 	if !l.runStarted.CompareAndSwap(false, true) {
 		return

@@ -36,6 +36,8 @@ func NewRingGrowing(initialSize int) *RingGrowing {
 // ReadOne mirrors TypedRingGrowing.ReadOne: the oldest item and true, or the zero value and
 // false when the ring is empty. The slot is cleared so the ring does not keep the object
 // alive for the garbage collector (RB-3).
+//
+//lab:07.1
 func (r *TypedRingGrowing[T]) ReadOne() (T, bool) {
 	var zero T
 	if r.readable == 0 {
@@ -53,6 +55,8 @@ func (r *TypedRingGrowing[T]) ReadOne() (T, bool) {
 
 // WriteOne mirrors TypedRingGrowing.WriteOne: append item, first doubling the capacity if the
 // ring is full (RB-2).
+//
+//lab:07.1
 func (r *TypedRingGrowing[T]) WriteOne(item T) {
 	if r.readable == len(r.data) {
 		r.grow()
@@ -63,6 +67,8 @@ func (r *TypedRingGrowing[T]) WriteOne(item T) {
 
 // grow doubles the capacity (0 becomes defaultRingSize) and copies the readable items, oldest
 // first, to the start of the new array, so the read index restarts at 0 (RB-2, RB-4).
+//
+//lab:07.1
 func (r *TypedRingGrowing[T]) grow() {
 	n := 2 * len(r.data)
 	if n == 0 {

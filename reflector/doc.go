@@ -2,7 +2,7 @@
 // watches, and mirrors every change into the store. It mirrors client-go
 // tools/cache/reflector.go (and the wait.Backoff it uses from apimachinery).
 //
-// The contract (IDs refer to the behaviour specification, §4):
+// The contract (IDs are those of docs/behaviour/client-go.md, §4):
 //
 //  1. Run calls ListAndWatch at once and again after every return, error or not, with one
 //     backoff delay in between, until its context ends; errors go to the watch-error handler

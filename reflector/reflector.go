@@ -353,6 +353,8 @@ func (r *Reflector) setLastSyncResourceVersion(v string) {
 // relistResourceVersion mirrors Reflector.relistResourceVersion: "" after an unusable
 // RV (a consistent read), "0" before anything was seen (any state, e.g. a watch cache), else
 // the last RV seen (state not older than what this reflector already knows).
+//
+//lab:05.1
 func (r *Reflector) relistResourceVersion() string {
 	r.mu.RLock()
 	defer r.mu.RUnlock()

@@ -17,6 +17,8 @@ import (
 //
 // Unlike upstream, which abandons an in-flight LIST in a goroutine when ctx ends, this one
 // passes ctx down and waits for the LIST to return, so no goroutine outlives Run.
+//
+//lab:05.1
 func (r *Reflector) list(ctx context.Context) error {
 	opts := api.ListOptions{ResourceVersion: r.relistResourceVersion()}
 	pager := listwatch.NewListPager(func(ctx context.Context, o api.ListOptions) (api.Object, error) {

@@ -70,6 +70,8 @@ func (r *Reflector) startResync(ctx context.Context, errC chan<- error) {
 // w, the stream a watch-list left open), hand it to handleAnyWatch, and decide by the way it
 // ended whether to re-watch now, re-watch after a backoff, or return for a relist. Every
 // watcher is stopped before the next is opened and before returning.
+//
+//lab:05.2
 func (r *Reflector) watch(ctx context.Context, w watch.Interface, resyncErrC chan error) error {
 	retry := newRetryWithDeadline(r.MaxInternalErrorRetryDuration, internalErrorResetPeriod, api.IsInternalError, r.clock)
 	defer func() {
@@ -171,6 +173,8 @@ func (r *Reflector) traceWatchEnd(err error) {
 // non-ADDED event has been seen yet. With exitOnInitialEventsEnd it returns at the bookmark
 // annotated k8s.io/initial-events-end and leaves w open for the caller; otherwise it always
 // stops w. The bool reports whether that bookmark was seen.
+//
+//lab:05.2
 func (r *Reflector) handleAnyWatch(
 	ctx context.Context,
 	start time.Time,

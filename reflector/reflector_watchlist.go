@@ -18,6 +18,8 @@ import (
 // state in one Replace, and returns the still-open stream for the watch phase.
 //
 // It returns (nil, nil) when ctx ends, and an error when the caller should fall back to LIST.
+//
+//lab:05.3
 func (r *Reflector) watchList(ctx context.Context) (watch.Interface, error) {
 	var transformer store.TransformFunc
 	if ts, ok := r.store.(TransformingStore); ok {

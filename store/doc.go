@@ -3,7 +3,7 @@
 // DeletedFinalStateUnknown tombstone, and listers. It mirrors client-go tools/cache store.go,
 // index.go, thread_safe_store.go, listers.go, object-names.go and listers/generic_helpers.go.
 //
-// The contract (IDs refer to the behaviour specification):
+// The contract (IDs are those of docs/behaviour/client-go.md):
 //
 //  1. MetaNamespaceKeyFunc keys an object "namespace/name", or "name" when cluster-scoped; an
 //     ExplicitKey is its own key; an object without metadata is an error, not a panic (K-1).

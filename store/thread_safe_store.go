@@ -145,6 +145,8 @@ func (i *storeIndex) updateIndices(old, new any, key string) {
 
 // updateSingleIndex is the heart of the indexer (TS-2, TS-3). The chapter 03 README walks
 // through these steps in this order.
+//
+//lab:03.1
 func (i *storeIndex) updateSingleIndex(name string, f IndexFunc, old, new any, key string) {
 	// Compute the values under which the old and the new object are filed.
 	oldValues := indexValues(f, name, key, old)
@@ -259,6 +261,8 @@ func (c *threadSafeMap) write(op, key string, obj any) {
 
 // updateLocked stores obj under key and refiles it: take the old object, store the new one,
 // then update every index from old to new.
+//
+//lab:03.2
 func (c *threadSafeMap) updateLocked(key string, obj any) {
 	old := c.items[key]
 	c.items[key] = obj
@@ -284,6 +288,7 @@ func (c *threadSafeMap) DeleteWithObject(key string, obj any) {
 	c.hop("delete", key, obj)
 }
 
+//lab:03.2
 func (c *threadSafeMap) deleteLocked(key string) {
 	if old, ok := c.items[key]; ok {
 		c.index.updateIndices(old, nil, key)
@@ -349,6 +354,8 @@ func (c *threadSafeMap) ListKeys() []string {
 
 // Replace mirrors threadSafeMap.Replace: the store takes ownership of items, drops every index
 // and rebuilds them from scratch, and adopts resourceVersion (TS-6).
+//
+//lab:03.2
 func (c *threadSafeMap) Replace(items map[string]any, resourceVersion string) {
 	if items == nil {
 		items = map[string]any{}

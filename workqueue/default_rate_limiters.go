@@ -126,6 +126,8 @@ const overflowDuration = float64(1 << 63)
 // The power is computed in float64 so that it cannot wrap, and a result a Duration cannot
 // hold is capped too. client-go tests "> MaxInt64", which lets exactly 2⁶³ ns through to
 // convert to a negative Duration; we test "≥".
+//
+//lab:09.3
 func (r *TypedItemExponentialFailureRateLimiter[T]) When(item T) time.Duration {
 	r.mu.Lock()
 	defer r.mu.Unlock()
@@ -243,6 +245,8 @@ func NewTypedMaxOfRateLimiter[T comparable](limiters ...TypedRateLimiter[T]) Typ
 }
 
 // When mirrors TypedMaxOfRateLimiter.When: every limiter's When runs; the largest wins.
+//
+//lab:09.3
 func (r *TypedMaxOfRateLimiter[T]) When(item T) time.Duration {
 	var longest time.Duration
 	for _, l := range r.limiters {

@@ -242,6 +242,8 @@ func (q *delayingType[T]) AddAfter(item T, duration time.Duration) {
 // waitingLoop mirrors delayingType.waitingLoop (WQ-21). Each turn adds every due entry,
 // then sleeps until the next entry is due, a request arrives, the heartbeat ticks or the
 // queue stops. It exits when the queue shuts down.
+//
+//lab:09.2
 func (q *delayingType[T]) waitingLoop() {
 	defer close(q.loopDone)
 	defer q.heartbeat.Stop()
@@ -313,6 +315,8 @@ func (q *delayingType[T]) receive(waiting *waitForPriorityQueue[T], byData map[T
 
 // insert mirrors client-go's insert: a new item joins the heap; an item already waiting
 // keeps the earlier of its two ready times, so a later AddAfter never postpones it (WQ-21).
+//
+//lab:09.2
 func insert[T comparable](waiting *waitForPriorityQueue[T], byData map[T]*waitFor[T], entry waitFor[T]) {
 	if existing, ok := byData[entry.data]; ok {
 		if entry.readyAt.Before(existing.readyAt) {

@@ -5,7 +5,7 @@
 // default_rate_limiters.go) at v0.37, generic API first, with the untyped names kept as
 // deprecated aliases. It stands alone: it imports nothing from the informer side.
 //
-// The contract (IDs refer to the behaviour specification, §11):
+// The contract (IDs are those of docs/behaviour/client-go.md, §11):
 //
 //  1. The basic queue keeps three sets: queue (ordered, waiting for a worker), dirty (needs
 //     processing) and processing (handed out by Get, not yet Done). Every queued item is

@@ -178,6 +178,8 @@ var _ TypedInterface[string] = (*Typed[string])(nil)
 // Add mirrors Typed.Add (WQ-1). Its trace line says what happened: queued, dirty (already
 // waiting: collapsed), deferred (being processed: Done will queue it) or ignored (shutting
 // down). Hops are logged under the lock so that they appear in the order they took effect.
+//
+//lab:09.1
 func (q *Typed[T]) Add(item T) {
 	q.mu.Lock()
 	defer q.mu.Unlock()
@@ -214,6 +216,8 @@ func (q *Typed[T]) Len() int {
 
 // Get mirrors Typed.Get (WQ-2). The caller must call Done with the item when it has
 // finished; until then nobody else gets it.
+//
+//lab:09.1
 func (q *Typed[T]) Get() (item T, shutdown bool) {
 	q.mu.Lock()
 	defer q.mu.Unlock()
@@ -236,6 +240,8 @@ func (q *Typed[T]) Get() (item T, shutdown bool) {
 // Done mirrors Typed.Done (WQ-3): the item leaves processing and, if it was added again
 // meanwhile, is queued at the tail. Done of an item that is not processing is ignored:
 // client-go would queue a dirty one a second time and break INV-23.
+//
+//lab:09.1
 func (q *Typed[T]) Done(item T) {
 	q.mu.Lock()
 	defer q.mu.Unlock()

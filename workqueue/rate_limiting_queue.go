@@ -117,6 +117,8 @@ type rateLimitingType[T comparable] struct {
 
 // AddRateLimited mirrors rateLimitingType.AddRateLimited (WQ-25). The delaying queue logs
 // the requeue hop with the delay.
+//
+//lab:09.3
 func (q *rateLimitingType[T]) AddRateLimited(item T) {
 	q.AddAfter(item, q.rateLimiter.When(item))
 }

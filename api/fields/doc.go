@@ -1,5 +1,5 @@
 // Package fields mirrors k8s.io/apimachinery/pkg/fields: field sets and the field selectors
-// that LIST and WATCH accept in ?fieldSelector= (spec/apiserver-wire.md L18, L20, E30).
+// that LIST and WATCH accept in ?fieldSelector= (docs/behaviour/wire.md L18, L20, E30).
 //
 // The contract:
 //

@@ -72,7 +72,7 @@ func TestFields_ParseSelectorErrors(t *testing.T) {
 		in   string
 		want string
 	}{
-		// The text spec/apiserver-wire.md L18 and E30 quote.
+		// The text the wire reference quotes for L18 and E30.
 		{"a", "invalid selector: 'a'; can't understand 'a'"},
 		{"metadata.name=a,b", "invalid selector: 'metadata.name=a,b'; can't understand 'b'"},
 		// Terms are checked in sorted order, as upstream, so of two bad ones 'a' is named.

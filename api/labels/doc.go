@@ -1,5 +1,5 @@
 // Package labels mirrors k8s.io/apimachinery/pkg/labels: label sets and the label selectors
-// that LIST and WATCH accept in ?labelSelector= (spec/apiserver-wire.md L17, E29).
+// that LIST and WATCH accept in ?labelSelector= (docs/behaviour/wire.md L17, E29).
 //
 // The contract:
 //

@@ -82,7 +82,7 @@ func TestLabels_ParseErrors(t *testing.T) {
 		in   string
 		want string
 	}{
-		// The two texts spec/apiserver-wire.md L17 quotes.
+		// The two texts the wire reference quotes for L17.
 		{"a b", "unable to parse requirement: found 'b', expected: in, notin, =, ==, !=, gt, lt"},
 		{"k=v@l", `unable to parse requirement: values[0][k]: Invalid value: "v@l": ` + valueRuleText},
 		// gt/lt are spelled > and < in selectors; the words are not operators.

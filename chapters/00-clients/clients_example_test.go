@@ -97,7 +97,7 @@ func Example_dynamicClient() {
 	// updated web-2: rv=7 labels=map[app:web tier:frontend]
 }
 
-// Example_articleA16 is article example A16: the typed clientset's
+// Example_articleA16 is block 1.3 of 《client-go学习》 (docs/articles.md): the typed clientset's
 // CoreV1().Pods("book").Get("example") is GET /api/v1/namespaces/book/pods/example; a
 // strategic-merge patch adds a label; the dynamic client reads the same pod as Unstructured.
 // (The article lists nodes; this example reads a pod instead.)

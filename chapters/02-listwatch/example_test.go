@@ -94,7 +94,8 @@ func runPod(ctx context.Context, c *rest.RESTClient, name string) {
 
 func phase(obj api.Object) api.PodPhase { return obj.(*api.Pod).Status.Phase }
 
-// Example_articleListWatch is article example A2: a ListWatch for the pods of one namespace,
+// Example_articleListWatch is the List & Watch example of the runnable-examples article
+// (docs/articles.md, block 4.2): a ListWatch for the pods of one namespace,
 // Watch, and print each event as "TYPE : name - phase". The existing pods arrive as ADDED
 // (a watch without a resourceVersion starts with the current state); then a new pod goes
 // Pending → Running and is deleted. On a real cluster the kubelet adds more MODIFIED events
@@ -285,7 +286,8 @@ func Example_brokenStream() {
 	//   (closed)
 }
 
-// Example_pager is article example A15: the same pager, three resourceVersions. RV "0" may
+// Example_pager is the pager half of 《Informer原理详解》, section 分块list (docs/articles.md,
+// block 3.8): the same pager, three resourceVersions. RV "0" may
 // be served from the watch cache, which ignores limit (L9): one page. RV "" is a consistent
 // read that pages; continuation requests carry the token and no RV (PG-4). RV "N" with a limit
 // is an exact read of the past: a pod created after N is not in it.

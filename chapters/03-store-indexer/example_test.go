@@ -25,7 +25,8 @@ func newPod(ns, name string, labels map[string]string) *api.Pod {
 	return &api.Pod{ObjectMeta: api.ObjectMeta{Namespace: ns, Name: name, Labels: labels}}
 }
 
-// Example_customIndex is the article example A5: an index named "app" over the pod label
+// Example_customIndex is the custom IndexFunc of the runnable-examples article (section
+// Indexer; docs/articles.md, block 4.12): an index named "app" over the pod label
 // "app", two pods in two namespaces, and IndexKeys("app", "l1").
 func Example_customIndex() {
 	indexer := store.NewIndexer(store.MetaNamespaceKeyFunc, store.Indexers{"app": appIndexFunc})
@@ -51,7 +52,8 @@ func printIndex(indexer store.Indexer, name string) {
 	}
 }
 
-// Example_threadSafeMapSteps is article example A6: what threadSafeMap.Add/Update do to the
+// Example_threadSafeMapSteps follows 《client-go 源码学习总结》, section threadSafeMap 分析
+// (docs/articles.md, block 2.3): what threadSafeMap.Add/Update do to the
 // index. The update takes the old object, stores the new one, unfiles the key from the old
 // value (dropping the now-empty set) and files it under the new value.
 func Example_threadSafeMapSteps() {

@@ -18,7 +18,8 @@ func podKey(obj any) (string, error) {
 	return obj.(pod).Name, nil
 }
 
-// Example_articleDeltaFIFO is article example A3. Three pods are added; pod-1 is updated to 11
+// Example_articleDeltaFIFO is the DeltaFIFO example of the runnable-examples article (section
+// DeltaFIFO 队列; docs/articles.md, block 4.3). Three pods are added; pod-1 is updated to 11
 // and deleted before anything is popped. One Pop hands over all three of pod-1's deltas, and
 // the keys keep the order in which they first arrived. The article printed List(); DeltaFIFO
 // lost its read API in client-go v0.33, so ListKeys() stands in for it (see the README).

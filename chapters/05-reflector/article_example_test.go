@@ -53,8 +53,8 @@ func setPhase(srv *apiserver.Server, p *api.Pod, phase api.PodPhase) {
 	}
 }
 
-// popAndApply is the Pop loop of article example A4: pop one key, apply each of its deltas
-// to the cache, and print it as "<Type> : <name> - <phase>".
+// popAndApply is the Pop loop of the article's Reflector example: pop one key, apply each of
+// its deltas to the cache, and print it as "<Type> : <name> - <phase>".
 func popAndApply(fifo *deltafifo.DeltaFIFO, cache store.Store) {
 	_, err := fifo.Pop(func(obj any, _ bool) error {
 		for _, d := range obj.(deltafifo.Deltas) {
@@ -78,19 +78,23 @@ func popAndApply(fifo *deltafifo.DeltaFIFO, cache store.Store) {
 	}
 }
 
-// Example_articleReflectorDeltaFIFO is article example A4: a Store keyed by
-// MetaNamespaceKeyFunc, a DeltaFIFO whose KnownObjects is that store, a Reflector for pods
-// with resync 0 feeding the DeltaFIFO, and a Pop loop that applies each delta to the store.
-// The initial LIST arrives as Replaced deltas; then the watch delivers Added, Updated and
-// Deleted as a pod is created, started and deleted.
+// Example_articleReflectorDeltaFIFO is the Reflector example of the runnable-examples article
+// (section Reflector; docs/articles.md, block 4.5): a Store keyed by MetaNamespaceKeyFunc, a
+// DeltaFIFO whose KnownObjects is that store, a Reflector for pods with resync 0 feeding the
+// DeltaFIFO, and a Pop loop that applies each delta to the store. The watch then delivers
+// Added, Updated and Deleted as a pod is created, started and deleted.
 //
-// Older articles print "Sync" for the initial list: before client-go v0.18 a DeltaFIFO's
-// Replace emitted Sync deltas, the same type as a resync, so a handler could not tell a
-// relist from a resync. Informers now always set EmitDeltaTypeReplaced; the second run shows
-// the old behaviour with it off.
+// The article's output starts with "Sync" lines, and so does ours: its DeltaFIFOOptions leave
+// EmitDeltaTypeReplaced unset, and the zero value false makes Replace emit Sync deltas, in
+// v0.37 as in every version before (DF-7). Only informers set it to true, so their relists
+// arrive as Replaced; the second run configures the queue as an informer does.
 func Example_articleReflectorDeltaFIFO() {
-	for _, emitReplaced := range []bool{true, false} {
-		fmt.Printf("== EmitDeltaTypeReplaced: %t\n", emitReplaced)
+	for _, emitReplaced := range []bool{false, true} {
+		if emitReplaced {
+			fmt.Println("== as informers configure it: EmitDeltaTypeReplaced: true")
+		} else {
+			fmt.Println("== as the article writes it: EmitDeltaTypeReplaced unset (false)")
+		}
 		srv := articleServer([2]string{"web-1", "Running"}, [2]string{"web-2", "Pending"})
 		cache := store.NewStore(store.MetaNamespaceKeyFunc)
 		fifo := deltafifo.NewDeltaFIFOWithOptions(deltafifo.DeltaFIFOOptions{
@@ -102,7 +106,7 @@ func Example_articleReflectorDeltaFIFO() {
 		rr := run(r)
 		popAndApply(fifo, cache) // web-1 from the initial LIST
 		popAndApply(fifo, cache) // web-2
-		if emitReplaced {
+		if !emitReplaced {
 			createPod(srv, "web-3", api.PodPending) // kubectl run
 			popAndApply(fifo, cache)
 			obj, _ := srv.Get(context.Background(), "pods", "ns", "web-3")
@@ -120,16 +124,16 @@ func Example_articleReflectorDeltaFIFO() {
 		srv.Close()
 	}
 	// Output:
-	// == EmitDeltaTypeReplaced: true
-	// Replaced : web-1 - Running
-	// Replaced : web-2 - Pending
+	// == as the article writes it: EmitDeltaTypeReplaced unset (false)
+	// Sync : web-1 - Running
+	// Sync : web-2 - Pending
 	// Added : web-3 - Pending
 	// Updated : web-3 - Running
 	// Deleted : web-3 - Running
 	// store: [ns/web-1 ns/web-2]
-	// == EmitDeltaTypeReplaced: false
-	// Sync : web-1 - Running
-	// Sync : web-2 - Pending
+	// == as informers configure it: EmitDeltaTypeReplaced: true
+	// Replaced : web-1 - Running
+	// Replaced : web-2 - Pending
 }
 
 // printingLW is a ListerWatcher that prints each WATCH it opens and each event that passes
@@ -202,7 +206,8 @@ func (replaceAndUpdatePrinter) Update(obj any) error {
 	return nil
 }
 
-// Example_articleWatchList is article example A14. With watch-list (the v0.37 default) the
+// Example_articleWatchList is the streaming list of 《Informer原理详解》 (section 流式list;
+// docs/articles.md, block 3.7), run on our reflector. With watch-list (the v0.37 default) the
 // reflector sends no LIST: one WATCH asks for sendInitialEvents=true with
 // resourceVersionMatch=NotOlderThan and bookmarks. The current state arrives as ADDED events,
 // which the reflector collects in a temporary store; a BOOKMARK annotated

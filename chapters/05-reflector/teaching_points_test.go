@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"strconv"
+	"sync"
 	"testing"
 	"testing/synctest"
 	"time"
@@ -184,7 +185,17 @@ func TestCh05_T9_CompactionForcesRelist(t *testing.T) {
 			require.NoError(t, err)
 		}
 		cache := store.NewStore(store.MetaNamespaceKeyFunc)
-		r := reflector.NewReflectorWithOptions(simLW(srv), &api.Pod{}, cache,
+		lw := simLW(srv)
+		var listRVs []string // the RV each LIST asked for
+		var mu sync.Mutex
+		list := lw.ListWithContextFunc
+		lw.ListWithContextFunc = func(ctx context.Context, opts api.ListOptions) (api.Object, error) {
+			mu.Lock()
+			listRVs = append(listRVs, opts.ResourceVersion)
+			mu.Unlock()
+			return list(ctx, opts)
+		}
+		r := reflector.NewReflectorWithOptions(lw, &api.Pod{}, cache,
 			reflector.ReflectorOptions{Name: "pods", UseWatchList: off()})
 		rr := run(r)
 		synctest.Wait()
@@ -204,8 +215,11 @@ func TestCh05_T9_CompactionForcesRelist(t *testing.T) {
 		assert.Equal(t, serverRVs(t, srv, "a", "b"), storeRVs(cache), "the relist repaired the cache")
 		lists, _ := counts(srv)
 		assert.Equal(t, 1, lists, "exactly one relist")
+		mu.Lock()
+		defer mu.Unlock()
+		assert.Equal(t, []string{"0", seen}, listRVs, "the relist asked for the last RV it had seen")
 		want, _ := strconv.ParseUint(seen, 10, 64)
-		assert.Less(t, want, srv.ResourceVersion(), "it relisted at the old RV and caught up")
+		assert.Less(t, want, srv.ResourceVersion(), "the server had moved on past that RV")
 	})
 }
 

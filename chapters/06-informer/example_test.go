@@ -36,7 +36,8 @@ func (h *CmdHandler) OnDelete(obj any) {
 	h.events <- struct{}{}
 }
 
-// Example_articleResourceEventHandler is article example A7: NewInformer over a ListWatch of
+// Example_articleResourceEventHandler is the EventHandler example of the runnable-examples
+// article (docs/articles.md, block 4.13): NewInformer over a ListWatch of
 // the default namespace's configmaps, with a handler that prints each event. The existing
 // configmaps arrive as adds, in the order the LIST returns them; then a configmap is created,
 // changed and deleted.
@@ -69,7 +70,8 @@ func Example_articleResourceEventHandler() {
 	// Delete: demo
 }
 
-// Example_articleNewInformerStore is article example A8: run the informer in a goroutine,
+// Example_articleNewInformerStore is the first Informer/IndexerInformer example of the
+// runnable-examples article (docs/articles.md, block 4.14): run the informer in a goroutine,
 // wait for the cache to sync, then read the store. The articles wait with a 3-second sleep,
 // which is both slow and wrong: nothing guarantees the list arrived by then. WaitForCacheSync
 // returns as soon as the queue has handed the whole initial list to the store (HasSynced), and
@@ -97,7 +99,9 @@ func Example_articleNewInformerStore() {
 	// cached: [app-config kube-root-ca.crt]
 }
 
-// Example_articleNewIndexerInformer is article example A9: NewIndexerInformer with an index on
+// Example_articleNewIndexerInformer is the second Informer/IndexerInformer example of the
+// runnable-examples article (docs/articles.md, block 4.15), with the pod ListWatch the article
+// meant (its configmap one is the erratum in the README): NewIndexerInformer with an index on
 // the pods' app label answers ByIndex("app", "busy-box") from the cache, without asking the
 // server.
 func Example_articleNewIndexerInformer() {

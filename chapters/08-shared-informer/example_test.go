@@ -47,7 +47,8 @@ func (p *printer) print() {
 	}
 }
 
-// Example_articleTwoHandlers is article example A10: one shared informer for configmaps, two
+// Example_articleTwoHandlers is the SharedInformer example of the runnable-examples article
+// (docs/articles.md, block 4.17): one shared informer for configmaps, two
 // handlers. Both see every event, and the server saw one LIST and one WATCH: one reflector,
 // one cache, however many handlers (T11). The articles' profile is used; under ProfileCurrent
 // the wire shows a single watch-list WATCH instead.
@@ -86,7 +87,8 @@ func Example_articleTwoHandlers() {
 	// configmaps on the wire: LIST=1 WATCH=1
 }
 
-// Example_articleFactory is article example A11: a factory limited to the default namespace;
+// Example_articleFactory is the factory example of the runnable-examples article
+// (docs/articles.md, block 4.18): a factory limited to the default namespace;
 // ForResource for configmaps (with a handler) and for pods; Start; WaitForCacheSync; then
 // everything is read through the listers, from the cache. The pod in kube-system is not
 // there: the factory's namespace reached the LIST and the WATCH (FA-6).

@@ -16,7 +16,8 @@ import (
 )
 
 // articleController is the controller of client-go's examples/workqueue, the one the articles
-// walk through (A12), written against our packages: an indexer informer whose handlers enqueue
+// walk through (《kubernetes 之 client-go 之 informer 工作原理源码解析》; docs/articles.md,
+// article 5), written against our packages: an indexer informer whose handlers enqueue
 // keys, one queue, and a worker loop. controller.go grows it into the sample-controller shape.
 type articleController struct {
 	indexer  store.Indexer
@@ -87,7 +88,8 @@ func (c *articleController) run(ctx context.Context) {
 	<-ctx.Done()
 }
 
-// Example_articleWorkqueueController is article example A12, client-go's examples/workqueue.
+// Example_articleWorkqueueController is client-go's examples/workqueue as article 5 walks
+// through it (docs/articles.md, blocks 5.1–5.13).
 // As there, a pod the server does not have ("mypod") is put into the indexer before the
 // informer starts. The first list does not contain it, so the informer reports its delete
 // as a DeletedFinalStateUnknown, which the tombstone-safe key function turns into

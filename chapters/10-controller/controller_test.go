@@ -234,7 +234,7 @@ func TestCh10_T19_RetryTwiceThenSucceed(t *testing.T) {
 	})
 }
 
-// TestCh10_T19_GiveUpAfterMaxRetries (the A12 handleErr): a status write that always fails is
+// TestCh10_T19_GiveUpAfterMaxRetries (handleErr of client-go's workqueue example, block 5.13): a status write that always fails is
 // tried once and retried MaxRetries (5) times, 5 ms to 80 ms apart (WQ-30); then handleErr
 // Forgets the key and reports the error, and nothing more happens for the pod until its next
 // event.

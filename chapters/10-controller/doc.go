@@ -5,7 +5,8 @@
 // and reports status.phase Running with a Ready condition that names them; when the pod is
 // gone it stops them.
 //
-// The contract (T17 and A12 refer to the behaviour specification §13 and the article list):
+// The contract (T17 is in docs/behaviour/client-go.md §13; the workqueue example is article 5 of
+// docs/articles.md):
 //
 //  1. Handlers only enqueue keys. OnAdd, OnUpdate and OnDelete turn the object into
 //     "namespace/name" with store.DeletionHandlingMetaNamespaceKeyFunc, so a

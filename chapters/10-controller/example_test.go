@@ -15,20 +15,22 @@ import (
 	"github.com/informer-lab/informer-lab/internal/trace"
 )
 
-// steps numbers the hops of the classic client-go controller diagram (README, "The idea").
-// The apiserver's create has no number ("-"): it is the user's kubectl, not the pipeline.
+// steps numbers the hops as the official client-go controller diagram does (README, "The
+// idea"): 4 and 5 are one hop here, the informer handing the object to the indexer, which
+// stores it under its key; we print 5. The apiserver's writes have no number ("-"): the
+// create is the user's kubectl, the update the worker's own work after step 9.
 var steps = map[string]string{
 	"reflector event":      "1",
 	"fifo enqueue":         "2",
 	"fifo pop":             "3",
-	"indexer add":          "4",
-	"indexer update":       "4",
-	"processor distribute": "5",
-	"listener deliver":     "5",
-	"controller enqueue":   "6",
-	"workqueue get":        "7",
-	"controller sync":      "8",
-	"apiserver update":     "9",
+	"indexer add":          "5",
+	"indexer update":       "5",
+	"processor distribute": "6",
+	"listener deliver":     "6",
+	"controller enqueue":   "7",
+	"workqueue get":        "8",
+	"controller sync":      "9",
+	"apiserver update":     "-",
 	"apiserver create":     "-",
 }
 
@@ -117,20 +119,20 @@ func Example_followOnePod() {
 	// 1  reflector  event      default/web rv=4 type=ADDED
 	// 2  fifo       enqueue    default/web rv=4 type=Added
 	// 3  fifo       pop        default/web rv=4 type=Added
-	// 4  indexer    add        default/web rv=4
-	// 5  processor  distribute default/web rv=4 type=add
-	// 5  listener   deliver    default/web rv=4 type=add
-	// 6  controller enqueue    default/web rv=4 handler=OnAdd
-	// 7  workqueue  get        default/web
-	// 8  controller sync       default/web rv=4 result=update-status images=web:v1
-	// 9  apiserver  update     default/web rv=5
+	// 5  indexer    add        default/web rv=4
+	// 6  processor  distribute default/web rv=4 type=add
+	// 6  listener   deliver    default/web rv=4 type=add
+	// 7  controller enqueue    default/web rv=4 handler=OnAdd
+	// 8  workqueue  get        default/web
+	// 9  controller sync       default/web rv=4 result=update-status images=web:v1
+	// -  apiserver  update     default/web rv=5
 	// 1  reflector  event      default/web rv=5 type=MODIFIED
 	// 2  fifo       enqueue    default/web rv=5 type=Updated
 	// 3  fifo       pop        default/web rv=5 type=Updated
-	// 4  indexer    update     default/web rv=5
-	// 5  processor  distribute default/web rv=5 type=update
-	// 5  listener   deliver    default/web rv=5 type=update
-	// 6  controller enqueue    default/web rv=5 handler=OnUpdate
-	// 7  workqueue  get        default/web
-	// 8  controller sync       default/web rv=5 result=up-to-date images=web:v1
+	// 5  indexer    update     default/web rv=5
+	// 6  processor  distribute default/web rv=5 type=update
+	// 6  listener   deliver    default/web rv=5 type=update
+	// 7  controller enqueue    default/web rv=5 handler=OnUpdate
+	// 8  workqueue  get        default/web
+	// 9  controller sync       default/web rv=5 result=up-to-date images=web:v1
 }

@@ -71,6 +71,8 @@ func (l *Loop) RunWorker(ctx context.Context) {
 // ProcessNextWorkItem mirrors processNextWorkItem (processNextItem in examples/workqueue): Get
 // one key, reconcile it, decide about retries, and always call Done so the key can be handed
 // out again. It reports false once the queue has shut down or ctx has ended.
+//
+//lab:10.1
 func (l *Loop) ProcessNextWorkItem(ctx context.Context) bool {
 	key, shutdown := l.Queue.Get()
 	if shutdown {
@@ -87,6 +89,8 @@ func (l *Loop) ProcessNextWorkItem(ctx context.Context) bool {
 
 // handleErr mirrors handleErr in examples/workqueue: Forget on success; on failure retry with
 // AddRateLimited until the key has been requeued MaxRetries times, then Forget it and report.
+//
+//lab:10.1
 func (l *Loop) handleErr(ctx context.Context, err error, key string) {
 	if err == nil {
 		l.Queue.Forget(key) // the next failure starts again at the base delay

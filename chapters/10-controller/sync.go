@@ -25,6 +25,8 @@ const ReadyReason = "Started"
 // syncHandler mirrors syncHandler in sample-controller: compare the state the cache holds for
 // key with the world, and make the world match. It reads the lister, never the event that
 // enqueued the key, which is what makes the controller level-triggered (T17).
+//
+//lab:10.2
 func (c *Controller) syncHandler(ctx context.Context, key string) error {
 	namespace, name, err := store.SplitMetaNamespaceKey(key)
 	if err != nil {

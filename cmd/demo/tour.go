@@ -78,7 +78,7 @@ func profileBlurb(p informer.Profile) string {
 	case informer.ProfileClassic:
 		return "client-go ≤ v0.32, the informer the articles describe: DeltaFIFO, LIST then WATCH"
 	case informer.ProfileInOrder:
-		return "client-go v0.33–v0.35: RealFIFO (events in arrival order), LIST then WATCH"
+		return "client-go v0.33–v0.34: RealFIFO (events in arrival order), LIST then WATCH"
 	}
 	return "client-go v0.36+: atomic RealFIFO, batched pops, watch-list instead of LIST"
 }

@@ -1,7 +1,7 @@
 // Package fakesource is an in-memory apiserver for one resource, fast enough for unit tests
 // and deterministic inside a testing/synctest bubble. It mirrors FakeControllerSource in
 // client-go tools/cache/testing/fake_controller_source.go, extended to the harness contract
-// of the behaviour specification (§16):
+// of docs/behaviour/client-go.md (§16):
 //
 //  1. One integer RV counter bumped by every write; each object carries the RV of its last
 //     write; every list carries the current RV (H-1). AdvanceResourceVersion plays writes to

@@ -1,0 +1,133 @@
+package main
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// repoRoot is the repository's root, seen from this package's directory.
+const repoRoot = "../../.."
+
+// TestReferenceResolves is the check `make test` runs: the generated reference is current and
+// every ID, link, path and test name a reader meets resolves inside the repository.
+func TestReferenceResolves(t *testing.T) {
+	lists, err := Load(repoRoot)
+	require.NoError(t, err)
+	cites, err := Scan(repoRoot)
+	require.NoError(t, err)
+	for _, l := range lists {
+		have, err := os.ReadFile(filepath.Join(repoRoot, l.Out))
+		require.NoError(t, err, "%s is missing: run `make docs` (%s)", l.Out, Command)
+		if !bytes.Equal(have, Render(l, cites)) {
+			t.Errorf("%s is out of date: run `make docs` (%s) and commit the result", l.Out, Command)
+		}
+	}
+	problems, err := Check(repoRoot, lists, cites)
+	require.NoError(t, err)
+	for _, p := range problems {
+		t.Error(p)
+	}
+}
+
+// TestUpstreamLines checks every file:line against the module cache when the upstream modules
+// are there; elsewhere it skips, since the main module must not download k8s.io modules.
+func TestUpstreamLines(t *testing.T) {
+	cache := filepath.Join(os.Getenv("HOME"), "go", "pkg", "mod")
+	if env := os.Getenv("GOMODCACHE"); env != "" {
+		cache = env
+	}
+	if _, err := os.Stat(filepath.Join(cache, "k8s.io", "client-go@v0.37.2")); err != nil {
+		t.Skip("k8s.io/client-go@v0.37.2 is not in the module cache")
+	}
+	lists, err := Load(repoRoot)
+	require.NoError(t, err)
+	for _, p := range Verify(repoRoot, cache, lists, false) {
+		t.Error(p)
+	}
+}
+
+func TestLineIDs(t *testing.T) {
+	tests := []struct {
+		line string
+		wire bool
+		want []string
+	}{
+		{"DF-7 and R-12 (T5)", false, []string{"behaviour DF-7", "behaviour R-12", "behaviour T5"}},
+		{"E1–E3, D-1 … D-3", false, []string{"behaviour E2", "behaviour D-2", "behaviour D-1", "behaviour D-3", "behaviour E1", "behaviour E3"}},
+		{"checks W14 and T12", true, []string{"wire W14", "wire T12"}},
+		{"the real server answers (wire E39)", false, []string{"wire E39"}},
+		{"elliptic.P256 and E2E and HA1", false, nil},
+	}
+	for _, tt := range tests {
+		var got []string
+		for _, c := range lineIDs(tt.line, tt.wire) {
+			got = append(got, c.NS+" "+c.ID)
+		}
+		assert.ElementsMatch(t, tt.want, got, tt.line)
+	}
+}
+
+func TestNameIDs(t *testing.T) {
+	tests := []struct {
+		name string
+		wire bool
+		want []string
+	}{
+		{"TestCh04_T1_FIFOLosesTheDelete", false, []string{"behaviour T1"}},
+		{"TestCh06_Controller_C1_Run", false, []string{"behaviour C-1"}},
+		{"TestCh01_K2_Version", false, []string{"wire K2"}},
+		{"TestInterop_T8_InformerSyncs", true, []string{"wire T8"}},
+		{"TestCh05_WatchList_T24_R36_R40", false, []string{"behaviour T24", "behaviour R-36", "behaviour R-40"}},
+	}
+	for _, tt := range tests {
+		var got []string
+		for _, c := range nameIDs(tt.name, tt.wire) {
+			got = append(got, c.NS+" "+c.ID)
+		}
+		assert.Equal(t, tt.want, got, tt.name)
+	}
+}
+
+func TestHeadingSlug(t *testing.T) {
+	assert.Equal(t, "errata-where-the-articles-are-wrong", headingSlug(" Errata: where the articles are wrong"))
+	assert.Equal(t, "勘误文章说错的地方", headingSlug("勘误：文章说错的地方"))
+	assert.Equal(t, "threadsafemapadd--update-step-by-step", headingSlug("threadSafeMap.Add / Update, step by step"))
+}
+
+func TestCheckLink(t *testing.T) {
+	root := t.TempDir()
+	require.NoError(t, os.MkdirAll(filepath.Join(root, "docs"), 0o755))
+	require.NoError(t, os.WriteFile(filepath.Join(root, "docs", "a.md"), []byte("# Errata: boxes\n<a id=\"x1\"></a>\n"), 0o644))
+	tests := []struct {
+		target string
+		ok     bool
+	}{
+		{"a.md", true},
+		{"a.md#x1", true},
+		{"a.md#errata-boxes", true},
+		{"a.md#nope", false},
+		{"missing.md", false},
+		{"../../outside.md", false},
+		{"https://github.com/kubernetes/client-go/blob/v0.37.2/tools/cache/reflector.go#L1", true},
+		{"https://example.com/blog", false},
+	}
+	for _, tt := range tests {
+		msg := checkLink(root, "docs/b.md", tt.target, map[string]map[string]bool{})
+		assert.Equal(t, tt.ok, msg == "", "%s: %s", tt.target, msg)
+	}
+}
+
+func TestLabelIn(t *testing.T) {
+	assert.NotEmpty(t, labelIn("is article example A3. Three pods"))
+	assert.NotEmpty(t, labelIn("(A12)"))
+	assert.Empty(t, labelIn("`Example_articleA16` and HA1 and P256"))
+	assert.Empty(t, labelIn("no label here"))
+	assert.True(t, mayCite("DF-7"))
+	assert.True(t, mayCite("W14"))
+	assert.False(t, mayCite("a plain sentence, with Words"))
+}
