@@ -79,12 +79,10 @@ func writeObject(w http.ResponseWriter, info requestInfo, code int, rec *record)
 	writeRaw(w, code, encodeObject(rec))
 }
 
-// encodeListProtobuf encodes a page as the kind's List message.
+// encodeListProtobuf encodes a page as the kind's List message: its ListMeta (field 1),
+// then each item's message (field 2), taken from the item's cached encoding, inside the
+// envelope. So a LIST of 10k pods encodes no pod twice.
 func (s *Server) encodeListProtobuf(res *resource, lr listResult) ([]byte, error) {
-	items := make([]any, len(lr.items))
-	for i, r := range lr.items {
-		items[i] = r.obj.Object
-	}
 	meta := map[string]any{"resourceVersion": strconv.FormatUint(lr.rv, 10)}
 	if lr.cont != "" {
 		meta["continue"] = lr.cont
@@ -93,7 +91,51 @@ func (s *Server) encodeListProtobuf(res *resource, lr listResult) ([]byte, error
 		meta["remainingItemCount"] = *lr.remaining
 	}
 	gvk := api.GroupVersionKind{Group: res.info.Group, Version: res.info.Version, Kind: res.info.listKind()}
-	return iprotobuf.Codec().Encode(gvk, map[string]any{"metadata": meta, "items": items})
+	codec := iprotobuf.Codec()
+	head, err := codec.Marshal(gvk, map[string]any{"metadata": meta})
+	if err != nil {
+		return nil, err
+	}
+	items := make([][]byte, len(lr.items))
+	size := len(head)
+	for i, r := range lr.items {
+		if items[i], err = r.protobufMessage(); err != nil {
+			return nil, err
+		}
+		size += len(items[i]) + 2*binary.MaxVarintLen64
+	}
+	raw := make([]byte, 0, size)
+	raw = append(raw, head...)
+	for _, item := range items {
+		raw = appendBytesField(raw, 2, item)
+	}
+	return envelope(gvk, raw), nil
+}
+
+// protobufMessage is the record's message without the envelope, computed at most once.
+func (r *record) protobufMessage() ([]byte, error) {
+	if p := r.pbMsg.Load(); p != nil {
+		return *p, nil
+	}
+	b, err := iprotobuf.Codec().Marshal(r.obj.GroupVersionKind(), r.obj.Object)
+	if err != nil {
+		return nil, err
+	}
+	r.pbMsg.Store(&b)
+	return b, nil
+}
+
+// envelope wraps a message as the protobuf serializer does: the magic "k8s\x00", then a
+// runtime.Unknown with typeMeta (1: apiVersion, kind), raw (2) and the empty contentEncoding
+// (3) and contentType (4) the generated code always writes.
+func envelope(gvk api.GroupVersionKind, raw []byte) []byte {
+	tm := appendBytesField(nil, 1, []byte(gvk.APIVersion()))
+	tm = appendBytesField(tm, 2, []byte(gvk.Kind))
+	b := make([]byte, 0, len(raw)+len(tm)+16)
+	b = append(b, "k8s\x00"...)
+	b = appendBytesField(b, 1, tm)
+	b = appendBytesField(b, 2, raw)
+	return append(b, 0x1a, 0x00, 0x22, 0x00)
 }
 
 // protobufErrors marks a response whose errors go in protobuf: the request negotiated it.
@@ -183,13 +225,24 @@ func (h *httpSink) protobufFrame(typ watch.EventType, rec *record, obj api.Objec
 		typ = watch.Error
 		objBytes, _ = encodeGoObject(st)
 	}
-	raw := appendBytesField(nil, 1, objBytes)
-	event := appendBytesField(appendBytesField(nil, 1, []byte(typ)), 2, raw)
+	// Written straight into the sink's buffer, reused for every event: no copy of the object
+	// but the one into the buffer.
+	var v [binary.MaxVarintLen64]byte
+	varintLen := func(x int) int { return binary.PutUvarint(v[:], uint64(x)) }
+	rawLen := 1 + varintLen(len(objBytes)) + len(objBytes)
+	eventLen := 1 + varintLen(len(typ)) + len(typ) + 1 + varintLen(rawLen) + rawLen
 	h.buf.Reset()
 	var n [4]byte
-	binary.BigEndian.PutUint32(n[:], uint32(len(event)))
+	binary.BigEndian.PutUint32(n[:], uint32(eventLen))
 	h.buf.Write(n[:])
-	h.buf.Write(event)
+	h.buf.WriteByte(0x0a) // WatchEvent.type
+	h.buf.Write(v[:binary.PutUvarint(v[:], uint64(len(typ)))])
+	h.buf.WriteString(string(typ))
+	h.buf.WriteByte(0x12) // WatchEvent.object, a RawExtension
+	h.buf.Write(v[:binary.PutUvarint(v[:], uint64(rawLen))])
+	h.buf.WriteByte(0x0a) // RawExtension.raw
+	h.buf.Write(v[:binary.PutUvarint(v[:], uint64(len(objBytes)))])
+	h.buf.Write(objBytes)
 	return h.buf.Bytes()
 }
 

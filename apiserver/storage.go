@@ -31,13 +31,14 @@ import (
 // events and watchers share it without copying, and the Go API deep-copies on the way out
 // (H-8). Its JSON is computed at most once and reused by every list and watcher.
 type record struct {
-	obj  *api.Unstructured // the whole object, every field the schema knows (see normalize)
-	meta api.MetaObject    // obj itself, as metadata accessors
-	rv   uint64
-	key  string // "namespace/name", or "name" when cluster-scoped (0.6)
-	enc  atomic.Pointer[[]byte]
-	pb   atomic.Pointer[[]byte]     // the protobuf encoding, made on first request (protobuf.go)
-	view atomic.Pointer[api.Object] // the typed view the Go API hands out, decoded once
+	obj   *api.Unstructured // the whole object, every field the schema knows (see normalize)
+	meta  api.MetaObject    // obj itself, as metadata accessors
+	rv    uint64
+	key   string // "namespace/name", or "name" when cluster-scoped (0.6)
+	enc   atomic.Pointer[[]byte]
+	pb    atomic.Pointer[[]byte]     // the protobuf encoding, made on first request (protobuf.go)
+	pbMsg atomic.Pointer[[]byte]     // the same without the envelope, for lists
+	view  atomic.Pointer[api.Object] // the typed view the Go API hands out, decoded once
 }
 
 func newRecord(obj *api.Unstructured, key string, rv uint64) *record {
