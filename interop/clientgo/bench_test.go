@@ -53,6 +53,17 @@ var syncCases = []syncCase{
 		start: startClientGo,
 	},
 	{
+		name:  "client-go/watch-list/protobuf",
+		start: func(b *testing.B, url string) startedInformer { return startClientGoWith(b, url, "") },
+	},
+	{
+		name: "client-go/list/protobuf",
+		setup: func(b *testing.B) {
+			clientfeaturestesting.SetFeatureDuringTest(b, clientfeatures.WatchListClient, false)
+		},
+		start: func(b *testing.B, url string) startedInformer { return startClientGoWith(b, url, "") },
+	},
+	{
 		name:  "ours/watch-list",
 		start: func(b *testing.B, url string) startedInformer { return startOurs(b, url, true) },
 	},
@@ -60,12 +71,29 @@ var syncCases = []syncCase{
 		name:  "ours/list",
 		start: func(b *testing.B, url string) startedInformer { return startOurs(b, url, false) },
 	},
+	{
+		name:  "ours/watch-list/protobuf",
+		start: func(b *testing.B, url string) startedInformer { return startOursWith(b, url, true, protobufType) },
+	},
+	{
+		name:  "ours/list/protobuf",
+		start: func(b *testing.B, url string) startedInformer { return startOursWith(b, url, false, protobufType) },
+	},
 }
+
+const protobufType = "application/vnd.kubernetes.protobuf"
 
 // startClientGo runs client-go's generated pod informer (the one a SharedInformerFactory
 // builds, with the namespace index).
 func startClientGo(b *testing.B, url string) startedInformer {
-	cs, err := kubernetes.NewForConfig(wiretest.RESTConfig(url))
+	return startClientGoWith(b, url, "application/json")
+}
+
+// startClientGoWith is startClientGo with a content type ("": client-go's default, protobuf).
+func startClientGoWith(b *testing.B, url, contentType string) startedInformer {
+	cfg := wiretest.RESTConfig(url)
+	cfg.ContentType = contentType
+	cs, err := kubernetes.NewForConfig(cfg)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -77,7 +105,12 @@ func startClientGo(b *testing.B, url string) startedInformer {
 // startOurs runs our SharedIndexInformer (ProfileCurrent: the queue client-go v0.37 uses) over
 // rest.RESTClient, as the factory builds it, through watch-list or LIST.
 func startOurs(b *testing.B, url string, watchList bool) startedInformer {
-	rc, err := rest.RESTClientFor(&rest.Config{Host: url})
+	return startOursWith(b, url, watchList, "")
+}
+
+// startOursWith is startOurs with rest.Config.ContentType.
+func startOursWith(b *testing.B, url string, watchList bool, contentType string) startedInformer {
+	rc, err := rest.RESTClientFor(&rest.Config{Host: url, ContentType: contentType})
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -110,10 +110,20 @@ func meta(name string) metav1.ObjectMeta {
 }
 
 // TestInterop_EveryKindThroughTypedClients checks that client-go's typed clients create, get,
-// update and watch every served kind, and that every field they send comes back.
+// update and watch every served kind, and that every field they send comes back, in JSON and
+// in protobuf (where the watch goes through client-go's protobuf decoder).
 func TestInterop_EveryKindThroughTypedClients(t *testing.T) {
+	for _, tc := range []struct{ name, contentType string }{
+		{"json", "application/json"},
+		{"protobuf (client-go's default)", ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) { everyKind(t, tc.contentType) })
+	}
+}
+
+func everyKind(t *testing.T, contentType string) {
 	env := wiretest.Start(t, apiserver.Options{})
-	cs := env.Clientset(t)
+	cs := env.ClientsetWith(t, contentType)
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	now := metav1.NewMicroTime(time.Date(2026, 11, 26, 12, 0, 0, 0, time.UTC))
@@ -395,7 +405,7 @@ func TestInterop_EveryKindThroughTypedClients(t *testing.T) {
 // lists and watches them, and that the scale subresource moves spec.replicas.
 func TestInterop_DeploymentInformerSyncs(t *testing.T) {
 	env := wiretest.Start(t, apiserver.Options{})
-	cs := env.Clientset(t)
+	cs := env.ClientsetWith(t, "") // client-go's default: protobuf lists, watches and writes
 	ctx := context.Background()
 	for i := range 3 {
 		_, err := cs.AppsV1().Deployments("default").Create(ctx, &appsv1.Deployment{ObjectMeta: meta(fmt.Sprintf("d%d", i)),

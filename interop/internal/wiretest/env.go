@@ -67,7 +67,15 @@ func RESTConfig(url string) *rest.Config {
 // headers it receives (E7) are kept for Warnings instead of being logged by klog.
 func (e *Env) Clientset(tb testing.TB) *kubernetes.Clientset {
 	tb.Helper()
+	return e.ClientsetWith(tb, "application/json")
+}
+
+// ClientsetWith is Clientset with rest.Config.ContentType set to contentType ("" is
+// client-go's default: protobuf for the typed clients).
+func (e *Env) ClientsetWith(tb testing.TB, contentType string) *kubernetes.Clientset {
+	tb.Helper()
 	cfg := RESTConfig(e.URL)
+	cfg.ContentType = contentType
 	cfg.WarningHandler = &e.warnings
 	cs, err := kubernetes.NewForConfig(cfg)
 	if err != nil {
