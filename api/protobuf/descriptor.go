@@ -94,6 +94,8 @@ type message struct {
 	special special
 	fields  []*field // in field-number order
 	byNum   []*field // indexed by field number; nil where the number is unused
+	// sizeHint sizes a decoded object's map: the members always present, plus a few
+	sizeHint int
 }
 
 type field struct {
@@ -179,6 +181,12 @@ func compile(files map[string][]byte) (map[string]*message, error) {
 					m.byNum[f.num] = f
 				}
 			}
+			for _, f := range m.fields {
+				if !f.omitEmpty || (f.kind == kMessage && !f.nullable) {
+					m.sizeHint++
+				}
+			}
+			m.sizeHint = min(m.sizeHint+4, len(m.fields))
 			msgs[full] = m
 		}
 	}

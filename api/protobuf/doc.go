@@ -29,6 +29,8 @@
 //     frames over its maximum before reading them.
 //  7. Quantities are not canonicalised: "1000m" stays "1000m" where the real decoder would
 //     give "1". A Codec is immutable and safe for concurrent use.
+//  8. The strings of a decoded tree share one copy of the input, so a tree kept in part (one
+//     item of a list) keeps the whole input's copy alive; the input slice itself is not kept.
 //
 // This package imports only the standard library and package api; the descriptors live in
 // internal/protobuf, which builds the shared Codec (internal/protobuf.Codec).

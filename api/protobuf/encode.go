@@ -6,7 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
-	"sort"
+	"slices"
 	"strconv"
 	"time"
 )
@@ -20,6 +20,7 @@ const maxDepth = 64
 type encoder struct {
 	c     *Codec
 	depth int
+	keys  []string // a stack of map keys being sorted, reused across maps
 }
 
 // message writes the fields of m found in obj. A field the tree lacks is the Go zero value:
@@ -104,13 +105,16 @@ func (e *encoder) field(b []byte, m *message, f *field, v any) ([]byte, error) {
 // mapField writes one entry message per key, keys sorted bytewise as the generated code
 // sorts them; the key is field 1 and the value field 2 of each entry.
 func (e *encoder) mapField(b []byte, m *message, f *field, mv map[string]any) ([]byte, error) {
-	keys := make([]string, 0, len(mv))
+	// the keys go on the encoder's stack: a value may hold maps of its own
+	base := len(e.keys)
 	for k := range mv {
-		keys = append(keys, k)
+		e.keys = append(e.keys, k)
 	}
-	sort.Strings(keys)
+	slices.Sort(e.keys[base:])
+	defer func() { e.keys = e.keys[:base] }()
 	var err error
-	for _, k := range keys {
+	for i := range len(mv) {
+		k := e.keys[base+i]
 		v := mv[k]
 		var start int
 		b, start = beginNested(b, f.num)
@@ -185,11 +189,14 @@ func (e *encoder) value(b []byte, m *message, v any) ([]byte, error) {
 		if v == nil {
 			return b, nil
 		}
-		raw, err := json.Marshal(v)
+		// the document is written in place, after a one-byte length shifted if need be
+		var start int
+		b, start = beginNested(b, 1)
+		b, err := appendJSON(b, v)
 		if err != nil {
 			return b, fmt.Errorf("protobuf: %s: %w", m.name, err)
 		}
-		return appendBytesField(b, 1, raw), nil
+		return endNested(b, start), nil
 	}
 	if v == nil {
 		v = map[string]any(nil)

@@ -135,7 +135,7 @@ func (c *Codec) Unmarshal(gvk api.GroupVersionKind, data []byte) (map[string]any
 	if err != nil {
 		return nil, err
 	}
-	d := decoder{c: c}
+	d := newDecoder(c, data)
 	v, err := d.value(m, data, nil)
 	if err != nil {
 		return nil, err
@@ -152,8 +152,7 @@ func (c *Codec) Unmarshal(gvk api.GroupVersionKind, data []byte) (map[string]any
 // encoding/json would write for the same Go object, with kind and apiVersion set from the
 // envelope.
 func (c *Codec) Decode(data []byte) (api.GroupVersionKind, map[string]any, error) {
-	d := decoder{c: c}
-	return d.envelope(data)
+	return newDecoder(c, data).envelope(data)
 }
 
 // unknown is the runtime.Unknown envelope.

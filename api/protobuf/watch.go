@@ -65,7 +65,7 @@ func (c *Codec) DecodeWatchEvent(frame []byte) (eventType string, gvk api.GroupV
 	if raw == nil {
 		return eventType, gvk, nil, errors.New("protobuf: WatchEvent without an object")
 	}
-	d := decoder{c: c}
+	d := newDecoder(c, frame)
 	if bytes.HasPrefix(raw, magic) {
 		gvk, obj, err = d.envelope(raw)
 		return eventType, gvk, obj, err
@@ -169,7 +169,7 @@ func (d *decoder) watchEvent(data []byte, out map[string]any) error {
 			return err
 		}
 		if num == 1 {
-			out["type"] = string(v)
+			out["type"] = d.str(v)
 			continue
 		}
 		raw, err := rawOf(v)

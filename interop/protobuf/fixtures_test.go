@@ -41,7 +41,7 @@ func meta(name, ns string) metav1.ObjectMeta {
 		ManagedFields: []metav1.ManagedFieldsEntry{{
 			Manager: "kubectl-client-side-apply", Operation: metav1.ManagedFieldsOperationUpdate,
 			APIVersion: "v1", Time: &created, FieldsType: "FieldsV1",
-			FieldsV1: &metav1.FieldsV1{Raw: []byte(`{"f:metadata":{"f:labels":{".":{},"f:app":{}}}}`)},
+			FieldsV1: metav1.NewFieldsV1(`{"f:metadata":{"f:labels":{".":{},"f:app":{}}}}`),
 		}},
 	}
 }
@@ -201,7 +201,9 @@ func fixtures() map[string]runtime.Object {
 				ExternalTrafficPolicy: corev1.ServiceExternalTrafficPolicyCluster, InternalTrafficPolicy: ptr.To(corev1.ServiceInternalTrafficPolicyCluster),
 			},
 			Status: corev1.ServiceStatus{LoadBalancer: corev1.LoadBalancerStatus{Ingress: []corev1.LoadBalancerIngress{{IP: "1.2.3.4"}}}}},
+		//lint:ignore SA1019 Endpoints is deprecated upstream but still a served kind
 		"Endpoints": &corev1.Endpoints{TypeMeta: metav1.TypeMeta{APIVersion: "v1", Kind: "Endpoints"}, ObjectMeta: meta("web", "default"),
+			//lint:ignore SA1019 as above
 			Subsets: []corev1.EndpointSubset{{
 				Addresses: []corev1.EndpointAddress{{IP: "10.244.1.7", NodeName: ptr.To("node-1"),
 					TargetRef: &corev1.ObjectReference{Kind: "Pod", Namespace: "default", Name: "web-7d9f-abcde", UID: "u"}}},

@@ -58,9 +58,9 @@ func filler(seed int64) *randfill.Filler {
 			d.Duration = time.Duration(c.Int63n(1e13))
 		},
 		func(f *metav1.FieldsV1, c randfill.Continue) {
-			f.Raw = []byte(fmt.Sprintf(`{"f:k%d":{}}`, c.Intn(100)))
+			f.SetRawString(fmt.Sprintf(`{"f:k%d":{}}`, c.Intn(100)))
 			if c.Intn(5) == 0 {
-				f.Raw = nil
+				f.SetRawBytes(nil)
 			}
 		},
 		func(r *k8sruntime.RawExtension, c randfill.Continue) {
@@ -81,7 +81,9 @@ func TestCh02_ProtobufPropertyRandomObjects(t *testing.T) {
 	kinds := []func() k8sruntime.Object{
 		func() k8sruntime.Object { return &corev1.Pod{} }, func() k8sruntime.Object { return &corev1.ConfigMap{} },
 		func() k8sruntime.Object { return &corev1.Namespace{} }, func() k8sruntime.Object { return &corev1.Node{} },
-		func() k8sruntime.Object { return &corev1.Service{} }, func() k8sruntime.Object { return &corev1.Endpoints{} },
+		func() k8sruntime.Object { return &corev1.Service{} },
+		//lint:ignore SA1019 Endpoints is deprecated upstream but still a served kind
+		func() k8sruntime.Object { return &corev1.Endpoints{} },
 		func() k8sruntime.Object { return &corev1.Secret{} }, func() k8sruntime.Object { return &corev1.ServiceAccount{} },
 		func() k8sruntime.Object { return &corev1.Event{} }, func() k8sruntime.Object { return &corev1.PersistentVolumeClaim{} },
 		func() k8sruntime.Object { return &corev1.PodList{} },
