@@ -98,16 +98,35 @@ func (d *jsonWatchDecoder) Decode() (watch.EventType, api.Object, error) {
 		return "", nil, &streamDecodeError{fmt.Errorf("unable to decode watch event %s: %w", wire.Quote(frame), err)}
 	}
 	t := d.event.Type.t
-	switch t {
-	case watch.Added, watch.Modified, watch.Deleted, watch.Bookmark, watch.Error:
-	case "":
+	if t == "" {
 		return "", nil, &streamDecodeError{fmt.Errorf("watch event has no type: %s", wire.Quote(frame))}
-	default:
-		return "", nil, &streamDecodeError{fmt.Errorf("got invalid watch event type: %v", t)}
 	}
 	raw := d.event.Object
 	if len(raw) == 0 || bytes.Equal(raw, []byte("null")) {
+		if err := checkEventType(t); err != nil {
+			return "", nil, err
+		}
 		return "", nil, &streamDecodeError{fmt.Errorf("%s watch event has no object", t)}
+	}
+	return decodeEvent(d.scheme, t, raw)
+}
+
+// checkEventType accepts the five event types a watch may carry.
+func checkEventType(t watch.EventType) error {
+	switch t {
+	case watch.Added, watch.Modified, watch.Deleted, watch.Bookmark, watch.Error:
+		return nil
+	case "":
+		return &streamDecodeError{fmt.Errorf("watch event has no type")}
+	}
+	return &streamDecodeError{fmt.Errorf("got invalid watch event type: %v", t)}
+}
+
+// decodeEvent decodes one event's object, in JSON, whatever the stream's encoding: an ERROR
+// event's is always an *api.Status (LW-5), any other goes through the Scheme.
+func decodeEvent(s *api.Scheme, t watch.EventType, raw []byte) (watch.EventType, api.Object, error) {
+	if err := checkEventType(t); err != nil {
+		return "", nil, err
 	}
 	if t == watch.Error {
 		st, err := wire.DecodeStatus(raw)
@@ -116,7 +135,7 @@ func (d *jsonWatchDecoder) Decode() (watch.EventType, api.Object, error) {
 		}
 		return t, st, nil
 	}
-	obj, err := d.scheme.Decode(raw)
+	obj, err := s.Decode(raw)
 	if err != nil {
 		return "", nil, &streamDecodeError{fmt.Errorf("unable to decode watch event: %w", err)}
 	}

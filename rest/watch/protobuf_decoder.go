@@ -9,7 +9,6 @@ import (
 	pb "github.com/informer-lab/informer-lab/api/protobuf"
 	"github.com/informer-lab/informer-lab/api/watch"
 	"github.com/informer-lab/informer-lab/internal/protobuf"
-	"github.com/informer-lab/informer-lab/rest/internal/wire"
 )
 
 // NewProtobufDecoder is NewDecoder for a watch in the Kubernetes protobuf encoding
@@ -45,30 +44,11 @@ func (d *protobufWatchDecoder) Decode() (watch.EventType, api.Object, error) {
 	if err != nil {
 		return "", nil, &streamDecodeError{fmt.Errorf("unable to decode watch event: %w", err)}
 	}
-	t := watch.EventType(typ)
-	switch t {
-	case watch.Added, watch.Modified, watch.Deleted, watch.Bookmark, watch.Error:
-	case "":
-		return "", nil, &streamDecodeError{fmt.Errorf("watch event has no type")}
-	default:
-		return "", nil, &streamDecodeError{fmt.Errorf("got invalid watch event type: %v", t)}
-	}
 	raw, err := json.Marshal(tree)
 	if err != nil {
 		return "", nil, &streamDecodeError{fmt.Errorf("unable to decode watch event: %w", err)}
 	}
-	if t == watch.Error {
-		st, err := wire.DecodeStatus(raw)
-		if err != nil {
-			return "", nil, &streamDecodeError{fmt.Errorf("unable to decode watch event: %w", err)}
-		}
-		return t, st, nil
-	}
-	obj, err := d.scheme.Decode(raw)
-	if err != nil {
-		return "", nil, &streamDecodeError{fmt.Errorf("unable to decode watch event: %w", err)}
-	}
-	return t, obj, nil
+	return decodeEvent(d.scheme, watch.EventType(typ), raw)
 }
 
 // Close closes the body, which unblocks a Decode waiting for bytes.
