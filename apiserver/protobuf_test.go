@@ -146,3 +146,12 @@ func TestCh02_ProtobufTruncatedBodies(t *testing.T) {
 	}
 	_ = s
 }
+
+// TestCh02_ProtobufCoversEveryBuiltin checks that every built-in kind, and Scale, has a
+// protobuf message, so no built-in answers 406 to client-go's default Accept.
+func TestCh02_ProtobufCoversEveryBuiltin(t *testing.T) {
+	for _, ri := range builtinResources() {
+		assert.True(t, iprotobuf.Codec().Recognizes(ri.GVK()), "%v", ri.GVK())
+	}
+	assert.True(t, iprotobuf.Codec().Recognizes(scaleGVK))
+}
