@@ -57,7 +57,7 @@ ch%: ## run one chapter, e.g. make ch04: its directory, the packages' TestCh04_ 
 	@dir=$$(ls -d chapters/$*-*/ 2>/dev/null | head -n 1); \
 	if [ -z "$$dir" ]; then echo "no chapter $* under chapters/"; exit 1; fi; \
 	echo "== $$dir"; $(GO) test -race -count=1 -v ./$$dir || exit 1; \
-	pkgs=$$(grep -rlE '^func TestCh$*_' --include='*_test.go' . | grep -v -e "^./$$dir" -e '^./interop/' | \
+	pkgs=$$(grep -rlE '^func TestCh$*_' --include='*_test.go' . | grep -v -e "^./$$dir" -e '^./interop/' -e '^./tools/' -e '^./labs/work/' | \
 		xargs -r -n1 dirname | sort -u | tr '\n' ' '); \
 	if [ -n "$$pkgs" ]; then \
 		echo && echo "== the TestCh$*_ tests of $$pkgs"; out=$$(mktemp); \

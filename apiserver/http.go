@@ -361,21 +361,12 @@ func isTrue(q map[string][]string, key string) bool {
 	return s != "0" && s != "false"
 }
 
-// checkJSONBody enforces the request Content-Type of POST and PUT (N1, N2, E21). A body
-// without a Content-Type is refused too, where the real server would read it as JSON: a web
-// page can send an untyped body to another site without a CORS preflight, a JSON one it
-// cannot. No body at all is left to the decoder's 400. A protobuf or YAML body (and a
-// DeleteOptions body of a DELETE in either, readDeleteBody) is 415 UnsupportedMediaType
-// listing application/json (N2). client-go has no fallback from that 415, so a typed
-// clientset needs rest.Config.ContentType = "application/json"; kubectl's generator commands
-// (create configmap, create namespace, create deployment, …) use typed clients and get the
-// 415 too, while `kubectl create … --dry-run=client -o yaml | kubectl create -f -` works.
-func checkJSONBody(r *http.Request) error {
-	return checkBodyType(r, false)
-}
-
-// checkBodyType is checkJSONBody that also takes a protobuf body where the resource has a
-// protobuf encoding (a built-in kind); the 415 then lists both types.
+// checkBodyType enforces the request Content-Type of POST and PUT (N1, N2, E21): JSON, or,
+// where protobuf is set (a built-in kind), the Kubernetes protobuf encoding. A body without a
+// Content-Type is refused too, where the real server would read it as JSON: a web page can
+// send an untyped body to another site without a CORS preflight, a JSON one it cannot. No
+// body at all is left to the decoder's 400. Any other type (YAML, and protobuf for a custom
+// resource) is 415 UnsupportedMediaType listing the types the endpoint reads (N2).
 func checkBodyType(r *http.Request, protobuf bool) error {
 	ct := r.Header.Get("Content-Type")
 	if ct == "" && r.ContentLength == 0 {

@@ -29,7 +29,7 @@ import (
 //     too; 421 Misdirected Request means "retry on another connection", which would not help.
 //     Handler mounted elsewhere (httptest, whose NewRequest uses Host example.com, or the
 //     caller's own http.Server) is the caller's to guard;
-//   - a body must declare the type the endpoint reads (checkJSONBody, serveDebugFaults).
+//   - a body must declare the type the endpoint reads (checkBodyType, serveDebugFaults).
 //
 // Both checks run after authentication, so a request without credentials on a server that
 // wants them gets the same 401 wherever it comes from.

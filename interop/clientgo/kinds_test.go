@@ -1,3 +1,5 @@
+//lint:file-ignore SA1019 core/v1 Endpoints is deprecated but still served by v1.36, and by the simulator: the test drives it on purpose.
+
 package clientgo_test
 
 import (
