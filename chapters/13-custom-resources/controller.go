@@ -89,10 +89,12 @@ func NewController(client dynamic.Interface, deployments, foos informer.GenericI
 	c.recorder = NewRecorder(client, ControllerAgentName, c.errorHandler, opts.Logger)
 	c.SyncHandler = c.syncHandler
 	c.loop = ch10.Loop{
-		Queue:       c.workqueue,
-		Reconcile:   func(ctx context.Context, key string) error { return c.SyncHandler(ctx, key) },
-		MaxRetries:  ch10.MaxRetries,
-		HandleError: func(key string, err error) { c.errorHandler(fmt.Errorf("dropping Foo %q out of the queue: %w", key, err)) },
+		Queue:      c.workqueue,
+		Reconcile:  func(ctx context.Context, key string) error { return c.SyncHandler(ctx, key) },
+		MaxRetries: ch10.MaxRetries,
+		HandleError: func(key string, err error) {
+			c.errorHandler(fmt.Errorf("dropping Foo %q out of the queue: %w", key, err))
+		},
 	}
 
 	// A Foo's every change enqueues it.

@@ -218,7 +218,7 @@ func (l *lab) setReplicas(t *testing.T, name string, replicas int64) *api.Unstru
 // playDeploymentController does what kube-controller-manager's deployment controller would:
 // report the Deployment's pods as available. The simulated apiserver runs no controllers, so
 // without this write status.availableReplicas stays 0.
-func (l *lab) playDeploymentController(t *testing.T, name string) {
+func (l *lab) playDeploymentController(t *testing.T, name string) *api.Unstructured {
 	t.Helper()
 	d := l.get(t, ch13.DeploymentGVR, name)
 	n := ch13.Replicas(d)
@@ -226,9 +226,10 @@ func (l *lab) playDeploymentController(t *testing.T, name string) {
 		"replicas": n, "readyReplicas": n, "availableReplicas": n, "updatedReplicas": n,
 		"observedGeneration": d.GetGeneration(),
 	}, "status"))
-	_, err := l.dc.Resource(ch13.DeploymentGVR).Namespace("default").UpdateStatus(context.Background(), d, api.UpdateOptions{})
+	d, err := l.dc.Resource(ch13.DeploymentGVR).Namespace("default").UpdateStatus(context.Background(), d, api.UpdateOptions{})
 	require.NoError(t, err)
 	synctest.Wait()
+	return d
 }
 
 // events lists the Events about name as "Type Reason: message", oldest first.
@@ -256,10 +257,38 @@ func (l *lab) events(t *testing.T, name string) []string {
 	return out
 }
 
-// writes counts the server's requests of verb on resource ("deployments.apps").
-func (l *lab) writes(verb, resource string) int {
+// requests counts the server's requests of verb on resource ("deployments.apps"), successful
+// or not.
+func (l *lab) requests(verb, resource string) int {
 	return l.srv.RequestCounts()[apiserver.RequestKey{Verb: verb, Resource: resource}]
 }
 
 // joinLines formats a list for a t.Log table.
 func joinLines(lines []string) string { return "\n  " + strings.Join(lines, "\n  ") }
+
+// only keeps the lines that start with prefix.
+func only(lines []string, prefix string) []string {
+	var out []string
+	for _, l := range lines {
+		if strings.HasPrefix(l, prefix) {
+			out = append(out, l)
+		}
+	}
+	return out
+}
+
+// plainDeployment is a Deployment no Foo controls.
+func plainDeployment(name string) *api.Unstructured {
+	labels := map[string]any{"app": name}
+	return &api.Unstructured{Object: map[string]any{
+		"apiVersion": "apps/v1", "kind": "Deployment",
+		"metadata": map[string]any{"name": name, "namespace": "default"},
+		"spec": map[string]any{
+			"selector": map[string]any{"matchLabels": labels},
+			"template": map[string]any{
+				"metadata": map[string]any{"labels": labels},
+				"spec":     map[string]any{"containers": []any{map[string]any{"name": "app", "image": "busybox"}}},
+			},
+		},
+	}}
+}
