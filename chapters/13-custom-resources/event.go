@@ -29,7 +29,7 @@ const (
 // The real recorder queues events, writes them in the background and folds repeats into one
 // Event with a count; ours writes every event as its own object, so a test can read them
 // back in order. A failed write is reported to onError and never fails the caller, as with
-// the real recorder.
+// the real recorder; once ctx has ended it is dropped without a report.
 type Recorder struct {
 	client    dynamic.Interface
 	component string
@@ -84,7 +84,9 @@ func (r *Recorder) Event(ctx context.Context, obj *api.Unstructured, eventType, 
 		trace.Hop(r.logger, traceComponent, "event", obj.GetNamespace()+"/"+obj.GetName(), obj.GetResourceVersion(),
 			slog.String("eventType", eventType), slog.String("reason", reason))
 	}
-	if _, err := r.client.Resource(EventGVR).Namespace(obj.GetNamespace()).Create(ctx, ev, api.CreateOptions{}); err != nil {
+	// A controller shutting down (ctx ended) loses the event quietly, as the real broadcaster
+	// drops what is queued when it stops.
+	if _, err := r.client.Resource(EventGVR).Namespace(obj.GetNamespace()).Create(ctx, ev, api.CreateOptions{}); err != nil && ctx.Err() == nil {
 		r.onError(fmt.Errorf("recording event %s %s on %s/%s: %w", eventType, reason, obj.GetNamespace(), obj.GetName(), err))
 	}
 }
