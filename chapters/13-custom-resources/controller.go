@@ -131,8 +131,16 @@ func (c *Controller) enqueueFoo(obj any, handler string) {
 		c.errorHandler(fmt.Errorf("%s: %w", handler, err))
 		return
 	}
+	var rv string
 	if trace.Enabled(c.logger) {
-		_, rv, _ := store.KeyAndResourceVersion(obj)
+		_, rv, _ = store.KeyAndResourceVersion(obj)
+	}
+	c.enqueue(key, rv, handler)
+}
+
+// enqueue Adds key; its hop carries the resourceVersion of the object whose event caused it.
+func (c *Controller) enqueue(key, rv, handler string) {
+	if trace.Enabled(c.logger) {
 		trace.Hop(c.logger, traceComponent, "enqueue", key, rv, slog.String("handler", handler))
 	}
 	c.workqueue.Add(key)
@@ -154,15 +162,15 @@ func (c *Controller) handleObject(obj any) {
 	if ref == nil || ref.Kind != FooGVK.Kind {
 		return
 	}
-	foo, err := c.foosLister.ByNamespace(d.GetNamespace()).Get(ref.Name)
-	if err != nil {
+	if _, err := c.foosLister.ByNamespace(d.GetNamespace()).Get(ref.Name); err != nil {
 		if trace.Enabled(c.logger) {
 			trace.Hop(c.logger, traceComponent, "orphan", d.GetNamespace()+"/"+d.GetName(), d.GetResourceVersion(),
 				slog.String("owner", ref.Name))
 		}
 		return // its Foo is gone: ignore the orphan (no garbage collector here, see the README)
 	}
-	c.enqueueFoo(foo, "deployment "+d.GetName())
+	// The hop carries the Deployment's resourceVersion: its event is the cause.
+	c.enqueue(d.GetNamespace()+"/"+ref.Name, d.GetResourceVersion(), "deployment "+d.GetName())
 }
 
 // Run mirrors Controller.Run: wait for both caches, start workers, block until ctx ends.

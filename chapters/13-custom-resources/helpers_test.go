@@ -142,9 +142,12 @@ type lab struct {
 	reported []error
 }
 
+// syncWrapper wraps the controller's SyncHandler before Run (the script runner's stepper).
+type syncWrapper func(func(context.Context, string) error) func(context.Context, string) error
+
 // startLab must run inside a synctest bubble. It returns once both caches have synced and
 // the worker waits for keys; cleanup stops everything.
-func startLab(t *testing.T) *lab {
+func startLab(t *testing.T, wrap ...syncWrapper) *lab {
 	t.Helper()
 	l := &lab{srv: apiserver.New(apiserver.Options{}), rec: &hopRecorder{}}
 	require.NoError(t, installFooCRD(l.srv))
@@ -157,9 +160,15 @@ func startLab(t *testing.T) *lab {
 	require.NoError(t, err)
 	l.ctrl, err = ch13.NewController(l.dc, deployments, foos, ch13.Options{Logger: logger, ErrorHandler: l.report})
 	require.NoError(t, err)
+	for _, w := range wrap {
+		l.ctrl.SyncHandler = w(l.ctrl.SyncHandler)
+	}
 
 	ctx, cancel := context.WithCancel(context.Background())
 	factory.Start(ctx.Done())
+	// Run starts once the caches have synced, so its own wait returns at its first check; two
+	// polling waits started apart could return at different virtual ticks.
+	require.True(t, informer.WaitForCacheSync(ctx.Done(), foos.Informer().HasSynced, deployments.Informer().HasSynced))
 	runErr := make(chan error, 1)
 	go func() { runErr <- l.ctrl.Run(ctx, 1) }()
 	t.Cleanup(func() {
@@ -168,9 +177,7 @@ func startLab(t *testing.T) *lab {
 		factory.Shutdown()
 		l.srv.Close()
 	})
-	// The same polling wait as the controller's: both return at the same virtual tick.
-	require.True(t, informer.WaitForCacheSync(ctx.Done(), foos.Informer().HasSynced, deployments.Informer().HasSynced))
-	synctest.Wait() // the controller's own wait has returned and its worker waits for keys
+	synctest.Wait() // the worker waits for keys
 	return l
 }
 
