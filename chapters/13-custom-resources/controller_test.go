@@ -206,3 +206,43 @@ func TestCh13_StatusWriteNoSpecReconcile(t *testing.T) {
 		assert.Empty(t, l.errors())
 	})
 }
+
+// TestCh13_BadInput: what the controller refuses or reports, without panicking. A Foo it
+// cannot act on (no deploymentName, replicas not a number) is reported and not retried: only
+// a change of the Foo can fix it, and that change enqueues it again.
+func TestCh13_BadInput(t *testing.T) {
+	t.Run("NewController", func(t *testing.T) {
+		_, err := ch13.NewController(nil, nil, nil, ch13.Options{})
+		assert.ErrorContains(t, err, "needs a dynamic client and two informers")
+	})
+	t.Run("Run with no worker", func(t *testing.T) {
+		synctest.Test(t, func(t *testing.T) {
+			l := startLab(t)
+			assert.ErrorContains(t, l.ctrl.Run(context.Background(), 0), "at least one worker")
+		})
+	})
+	for _, tc := range []struct {
+		name string
+		spec map[string]any
+		want string
+	}{
+		{"no deploymentName", map[string]any{"replicas": int64(1)}, "default/bad: deployment name must be specified"},
+		{"replicas not a number", map[string]any{"deploymentName": "bad", "replicas": "three"}, "not an integer"},
+		{"deploymentName not a string", map[string]any{"deploymentName": int64(7)}, "not a string"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			synctest.Test(t, func(t *testing.T) {
+				l := startLab(t)
+				foo := ch13.NewFoo("default", "bad", "", 0)
+				foo.Object["spec"] = tc.spec
+				_, err := l.dc.Resource(ch13.FooGVR).Namespace("default").Create(context.Background(), foo, api.CreateOptions{})
+				require.NoError(t, err)
+				synctest.Wait()
+				errs := l.errors()
+				require.Len(t, errs, 1, "reported once, not retried")
+				assert.ErrorContains(t, errs[0], tc.want)
+				assert.Equal(t, 0, l.requests("create", "deployments.apps"))
+			})
+		})
+	}
+}

@@ -17,7 +17,7 @@
 //  4. The sync is level-triggered: it reads the Foo and the Deployment from the listers, never
 //     from the event. A Foo missing from the cache is done with: its Deployment is left in
 //     place (no garbage collector runs in the simulated apiserver). A Foo without
-//     spec.deploymentName is reported and not retried.
+//     spec.deploymentName, or with a field of the wrong type, is reported and not retried.
 //  5. A missing Deployment is created with a controller reference to the Foo (controller and
 //     blockOwnerDeletion true, the Foo's UID). A Deployment of that name the Foo does not
 //     control is never touched: the sync records a Warning event ErrResourceExists and
