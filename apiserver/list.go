@@ -166,13 +166,17 @@ func (s *Server) listObject(res *resource, lr listResult) (api.Object, error) {
 		items[i] = s.view(r)
 	}
 	var list api.ListObject
-	if res.info.builtin {
+	listGVK := res.info.GVK()
+	listGVK.Kind += "List"
+	if res.info.builtin && s.scheme.Recognizes(listGVK) {
 		l, err := s.scheme.NewList(res.info.GVK())
 		if err != nil {
 			return nil, api.NewInternalError(err)
 		}
 		list = l
 	} else {
+		// A custom kind, or a built-in without a Go view (deployments, events): its items
+		// are Unstructured (view), so is the list.
 		list = &api.UnstructuredList{Object: map[string]any{}}
 	}
 	list.GetObjectKind().SetGroupVersionKind(api.GroupVersionKind{Group: res.info.Group, Version: res.info.Version, Kind: res.info.listKind()})

@@ -397,3 +397,15 @@ func TestCh01_WatchNamespacedAndAllNamespaces(t *testing.T) {
 	assert.Equal(t, "ADDED b@"+s.rvString(), one.next().short(t))
 	assert.True(t, strings.HasPrefix(one.resp.Header.Get("Content-Type"), "application/json"))
 }
+
+// TestCh01_ListGoAPIUntypedBuiltin checks that the Go API lists a built-in kind that has no Go
+// view (deployments, events) as an UnstructuredList, as it returns its items, so an in-process
+// informer of such a kind syncs.
+func TestCh01_ListGoAPIUntypedBuiltin(t *testing.T) {
+	s, _ := newServer(t, Options{})
+	for _, resource := range []string{"deployments.apps", "events"} {
+		obj, err := s.ListerWatcher(resource, "").List(api.ListOptions{})
+		require.NoError(t, err, resource)
+		assert.IsType(t, &api.UnstructuredList{}, obj, resource)
+	}
+}

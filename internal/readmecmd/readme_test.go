@@ -28,6 +28,7 @@ var skipRun = map[string]string{
 	"make docs": "it is the command that runs this test with -readme.run",
 	"go test ./chapters/11-modern-client-go/ -update": "it rewrites the expected output; make scenarios checks it",
 	"go test ./chapters/12-faults/ -update":           "it rewrites the expected output; make scenarios checks it",
+	"go test ./chapters/13-custom-resources/ -update": "it rewrites the expected output; make scenarios checks it",
 	"cd interop && go test ./":                        "make test runs the interop module; these are its replays and soaks",
 	"cd interop && go test -race":                     "make test runs it",
 	"make serve":                                      "it serves until Ctrl-C",
