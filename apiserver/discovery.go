@@ -95,7 +95,7 @@ func legacyResources(infos []ResourceInfo) []api.APIResource {
 	out := []api.APIResource{}
 	for _, ri := range infos {
 		out = append(out, api.APIResource{
-			Name: ri.Resource, SingularName: strings.ToLower(ri.Kind), Namespaced: ri.Namespaced, Kind: ri.Kind,
+			Name: ri.Resource, SingularName: ri.singular(), Namespaced: ri.Namespaced, Kind: ri.Kind,
 			Verbs: ri.verbs(), ShortNames: ri.ShortNames, Categories: ri.Categories,
 		})
 		if ri.builtin && ri.traits.noCollectionDelete { // namespaces
@@ -121,7 +121,7 @@ func aggregatedResources(infos []ResourceInfo) []api.APIResourceDiscovery {
 			scope = api.ScopeNamespace
 		}
 		d := api.APIResourceDiscovery{
-			Resource: ri.Resource, ResponseKind: &gvk, Scope: scope, SingularResource: strings.ToLower(ri.Kind),
+			Resource: ri.Resource, ResponseKind: &gvk, Scope: scope, SingularResource: ri.singular(),
 			Verbs: ri.verbs(), ShortNames: ri.ShortNames, Categories: ri.Categories,
 		}
 		if ri.builtin && ri.traits.noCollectionDelete { // namespaces
