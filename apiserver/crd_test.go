@@ -493,3 +493,44 @@ func TestCh13_CRD_GoAPI(t *testing.T) {
 	require.Error(t, err)
 	assert.Equal(t, `Foo.samplecontroller.k8s.io "b" is invalid: spec.deploymentName: Required value`, err.Error())
 }
+
+func TestCh13_CRD_UpdateKeepsNamesAndScope(t *testing.T) {
+	_, c := newServer(t, Options{})
+	createFooCRD(t, c)
+	var crd map[string]any
+	c.get(crdPath+"/foos.samplecontroller.k8s.io").decode(t, &crd)
+	at(crd, "spec")["scope"] = "Cluster"
+	at(crd, "spec", "names")["kind"] = "Bar"
+	r := c.do(http.MethodPut, crdPath+"/foos.samplecontroller.k8s.io", crd)
+	require.Equal(t, http.StatusUnprocessableEntity, r.code, "%s", r.body)
+	assert.Equal(t, `CustomResourceDefinition.apiextensions.k8s.io "foos.samplecontroller.k8s.io" is invalid: `+
+		`[spec.scope: Invalid value: "Cluster": field is immutable, spec.names.kind: Invalid value: "Bar": field is immutable]`, r.status(t).Message)
+}
+
+func TestCh13_CRD_ClusterScoped(t *testing.T) {
+	_, c := newServer(t, Options{})
+	crd := fooCRD(t, func(m map[string]any) { at(m, "spec")["scope"] = "Cluster" })
+	r := c.do(http.MethodPost, crdPath, crd)
+	require.Equal(t, http.StatusCreated, r.code, "%s", r.body)
+	const path = "/apis/samplecontroller.k8s.io/v1alpha1/foos"
+	r = c.do(http.MethodPost, path, foo("a", map[string]any{"deploymentName": "d"}))
+	require.Equal(t, http.StatusCreated, r.code, "%s", r.body)
+	var got map[string]any
+	r.decode(t, &got)
+	assert.NotContains(t, at(got, "metadata"), "namespace")
+	assert.Equal(t, http.StatusOK, c.get(path+"/a").code)
+	assert.Equal(t, http.StatusNotFound, c.get(foosPath+"/a").code, "no namespaced path")
+}
+
+func TestCh13_CRD_NamespaceDeletionDeletesCustomObjects(t *testing.T) {
+	_, c := newServer(t, Options{})
+	createFooCRD(t, c)
+	r := c.do(http.MethodPost, "/api/v1/namespaces", map[string]any{"metadata": map[string]any{"name": "team"}})
+	require.Equal(t, http.StatusCreated, r.code, "%s", r.body)
+	const teamFoos = "/apis/samplecontroller.k8s.io/v1alpha1/namespaces/team/foos"
+	r = c.do(http.MethodPost, teamFoos, foo("a", map[string]any{"deploymentName": "d"}))
+	require.Equal(t, http.StatusCreated, r.code, "%s", r.body)
+	require.Equal(t, http.StatusOK, c.do(http.MethodDelete, "/api/v1/namespaces/team", nil).code)
+	assert.Equal(t, http.StatusNotFound, c.get(teamFoos+"/a").code)
+	assert.Equal(t, http.StatusNotFound, c.get("/api/v1/namespaces/team").code)
+}

@@ -239,6 +239,23 @@ func contains(list []string, s string) bool {
 	return false
 }
 
+// crdUpdateCauses mirrors validateCustomResourceDefinitionSpecUpdate: the group and the
+// plural name the resource, so they never change; once the CRD is Established (here, always)
+// neither do its scope and kind.
+func crdUpdateCauses(obj, old *api.Unstructured) []api.StatusCause {
+	spec, was := readCRDSpec(obj), readCRDSpec(old)
+	var causes []api.StatusCause
+	for _, f := range []struct{ path, now, before string }{
+		{"spec.scope", spec.Scope, was.Scope}, {"spec.names.kind", spec.Names.Kind, was.Names.Kind},
+		{"spec.group", spec.Group, was.Group}, {"spec.names.plural", spec.Names.Plural, was.Names.Plural},
+	} {
+		if f.now != f.before {
+			causes = append(causes, validation.Invalid(f.path, f.now, "field is immutable"))
+		}
+	}
+	return causes
+}
+
 const apiApprovedAnnotation = "api-approved.kubernetes.io"
 
 // apiApprovalCauses mirrors validateAPIApproval: a CRD in a group under k8s.io or

@@ -409,6 +409,9 @@ func validateUpdate(res *resource, obj *api.Unstructured, old *record) error {
 	if isNamespaces(res) {
 		causes = append(causes, namespacePhaseCauses(obj)...)
 	}
+	if isCRDs(res) {
+		causes = append(causes, crdUpdateCauses(obj, old.obj)...)
+	}
 	err := validate(res, obj)
 	if len(causes) == 0 {
 		return err
