@@ -3,6 +3,7 @@ package apiserver
 import (
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/informer-lab/informer-lab/api"
@@ -23,12 +24,12 @@ import (
 // (crdFinalizer). Custom objects are decoded, pruned, defaulted and validated against the
 // served version's structural schema (internal/structural).
 //
-// Deviations: one version is served, the storage version (or, were it not served, the
-// first served one); no conversion is ever needed for the None strategy, but the other
-// served versions answer 404. A plural that a built-in (or Go-registered) resource of the
-// same group already serves is refused with 422, where the real server accepts the CRD and
-// leaves it shadowed. Names, scope and subresources are read when the CRD is created: an
-// update changes the schema, columns and scale paths only.
+// Deviations: every served version is served with the None strategy (crd_versions.go) and
+// with the storage version's schema, columns and subresources. A plural that a built-in (or
+// Go-registered) resource of the same group already serves is refused with 422, where the
+// real server accepts the CRD and leaves it shadowed. Short names, categories, subresources
+// and the storage version are read when the CRD is created: an update changes the schema,
+// the columns, the scale paths and the set of served versions.
 
 const apiextensionsGroup = "apiextensions.k8s.io"
 
@@ -46,8 +47,8 @@ type crdServing struct {
 	scale   *crdScale
 }
 
-// servedVersion picks the version this simulator serves: the storage version when it is
-// served, else the first served one; -1 when none is.
+// servedVersion picks the version the resource is registered at: the storage version when
+// it is served, else the first served one; -1 when none is.
 func servedVersion(spec crdSpec) int {
 	first := -1
 	for i, v := range spec.Versions {
@@ -141,7 +142,7 @@ func (s *Server) crdAdmitLocked(obj *api.Unstructured) error {
 	}
 	if servedVersion(spec) < 0 {
 		return api.NewInvalid(api.GroupKind{Group: apiextensionsGroup, Kind: "CustomResourceDefinition"}, obj.GetName(), []api.StatusCause{
-			validation.Invalid("spec.versions", "<versions>", "this simulator needs at least one served version")})
+			invalidRaw("spec.versions", "[]apiextensions.CustomResourceDefinitionVersion{…}", "this simulator needs at least one served version")})
 	}
 	return nil
 }
@@ -163,6 +164,17 @@ func (s *Server) serveCRDLocked(obj *api.Unstructured) {
 	}
 	if r.info.crd == obj.GetName() && r.info.Version == spec.Versions[i].Name {
 		r.crd.Store(crdServingOf(obj, spec, i))
+		also := servedAlso(spec, i)
+		for gv, list := range s.byGV {
+			g, v, _ := strings.Cut(gv, "/")
+			if g == r.info.Group && v != r.info.Version && slices.Contains(list, r) && !slices.Contains(also, v) {
+				s.byGV[gv] = slices.DeleteFunc(slices.Clone(list), func(x *resource) bool { return x == r })
+				if len(s.byGV[gv]) == 0 {
+					delete(s.byGV, gv)
+				}
+			}
+		}
+		s.addVersionAliasesLocked(r, also)
 	}
 }
 
@@ -189,18 +201,7 @@ func (s *Server) dropCRDLocked(obj *api.Unstructured) {
 		}
 	}
 	delete(s.resources, id)
-	gv := r.info.Group + "/" + r.info.Version
-	list := s.byGV[gv][:0:0]
-	for _, x := range s.byGV[gv] {
-		if x != r {
-			list = append(list, x)
-		}
-	}
-	if len(list) == 0 {
-		delete(s.byGV, gv)
-	} else {
-		s.byGV[gv] = list
-	}
+	s.removeFromGVsLocked(r)
 	for ns := range namespaces {
 		if ns != "" {
 			s.maybeFinishNamespaceLocked(ns)
@@ -303,7 +304,9 @@ func (s *Server) crdSchemas(group, version string) map[string]json.RawMessage {
 	out := map[string]json.RawMessage{}
 	for _, r := range s.byGV[group+"/"+version] {
 		if cs := r.crd.Load(); cs != nil {
-			out[r.info.Resource] = crdOpenAPISchema(r.info, cs)
+			ri := r.info
+			ri.Version = version // another served version publishes the same schema
+			out[r.info.Resource] = crdOpenAPISchema(ri, cs)
 		}
 	}
 	return out

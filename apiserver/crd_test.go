@@ -3,6 +3,7 @@ package apiserver
 import (
 	"encoding/json"
 	"net/http"
+	"slices"
 	"strings"
 	"testing"
 
@@ -533,4 +534,96 @@ func TestCh13_CRD_NamespaceDeletionDeletesCustomObjects(t *testing.T) {
 	require.Equal(t, http.StatusOK, c.do(http.MethodDelete, "/api/v1/namespaces/team", nil).code)
 	assert.Equal(t, http.StatusNotFound, c.get(teamFoos+"/a").code)
 	assert.Equal(t, http.StatusNotFound, c.get("/api/v1/namespaces/team").code)
+}
+
+func TestCh13_CRD_MultiVersion(t *testing.T) {
+	_, c := newServer(t, Options{})
+	crd := fooCRD(t, func(m map[string]any) {
+		v := at(m, "spec", "versions", 0)
+		beta, v1 := map[string]any{}, map[string]any{}
+		for k, x := range v {
+			beta[k], v1[k] = x, x
+		}
+		beta["name"], beta["storage"] = "v1beta1", false
+		v1["name"], v1["storage"], v1["served"] = "v1", false, false
+		at(m, "spec")["versions"] = []any{v, beta, v1}
+	})
+	r := c.do(http.MethodPost, crdPath, crd)
+	require.Equal(t, http.StatusCreated, r.code, "%s", r.body)
+
+	// Discovery lists the served versions, the preferred (kube-aware highest) first.
+	var group api.APIGroup
+	c.get("/apis/samplecontroller.k8s.io").decode(t, &group)
+	assert.Equal(t, "samplecontroller.k8s.io/v1beta1", group.PreferredVersion.GroupVersion)
+	require.Len(t, group.Versions, 2)
+	assert.Equal(t, "v1alpha1", group.Versions[1].Version)
+	assert.Equal(t, http.StatusNotFound, c.get("/apis/samplecontroller.k8s.io/v1/namespaces/default/foos").code, "v1 is not served")
+
+	const betaFoos = "/apis/samplecontroller.k8s.io/v1beta1/namespaces/default/foos"
+	var list struct {
+		Metadata struct{ ResourceVersion string }
+	}
+	c.get(betaFoos).decode(t, &list)
+	w := c.watch(betaFoos + "?watch=1&resourceVersion=" + list.Metadata.ResourceVersion)
+
+	body := foo("a", map[string]any{"deploymentName": "d", "replicas": 2})
+	body["apiVersion"] = "samplecontroller.k8s.io/v1beta1"
+	r = c.do(http.MethodPost, betaFoos, body)
+	require.Equal(t, http.StatusCreated, r.code, "%s", r.body)
+	var got map[string]any
+	r.decode(t, &got)
+	assert.Equal(t, "samplecontroller.k8s.io/v1beta1", got["apiVersion"])
+	assert.Equal(t, float64(2), at(got, "spec")["replicas"], "numbers keep their value")
+
+	// Stored once: the same object at either version, with that version's apiVersion.
+	c.get(foosPath+"/a").decode(t, &got)
+	assert.Equal(t, "samplecontroller.k8s.io/v1alpha1", got["apiVersion"])
+	var items struct {
+		APIVersion string
+		Items      []map[string]any
+	}
+	c.get(betaFoos).decode(t, &items)
+	assert.Equal(t, "samplecontroller.k8s.io/v1beta1", items.APIVersion)
+	require.Len(t, items.Items, 1)
+	assert.Equal(t, "samplecontroller.k8s.io/v1beta1", items.Items[0]["apiVersion"])
+	ev := w.next()
+	_, apiVersion, name, _, _ := ev.meta(t)
+	assert.Equal(t, "a", name)
+	assert.Equal(t, "samplecontroller.k8s.io/v1beta1", apiVersion, "the watch at v1beta1")
+
+	// An update at v1beta1 goes to the same object.
+	at(got, "spec")["replicas"] = 3
+	got["apiVersion"] = "samplecontroller.k8s.io/v1beta1"
+	r = c.do(http.MethodPut, betaFoos+"/a", got)
+	require.Equal(t, http.StatusOK, r.code, "%s", r.body)
+	c.get(foosPath+"/a").decode(t, &got)
+	assert.Equal(t, float64(3), at(got, "spec")["replicas"])
+
+	// The OpenAPI document of v1beta1 carries the kind at that version.
+	r = c.get("/openapi/v3/apis/samplecontroller.k8s.io/v1beta1")
+	require.Equal(t, http.StatusOK, r.code)
+	assert.Contains(t, string(r.body), `"io.k8s.samplecontroller.v1beta1.Foo"`)
+
+	// Deleting the CRD ends the watch at v1beta1 after its DELETED event and takes both
+	// versions out of discovery.
+	require.Equal(t, http.StatusOK, c.do(http.MethodDelete, crdPath+"/foos.samplecontroller.k8s.io", nil).code)
+	rest := w.ended()
+	require.Len(t, rest, 2, "%q", rest) // the MODIFIED of the update, then the DELETED
+	assert.Contains(t, rest[1], `"type":"DELETED"`)
+	assert.Contains(t, rest[1], `"apiVersion":"samplecontroller.k8s.io/v1beta1"`)
+	assert.Equal(t, http.StatusNotFound, c.get("/apis/samplecontroller.k8s.io").code)
+}
+
+func TestCh13_CRD_VersionOrder(t *testing.T) {
+	vs := []string{"v1alpha1", "v2", "foo", "v1beta2", "v1", "v1beta1", "v10", "bar", "v2alpha1"}
+	slices.SortFunc(vs, func(a, b string) int {
+		if versionLess(a, b) {
+			return -1
+		}
+		if versionLess(b, a) {
+			return 1
+		}
+		return 0
+	})
+	assert.Equal(t, []string{"v10", "v2", "v1", "v1beta2", "v1beta1", "v2alpha1", "v1alpha1", "bar", "foo"}, vs)
 }

@@ -31,8 +31,8 @@
 //     an exported default where it has a size or a time (limits.go, options.go).
 //  12. Faults come on demand, in process or at /debug/faults (faults.go, debug_faults.go);
 //     time comes from Options.Clock; Options.Logger gets one Debug hop per operation.
-//  13. A CRD is validated as kube-apiserver does, Established, and its resource served (one
-//     version; discovery, OpenAPI, columns, status, scale); custom objects are pruned,
+//  13. A CRD is validated as kube-apiserver does, Established, and its resource served (its
+//     versions; discovery, OpenAPI, columns, status, scale); custom objects are pruned,
 //     defaulted and checked against its structural schema, CEL rules refused; deleting it
 //     deletes them and ends their watches (crd.go, crd_validation.go, internal/structural).
 //  14. Deviations, for a teaching simulator: no controller runs (a Deployment makes no Pod);

@@ -152,7 +152,9 @@ func (s *Server) Resources() []ResourceInfo {
 	var out []ResourceInfo
 	for _, gv := range sortedKeys(s.byGV) {
 		for _, r := range s.byGV[gv] {
-			out = append(out, r.info)
+			ri := r.info
+			_, ri.Version, _ = strings.Cut(gv, "/")
+			out = append(out, ri)
 		}
 	}
 	return out
