@@ -493,6 +493,21 @@ func TestCh13_CRD_GoAPI(t *testing.T) {
 	_, err = s.Create(ctx, "fo", "default", &api.Unstructured{Object: foo("b", map[string]any{"replicas": int64(3)})})
 	require.Error(t, err)
 	assert.Equal(t, `Foo.samplecontroller.k8s.io "b" is invalid: spec.deploymentName: Required value`, err.Error())
+
+	// An in-process watch sees the DELETED event, then its channel closes.
+	w, err := s.Watch(ctx, "foos", "default", api.ListOptions{ResourceVersion: rvOf(t, got)})
+	require.NoError(t, err)
+	defer w.Stop()
+	_, err = s.Delete(ctx, "customresourcedefinitions", "", "foos.samplecontroller.k8s.io", nil)
+	require.NoError(t, err)
+	var events []string
+	for ev := range w.ResultChan() {
+		m, _ := api.Accessor(ev.Object)
+		events = append(events, string(ev.Type)+" "+m.GetName())
+	}
+	assert.Equal(t, []string{"DELETED a"}, events)
+	_, err = s.Get(ctx, "foos", "default", "a")
+	assert.Error(t, err, "the resource is gone")
 }
 
 func TestCh13_CRD_UpdateKeepsNamesAndScope(t *testing.T) {
