@@ -19,8 +19,9 @@
 //     real defaulting does after pruning.
 //  4. Validate checks a value as kube-openapi's validator does (type, format, nullable,
 //     enum, minimum and maximum with their exclusive forms, pattern, min/maxLength,
-//     min/maxItems, required) and returns the causes the real server returns, with its
-//     messages: `spec.replicas: Invalid value: 12: spec.replicas in body should be less
-//     than or equal to 10`, `spec.deploymentName: Required value`.
+//     min/maxItems, required, an embedded resource's apiVersion and kind) and returns the
+//     causes the real server returns, with its messages: `spec.replicas: Invalid value: 12:
+//     spec.replicas in body should be less than or equal to 10`, `spec.deploymentName:
+//     Required value`.
 //  5. Nothing here panics on any input: the fuzz test feeds it random schemas and values.
 package structural

@@ -89,6 +89,8 @@ func TestCh13_CRD_StructuralValidate(t *testing.T) {
 			[]string{"spec.items: Invalid value: 0: spec.items in body should have at least 1 items"}},
 		{"required at the root", `{}`, nil},
 		{"required below", `{"spec":{}}`, []string{"spec.name: Required value"}},
+		{"embedded resource without kind", `{"spec":{"name":"a","pod":{"apiVersion":"v1"}}}`,
+			[]string{"spec.pod.kind: Required value"}},
 		{"wrong type in a list", `{"spec":{"name":"a","items":[{"k":1}]}}`,
 			[]string{`spec.items[0].k: Invalid value: "integer": spec.items[0].k in body must be of type string: "integer"`}},
 	}

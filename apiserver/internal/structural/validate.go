@@ -130,6 +130,9 @@ func (v *validator) value(s *Schema, x any, path string) {
 			}
 		}
 	case map[string]any:
+		if s.EmbeddedResource {
+			v.embedded(val, path)
+		}
 		for _, name := range s.Required {
 			if _, ok := val[name]; !ok {
 				v.causes = append(v.causes, validation.Required(path+"."+name, ""))
@@ -142,6 +145,29 @@ func (v *validator) value(s *Schema, x any, path string) {
 			if c := s.child(name); c != nil {
 				v.value(c, val[name], path+"."+name)
 			}
+		}
+	}
+}
+
+// embedded mirrors validateEmbeddedResource (pkg/apiserver/schema/objectmeta): an embedded
+// object needs a string apiVersion and a kind that is a DNS-1035 label in any case.
+func (v *validator) embedded(m map[string]any, path string) {
+	for _, name := range []string{"apiVersion", "kind"} {
+		x, found := m[name]
+		str, isString := x.(string)
+		switch {
+		case !found:
+			v.causes = append(v.causes, validation.Required(path+"."+name, ""))
+		case !isString:
+			v.causes = append(v.causes, validation.Invalid(path+"."+name, x, "must be a string"))
+		case str == "":
+			v.causes = append(v.causes, validation.Invalid(path+"."+name, str, "must not be empty"))
+		case name == "kind":
+			if errs := validation.IsDNS1035Label(strings.ToLower(str)); len(errs) > 0 {
+				v.causes = append(v.causes, validation.Invalid(path+".kind", str, "may have mixed case, but should otherwise match: "+strings.Join(errs, ",")))
+			}
+		case strings.Count(str, "/") > 1:
+			v.causes = append(v.causes, validation.Invalid(path+".apiVersion", str, "unexpected GroupVersion string: "+str))
 		}
 	}
 }
