@@ -69,6 +69,18 @@ func ForColumns(cols []Column) *Printer {
 	}
 }
 
+// createdAtPrinter mirrors the default table convertor of k8s.io/apiserver
+// pkg/registry/rest/table.go: Name, and Created At as an RFC 3339 date.
+var createdAtPrinter = &Printer{
+	columns: []api.TableColumnDefinition{
+		nameColumn(),
+		{Name: "Created At", Type: "date", Description: "CreationTimestamp is when the server created the object."},
+	},
+	cells: func(o object, _ time.Time) ([]any, []api.TableRowCondition) {
+		return []any{o.name(), o.str("metadata", "creationTimestamp")}, nil
+	},
+}
+
 // cellFor mirrors cellForJSONValue: the value as the column's type, or nil (an empty
 // cell) when it is missing or of another type. A string column prints any value.
 func cellFor(typ string, v any, now time.Time) any {
