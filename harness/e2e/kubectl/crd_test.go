@@ -83,6 +83,13 @@ func TestCh13_Kubectl_CRD(t *testing.T) {
 	assert.Equal(t, []string{"example-foo", "example-foo", "1"}, row[:3])
 	assert.Contains(t, e.ok("get", "fo"), "example-foo", "the short name")
 
+	// Applied again with a change: a merge patch, which moves generation.
+	out = e.ok("apply", "-f", e.file("foo.yaml", fooYAML("example-foo", "  deploymentName: example-foo\n  replicas: 2\n")))
+	assert.Contains(t, out, "foo.samplecontroller.k8s.io/example-foo configured")
+	assert.Equal(t, "2 2", e.ok("get", "foo", "example-foo", "-o", "jsonpath={.spec.replicas} {.metadata.generation}"))
+	lines = strings.Split(strings.TrimSpace(e.ok("get", "crd")), "\n")
+	assert.Equal(t, []string{"NAME", "CREATED", "AT"}, fields(lines[0]))
+
 	_, errOut, err := e.run("apply", "-f", e.file("missing.yaml", fooYAML("missing", "  replicas: 1\n")))
 	require.Error(t, err)
 	assert.Contains(t, errOut, `The Foo "missing" is invalid: spec.deploymentName: Required value`)
