@@ -309,10 +309,13 @@ func TestCh13_CRD_PruningAndDefaults(t *testing.T) {
 func TestCh13_CRD_StatusAndScale(t *testing.T) {
 	_, c := newServer(t, Options{})
 	createFooCRD(t, c)
-	r := c.do(http.MethodPost, foosPath, foo("a", map[string]any{"deploymentName": "d", "replicas": 2}))
+	body := foo("a", map[string]any{"deploymentName": "d", "replicas": 2})
+	body["status"] = map[string]any{"availableReplicas": 9}
+	r := c.do(http.MethodPost, foosPath, body)
 	require.Equal(t, http.StatusCreated, r.code, "%s", r.body)
 	var obj map[string]any
 	r.decode(t, &obj)
+	assert.NotContains(t, obj, "status", "a create writes no status")
 
 	// The status subresource writes only the status: generation stays.
 	obj["status"] = map[string]any{"availableReplicas": 2, "selector": "app=d"}

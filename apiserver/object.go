@@ -121,6 +121,9 @@ func (s *Server) prepareForCreate(res *resource, obj *api.Unstructured) {
 		prepareNamespaceForCreate(obj)
 	case isCRDs(res):
 		obj.Object["status"] = crdStatus(readCRDSpec(obj), s.now())
+	case res.info.crd != "" && res.info.crdStatus:
+		// The custom resource strategy: only the status subresource writes a status.
+		delete(obj.Object, "status")
 	case res.info.builtin && res.info.traits.resetStatus != nil:
 		obj.Object["status"] = res.info.traits.resetStatus()
 	case res.info.builtin && res.info.Group == "" && res.info.Kind == "Pod":
