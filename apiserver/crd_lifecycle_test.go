@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"net/http"
 	"slices"
+	"strconv"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -217,4 +218,24 @@ func TestCh13_CRD_VersionOrder(t *testing.T) {
 		return 0
 	})
 	assert.Equal(t, []string{"v10", "v2", "v1", "v1beta2", "v1beta1", "v2alpha1", "v1alpha1", "bar", "foo"}, vs)
+}
+
+// BenchmarkCRDCreateCustomObject is one custom object write through the Go API: decode,
+// prune, default, validate against the CRD's schema, store.
+func BenchmarkCRDCreateCustomObject(b *testing.B) {
+	s := New(Options{})
+	b.Cleanup(s.Close)
+	var crd api.Unstructured
+	require.NoError(b, crd.UnmarshalJSON([]byte(fooCRDJSON)))
+	_, err := s.Create(b.Context(), "customresourcedefinitions", "", &crd)
+	require.NoError(b, err)
+	b.ReportAllocs()
+	i := 0
+	for b.Loop() {
+		i++
+		obj := &api.Unstructured{Object: foo("foo-"+strconv.Itoa(i), map[string]any{"deploymentName": "d", "replicas": int64(3), "tags": []any{"a"}})}
+		if _, err := s.Create(b.Context(), "foos", "default", obj); err != nil {
+			b.Fatal(err)
+		}
+	}
 }

@@ -150,3 +150,20 @@ func FuzzCRDSchemaValidate(f *testing.F) {
 		_ = Validate(s, obj)
 	})
 }
+
+// BenchmarkPruneDefaultValidate is the schema work of one custom object write.
+func BenchmarkPruneDefaultValidate(b *testing.B) {
+	s, _ := Parse(tree(b, fooSchema), "")
+	const objJSON = `{"apiVersion":"x/v1","kind":"Foo","metadata":{"name":"a"},"bogus":1,
+		"spec":{"name":"a","replicas":3,"labels":{"k":"v"},"items":[{"k":"v"},{"k":"w"}],"any":{"free":1}}}`
+	b.ReportAllocs()
+	for b.Loop() {
+		var obj map[string]any
+		_ = json.Unmarshal([]byte(objJSON), &obj)
+		Prune(obj, s)
+		Default(obj, s)
+		if len(Validate(s, obj)) > 0 {
+			b.Fatal("invalid")
+		}
+	}
+}
