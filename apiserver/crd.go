@@ -137,8 +137,12 @@ func toAnySlice(ss []string) []any {
 func (s *Server) crdAdmitLocked(obj *api.Unstructured) error {
 	spec := readCRDSpec(obj)
 	if r, ok := s.resources[spec.Group+"/"+spec.Names.Plural]; ok && r.info.crd != obj.GetName() {
+		by := "the built-in resource"
+		if !r.info.builtin {
+			by = "the resource registered with Register,"
+		}
 		return api.NewInvalid(api.GroupKind{Group: apiextensionsGroup, Kind: "CustomResourceDefinition"}, obj.GetName(), []api.StatusCause{
-			validation.Invalid("spec.names.plural", spec.Names.Plural, fmt.Sprintf("is already served by the built-in resource %s: this simulator refuses a CRD it would shadow", api.GroupResource{Group: spec.Group, Resource: spec.Names.Plural}))})
+			validation.Invalid("spec.names.plural", spec.Names.Plural, fmt.Sprintf("is already served by %s %s: this simulator refuses a CRD it would shadow", by, r.info.GroupResource()))})
 	}
 	if servedVersion(spec) < 0 {
 		return api.NewInvalid(api.GroupKind{Group: apiextensionsGroup, Kind: "CustomResourceDefinition"}, obj.GetName(), []api.StatusCause{

@@ -220,3 +220,10 @@ func TestCh13_CRD_ClashWithBuiltin(t *testing.T) {
 	st := r.status(t)
 	assert.Equal(t, `CustomResourceDefinition.apiextensions.k8s.io "leases.coordination.k8s.io" is invalid: spec.names.plural: Invalid value: "leases": is already served by the built-in resource leases.coordination.k8s.io: this simulator refuses a CRD it would shadow`, st.Message)
 }
+
+func TestCh13_CRD_ClashWithRegisteredKind(t *testing.T) {
+	_, c := newServer(t, Options{Resources: []ResourceInfo{fooResource}})
+	r := c.do(http.MethodPost, crdPath, fooCRDJSON)
+	require.Equal(t, http.StatusUnprocessableEntity, r.code, "%s", r.body)
+	assert.Contains(t, r.status(t).Message, `spec.names.plural: Invalid value: "foos": is already served by the resource registered with Register, foos.samplecontroller.k8s.io`)
+}
