@@ -80,5 +80,9 @@ func (s *Server) removeLocked(res *resource, old *record, dryRun bool) deleteRes
 	if dryRun {
 		return deleteResult{rec: old, deleted: true}
 	}
-	return deleteResult{rec: s.commit(res, watch.Deleted, old.key, old.obj.DeepCopy(), old).obj, deleted: true}
+	rec := s.commit(res, watch.Deleted, old.key, old.obj.DeepCopy(), old).obj
+	if isCRDs(res) {
+		s.dropCRDLocked(rec.obj)
+	}
+	return deleteResult{rec: rec, deleted: true}
 }

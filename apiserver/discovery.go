@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"regexp"
 	"runtime"
+	"slices"
 	"strings"
 
 	"github.com/informer-lab/informer-lab/api"
@@ -77,6 +78,17 @@ func (s *Server) groupVersions() (groups []string, versions map[string][]string)
 		}
 		versions[g] = append(versions[g], v)
 	}
+	for _, vs := range versions {
+		slices.SortStableFunc(vs, func(a, b string) int {
+			switch {
+			case versionLess(a, b):
+				return -1
+			case versionLess(b, a):
+				return 1
+			}
+			return 0
+		})
+	}
 	return groups, versions
 }
 
@@ -86,7 +98,9 @@ func (s *Server) resourcesOf(group, version string) []ResourceInfo {
 	defer s.mu.RUnlock()
 	var out []ResourceInfo
 	for _, r := range s.byGV[group+"/"+version] {
-		out = append(out, r.info)
+		ri := r.info
+		ri.Version = version // a CRD's further served versions list its resource too
+		out = append(out, ri)
 	}
 	return out
 }
@@ -95,7 +109,7 @@ func legacyResources(infos []ResourceInfo) []api.APIResource {
 	out := []api.APIResource{}
 	for _, ri := range infos {
 		out = append(out, api.APIResource{
-			Name: ri.Resource, SingularName: strings.ToLower(ri.Kind), Namespaced: ri.Namespaced, Kind: ri.Kind,
+			Name: ri.Resource, SingularName: ri.singular(), Namespaced: ri.Namespaced, Kind: ri.Kind,
 			Verbs: ri.verbs(), ShortNames: ri.ShortNames, Categories: ri.Categories,
 		})
 		if ri.builtin && ri.traits.noCollectionDelete { // namespaces
@@ -121,7 +135,7 @@ func aggregatedResources(infos []ResourceInfo) []api.APIResourceDiscovery {
 			scope = api.ScopeNamespace
 		}
 		d := api.APIResourceDiscovery{
-			Resource: ri.Resource, ResponseKind: &gvk, Scope: scope, SingularResource: strings.ToLower(ri.Kind),
+			Resource: ri.Resource, ResponseKind: &gvk, Scope: scope, SingularResource: ri.singular(),
 			Verbs: ri.verbs(), ShortNames: ri.ShortNames, Categories: ri.Categories,
 		}
 		if ri.builtin && ri.traits.noCollectionDelete { // namespaces

@@ -82,7 +82,7 @@ func TestCh01_K4_LegacyDiscovery(t *testing.T) {
 	for _, g := range groupList.Groups {
 		names = append(names, g.Name)
 	}
-	assert.Equal(t, []string{"apps", "batch", "coordination.k8s.io", "discovery.k8s.io", "events.k8s.io"}, names)
+	assert.Equal(t, []string{"apiextensions.k8s.io", "apps", "batch", "coordination.k8s.io", "discovery.k8s.io", "events.k8s.io"}, names)
 
 	r = c.get("/api/v1")
 	require.Equal(t, 200, r.code)
@@ -188,9 +188,10 @@ func TestCh01_K5_AggregatedDiscovery(t *testing.T) {
 	r = c.do("GET", "/apis", nil, "Accept", kubectlDiscoveryAccept)
 	var groups api.APIGroupDiscoveryList
 	r.decode(t, &groups)
-	require.Len(t, groups.Items, 5)
-	assert.Equal(t, "apps", groups.Items[0].Metadata.Name)
-	deploy := groups.Items[0].Versions[0].Resources[1]
+	require.Len(t, groups.Items, 6)
+	assert.Equal(t, "apiextensions.k8s.io", groups.Items[0].Metadata.Name)
+	assert.Equal(t, "apps", groups.Items[1].Metadata.Name)
+	deploy := groups.Items[1].Versions[0].Resources[1]
 	assert.Equal(t, "deployments", deploy.Resource)
 	assert.Equal(t, []api.APISubresourceDiscovery{
 		{Subresource: "scale", ResponseKind: &api.GroupVersionKind{Group: "autoscaling", Version: "v1", Kind: "Scale"}, Verbs: statusVerbs},
@@ -289,7 +290,7 @@ func TestCh01_K11_OpenAPIv3(t *testing.T) {
 		} `json:"paths"`
 	}
 	r.decode(t, &index)
-	require.Len(t, index.Paths, 6)
+	require.Len(t, index.Paths, 7)
 	for gvPath, wantKinds := range map[string][]string{
 		"api/v1":        {"ConfigMap", "Endpoints", "Event", "Namespace", "Node", "PersistentVolumeClaim", "Pod", "Secret", "ServiceAccount", "Service"},
 		"apis/apps/v1":  {"DaemonSet", "Deployment", "ReplicaSet", "StatefulSet"},
@@ -347,8 +348,8 @@ func TestCh01_DiscoveryFollowsRegister(t *testing.T) {
 	require.NoError(t, s.Register(ResourceInfo{Group: "example.dev", Version: "v1", Resource: "widgets", Kind: "Widget", Namespaced: true}))
 	var groups api.APIGroupList
 	c.get("/apis").decode(t, &groups)
-	require.Len(t, groups.Groups, 6)
-	assert.Equal(t, "example.dev", groups.Groups[5].Name)
+	require.Len(t, groups.Groups, 7)
+	assert.Equal(t, "example.dev", groups.Groups[6].Name)
 	after := c.get("/openapi/v3").body
 	assert.NotEqual(t, string(before), string(after))
 	var idx map[string]map[string]json.RawMessage

@@ -2,10 +2,9 @@
 // reference, docs/behaviour/wire.md §0–10) and honours the test-harness contract the reflector
 // relies on (docs/behaviour/client-go.md §16, H-1 … H-9). It mirrors, much reduced, what a
 // client can observe of k8s.io/apiserver: the etcd3 store, the watch cache, the REST handlers,
-// the registry strategies of 19 built-in kinds (kinds.go), discovery and OpenAPI. Serve it over
-// HTTP (Handler, Start, StartTLS, NewTestServer, NewTLSTestServer) or call it in process
-// (Create, Get, Update, Patch, Delete, List, Watch, ListerWatcher); real kubectl (1.27–1.33)
-// and client-go work against it. It promises, each in detail where named:
+// the registry strategies of 20 built-in kinds (kinds.go), CRDs, discovery and OpenAPI. Serve
+// it over HTTP (Handler, Start, StartTLS, NewTestServer) or in process (Create, Get, Update,
+// Patch, Delete, List, Watch, ListerWatcher); real kubectl and client-go work against it:
 //
 //  1. Every write bumps one global revision and stamps the object with it; a no-op write
 //     writes nothing; the Go API deep-copies objects both ways (storage.go).
@@ -17,24 +16,25 @@
 //     watch cache's, and RVs on one stream never go back (watch.go).
 //  4. Writers never wait for watchers: a watcher that falls behind ends with an ERROR and one
 //     that stops reading is cut off, freeing what it held (watch.go, limits.go).
-//  5. Every failure is a Status with the real code, reason and message; a panic in a handler
-//     is a 500 and the server goes on (http.go).
+//  5. Every failure is a Status with the real code, reason and message; a panic is a 500.
 //  6. Objects are stored whole: decoded against the kind's real OpenAPI schema as
 //     fieldValidation says, defaulted, validated and patched as kube-apiserver does
 //     (object.go, internal/{schema,decode,defaulting,validation,patch}); dryRun=All stores
 //     nothing; the status and scale subresources write only their part (ops.go, scale.go).
-//  7. Deletes are immediate unless finalizers hold the object; namespaces follow the real
-//     lifecycle (delete.go, namespace_lifecycle.go).
+//  7. Deletes are immediate unless finalizers hold the object; namespaces have their lifecycle.
 //  8. Bodies are JSON, or protobuf for built-in kinds, other types 415; the Accept header
 //     picks JSON or protobuf, a Table or PartialObjectMetadata (protobuf.go, internal/…).
-//  9. Discovery, /version, /openapi/v3 and the health checks answer as kubectl and client-go
-//     expect (discovery.go, openapi.go).
+//  9. Discovery, /version, /openapi/v3 and health checks answer as clients expect.
 //  10. With Options.BearerToken or Options.ClientCertAuth a request must authenticate as
 //     kube-apiserver's authenticators decide (auth.go); web pages are refused (origin.go).
 //  11. Every limit a hostile or broken client meets is tested, and is an Options field with
 //     an exported default where it has a size or a time (limits.go, options.go).
-//  12. Faults come on demand, in process or at /debug/faults (faults.go, debug_faults.go).
-//  13. Time comes from Options.Clock; Options.Logger gets one Debug hop per operation.
+//  12. Faults come on demand, in process or at /debug/faults (faults.go, debug_faults.go);
+//     time comes from Options.Clock; Options.Logger gets one Debug hop per operation.
+//  13. A CRD is validated as kube-apiserver does, Established, and its resource served (its
+//     versions; discovery, OpenAPI, columns, status, scale); custom objects are pruned,
+//     defaulted and checked against its structural schema, CEL rules refused; deleting it
+//     deletes them and ends their watches (crd.go, crd_validation.go, internal/structural).
 //  14. Deviations, for a teaching simulator: no controller runs (a Deployment makes no Pod);
 //     apply is a merge without field ownership; no RBAC (401 where it would answer 403).
 package apiserver

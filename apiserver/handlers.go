@@ -57,7 +57,7 @@ func (s *Server) serveCollectionGet(w http.ResponseWriter, r *http.Request, info
 // tableConverter prints the request's resource as of now.
 func (s *Server) tableConverter(info requestInfo) *printers.TableConverter {
 	return &printers.TableConverter{
-		Printer: printers.For(info.res.info.Group, info.res.info.Kind, info.res.info.builtin),
+		Printer: printerFor(info.res),
 		Version: info.out.Version,
 		Include: info.include,
 		Now:     s.clock.Now(),

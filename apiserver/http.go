@@ -200,6 +200,14 @@ func (s *Server) route(w http.ResponseWriter, r *http.Request) {
 		writeError(w, err)
 		return
 	}
+	if stored, asked, ok := alsoServed(info.res, gv); ok {
+		if info.verb == "create" || info.verb == "update" && info.subresource != "scale" {
+			convertRequestBody(r, asked, stored)
+		}
+		vw := &versionWriter{ResponseWriter: w, from: stored, to: asked, stream: info.verb == "watch"}
+		defer vw.finish()
+		w = vw
+	}
 	switch info.verb {
 	case "get", "update", "patch":
 		if info.subresource == "scale" {

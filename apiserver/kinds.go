@@ -123,6 +123,10 @@ var builtinTable = []builtin{
 		resetStatus: func() map[string]any { return map[string]any{"loadBalancer": map[string]any{}} }},
 		map[string]fieldRead{"spec.clusterIP": textField("spec.clusterIP"), "spec.type": textField("spec.type")}),
 
+	// The CRD strategy keeps generation and clears the status on create; crd.go writes the
+	// conditions its controllers would, in the same write.
+	crdKind(),
+
 	group("apps", "daemonsets", "DaemonSet", []string{"ds"}, []string{"all"}, kindTraits{status: true, generation: true,
 		resetStatus: zeroStatus("currentNumberScheduled", "numberMisscheduled", "desiredNumberScheduled", "numberReady")}, nil),
 	group("apps", "deployments", "Deployment", []string{"deploy"}, []string{"all"}, kindTraits{status: true, scale: true, generation: true, resetStatus: emptyStatus}, nil),
@@ -156,6 +160,13 @@ func core(resource, kind string, namespaced bool, short, categories []string, t 
 	b := group("", resource, kind, short, categories, t, reads)
 	b.info.Namespaced = namespaced
 	b.info.ReturnDeletedObject = deleteReturnsObject[resource]
+	return b
+}
+
+func crdKind() builtin {
+	b := group(apiextensionsGroup, "customresourcedefinitions", "CustomResourceDefinition", []string{"crd", "crds"}, []string{"api-extensions"},
+		kindTraits{status: true, generation: true}, nil)
+	b.info.Namespaced = false
 	return b
 }
 

@@ -19,6 +19,9 @@ import (
 // decoder does (unknown, duplicate and mistyped fields follow fieldValidation), and returns
 // it as stored objects are kept: whole.
 func (s *Server) decodeObject(res *resource, body []byte, fieldValidation string) (*api.Unstructured, []string, error) {
+	if cs := res.crd.Load(); cs != nil {
+		return s.decodeCustom(res, cs, body, fieldValidation)
+	}
 	if res.info.builtin {
 		if sch, ok := schema.ForKind(res.info.GVK()); ok {
 			u, warnings, err := decode.ObjectForStorage(body, sch, res.info.GVK(), fieldValidation)
@@ -43,6 +46,19 @@ func (s *Server) decodeObject(res *resource, body []byte, fieldValidation string
 func (s *Server) fromGo(res *resource, obj api.Object) (*api.Unstructured, error) {
 	if obj == nil {
 		return nil, api.NewBadRequest("no object provided")
+	}
+	if res.crd.Load() != nil {
+		// A custom object from Go is pruned and defaulted as its JSON would be.
+		u, err := s.normalize(res, obj)
+		if err != nil {
+			return nil, err
+		}
+		data, err := json.Marshal(u)
+		if err != nil {
+			return nil, api.NewBadRequest(err.Error())
+		}
+		u, _, err = s.decodeObject(res, data, api.FieldValidationIgnore)
+		return u, err
 	}
 	if res.info.builtin {
 		if _, ok := schema.ForKind(res.info.GVK()); ok {
@@ -103,6 +119,11 @@ func (s *Server) prepareForCreate(res *resource, obj *api.Unstructured) {
 	switch {
 	case isNamespaces(res):
 		prepareNamespaceForCreate(obj)
+	case isCRDs(res):
+		obj.Object["status"] = crdStatus(readCRDSpec(obj), s.now())
+	case res.info.crd != "" && res.info.crdStatus:
+		// The custom resource strategy: only the status subresource writes a status.
+		delete(obj.Object, "status")
 	case res.info.builtin && res.info.traits.resetStatus != nil:
 		obj.Object["status"] = res.info.traits.resetStatus()
 	case res.info.builtin && res.info.Group == "" && res.info.Kind == "Pod":

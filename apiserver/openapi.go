@@ -72,6 +72,7 @@ func (s *Server) openAPIDoc(group, version string) []byte {
 	for _, ri := range infos {
 		key.WriteString("|" + ri.Resource)
 	}
+	key.WriteString(s.crdCacheKey(group, version))
 	if doc, ok := s.openAPICache.Load(key.String()); ok {
 		return doc.([]byte)
 	}
@@ -115,14 +116,15 @@ func (s *Server) buildOpenAPIDoc(group, version string, infos []ResourceInfo) []
 		}{"200": {Description: "OK"}, "201": {Description: "Created"}}
 		doc.Paths[item] = openAPIPathItem{Patch: op}
 	}
-	doc.Components = componentsFor(group, version, infos)
+	doc.Components = componentsFor(group, version, infos, s.crdSchemas(group, version))
 	data, _ := json.Marshal(doc) // maps, strings, bools and embedded JSON only
 	return data
 }
 
 // componentsFor returns the components member of a group-version's document: the embedded
-// schemas of the built-in kinds, plus a field-keeping schema per registered kind.
-func componentsFor(group, version string, infos []ResourceInfo) json.RawMessage {
+// schemas of the built-in kinds, a custom resource's own schema (crds, by resource name),
+// and a field-keeping schema for any other registered kind.
+func componentsFor(group, version string, infos []ResourceInfo, crds map[string]json.RawMessage) json.RawMessage {
 	var comp struct {
 		Schemas map[string]json.RawMessage `json:"schemas"`
 	}
@@ -146,6 +148,10 @@ func componentsFor(group, version string, infos []ResourceInfo) json.RawMessage 
 		}
 		gvk, _ := json.Marshal([]map[string]string{{"group": ri.Group, "version": ri.Version, "kind": ri.Kind}})
 		name := reverseDNS(ri.Group) + "." + ri.Version + "." + ri.Kind
+		if sch, ok := crds[ri.Resource]; ok {
+			comp.Schemas[name] = sch
+			continue
+		}
 		comp.Schemas[name] = json.RawMessage(`{"type":"object","x-kubernetes-preserve-unknown-fields":true,` +
 			`"x-kubernetes-group-version-kind":` + string(gvk) + `}`)
 	}

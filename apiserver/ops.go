@@ -243,6 +243,11 @@ func (s *Server) create(res *resource, ns string, obj *api.Unstructured, dryRun 
 	if _, exists := res.objects[key]; exists {
 		return nil, api.NewAlreadyExists(res.info.GroupResource(), m.GetName())
 	}
+	if isCRDs(res) {
+		if err := s.crdAdmitLocked(obj); err != nil {
+			return nil, err
+		}
+	}
 	if isServices(res) {
 		if err := s.serviceIPs.AllocateService(obj.Object, dryRun); err != nil {
 			return nil, err
@@ -251,7 +256,11 @@ func (s *Server) create(res *resource, ns string, obj *api.Unstructured, dryRun 
 	if dryRun {
 		return newRecord(obj, key, 0), nil
 	}
-	return s.commit(res, watch.Added, key, obj, nil).obj, nil
+	rec := s.commit(res, watch.Added, key, obj, nil).obj
+	if isCRDs(res) {
+		s.serveCRDLocked(rec.obj)
+	}
+	return rec, nil
 }
 
 // updateOptions say where an update comes from.
@@ -356,7 +365,11 @@ func (s *Server) update(res *resource, ns string, obj *api.Unstructured, uo upda
 		}
 		return rec, nil
 	}
-	return s.commit(res, watch.Modified, key, obj, old).obj, nil
+	rec := s.commit(res, watch.Modified, key, obj, old).obj
+	if isCRDs(res) {
+		s.serveCRDLocked(rec.obj)
+	}
+	return rec, nil
 }
 
 // objectResourceVersion parses the resourceVersion of an update's body as
@@ -395,6 +408,9 @@ func validateUpdate(res *resource, obj *api.Unstructured, old *record) error {
 	}
 	if isNamespaces(res) {
 		causes = append(causes, namespacePhaseCauses(obj)...)
+	}
+	if isCRDs(res) {
+		causes = append(causes, crdUpdateCauses(obj, old.obj)...)
 	}
 	err := validate(res, obj)
 	if len(causes) == 0 {

@@ -22,6 +22,9 @@ type ResourceInfo struct {
 	ShortNames []string // e.g. "deploy"
 	// Categories are the groups of resources kubectl get expands, e.g. "all" (discovery).
 	Categories []string
+	// SingularName is the singular resource name discovery reports; the lower-case Kind
+	// when empty (a CRD's spec.names.singular).
+	SingularName string
 
 	// AllowUnconditionalUpdate mirrors RESTUpdateStrategy.AllowUnconditionalUpdate: a PUT
 	// without metadata.resourceVersion is accepted (wire spec P3). Built-ins allow it; a
@@ -38,6 +41,10 @@ type ResourceInfo struct {
 
 	builtin bool
 	traits  kindTraits // the strategy switches of a built-in (kinds.go)
+	// crd names the CustomResourceDefinition a resource serves ("" otherwise); such a
+	// resource has the status and scale subresources only where the CRD declares them.
+	crd                  string
+	crdStatus, crdScaled bool
 }
 
 // GVK returns the resource's group, version and kind.
@@ -65,14 +72,27 @@ func (ri *ResourceInfo) listKind() string {
 
 // hasStatus reports whether the resource serves the status subresource (U2): the built-ins
 // whose registry has one, and every registered kind.
-func (ri *ResourceInfo) hasStatus() bool { return !ri.builtin || ri.traits.status }
+func (ri *ResourceInfo) hasStatus() bool {
+	if ri.crd != "" {
+		return ri.crdStatus
+	}
+	return !ri.builtin || ri.traits.status
+}
 
 // hasGeneration reports whether metadata.generation is kept (P5): the built-ins whose
 // strategy sets it, and every registered kind.
 func (ri *ResourceInfo) hasGeneration() bool { return !ri.builtin || ri.traits.generation }
 
 // hasScale reports whether the scale subresource is served.
-func (ri *ResourceInfo) hasScale() bool { return ri.builtin && ri.traits.scale }
+func (ri *ResourceInfo) hasScale() bool { return ri.builtin && ri.traits.scale || ri.crdScaled }
+
+// singular is the singular name discovery reports.
+func (ri *ResourceInfo) singular() string {
+	if ri.SingularName != "" {
+		return ri.SingularName
+	}
+	return strings.ToLower(ri.Kind)
+}
 
 // verbs lists the verbs the resource serves, sorted as discovery sends them (K4). The
 // collection DELETE of namespaces is not served.

@@ -24,7 +24,7 @@ import (
 var scaleGVK = api.GroupVersionKind{Group: "autoscaling", Version: "v1", Kind: "Scale"}
 
 // scaleOf builds the Scale view of a stored object.
-func scaleOf(obj *api.Unstructured) map[string]any {
+func scaleOf(res *resource, obj *api.Unstructured) map[string]any {
 	md := map[string]any{"name": obj.GetName(), "uid": obj.GetUID(), "resourceVersion": obj.GetResourceVersion()}
 	if ns := obj.GetNamespace(); ns != "" {
 		md["namespace"] = ns
@@ -37,7 +37,15 @@ func scaleOf(obj *api.Unstructured) map[string]any {
 	if n, ok := nestedInt(obj.Object, "status", "replicas"); ok {
 		status["replicas"] = n
 	}
-	if sel := selectorText(obj.Object); sel != "" {
+	sel := ""
+	if cs := res.crd.Load(); cs != nil && cs.scale != nil {
+		var n int64
+		replicas, n, sel = customScaleOf(cs.scale, obj)
+		status["replicas"] = n
+	} else {
+		sel = selectorText(obj.Object)
+	}
+	if sel != "" {
 		status["selector"] = sel
 	}
 	return map[string]any{
@@ -119,7 +127,7 @@ func (s *Server) serveScale(w http.ResponseWriter, r *http.Request, info request
 		return
 	}
 	if info.verb == "get" {
-		writeScale(w, info, scaleOf(rec.obj))
+		writeScale(w, info, scaleOf(res, rec.obj))
 		return
 	}
 	optionsKind, pt := decode.UpdateOptionsKind, api.PatchType("")
@@ -150,7 +158,7 @@ func (s *Server) serveScale(w http.ResponseWriter, r *http.Request, info request
 		}
 	}
 	for attempt := 0; ; attempt++ {
-		cur := scaleOf(rec.obj)
+		cur := scaleOf(res, rec.obj)
 		data := body
 		if info.verb == "patch" {
 			curJSON, _ := json.Marshal(cur)
@@ -165,7 +173,11 @@ func (s *Server) serveScale(w http.ResponseWriter, r *http.Request, info request
 			return
 		}
 		obj := rec.obj.DeepCopy()
-		_ = api.SetNestedField(obj.Object, replicas, "spec", "replicas")
+		replicasPath := []string{"spec", "replicas"}
+		if cs := res.crd.Load(); cs != nil && cs.scale != nil {
+			replicasPath = columnPath(cs.scale.SpecReplicasPath)
+		}
+		_ = api.SetNestedField(obj.Object, replicas, replicasPath...)
 		expect := strconv.FormatUint(rec.rv, 10)
 		obj.SetResourceVersion(rv)
 		updated, err := s.update(res, info.namespace, obj, updateOptions{expectRV: expect, dryRun: wo.DryRun})
@@ -180,7 +192,7 @@ func (s *Server) serveScale(w http.ResponseWriter, r *http.Request, info request
 			writeError(w, err)
 			return
 		}
-		writeScale(w, info, scaleOf(updated.obj))
+		writeScale(w, info, scaleOf(res, updated.obj))
 		return
 	}
 }

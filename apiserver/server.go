@@ -128,15 +128,21 @@ func (s *Server) Register(ri ResourceInfo) error {
 	ri.FieldLabels = append([]string(nil), ri.FieldLabels...)
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	_, err := s.registerLocked(ri)
+	return err
+}
+
+// registerLocked is Register under s.mu, for the CRD handler that already holds it.
+func (s *Server) registerLocked(ri ResourceInfo) (*resource, error) {
 	id := ri.Group + "/" + ri.Resource
 	if _, ok := s.resources[id]; ok {
-		return fmt.Errorf("apiserver: resource %s is already registered", ri.GroupResource())
+		return nil, fmt.Errorf("apiserver: resource %s is already registered", ri.GroupResource())
 	}
 	r := newResource(ri)
 	s.resources[id] = r
 	gv := ri.Group + "/" + ri.Version
 	s.byGV[gv] = append(s.byGV[gv], r)
-	return nil
+	return r, nil
 }
 
 // Resources returns the served resources, built-ins first, for discovery and demos.
@@ -146,7 +152,9 @@ func (s *Server) Resources() []ResourceInfo {
 	var out []ResourceInfo
 	for _, gv := range sortedKeys(s.byGV) {
 		for _, r := range s.byGV[gv] {
-			out = append(out, r.info)
+			ri := r.info
+			_, ri.Version, _ = strings.Cut(gv, "/")
+			out = append(out, ri)
 		}
 	}
 	return out

@@ -70,6 +70,7 @@ func (r *record) json() []byte {
 // delete.
 type resource struct {
 	info    ResourceInfo
+	crd     atomic.Pointer[crdServing] // what a custom resource's CRD says now (crd.go)
 	objects map[string]*record
 	perNS   map[string]int // objects per namespace: the namespace lifecycle's O(1) emptiness check
 

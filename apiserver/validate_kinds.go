@@ -21,11 +21,13 @@ import (
 // kindCauses returns the validation causes of obj's spec, in the real server's order.
 func kindCauses(res *resource, obj *api.Unstructured) []api.StatusCause {
 	if !res.info.builtin {
-		return nil
+		return customCauses(res, obj)
 	}
 	var causes []api.StatusCause
 	templatePath := ""
 	switch res.info.Group + "/" + res.info.Kind {
+	case apiextensionsGroup + "/CustomResourceDefinition":
+		causes = append(causes, crdCauses(obj)...)
 	case "/Pod":
 		causes = append(causes, podSpecCauses(obj.Object, "spec")...)
 	case "apps/Deployment", "apps/ReplicaSet", "apps/StatefulSet", "apps/DaemonSet":

@@ -60,6 +60,7 @@ const (
 	stopClient         // the client went away or called Stop
 	stopServer         // Close or CloseAllWatches: end the stream cleanly
 	stopOverflow       // the buffer filled up: drain, then ERROR (W19)
+	stopGone           // the resource is no longer served (its CRD was deleted): drain, then end cleanly
 )
 
 // watcher is one open watch: the cacheWatcher of k8s.io/apiserver pkg/storage/cacher. The

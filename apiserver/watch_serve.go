@@ -113,14 +113,20 @@ func (s *Server) serve(ctx context.Context, w *watcher, out sink) {
 				return
 			}
 		case <-w.done:
-			if w.why.Load() != stopOverflow {
+			why := w.why.Load()
+			if why != stopOverflow && why != stopGone {
 				return
 			}
-			// Deliver what was queued, so the client misses nothing before the ERROR.
+			// Deliver what was queued, so the client misses nothing before the ERROR (or,
+			// for a resource that is gone, before the stream ends).
 			for len(w.ch) > 0 {
 				if !s.sendEvent(ctx, w, <-w.ch, send, out.flush) {
 					return
 				}
+			}
+			if why == stopGone {
+				out.flush()
+				return
 			}
 			trace.Hop(s.log, "apiserver", "fault", key, strconv.FormatUint(last, 10), slogString("fault", "slow-watcher"))
 			send(watch.Error, nil, api.NewInternalError(fmt.Errorf(

@@ -44,26 +44,27 @@ func Example_discovery() {
 	// server v1.32.0 (major 1, minor 32)
 	//   GET /api → 200
 	//   GET /apis → 200
-	// NAME                     SHORTNAMES   APIVERSION               NAMESPACED   KIND
-	// configmaps               cm           v1                       true         ConfigMap
-	// endpoints                ep           v1                       true         Endpoints
-	// events                   ev           v1                       true         Event
-	// namespaces               ns           v1                       false        Namespace
-	// nodes                    no           v1                       false        Node
-	// persistentvolumeclaims   pvc          v1                       true         PersistentVolumeClaim
-	// pods                     po           v1                       true         Pod
-	// secrets                               v1                       true         Secret
-	// serviceaccounts          sa           v1                       true         ServiceAccount
-	// services                 svc          v1                       true         Service
-	// daemonsets               ds           apps/v1                  true         DaemonSet
-	// deployments              deploy       apps/v1                  true         Deployment
-	// replicasets              rs           apps/v1                  true         ReplicaSet
-	// statefulsets             sts          apps/v1                  true         StatefulSet
-	// cronjobs                 cj           batch/v1                 true         CronJob
-	// jobs                                  batch/v1                 true         Job
-	// leases                                coordination.k8s.io/v1   true         Lease
-	// endpointslices                        discovery.k8s.io/v1      true         EndpointSlice
-	// events                   ev           events.k8s.io/v1         true         Event
+	// NAME                        SHORTNAMES   APIVERSION                NAMESPACED   KIND
+	// configmaps                  cm           v1                        true         ConfigMap
+	// endpoints                   ep           v1                        true         Endpoints
+	// events                      ev           v1                        true         Event
+	// namespaces                  ns           v1                        false        Namespace
+	// nodes                       no           v1                        false        Node
+	// persistentvolumeclaims      pvc          v1                        true         PersistentVolumeClaim
+	// pods                        po           v1                        true         Pod
+	// secrets                                  v1                        true         Secret
+	// serviceaccounts             sa           v1                        true         ServiceAccount
+	// services                    svc          v1                        true         Service
+	// customresourcedefinitions   crd,crds     apiextensions.k8s.io/v1   false        CustomResourceDefinition
+	// daemonsets                  ds           apps/v1                   true         DaemonSet
+	// deployments                 deploy       apps/v1                   true         Deployment
+	// replicasets                 rs           apps/v1                   true         ReplicaSet
+	// statefulsets                sts          apps/v1                   true         StatefulSet
+	// cronjobs                    cj           batch/v1                  true         CronJob
+	// jobs                                     batch/v1                  true         Job
+	// leases                                   coordination.k8s.io/v1    true         Lease
+	// endpointslices                           discovery.k8s.io/v1       true         EndpointSlice
+	// events                      ev           events.k8s.io/v1          true         Event
 }
 
 // Example_discoveryThenDynamic is what kubectl does with `kubectl label po web-1 …`: resolve

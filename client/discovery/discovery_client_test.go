@@ -77,7 +77,7 @@ func TestCh00_DiscoveryGroupsAndResources_K3_K4_K5_CG2(t *testing.T) {
 		wantAccept string
 	}{
 		{false, []string{"/api", "/apis"}, "application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList,application/json"},
-		{true, []string{"/api", "/apis", "/api/v1", "/apis/apps/v1", "/apis/batch/v1", "/apis/coordination.k8s.io/v1",
+		{true, []string{"/api", "/apis", "/api/v1", "/apis/apiextensions.k8s.io/v1", "/apis/apps/v1", "/apis/batch/v1", "/apis/coordination.k8s.io/v1",
 			"/apis/discovery.k8s.io/v1", "/apis/events.k8s.io/v1", "/apis/example.dev/v1"}, "application/json"},
 	}
 	for _, tt := range tests {
@@ -98,7 +98,7 @@ func TestCh00_DiscoveryGroupsAndResources_K3_K4_K5_CG2(t *testing.T) {
 			for _, g := range groups {
 				names = append(names, g.Name+"="+g.PreferredVersion.GroupVersion)
 			}
-			assert.Equal(t, []string{"=v1", "apps=apps/v1", "batch=batch/v1", "coordination.k8s.io=coordination.k8s.io/v1",
+			assert.Equal(t, []string{"=v1", "apiextensions.k8s.io=apiextensions.k8s.io/v1", "apps=apps/v1", "batch=batch/v1", "coordination.k8s.io=coordination.k8s.io/v1",
 				"discovery.k8s.io=discovery.k8s.io/v1", "events.k8s.io=events.k8s.io/v1", "example.dev=example.dev/v1"}, names)
 
 			got := map[string]string{} // "gv resource" → "Kind singular scope shortNames"
@@ -131,7 +131,7 @@ func TestCh00_DiscoveryGroupsAndResources_K3_K4_K5_CG2(t *testing.T) {
 			for k, v := range want {
 				assert.Equal(t, v, got[k], k)
 			}
-			assert.Len(t, got, 36, "19 built-in resources, 15 subresources (status, scale, finalize), and the widgets with status")
+			assert.Len(t, got, 38, "20 built-in resources, 16 subresources (status, scale, finalize), and the widgets with status")
 		})
 	}
 }
@@ -163,7 +163,7 @@ func TestCh00_DiscoveryGroups(t *testing.T) {
 	_, _, dc := startServer(t)
 	gl, err := dc.ServerGroups()
 	require.NoError(t, err)
-	require.Len(t, gl.Groups, 7)
+	require.Len(t, gl.Groups, 8)
 	assert.Equal(t, "", gl.Groups[0].Name)
 	assert.Equal(t, []api.GroupVersionForDiscovery{{GroupVersion: "v1", Version: "v1"}}, gl.Groups[0].Versions)
 }

@@ -12,8 +12,9 @@
 //     core Pod, ConfigMap, Namespace, Node, Service, Endpoints, Secret, ServiceAccount,
 //     Event, PersistentVolumeClaim; apps Deployment, ReplicaSet, StatefulSet, DaemonSet;
 //     batch Job, CronJob; coordination.k8s.io Lease; events.k8s.io Event (printed as its
-//     core conversion); discovery.k8s.io EndpointSlice. Every other kind, and a kind
-//     registered as a custom resource, gets NAME AGE.
+//     core conversion); discovery.k8s.io EndpointSlice; a CustomResourceDefinition NAME and
+//     CREATED AT. Every other kind gets NAME AGE; ForColumns prints a custom resource with
+//     its CRD's additionalPrinterColumns (a dotted jsonPath each), or NAME AGE without.
 //  3. Column names, types, formats and priorities, and the cells, are the real printer's
 //     with Wide set, as the server always prints: one cell per column, priority-1 columns
 //     for kubectl's -o wide, and the Completed condition on a Succeeded or Failed pod's

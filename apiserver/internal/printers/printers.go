@@ -43,6 +43,8 @@ var builtinPrinters = map[groupKind]*Printer{
 	{"coordination.k8s.io", "Lease"}:      leasePrinter,
 	{"events.k8s.io", "Event"}:            eventsV1Printer,
 	{"discovery.k8s.io", "EndpointSlice"}: endpointSlicePrinter,
+	// CRDs have no printer upstream: the default convertor's Name and Created At.
+	{"apiextensions.k8s.io", "CustomResourceDefinition"}: createdAtPrinter,
 }
 
 // For picks the printer of a kind by its API group ("" for core) and kind. A built-in kind

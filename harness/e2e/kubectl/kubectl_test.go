@@ -231,6 +231,7 @@ func TestCh01_Kubectl_T7_APIResources(t *testing.T) {
 		"secrets v1 true Secret",
 		"serviceaccounts sa v1 true ServiceAccount",
 		"services svc v1 true Service",
+		"customresourcedefinitions crd,crds apiextensions.k8s.io/v1 false CustomResourceDefinition",
 		"daemonsets ds apps/v1 true DaemonSet",
 		"deployments deploy apps/v1 true Deployment",
 		"replicasets rs apps/v1 true ReplicaSet",

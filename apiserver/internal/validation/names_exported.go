@@ -1,0 +1,33 @@
+package validation
+
+import (
+	"fmt"
+	"regexp"
+)
+
+const (
+	dns1035LabelFmt    = "[a-z]([-a-z0-9]*[a-z0-9])?"
+	dns1035LabelErrMsg = "a DNS-1035 label must consist of lower case alphanumeric characters or '-', start with an alphabetic character, and end with an alphanumeric character"
+)
+
+var dns1035LabelRegexp = regexp.MustCompile("^" + dns1035LabelFmt + "$")
+
+// IsDNS1035Label mirrors validation.IsDNS1035Label in k8s.io/apimachinery: the rule of a
+// custom resource's plural, singular, short names and version names.
+func IsDNS1035Label(v string) []string {
+	var errs []string
+	if len(v) > dns1123LabelMaxLength {
+		errs = append(errs, fmt.Sprintf("must be no more than %d characters", dns1123LabelMaxLength))
+	}
+	if !dns1035LabelRegexp.MatchString(v) {
+		errs = append(errs, regexError(dns1035LabelErrMsg, dns1035LabelFmt, "my-name", "abc-123"))
+	}
+	return errs
+}
+
+// IsDNS1123Subdomain mirrors validation.IsDNS1123Subdomain in k8s.io/apimachinery: the rule
+// of an API group name and of most object names.
+func IsDNS1123Subdomain(v string) []string { return isDNS1123Subdomain(v, "characters") }
+
+// IsDNS1123Label mirrors validation.IsDNS1123Label in k8s.io/apimachinery.
+func IsDNS1123Label(v string) []string { return isDNS1123Label(v) }
