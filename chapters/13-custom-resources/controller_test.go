@@ -221,14 +221,37 @@ func TestCh13_BadInput(t *testing.T) {
 			assert.ErrorContains(t, l.ctrl.Run(context.Background(), 0), "at least one worker")
 		})
 	})
+	// The CRD's schema refuses a Foo whose fields have the wrong type before any controller
+	// sees it, with the real server's messages.
+	for _, tc := range []struct {
+		name string
+		spec map[string]any
+		want string
+	}{
+		{"replicas not a number", map[string]any{"deploymentName": "bad", "replicas": "three"},
+			`spec.replicas: Invalid value: "string": spec.replicas in body must be of type integer: "string"`},
+		{"deploymentName not a string", map[string]any{"deploymentName": int64(7)},
+			`spec.deploymentName: Invalid value: "integer": spec.deploymentName in body must be of type string: "integer"`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			synctest.Test(t, func(t *testing.T) {
+				l := startLab(t)
+				foo := ch13.NewFoo("default", "bad", "", 0)
+				foo.Object["spec"] = tc.spec
+				_, err := l.dc.Resource(ch13.FooGVR).Namespace("default").Create(context.Background(), foo, api.CreateOptions{})
+				require.Error(t, err)
+				assert.True(t, api.IsInvalid(err), "%v", err)
+				assert.ErrorContains(t, err, tc.want)
+			})
+		})
+	}
+	// A Foo the schema accepts but the controller cannot act on is reported once, not retried.
 	for _, tc := range []struct {
 		name string
 		spec map[string]any
 		want string
 	}{
 		{"no deploymentName", map[string]any{"replicas": int64(1)}, "default/bad: deployment name must be specified"},
-		{"replicas not a number", map[string]any{"deploymentName": "bad", "replicas": "three"}, "not an integer"},
-		{"deploymentName not a string", map[string]any{"deploymentName": int64(7)}, "not a string"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			synctest.Test(t, func(t *testing.T) {

@@ -1,26 +1,34 @@
 package ch13_test
 
 import (
+	"context"
+	"encoding/json"
+	"os"
+
+	"github.com/informer-lab/informer-lab/api"
 	"github.com/informer-lab/informer-lab/apiserver"
+	"github.com/informer-lab/informer-lab/clientcmd"
 )
 
-// fooResource is what the Foo CustomResourceDefinition of testdata/crd.yaml tells the server:
-// the group, version, names and scope of the kind. Registered kinds are stored whole, have the
-// status subresource, and bump metadata.generation on spec changes only, as custom resources
-// with "subresources: {status: {}}" do.
-var fooResource = apiserver.ResourceInfo{
-	Group:               "samplecontroller.k8s.io",
-	Version:             "v1alpha1",
-	Resource:            "foos",
-	Kind:                "Foo",
-	Namespaced:          true,
-	ShortNames:          []string{"fo"},
-	ReturnDeletedObject: true,
-}
-
 // installFooCRD is the one place the chapter teaches the server the Foo kind: the
-// `kubectl apply -f testdata/crd.yaml` of sample-controller's README. It registers the kind
-// from Go; once the server serves apiextensions.k8s.io, this becomes a POST of the manifest.
+// `kubectl apply -f testdata/crd.yaml` of sample-controller's README, done in process. The
+// server validates the CustomResourceDefinition, sets its NamesAccepted and Established
+// conditions and starts serving foos.samplecontroller.k8s.io: stored whole, validated against
+// the CRD's schema, with the status subresource (metadata.generation moves on spec changes
+// only).
 func installFooCRD(srv *apiserver.Server) error {
-	return srv.Register(fooResource)
+	data, err := os.ReadFile("testdata/crd.yaml")
+	if err != nil {
+		return err
+	}
+	js, err := clientcmd.YAMLToJSON(data)
+	if err != nil {
+		return err
+	}
+	crd := &api.Unstructured{}
+	if err := json.Unmarshal(js, crd); err != nil {
+		return err
+	}
+	_, err = srv.Create(context.Background(), "customresourcedefinitions", "", crd)
+	return err
 }

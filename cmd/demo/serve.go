@@ -32,7 +32,13 @@ func cmdServe(ctx context.Context, args []string, out io.Writer, ready func(serv
 	clientCerts := fs.Bool("client-certs", false, "require a client certificate of a CA made at start-up, as kind and kubeadm do: the kubeconfig gets an admin one (CN kubernetes-admin, O system:masters), also written as FILE.client.crt and FILE.client.key; implies --tls")
 	faults := fs.Bool("faults", true, "serve the fault API as JSON at /debug/faults")
 	traceOn := fs.Bool("trace", false, "print the server's trace: one line per request, write and watch event")
+	var crdFiles stringList
+	fs.Var(&crdFiles, "crd", "a CustomResourceDefinition manifest (YAML or JSON, one or more documents) to create at start; repeatable")
 	if err := parse(fs, args); err != nil {
+		return err
+	}
+	crds, err := readCRDs(crdFiles)
+	if err != nil {
 		return err
 	}
 	if *seed < 0 || *seed > 10000 {
@@ -79,6 +85,11 @@ func cmdServe(ctx context.Context, args []string, out io.Writer, ready func(serv
 	if err := seedServer(ctx, srv, *seed); err != nil {
 		return err
 	}
+	for _, crd := range crds {
+		if _, err := srv.Create(ctx, "customresourcedefinitions", "", crd.obj); err != nil {
+			return fmt.Errorf("--crd %s: %w", crd.file, err)
+		}
+	}
 	// The kubeconfig in YAML, as kubectl writes one; the file itself is written below, 0600,
 	// created exclusively.
 	kc, err := clientcmd.Write(srv.AdminKubeconfig())
@@ -101,6 +112,9 @@ func cmdServe(ctx context.Context, args []string, out io.Writer, ready func(serv
 
 	fmt.Fprintf(out, "informer-lab apiserver (simulated) serving %s\n", url)
 	fmt.Fprintf(out, "  seeded     %d pods and configmap app-config in namespace default\n", *seed)
+	for _, crd := range crds {
+		fmt.Fprintf(out, "  crd        %s (from %s)\n", crd.obj.GetName(), crd.file)
+	}
 	fmt.Fprintf(out, "  kubeconfig %s\n", *kubeconfig)
 	if caFile != "" {
 		fmt.Fprintf(out, "  tls        self-signed CA in the kubeconfig and in %s\n", caFile)

@@ -514,3 +514,22 @@ func TestDemo_WatchEveryKind(t *testing.T) {
 		})
 	}
 }
+
+// TestDemo_ServeCRD: --crd creates CustomResourceDefinitions at start, so the custom kind is
+// served at once; a file that is not a CRD is an error before anything listens.
+func TestDemo_ServeCRD(t *testing.T) {
+	crd := filepath.Join("..", "..", "chapters", "13-custom-resources", "testdata", "crd.yaml")
+	ready, stop := startServe(t, "--crd", crd)
+	resp, err := http.Get(ready.url + "/apis/samplecontroller.k8s.io/v1alpha1/namespaces/default/foos")
+	require.NoError(t, err)
+	resp.Body.Close()
+	assert.Equal(t, http.StatusOK, resp.StatusCode)
+	assert.Contains(t, stop(), "crd        foos.samplecontroller.k8s.io")
+
+	notCRD := filepath.Join(t.TempDir(), "pod.yaml")
+	require.NoError(t, os.WriteFile(notCRD, []byte("apiVersion: v1\nkind: Pod\nmetadata: {name: x}\n"), 0o600))
+	var stdout, stderr bytes.Buffer
+	code := run(context.Background(), []string{"serve", "--listen", "127.0.0.1:0", "--kubeconfig", filepath.Join(t.TempDir(), "kc"), "--crd", notCRD}, nil, &stdout, &stderr)
+	assert.Equal(t, 2, code, "a bad flag value is a usage error")
+	assert.Contains(t, stderr.String(), "is a Pod (v1), not an apiextensions.k8s.io CustomResourceDefinition")
+}

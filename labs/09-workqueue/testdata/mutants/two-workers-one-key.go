@@ -6,7 +6,9 @@
 // the same object concurrently (WQ-1, WQ-4, INV-23).
 //
 // File: workqueue/queue.go
-// Caught by: TestCh09_WQ1_Add, TestCh09_WQ4_ConcurrentNoDoubleProcessing
+// TestCh09_WQ4_ConcurrentNoDoubleProcessing also catches it when the scheduler lets two
+// workers meet, which a loaded machine may not; TestCh09_WQ1_Add always does.
+// Caught by: TestCh09_WQ1_Add
 package workqueue
 
 func (q *Typed[T]) Add(item T) {
