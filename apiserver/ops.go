@@ -338,7 +338,9 @@ func (s *Server) update(res *resource, ns string, obj *api.Unstructured, uo upda
 			keepAllocatedIPs(obj, old.obj)
 		}
 	}
-	applyDefaults(res, obj)
+	if uo.subresource != "" {
+		applyDefaults(res, obj) // the stored object with a new status or finalizers
+	}
 	if err := validateUpdate(res, obj, old); err != nil {
 		return nil, err
 	}
