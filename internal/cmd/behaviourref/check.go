@@ -248,6 +248,8 @@ func checkPath(root, from, p string, tops map[string]bool) string {
 		return "" // client-go's tools/cache/…, tools/pager/…: upstream paths, not our tools module
 	case first == "labs" && (strings.HasPrefix(rest, "work") || strings.Contains(rest, "NN")):
 		return "" // the learner's git-ignored workspace, and lab-number placeholders
+	case first == "artifacts":
+		return "" // git-ignored test output (make e2e-browser); upstream artifacts/… paths
 	}
 	cands := []string{p, path.Join(path.Dir(from), p)}
 	for top := range tops { // a path given relative to a top-level package, as a chapter's table does
