@@ -290,7 +290,7 @@ func BenchmarkTraceDisabled(b *testing.B) {
 	s := New(Options{})
 	defer s.Close()
 	res, _ := s.lookup("pods")
-	lr := listResult{rv: 42}
+	lr := listResult{RV: 42}
 	b.ReportAllocs()
 	b.ResetTimer()
 	for range b.N {

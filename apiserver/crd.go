@@ -6,8 +6,9 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/informer-lab/informer-lab/apiserver/storage"
+
 	"github.com/informer-lab/informer-lab/api"
-	"github.com/informer-lab/informer-lab/api/watch"
 	"github.com/informer-lab/informer-lab/apiserver/internal/decode"
 	"github.com/informer-lab/informer-lab/apiserver/internal/printers"
 	"github.com/informer-lab/informer-lab/apiserver/internal/structural"
@@ -132,11 +133,14 @@ func toAnySlice(ss []string) []any {
 	return out
 }
 
-// crdAdmitLocked refuses a new CRD whose resource is already served in its group by
-// something else than a CRD.
-func (s *Server) crdAdmitLocked(obj *api.Unstructured) error {
+// crdAdmit refuses a new CRD whose resource is already served in its group by something
+// else than a CRD.
+func (s *Server) crdAdmit(obj *api.Unstructured) error {
 	spec := readCRDSpec(obj)
-	if r, ok := s.resources[spec.Group+"/"+spec.Names.Plural]; ok && r.info.crd != obj.GetName() {
+	s.tableMu.RLock()
+	r, ok := s.resources[spec.Group+"/"+spec.Names.Plural]
+	s.tableMu.RUnlock()
+	if ok && r.info.crd != obj.GetName() {
 		by := "the built-in resource"
 		if !r.info.builtin {
 			by = "the resource registered with Register,"
@@ -151,21 +155,25 @@ func (s *Server) crdAdmitLocked(obj *api.Unstructured) error {
 	return nil
 }
 
-// serveCRDLocked registers the resource of a CRD just stored, or, for a CRD already
-// served, swaps in its new schema, columns and scale paths.
-func (s *Server) serveCRDLocked(obj *api.Unstructured) {
+// serveCRD registers the resource of a CRD just stored, or, for a CRD already served,
+// swaps in its new schema, columns and scale paths. It runs inside the CRD's write.
+func (s *Server) serveCRD(obj *api.Unstructured) {
 	spec := readCRDSpec(obj)
 	i := servedVersion(spec)
 	if i < 0 {
 		return
 	}
+	s.tableMu.RLock()
 	r, ok := s.resources[spec.Group+"/"+spec.Names.Plural]
+	s.tableMu.RUnlock()
 	if !ok {
 		var err error
-		if r, err = s.registerLocked(crdResourceInfo(obj, spec, i)); err != nil {
-			return // crdAdmitLocked has ruled this out
+		if r, err = s.registerResource(crdResourceInfo(obj, spec, i)); err != nil {
+			return // crdAdmit has ruled this out
 		}
 	}
+	s.tableMu.Lock()
+	defer s.tableMu.Unlock()
 	if r.info.crd == obj.GetName() && r.info.Version == spec.Versions[i].Name {
 		r.crd.Store(crdServingOf(obj, spec, i))
 		also := servedAlso(spec, i)
@@ -182,33 +190,33 @@ func (s *Server) serveCRDLocked(obj *api.Unstructured) {
 	}
 }
 
-// dropCRDLocked is the CRD finalizer and the end of its handler: every object goes, each
-// with a DELETED event; then the resource's watches end and it leaves discovery.
-func (s *Server) dropCRDLocked(obj *api.Unstructured) {
+// dropCRD is the CRD finalizer and the end of its handler, inside the CRD's delete: every
+// object goes, each with a DELETED event; then the resource's watches end and it leaves
+// discovery.
+func (s *Server) dropCRD(tx *storage.Tx, obj *api.Unstructured) {
 	spec := readCRDSpec(obj)
 	id := spec.Group + "/" + spec.Names.Plural
+	s.tableMu.RLock()
 	r, ok := s.resources[id]
+	s.tableMu.RUnlock()
 	if !ok || r.info.crd != obj.GetName() {
 		return
 	}
 	namespaces := map[string]bool{}
-	for _, key := range append([]string(nil), r.sortedKeys()...) {
-		if rec, ok := r.objects[key]; ok {
-			s.commit(r, watch.Deleted, key, rec.obj.DeepCopy(), rec)
-			namespaces[rec.meta.GetNamespace()] = true
+	for _, key := range append([]string(nil), tx.Keys(r.coll)...) {
+		if rec := tx.Get(r.coll, key); rec != nil {
+			tx.Remove(r.coll, rec, rec.Obj.DeepCopy())
+			namespaces[rec.Namespace()] = true
 		}
 	}
-	for w := range s.watchers {
-		if w.res == r {
-			w.stop(stopGone)
-			delete(s.watchers, w)
-		}
-	}
+	tx.StopWatches(r.coll)
+	s.tableMu.Lock()
 	delete(s.resources, id)
 	s.removeFromGVsLocked(r)
+	s.tableMu.Unlock()
 	for ns := range namespaces {
 		if ns != "" {
-			s.maybeFinishNamespaceLocked(ns)
+			s.maybeFinishNamespace(tx, ns)
 		}
 	}
 }
@@ -303,8 +311,8 @@ func crdOpenAPISchema(ri ResourceInfo, cs *crdServing) json.RawMessage {
 // crdSchemas returns the OpenAPI schema of each custom resource of a group-version, by
 // resource name.
 func (s *Server) crdSchemas(group, version string) map[string]json.RawMessage {
-	s.mu.RLock()
-	defer s.mu.RUnlock()
+	s.tableMu.RLock()
+	defer s.tableMu.RUnlock()
 	out := map[string]json.RawMessage{}
 	for _, r := range s.byGV[group+"/"+version] {
 		if cs := r.crd.Load(); cs != nil {
@@ -319,8 +327,8 @@ func (s *Server) crdSchemas(group, version string) map[string]json.RawMessage {
 // crdCacheKey is what a group-version's OpenAPI document depends on beyond its resource
 // names: the CRDs it was built from.
 func (s *Server) crdCacheKey(group, version string) string {
-	s.mu.RLock()
-	defer s.mu.RUnlock()
+	s.tableMu.RLock()
+	defer s.tableMu.RUnlock()
 	var b strings.Builder
 	for _, r := range s.byGV[group+"/"+version] {
 		if cs := r.crd.Load(); cs != nil {

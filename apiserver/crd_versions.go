@@ -41,7 +41,7 @@ func (s *Server) addVersionAliasesLocked(r *resource, versions []string) {
 	}
 }
 
-// removeFromGVsLocked takes r out of every group-version it is listed under.
+// removeFromGVsLocked (tableMu held) takes r out of every group-version it is listed under.
 func (s *Server) removeFromGVsLocked(r *resource) {
 	for gv, list := range s.byGV {
 		kept := list[:0:0]

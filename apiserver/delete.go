@@ -1,11 +1,9 @@
 package apiserver
 
 import (
-	"strconv"
-
 	"github.com/informer-lab/informer-lab/api"
-	"github.com/informer-lab/informer-lab/api/watch"
 	"github.com/informer-lab/informer-lab/apiserver/internal/decode"
+	"github.com/informer-lab/informer-lab/apiserver/storage"
 )
 
 // Deletes are immediate, pods included (the simulator plays a kubelet that has already
@@ -23,66 +21,70 @@ type deleteResult struct {
 
 // remove deletes an object (Store.Delete; D1–D4, NS3, NS4). With dryRun in opts everything
 // is checked and the answer is what the delete would leave, but nothing is written
-// (DryRunnableStorage.Delete and GuaranteedUpdate).
+// (DryRunnableStorage.Delete and GuaranteedUpdate). It runs in one storage transaction, so
+// the finalizer check and the delete or mark see the same object.
 func (s *Server) remove(res *resource, ns, name string, opts api.DeleteOptions) (deleteResult, error) {
 	if isNamespaces(res) {
 		return s.removeNamespace(res, name, opts)
 	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	old, err := s.deleteTargetLocked(res, ns, name, opts)
-	if err != nil {
-		return deleteResult{}, err
-	}
-	dr := s.removeLocked(res, old, decode.IsDryRun(opts))
-	if dr.deleted && !decode.IsDryRun(opts) && res.info.Namespaced {
-		s.maybeFinishNamespaceLocked(ns)
-	}
-	return dr, nil
+	var dr deleteResult
+	err := s.store.Update(func(tx *storage.Tx) error {
+		old, err := deleteTarget(tx, res, ns, name, opts)
+		if err != nil {
+			return err
+		}
+		dr = s.removeIn(tx, res, old, decode.IsDryRun(opts))
+		if dr.deleted && !decode.IsDryRun(opts) && res.info.Namespaced {
+			s.maybeFinishNamespace(tx, ns)
+		}
+		return nil
+	})
+	return dr, err
 }
 
-// deleteTargetLocked finds the object to delete and checks the preconditions of opts.
-func (s *Server) deleteTargetLocked(res *resource, ns, name string, opts api.DeleteOptions) (*record, error) {
+// deleteTarget finds the object to delete and checks the preconditions of opts.
+func deleteTarget(tx *storage.Tx, res *resource, ns, name string, opts api.DeleteOptions) (*record, error) {
 	gr := res.info.GroupResource()
-	old := res.objects[objectKey(ns, name)]
+	old := tx.Get(res.coll, objectKey(ns, name))
 	if old == nil {
 		return nil, api.NewNotFound(gr, name)
 	}
 	if p := opts.Preconditions; p != nil {
-		if p.UID != nil && *p.UID != old.meta.GetUID() {
-			return nil, api.NewConflict(gr, name, preconditionFailed("UID", *p.UID, old.meta.GetUID()))
-		}
-		if p.ResourceVersion != nil && *p.ResourceVersion != strconv.FormatUint(old.rv, 10) {
-			return nil, api.NewConflict(gr, name, preconditionFailed("ResourceVersion", *p.ResourceVersion, strconv.FormatUint(old.rv, 10)))
+		pre := storage.Preconditions{UID: p.UID, ResourceVersion: p.ResourceVersion}
+		if err := pre.Check(old); err != nil {
+			return nil, api.NewConflict(gr, name, err)
 		}
 	}
 	return old, nil
 }
 
-// removeLocked deletes one record, or marks it with a deletionTimestamp when finalizers hold
+// removeIn deletes one record, or marks it with a deletionTimestamp when finalizers hold
 // it. A dry run answers the same without writing: the marked copy keeps the stored RV. The
 // caller finishes a namespace the delete may have emptied.
-func (s *Server) removeLocked(res *resource, old *record, dryRun bool) deleteResult {
-	if len(old.meta.GetFinalizers()) > 0 {
-		if old.meta.GetDeletionTimestamp() != nil {
+func (s *Server) removeIn(tx *storage.Tx, res *resource, old *record, dryRun bool) deleteResult {
+	if len(old.Obj.GetFinalizers()) > 0 {
+		if old.Obj.GetDeletionTimestamp() != nil {
 			return deleteResult{rec: old}
 		}
-		obj := old.obj.DeepCopy()
+		obj := old.Obj.DeepCopy()
 		now := s.now()
 		obj.SetDeletionTimestamp(&now)
 		zero := int64(0)
 		obj.SetDeletionGracePeriodSeconds(&zero)
 		if dryRun {
-			return deleteResult{rec: newRecord(obj, old.key, old.rv)}
+			return deleteResult{rec: s.store.NewRecord(obj, old.Key, old.RV)}
 		}
-		return deleteResult{rec: s.commit(res, watch.Modified, old.key, obj, old).obj}
+		return deleteResult{rec: tx.Put(res.coll, old, obj)}
 	}
 	if dryRun {
 		return deleteResult{rec: old, deleted: true}
 	}
-	rec := s.commit(res, watch.Deleted, old.key, old.obj.DeepCopy(), old).obj
+	rec := tx.Remove(res.coll, old, old.Obj.DeepCopy())
+	if isServices(res) {
+		s.serviceIPs.ReleaseService(rec.Obj.Object)
+	}
 	if isCRDs(res) {
-		s.dropCRDLocked(rec.obj)
+		s.dropCRD(tx, rec.Obj)
 	}
 	return deleteResult{rec: rec, deleted: true}
 }

@@ -272,7 +272,7 @@ func (lw *ResourceListerWatcher) WatchWithContext(ctx context.Context, opts api.
 
 func (s *Server) traceList(res *resource, ns string, lr listResult) {
 	if trace.Enabled(s.log) {
-		trace.Hop(s.log, "apiserver", "list", objectKey(ns, res.info.Resource), strconv.FormatUint(lr.rv, 10),
-			slogInt("items", len(lr.items)))
+		trace.Hop(s.log, "apiserver", "list", objectKey(ns, res.info.Resource), strconv.FormatUint(lr.RV, 10),
+			slogInt("items", len(lr.Items)))
 	}
 }

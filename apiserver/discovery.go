@@ -68,8 +68,8 @@ var statusVerbs = []string{"get", "patch", "update"}
 // groupVersions returns the served group-versions by group, the core group under "", each
 // group's versions in sorted order (the first is the preferred one).
 func (s *Server) groupVersions() (groups []string, versions map[string][]string) {
-	s.mu.RLock()
-	defer s.mu.RUnlock()
+	s.tableMu.RLock()
+	defer s.tableMu.RUnlock()
 	versions = map[string][]string{}
 	for _, gv := range sortedKeys(s.byGV) {
 		g, v, _ := strings.Cut(gv, "/")
@@ -94,8 +94,8 @@ func (s *Server) groupVersions() (groups []string, versions map[string][]string)
 
 // resourcesOf returns the infos of one group-version, in registration order.
 func (s *Server) resourcesOf(group, version string) []ResourceInfo {
-	s.mu.RLock()
-	defer s.mu.RUnlock()
+	s.tableMu.RLock()
+	defer s.tableMu.RUnlock()
 	var out []ResourceInfo
 	for _, r := range s.byGV[group+"/"+version] {
 		ri := r.info

@@ -211,9 +211,9 @@ func TestCh01_StatusDetails(t *testing.T) {
 // 500 Status without a stack trace, and the next request is served.
 func TestCh01_PanicBecomes500(t *testing.T) {
 	s, c := newServer(t, Options{})
-	s.mu.Lock()
+	s.tableMu.Lock()
 	s.resources["/pods"].info.FieldSet = func(api.Object) fields.Set { panic("boom") }
-	s.mu.Unlock()
+	s.tableMu.Unlock()
 	mustCreate(t, s, "pods", "default", pod("default", "a", nil))
 	r := c.get("/api/v1/pods?fieldSelector=spec.nodeName%3Dx")
 	require.Equal(t, 500, r.code)

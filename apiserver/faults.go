@@ -61,13 +61,14 @@ type faults struct {
 	shortWatchN int
 }
 
-// dropFor reports whether ev must be dropped for the watcher id (0: rules for all watchers),
-// consuming one unit of the first matching rule. Called under s.mu.
-func (f *faults) dropFor(ev *event, id uint64) bool {
+// DropEvent is the storage.Hooks seam: whether ev must be dropped for the watcher id (0:
+// rules for all watchers),
+// consuming one unit of the first matching rule. The storage calls it under its lock.
+func (f *faults) DropEvent(ev *event, id uint64) bool {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	for i, r := range f.drops {
-		if r.WatcherID != id || (r.Key != "" && r.Key != ev.obj.key) || (r.Type != "" && r.Type != ev.typ) {
+		if r.WatcherID != id || (r.Key != "" && r.Key != ev.Obj.Key) || (r.Type != "" && r.Type != ev.Type) {
 			continue
 		}
 		r.Count--

@@ -1,6 +1,7 @@
 package apiserver
 
 import (
+	"context"
 	"net/http"
 	"strconv"
 
@@ -9,6 +10,7 @@ import (
 	"github.com/informer-lab/informer-lab/apiserver/internal/negotiation"
 	"github.com/informer-lab/informer-lab/apiserver/internal/patch"
 	"github.com/informer-lab/informer-lab/apiserver/internal/printers"
+	"github.com/informer-lab/informer-lab/apiserver/storage"
 )
 
 // The REST handlers (k8s.io/apiserver pkg/endpoints/handlers: get.go, create.go, update.go,
@@ -34,11 +36,11 @@ func (s *Server) serveCollectionGet(w http.ResponseWriter, r *http.Request, info
 	var data []byte
 	switch info.out.Shape {
 	case negotiation.Table:
-		data = append(s.tableConverter(info).Table(listMetaOf(lr), recordRows(lr.items), true), '\n')
+		data = append(s.tableConverter(info).Table(listMetaOf(lr), recordRows(lr.Items), true), '\n')
 	case negotiation.PartialObjectMetadata:
-		objects := make([][]byte, len(lr.items))
-		for i, r := range lr.items {
-			objects[i] = r.json()
+		objects := make([][]byte, len(lr.Items))
+		for i, r := range lr.Items {
+			objects[i] = jsonOf(r)
 		}
 		data = printers.PartialObjectMetadataList(info.out.Version, listMetaOf(lr), objects)
 	default:
@@ -68,14 +70,14 @@ func (s *Server) tableConverter(info requestInfo) *printers.TableConverter {
 func recordRows(recs []*record) []printers.Row {
 	out := make([]printers.Row, len(recs))
 	for i, r := range recs {
-		out[i] = printers.Row{Object: r.obj, JSON: r.json()}
+		out[i] = printers.Row{Object: r.Obj, JSON: jsonOf(r)}
 	}
 	return out
 }
 
 // listMetaOf is the metadata a list response carries (L1, K15).
 func listMetaOf(lr listResult) api.ListMeta {
-	return api.ListMeta{ResourceVersion: strconv.FormatUint(lr.rv, 10), Continue: lr.cont, RemainingItemCount: lr.remaining}
+	return api.ListMeta{ResourceVersion: strconv.FormatUint(lr.RV, 10), Continue: lr.Continue, RemainingItemCount: lr.Remaining}
 }
 
 // serveGet serves GET of one object (L6); ?watch is ignored on an item (U7).
@@ -89,10 +91,10 @@ func (s *Server) serveGet(w http.ResponseWriter, r *http.Request, info requestIn
 	var data []byte
 	switch info.out.Shape {
 	case negotiation.Table:
-		meta := api.ListMeta{ResourceVersion: strconv.FormatUint(rec.rv, 10)}
+		meta := api.ListMeta{ResourceVersion: strconv.FormatUint(rec.RV, 10)}
 		data = append(s.tableConverter(info).Table(meta, recordRows([]*record{rec}), true), '\n')
 	case negotiation.PartialObjectMetadata:
-		data = append(printers.PartialObjectJSON(info.out.Version, rec.json()), '\n')
+		data = append(printers.PartialObjectJSON(info.out.Version, jsonOf(rec)), '\n')
 	default:
 		writeObject(w, info, http.StatusOK, rec)
 		return
@@ -199,9 +201,7 @@ func (s *Server) servePatch(w http.ResponseWriter, r *http.Request, info request
 // patch itself is a conflict (X5). An apply patch on a missing object creates it (X4).
 func (s *Server) patch(res *resource, ns, name, sub string, pt api.PatchType, body []byte, wo decode.WriteOptions) (*record, bool, []string, error) {
 	for attempt := 0; ; attempt++ {
-		s.mu.RLock()
-		cur := res.objects[objectKey(ns, name)]
-		s.mu.RUnlock()
+		cur, _ := s.store.Get(context.Background(), res.coll, objectKey(ns, name), storage.GetOptions{})
 		if cur == nil {
 			if pt != api.ApplyPatchType || sub != "" {
 				return nil, false, nil, api.NewNotFound(res.info.GroupResource(), name)
@@ -216,7 +216,7 @@ func (s *Server) patch(res *resource, ns, name, sub string, pt api.PatchType, bo
 			rec, err := s.create(res, ns, obj, wo.DryRun)
 			return rec, err == nil, warnings, err
 		}
-		patched, err := patch.ApplyFor(pt, cur.json(), body, res.info.GVK(), res.info.builtin)
+		patched, err := patch.ApplyFor(pt, jsonOf(cur), body, res.info.GVK(), res.info.builtin)
 		if err != nil {
 			return nil, false, nil, err
 		}
@@ -228,7 +228,7 @@ func (s *Server) patch(res *resource, ns, name, sub string, pt api.PatchType, bo
 		if m.GetName() != name {
 			return nil, false, nil, errNameMismatch(m.GetName(), name)
 		}
-		curRV := strconv.FormatUint(cur.rv, 10)
+		curRV := strconv.FormatUint(cur.RV, 10)
 		fromPatch := m.GetResourceVersion() != curRV
 		if !fromPatch {
 			m.SetResourceVersion("")
@@ -266,7 +266,7 @@ func (s *Server) serveDelete(w http.ResponseWriter, r *http.Request, info reques
 	writeStatusBody(w, http.StatusOK, &api.Status{
 		TypeMeta: api.TypeMeta{Kind: "Status", APIVersion: "v1"},
 		Status:   api.StatusSuccess,
-		Details:  &api.StatusDetails{Name: info.name, Group: gr.Group, Kind: gr.Resource, UID: res.rec.meta.GetUID()},
+		Details:  &api.StatusDetails{Name: info.name, Group: gr.Group, Kind: gr.Resource, UID: res.rec.Obj.GetUID()},
 	})
 }
 
@@ -328,17 +328,17 @@ func (s *Server) deleteCollection(r *http.Request, res *resource, ns string, lop
 	if err != nil {
 		return lr, err
 	}
-	out := listResult{items: []*record{}}
-	for _, rec := range lr.items {
-		dr, err := s.remove(res, rec.meta.GetNamespace(), rec.meta.GetName(), dopts)
+	out := listResult{Items: []*record{}}
+	for _, rec := range lr.Items {
+		dr, err := s.remove(res, rec.Obj.GetNamespace(), rec.Obj.GetName(), dopts)
 		if api.IsNotFound(err) {
 			continue
 		}
 		if err != nil {
 			return out, err
 		}
-		out.items = append(out.items, dr.rec)
+		out.Items = append(out.Items, dr.rec)
 	}
-	out.rv = s.ResourceVersion()
+	out.RV = s.ResourceVersion()
 	return out, nil
 }

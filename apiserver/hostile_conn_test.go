@@ -427,9 +427,7 @@ func TestCh01_Abuse(t *testing.T) {
 	u, err := url.Parse(base)
 	require.NoError(t, err)
 	openWatches := func() int {
-		s.mu.RLock()
-		defer s.mu.RUnlock()
-		return s.openWatches
+		return s.store.OpenWatches()
 	}
 
 	baseG, baseHeap := runtime.NumGoroutine(), heapInuse()

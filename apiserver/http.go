@@ -162,9 +162,9 @@ func (s *Server) route(w http.ResponseWriter, r *http.Request) {
 		s.serveNonResource(w, r)
 		return
 	}
-	s.mu.RLock()
+	s.tableMu.RLock()
 	served := s.byGV[gv]
-	s.mu.RUnlock()
+	s.tableMu.RUnlock()
 	if len(served) == 0 || rest == "" {
 		s.serveNonResource(w, r)
 		return
@@ -424,7 +424,7 @@ func listOptionsFor(r *http.Request, info requestInfo) (api.ListOptions, error) 
 // encodeObject marshals an object for a response.
 func encodeObject(rec *record) []byte {
 	var b bytes.Buffer
-	b.Write(rec.json())
+	b.Write(jsonOf(rec))
 	b.WriteByte('\n')
 	return b.Bytes()
 }

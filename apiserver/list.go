@@ -11,50 +11,29 @@ import (
 	"time"
 
 	"github.com/informer-lab/informer-lab/api"
-	"github.com/informer-lab/informer-lab/apiserver/internal/continuetoken"
 	"github.com/informer-lab/informer-lab/apiserver/internal/decode"
+	"github.com/informer-lab/informer-lab/apiserver/storage"
 )
 
-// Lists: the cacher's GetList and the etcd3 store's paging. What they promise:
+// Lists: the handler side of the cacher's GetList (the snapshots, paging and 410s are the
+// storage's: package storage). What it adds:
 //
-//  1. Snapshots without MVCC: a list at an older revision (Exact, or a later page of a paged
-//     list) is rebuilt from the current state by undoing the retained events after it. Every
-//     page of one list therefore has the first page's RV even when writes happen between
-//     pages (wire spec L7); once that RV leaves the history, the token gets 410 Expired
-//     carrying a fresh "latest" token (L12). Exact at a compacted RV is 410; a future RV
-//     waits TooLargeResourceVersionWait, then 504 ResourceVersionTooLarge (L4, L5, H-2).
-//  2. limit is ignored with resourceVersion=0 unless HonourLimitWithRV0 (L9).
+//  1. limit is ignored with resourceVersion=0 unless HonourLimitWithRV0 (L9).
 //     remainingItemCount is set only on a non-last page of a list without selectors (L13).
+//  2. An Exact list, or a paged list from a given RV, reads the snapshot at that RV (L7);
+//     a future RV waits TooLargeResourceVersionWait, then 504 (L4, L5, H-2).
 //  3. Continue tokens are the real server's (internal/continuetoken); a bad one is 400.
 
-// errContinueExpiredMessage mirrors the message of the real server's 410 for a continue
-// token whose revision was compacted (L12).
-const errContinueExpiredMessage = "The provided continue parameter is too old to display a consistent list result. " +
-	"You can start a new list without the continue parameter, or use the continue token in this response to " +
-	"retrieve the remainder of the results. Continuing with the provided token results in an inconsistent list - " +
-	"objects that were created, modified, or deleted between the time the first chunk was returned and now may show up in the list."
-
 // listResult is one page of a LIST, ready to encode.
-type listResult struct {
-	items     []*record
-	rv        uint64
-	cont      string
-	remaining *int64
-}
+type listResult = storage.ListResult
 
 // list serves a LIST (Store.List with the cacher's rules; L3–L16). opts must have passed
 // decode.ParseListOptions.
-//
-// Snapshots: an Exact list and every page after the first are read at an older revision.
-// Instead of MVCC, the page is rebuilt from the current state and the history of events
-// after that revision (readPage). Such a read works while the revision is retained; once
-// compacted it is 410 Expired, as on a real server.
 func (s *Server) list(ctx context.Context, res *resource, ns string, opts api.ListOptions) (listResult, error) {
 	sel, err := parseSelectors(res, opts.LabelSelector, opts.FieldSelector)
 	if err != nil {
 		return listResult{}, err
 	}
-	keep := sel.keepFunc(res)
 	rv, err := decode.ParseResourceVersion(opts.ResourceVersion)
 	if err != nil {
 		return listResult{}, err
@@ -65,74 +44,23 @@ func (s *Server) list(ctx context.Context, res *resource, ns string, opts api.Li
 	}
 	exact := opts.ResourceVersionMatch == api.ResourceVersionMatchExact ||
 		(opts.ResourceVersionMatch == "" && limit > 0 && rv > 0)
-	if rv > 0 && opts.Continue == "" {
-		if err := s.waitForRV(ctx, rv); err != nil {
-			return listResult{}, err
-		}
-	}
-
-	var from string
-	var tokenRV uint64
-	if opts.Continue != "" {
-		if tokenRV, from, err = continuetoken.Decode(opts.Continue); err != nil {
-			return listResult{}, err
-		}
-	}
-
-	p, err := s.readList(res, ns, opts.Continue != "", tokenRV, exact, rv, from, limit, keep)
-	if err != nil {
-		return listResult{}, err
-	}
-
-	out := listResult{items: p.items, rv: p.rv}
-	if p.more {
-		out.cont = continuetoken.Encode(p.rv, p.lastKey+"\x00")
-		if keep == nil {
-			n := p.remaining
-			out.remaining = &n
-		}
-	}
-	if out.items == nil {
-		out.items = []*record{}
-	}
-	return out, nil
-}
-
-// readList picks the snapshot revision and reads the page under the read lock (released by
-// defer, so a panicking selector cannot leave the store locked).
-func (s *Server) readList(res *resource, ns string, isContinue bool, tokenRV uint64, exact bool, rv uint64, from string, limit int, keep func(*record) bool) (page, error) {
-	s.mu.RLock()
-	defer s.mu.RUnlock()
-	at := s.rev
-	switch {
-	case isContinue && tokenRV == 0: // an "inconsistent continuation": latest
-	case isContinue && tokenRV > s.rev:
-		return page{}, api.NewBadRequest("invalid continue token: continue key is not valid: resourceVersion is ahead of the server")
-	case isContinue && tokenRV < s.hist.start:
-		st := api.NewResourceExpired(errContinueExpiredMessage)
-		st.Continue = continuetoken.EncodeLatest(from)
-		return page{}, st
-	case isContinue:
-		at = tokenRV
-	case exact && rv < s.hist.start:
-		return page{}, api.NewResourceExpired("The resourceVersion for the provided list is too old.")
-	case exact:
-		at = rv
-	}
-	return s.readPage(res, ns, at, from, limit, keep), nil
+	return s.store.GetList(ctx, res.coll, storage.ListOptions{
+		Namespace: ns, ResourceVersion: rv, Exact: exact, Continue: opts.Continue,
+		Limit: limit, Predicate: sel.keepFunc(res),
+	})
 }
 
 // encodeList writes a list as the real server sends it (L1): kind and apiVersion, ListMeta,
 // and items that are never null. Items reuse each record's cached JSON.
 func (s *Server) encodeList(res *resource, lr listResult) []byte {
 	meta, _ := json.Marshal(api.ListMeta{
-		ResourceVersion:    strconv.FormatUint(lr.rv, 10),
-		Continue:           lr.cont,
-		RemainingItemCount: lr.remaining,
+		ResourceVersion:    strconv.FormatUint(lr.RV, 10),
+		Continue:           lr.Continue,
+		RemainingItemCount: lr.Remaining,
 	})
 	size := 128
-	for _, r := range lr.items {
-		size += len(r.json()) + 1
+	for _, r := range lr.Items {
+		size += len(jsonOf(r)) + 1
 	}
 	var b bytes.Buffer
 	b.Grow(size)
@@ -143,11 +71,11 @@ func (s *Server) encodeList(res *resource, lr listResult) []byte {
 	b.WriteString(`,"metadata":`)
 	b.Write(meta)
 	b.WriteString(`,"items":[`)
-	for i, r := range lr.items {
+	for i, r := range lr.Items {
 		if i > 0 {
 			b.WriteByte(',')
 		}
-		b.Write(r.json())
+		b.Write(jsonOf(r))
 	}
 	b.WriteString("]}\n")
 	return b.Bytes()
@@ -161,8 +89,8 @@ func writeJSONString(b *bytes.Buffer, s string) {
 // listObject builds the Go list of a page: a *api.PodList (etc.) for built-ins, an
 // *api.UnstructuredList otherwise. Items are deep copies (H-8).
 func (s *Server) listObject(res *resource, lr listResult) (api.Object, error) {
-	items := make([]api.Object, len(lr.items))
-	for i, r := range lr.items {
+	items := make([]api.Object, len(lr.Items))
+	for i, r := range lr.Items {
 		items[i] = s.view(r)
 	}
 	var list api.ListObject
@@ -183,9 +111,9 @@ func (s *Server) listObject(res *resource, lr listResult) (api.Object, error) {
 	if err := list.SetItems(items); err != nil {
 		return nil, api.NewInternalError(err)
 	}
-	list.SetResourceVersion(strconv.FormatUint(lr.rv, 10))
-	list.SetContinue(lr.cont)
-	list.SetRemainingItemCount(lr.remaining)
+	list.SetResourceVersion(strconv.FormatUint(lr.RV, 10))
+	list.SetContinue(lr.Continue)
+	list.SetRemainingItemCount(lr.Remaining)
 	return list, nil
 }
 
@@ -220,16 +148,7 @@ func (s *Server) openWatch(ctx context.Context, res *resource, ns string, opts a
 		secs := max(min(*t, int64(math.MaxInt64/time.Second)), -1) // no overflow either way
 		timeout = time.Duration(secs) * time.Second
 	}
-	if sendInitial && rv > 0 {
-		if err := s.waitForRV(ctx, rv); err != nil {
-			st, _ := err.(*api.Status)
-			if st == nil {
-				st = api.NewInternalError(err)
-			}
-			return &watcher{res: res, ns: ns, startRV: rv, initErr: st, done: make(chan struct{})}, nil
-		}
-	}
-	return s.register(watchRequest{res: res, ns: ns, opts: opts, sel: sel, rv: rv, timeout: timeout})
+	return s.register(ctx, watchRequest{res: res, ns: ns, opts: opts, sel: sel, rv: rv, timeout: timeout})
 }
 
 // queryOf turns Go-side ListOptions into the query a client would send, so the Go API runs

@@ -6,9 +6,9 @@ import (
 	"slices"
 
 	"github.com/informer-lab/informer-lab/api"
-	"github.com/informer-lab/informer-lab/api/watch"
 	"github.com/informer-lab/informer-lab/apiserver/internal/decode"
 	"github.com/informer-lab/informer-lab/apiserver/internal/validation"
+	"github.com/informer-lab/informer-lab/apiserver/storage"
 )
 
 // The namespace lifecycle (NS1–NS4): the namespace strategy, the NamespaceLifecycle
@@ -90,14 +90,13 @@ func namespacePhase(ns *api.Unstructured) api.NamespacePhase {
 	return api.NamespacePhase(p)
 }
 
-// namespaceAcceptsLocked is the NamespaceLifecycle admission check (NS1, NS2).
-func (s *Server) namespaceAcceptsLocked(res *resource, m api.MetaObject) error {
-	nsRes := s.resources["/namespaces"]
-	rec := nsRes.objects[m.GetNamespace()]
+// namespaceAccepts is the NamespaceLifecycle admission check (NS1, NS2).
+func (s *Server) namespaceAccepts(tx *storage.Tx, res *resource, m api.MetaObject) error {
+	rec := tx.Get(s.namespaces.coll, m.GetNamespace())
 	if rec == nil {
 		return api.NewNotFound(api.GroupResource{Resource: "namespaces"}, m.GetNamespace())
 	}
-	if namespacePhase(rec.obj) == api.NamespaceTerminating || rec.meta.GetDeletionTimestamp() != nil {
+	if namespacePhase(rec.Obj) == api.NamespaceTerminating || rec.Obj.GetDeletionTimestamp() != nil {
 		st := api.NewForbidden(res.info.GroupResource(), m.GetName(), fmt.Errorf(
 			"unable to create new content in namespace %s because it is being terminated", m.GetNamespace()))
 		st.Details.Causes = []api.StatusCause{{
@@ -113,116 +112,138 @@ func (s *Server) namespaceAcceptsLocked(res *resource, m api.MetaObject) error {
 // removeNamespace marks the namespace Terminating, deletes its contents and removes it once
 // nothing is left (NS4). Objects held by finalizers keep it Terminating until they go.
 //
-// The contents are deleted one object per hold of the storage lock, as the namespace
-// controller deletes them one request at a time, so a namespace of 100k objects never stalls
-// requests elsewhere: the cost is O(objects in it), and nothing else waits longer than one
-// object's delete. A dry run only answers with the namespace as the delete would mark it.
+// The contents are deleted one object per storage transaction, as the namespace controller
+// deletes them one request at a time, so a namespace of 100k objects never stalls requests
+// elsewhere: the cost is O(objects in it), and nothing else waits longer than one object's
+// delete. A dry run only answers with the namespace as the delete would mark it.
 func (s *Server) removeNamespace(res *resource, name string, opts api.DeleteOptions) (deleteResult, error) {
-	s.mu.Lock()
-	old, err := s.deleteTargetLocked(res, "", name, opts)
-	if err == nil && protectedNamespaces[name] {
-		err = api.NewForbidden(res.info.GroupResource(), name, errors.New("this namespace may not be deleted"))
-	}
-	if err != nil {
-		s.mu.Unlock()
-		return deleteResult{}, err
-	}
-	cur := old
-	if old.meta.GetDeletionTimestamp() == nil {
-		obj := old.obj.DeepCopy()
-		now := s.now()
-		obj.SetDeletionTimestamp(&now)
-		_ = api.SetNestedField(obj.Object, string(api.NamespaceTerminating), "status", "phase")
-		if decode.IsDryRun(opts) {
-			s.mu.Unlock()
-			return deleteResult{rec: newRecord(obj, old.key, old.rv)}, nil
-		}
-		cur = s.commit(res, watch.Modified, old.key, obj, old).obj
-	} else if decode.IsDryRun(opts) {
-		s.mu.Unlock()
-		return deleteResult{rec: old}, nil
-	}
 	type contents struct {
 		res  *resource
 		keys []string
 	}
 	var all []contents
-	for _, id := range sortedKeys(s.resources) {
-		if r := s.resources[id]; r.info.Namespaced {
-			if keys := r.keysIn(name); len(keys) > 0 {
+	var old, cur *record
+	var dry *deleteResult
+	err := s.store.Update(func(tx *storage.Tx) error {
+		var err error
+		old, err = deleteTarget(tx, res, "", name, opts)
+		if err == nil && protectedNamespaces[name] {
+			err = api.NewForbidden(res.info.GroupResource(), name, errors.New("this namespace may not be deleted"))
+		}
+		if err != nil {
+			return err
+		}
+		cur = old
+		if old.Obj.GetDeletionTimestamp() == nil {
+			obj := old.Obj.DeepCopy()
+			now := s.now()
+			obj.SetDeletionTimestamp(&now)
+			_ = api.SetNestedField(obj.Object, string(api.NamespaceTerminating), "status", "phase")
+			if decode.IsDryRun(opts) {
+				dry = &deleteResult{rec: s.store.NewRecord(obj, old.Key, old.RV)}
+				return nil
+			}
+			cur = tx.Put(res.coll, old, obj)
+		} else if decode.IsDryRun(opts) {
+			dry = &deleteResult{rec: old}
+			return nil
+		}
+		for _, r := range s.namespacedResources() {
+			if keys := tx.KeysIn(r.coll, name); len(keys) > 0 {
 				all = append(all, contents{r, keys})
 			}
 		}
+		return nil
+	})
+	if err != nil {
+		return deleteResult{}, err
 	}
-	s.mu.Unlock()
+	if dry != nil {
+		return *dry, nil
+	}
 
 	// The namespace is Terminating, so nothing new can appear in it meanwhile; what was
 	// deleted or marked by someone else in between is skipped.
 	for _, c := range all {
 		for _, key := range c.keys {
-			s.mu.Lock()
-			if rec := c.res.objects[key]; rec != nil && rec.meta.GetDeletionTimestamp() == nil {
-				s.removeLocked(c.res, rec, false)
-			}
-			s.mu.Unlock()
+			_ = s.store.Update(func(tx *storage.Tx) error {
+				if rec := tx.Get(c.res.coll, key); rec != nil && rec.Obj.GetDeletionTimestamp() == nil {
+					s.removeIn(tx, c.res, rec, false)
+				}
+				return nil
+			})
 		}
 	}
 
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if gone := s.maybeFinishNamespaceLocked(name); gone != nil {
-		return deleteResult{rec: gone, deleted: true}, nil
-	}
-	if rec := res.objects[old.key]; rec != nil {
-		return deleteResult{rec: rec}, nil
-	}
-	// A concurrent write finished the namespace first.
-	if rec := s.lastDeleted(res, old.key); rec != nil {
-		return deleteResult{rec: rec, deleted: true}, nil
-	}
-	return deleteResult{rec: cur, deleted: true}, nil
+	var dr deleteResult
+	_ = s.store.Update(func(tx *storage.Tx) error {
+		switch gone := s.maybeFinishNamespace(tx, name); {
+		case gone != nil:
+			dr = deleteResult{rec: gone, deleted: true}
+		case tx.Get(res.coll, old.Key) != nil:
+			dr = deleteResult{rec: tx.Get(res.coll, old.Key)}
+		case tx.LastDeleted(res.coll, old.Key) != nil: // a concurrent write finished it first
+			dr = deleteResult{rec: tx.LastDeleted(res.coll, old.Key), deleted: true}
+		default:
+			dr = deleteResult{rec: cur, deleted: true}
+		}
+		return nil
+	})
+	return dr, nil
 }
 
-// lastDeleted finds the record of the newest delete of key in the history.
-func (s *Server) lastDeleted(res *resource, key string) *record {
-	for rv := s.rev; rv > s.hist.start; rv-- {
-		if ev := s.hist.at(rv); ev.res == res && ev.obj.key == key && ev.typ == watch.Deleted {
-			return ev.obj
+// namespacedResources returns the namespaced resources in table order.
+func (s *Server) namespacedResources() []*resource {
+	s.tableMu.RLock()
+	defer s.tableMu.RUnlock()
+	var out []*resource
+	for _, id := range sortedKeys(s.resources) {
+		if r := s.resources[id]; r.info.Namespaced {
+			out = append(out, r)
 		}
 	}
-	return nil
+	return out
 }
 
-// maybeFinishNamespaceLocked is the namespace controller's last step: once a Terminating
+// namespaceHoldsObjects reports whether any resource has an object in ns.
+func (s *Server) namespaceHoldsObjects(tx *storage.Tx, ns string) bool {
+	s.tableMu.RLock()
+	defer s.tableMu.RUnlock()
+	for _, r := range s.resources {
+		if r.info.Namespaced && tx.CountIn(r.coll, ns) > 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// maybeFinishNamespace is the namespace controller's last step: once a Terminating
 // namespace holds no object, it removes the "kubernetes" spec finalizer, and when no spec or
 // metadata finalizer is left the namespace goes. It returns the deleted record, or nil when
 // the namespace stays. The emptiness check is O(resources), from the per-namespace counts.
-func (s *Server) maybeFinishNamespaceLocked(ns string) *record {
+func (s *Server) maybeFinishNamespace(tx *storage.Tx, ns string) *record {
 	if ns == "" {
 		return nil
 	}
-	nsRes := s.resources["/namespaces"]
-	rec := nsRes.objects[ns]
-	if rec == nil || rec.meta.GetDeletionTimestamp() == nil {
+	rec := tx.Get(s.namespaces.coll, ns)
+	if rec == nil || rec.Obj.GetDeletionTimestamp() == nil {
 		return nil
 	}
-	for _, r := range s.resources {
-		if r.info.Namespaced && r.perNS[ns] > 0 {
-			return nil
-		}
+	if s.namespaceHoldsObjects(tx, ns) {
+		return nil
 	}
-	obj := rec.obj.DeepCopy()
-	before := specFinalizers(rec.obj)
+	obj := rec.Obj.DeepCopy()
+	before := specFinalizers(rec.Obj)
 	finalized := slices.DeleteFunc(slices.Clone(before), func(f string) bool { return f == api.FinalizerKubernetes })
 	changed := len(finalized) != len(before)
 	setSpecFinalizers(obj, finalized)
 	if len(finalized) > 0 || len(obj.GetFinalizers()) > 0 {
 		if changed {
-			s.commit(nsRes, watch.Modified, rec.key, obj, rec)
+			tx.Put(s.namespaces.coll, rec, obj)
 		}
 		return nil
 	}
-	return s.commit(nsRes, watch.Deleted, rec.key, obj, rec).obj
+	return tx.Remove(s.namespaces.coll, rec, obj)
 }
 
 // servesSubresource says which subresources a resource has: status where the kind has one,

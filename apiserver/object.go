@@ -81,23 +81,28 @@ func (s *Server) fromGo(res *resource, obj api.Object) (*api.Unstructured, error
 // scheme has one (decoded once per record and deep-copied per caller), else the whole
 // Unstructured. Typed views show only the fields their structs model; storage keeps all.
 func (s *Server) view(rec *record) api.Object {
-	if p := rec.view.Load(); p != nil {
-		return (*p).DeepCopyObject()
+	typed, _ := rec.Decoded(s.decodeView).(api.Object)
+	if typed == nil {
+		return rec.Obj.DeepCopy()
 	}
-	gvk := rec.obj.GroupVersionKind()
+	return typed.DeepCopyObject()
+}
+
+// decodeView decodes a record into its kind's Go struct, or nil when the scheme has none.
+func (s *Server) decodeView(rec *record) any {
+	gvk := rec.Obj.GroupVersionKind()
 	typed, err := s.scheme.New(gvk)
 	if err != nil {
-		return rec.obj.DeepCopy()
+		return nil
 	}
 	if _, isU := typed.(*api.Unstructured); isU {
-		return rec.obj.DeepCopy()
+		return nil
 	}
-	if err := s.scheme.DecodeInto(rec.json(), typed); err != nil {
-		return rec.obj.DeepCopy()
+	if err := s.scheme.DecodeInto(jsonOf(rec), typed); err != nil {
+		return nil
 	}
 	typed.GetObjectKind().SetGroupVersionKind(gvk)
-	rec.view.Store(&typed)
-	return typed.DeepCopyObject()
+	return typed
 }
 
 // nestedSlice reads a list member.

@@ -14,6 +14,7 @@ import (
 	"github.com/informer-lab/informer-lab/api/watch"
 	"github.com/informer-lab/informer-lab/apiserver/internal/decode"
 	"github.com/informer-lab/informer-lab/apiserver/internal/validation"
+	"github.com/informer-lab/informer-lab/apiserver/storage"
 )
 
 // The storage operations behind both the HTTP handlers and the Go API. They mirror the
@@ -182,46 +183,43 @@ func (s *Server) create(res *resource, ns string, obj *api.Unstructured, dryRun 
 		// Admission comes before validation: a missing or terminating namespace is the
 		// answer, whatever else is wrong (checked again under the write lock below). A
 		// namespace that cannot be a name is left to validation's message.
-		s.mu.RLock()
-		err := s.namespaceAcceptsLocked(res, m)
-		s.mu.RUnlock()
-		if err != nil {
+		if err := s.store.View(func(tx *storage.Tx) error { return s.namespaceAccepts(tx, res, m) }); err != nil {
 			return nil, err
 		}
 	}
 	if err := validate(res, obj); err != nil {
 		return nil, err
 	}
-
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if res.info.Namespaced {
-		if err := s.namespaceAcceptsLocked(res, m); err != nil {
-			return nil, err
-		}
-	}
 	key := objectKey(m.GetNamespace(), m.GetName())
-	if _, exists := res.objects[key]; exists {
+	rec, err := s.store.Create(context.Background(), res.coll, key, obj, storage.CreateOptions{
+		DryRun: dryRun,
+		Admit: func(tx *storage.Tx) error {
+			if res.info.Namespaced {
+				return s.namespaceAccepts(tx, res, m)
+			}
+			return nil
+		},
+		BeforeWrite: func(*storage.Tx) error {
+			if isCRDs(res) {
+				if err := s.crdAdmit(obj); err != nil {
+					return err
+				}
+			}
+			if isServices(res) {
+				return s.serviceIPs.AllocateService(obj.Object, dryRun)
+			}
+			return nil
+		},
+		After: func(_ *storage.Tx, rec *record) {
+			if isCRDs(res) {
+				s.serveCRD(rec.Obj)
+			}
+		},
+	})
+	if errors.Is(err, storage.ErrKeyExists) {
 		return nil, api.NewAlreadyExists(res.info.GroupResource(), m.GetName())
 	}
-	if isCRDs(res) {
-		if err := s.crdAdmitLocked(obj); err != nil {
-			return nil, err
-		}
-	}
-	if isServices(res) {
-		if err := s.serviceIPs.AllocateService(obj.Object, dryRun); err != nil {
-			return nil, err
-		}
-	}
-	if dryRun {
-		return newRecord(obj, key, 0), nil
-	}
-	rec := s.commit(res, watch.Added, key, obj, nil).obj
-	if isCRDs(res) {
-		s.serveCRDLocked(rec.obj)
-	}
-	return rec, nil
+	return rec, err
 }
 
 // updateOptions say where an update comes from.
@@ -243,15 +241,46 @@ func (s *Server) update(res *resource, ns string, obj *api.Unstructured, uo upda
 	}
 	gr := res.info.GroupResource()
 	key := objectKey(m.GetNamespace(), m.GetName())
-
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	old := res.objects[key]
-	if old == nil {
+	rec, _, err := s.store.GuaranteedUpdate(context.Background(), res.coll, key, nil, func(_ *storage.Tx, old *record) (*api.Unstructured, error) {
+		return s.prepareUpdate(res, obj, old, uo)
+	}, storage.UpdateOptions{
+		DryRun: uo.dryRun,
+		// The last finalizer of a deleted object is gone: the object goes now (D3). A
+		// namespace leaves only through its lifecycle: empty, then finalized (NS4).
+		DeleteIf: func(next *api.Unstructured) bool {
+			return !isNamespaces(res) && next.GetDeletionTimestamp() != nil && len(next.GetFinalizers()) == 0
+		},
+		After: func(tx *storage.Tx, rec *record, typ watch.EventType) *record {
+			switch {
+			case isNamespaces(res):
+				return s.maybeFinishNamespace(tx, rec.Obj.GetName())
+			case typ == watch.Deleted:
+				if isServices(res) {
+					s.serviceIPs.ReleaseService(rec.Obj.Object)
+				}
+				if res.info.Namespaced {
+					s.maybeFinishNamespace(tx, rec.Namespace())
+				}
+			case isCRDs(res) && typ == watch.Modified:
+				s.serveCRD(rec.Obj)
+			}
+			return nil
+		},
+	})
+	if errors.Is(err, storage.ErrKeyNotFound) {
 		return nil, api.NewNotFound(gr, m.GetName())
 	}
-	oldRV := strconv.FormatUint(old.rv, 10)
-	rv, err := objectResourceVersion(m.GetResourceVersion())
+	return rec, err
+}
+
+// prepareUpdate computes the state an update stores from the body obj and the stored old:
+// the conflict checks, defaults, the subresource's part, the strategy's PrepareForUpdate and
+// ValidateUpdate. It runs under the store's write lock.
+func (s *Server) prepareUpdate(res *resource, obj *api.Unstructured, old *record, uo updateOptions) (*api.Unstructured, error) {
+	m := obj
+	gr := res.info.GroupResource()
+	oldRV := strconv.FormatUint(old.RV, 10)
+	rv, err := storage.Versioner{}.ObjectResourceVersion(m)
 	if err != nil {
 		return nil, err
 	}
@@ -261,42 +290,42 @@ func (s *Server) update(res *resource, ns string, obj *api.Unstructured, uo upda
 			Type: api.CauseTypeFieldValueInvalid, Field: "metadata.resourceVersion",
 			Message: "Invalid value: 0: must be specified for an update",
 		}})
-	case rv != 0 && rv != old.rv, rv == 0 && uo.expectRV != "" && uo.expectRV != oldRV:
+	case rv != 0 && rv != old.RV, rv == 0 && uo.expectRV != "" && uo.expectRV != oldRV:
 		return nil, api.NewConflict(gr, m.GetName(), errors.New("the object has been modified; please apply your changes to the latest version and try again"))
 	}
-	if uid := m.GetUID(); uid != "" && uid != old.meta.GetUID() {
-		return nil, api.NewConflict(gr, m.GetName(), preconditionFailed("UID", uid, old.meta.GetUID()))
+	if uid := m.GetUID(); uid != "" && uid != old.Obj.GetUID() {
+		return nil, api.NewConflict(gr, m.GetName(), &storage.InvalidObjError{Field: "UID", Want: uid, Got: old.Obj.GetUID()})
 	}
 
 	applyDefaults(res, obj) // before the spec comparison: a body without defaults is no change
 	switch uo.subresource {
 	case "status":
-		obj = withStatusOf(old.obj, obj)
+		obj = withStatusOf(old.Obj, obj)
 		m = obj
 	case "finalize":
-		obj = withNamespaceFinalizersOf(old.obj, obj)
+		obj = withNamespaceFinalizersOf(old.Obj, obj)
 		m = obj
 	default:
 		// The main resource keeps the stored status, whatever the body says, where the kind
 		// has a status subresource: only that writes it (the strategies' PrepareForUpdate).
 		// So a spec writer and a status writer never undo each other.
 		if res.info.hasStatus() {
-			obj = withStatusOf(obj, old.obj)
+			obj = withStatusOf(obj, old.Obj)
 			m = obj
 		}
-		m.SetUID(old.meta.GetUID())
-		m.SetCreationTimestamp(old.meta.GetCreationTimestamp())
-		m.SetDeletionTimestamp(old.meta.GetDeletionTimestamp().DeepCopy())
-		m.SetDeletionGracePeriodSeconds(copyInt64(old.meta.GetDeletionGracePeriodSeconds()))
-		m.SetGeneration(old.meta.GetGeneration())
-		if m.GetGeneration() > 0 && specChanged(old.obj, obj) {
-			m.SetGeneration(old.meta.GetGeneration() + 1)
+		m.SetUID(old.Obj.GetUID())
+		m.SetCreationTimestamp(old.Obj.GetCreationTimestamp())
+		m.SetDeletionTimestamp(old.Obj.GetDeletionTimestamp().DeepCopy())
+		m.SetDeletionGracePeriodSeconds(copyInt64(old.Obj.GetDeletionGracePeriodSeconds()))
+		m.SetGeneration(old.Obj.GetGeneration())
+		if m.GetGeneration() > 0 && specChanged(old.Obj, obj) {
+			m.SetGeneration(old.Obj.GetGeneration() + 1)
 		}
 		if isNamespaces(res) {
-			prepareNamespaceForUpdate(obj, old.obj)
+			prepareNamespaceForUpdate(obj, old.Obj)
 		}
 		if isServices(res) {
-			keepAllocatedIPs(obj, old.obj)
+			keepAllocatedIPs(obj, old.Obj)
 		}
 	}
 	if uo.subresource != "" {
@@ -305,55 +334,7 @@ func (s *Server) update(res *resource, ns string, obj *api.Unstructured, uo upda
 	if err := validateUpdate(res, obj, old); err != nil {
 		return nil, err
 	}
-	m.SetResourceVersion(oldRV)
-	if reflect.DeepEqual(obj.Object, old.obj.Object) {
-		return old, nil
-	}
-	if uo.dryRun {
-		return newRecord(obj, key, old.rv), nil
-	}
-	if isNamespaces(res) {
-		// A namespace leaves only through its lifecycle: empty, then finalized (NS4).
-		rec := s.commit(res, watch.Modified, key, obj, old).obj
-		if gone := s.maybeFinishNamespaceLocked(m.GetName()); gone != nil {
-			return gone, nil
-		}
-		return rec, nil
-	}
-	if m.GetDeletionTimestamp() != nil && len(m.GetFinalizers()) == 0 {
-		// The last finalizer is gone: the object goes now (D3).
-		rec := s.commit(res, watch.Deleted, key, obj, old).obj
-		if res.info.Namespaced {
-			s.maybeFinishNamespaceLocked(m.GetNamespace())
-		}
-		return rec, nil
-	}
-	rec := s.commit(res, watch.Modified, key, obj, old).obj
-	if isCRDs(res) {
-		s.serveCRDLocked(rec.obj)
-	}
-	return rec, nil
-}
-
-// objectResourceVersion parses the resourceVersion of an update's body as
-// APIObjectVersioner.ObjectResourceVersion does: "" and "0" mean none (an unconditional
-// update where the kind allows it); anything not a uint64 fails with the parser's own
-// error, which the real server answers as a 500 with no reason.
-func objectResourceVersion(v string) (uint64, error) {
-	if v == "" {
-		return 0, nil
-	}
-	n, err := strconv.ParseUint(v, 10, 64)
-	if err != nil {
-		return 0, api.ErrorToAPIStatus(err)
-	}
-	return n, nil
-}
-
-// preconditionFailed is the text of storage.NewInvalidObjError for a failed precondition,
-// which the real server capitalises (E47).
-func preconditionFailed(field, want, got string) error {
-	return errors.New("Precondition failed: " + field + " in precondition: " + want + ", " + field + " in object meta: " + got)
+	return obj, nil
 }
 
 func copyInt64(p *int64) *int64 {
@@ -410,16 +391,9 @@ func (s *Server) get(ctx context.Context, res *resource, ns, name, rvText string
 	if err != nil {
 		return nil, err
 	}
-	if rv > 0 {
-		if err := s.waitForRV(ctx, rv); err != nil {
-			return nil, err
-		}
-	}
-	s.mu.RLock()
-	defer s.mu.RUnlock()
-	rec := res.objects[objectKey(ns, name)]
-	if rec == nil {
+	rec, err := s.store.Get(ctx, res.coll, objectKey(ns, name), storage.GetOptions{ResourceVersion: rv})
+	if errors.Is(err, storage.ErrKeyNotFound) {
 		return nil, api.NewNotFound(res.info.GroupResource(), name)
 	}
-	return rec, nil
+	return rec, err
 }

@@ -52,23 +52,10 @@ func protobufBodyToJSON(body []byte, want api.GroupVersionKind) ([]byte, error) 
 	return data, nil
 }
 
-// protobuf returns the record's protobuf encoding (enveloped), computed at most once.
-func (r *record) protobuf() ([]byte, error) {
-	if p := r.pb.Load(); p != nil {
-		return *p, nil
-	}
-	b, err := iprotobuf.Codec().Encode(r.obj.GroupVersionKind(), r.obj.Object)
-	if err != nil {
-		return nil, err
-	}
-	r.pb.Store(&b)
-	return b, nil
-}
-
 // writeObject answers with one stored object in the negotiated encoding.
 func writeObject(w http.ResponseWriter, info requestInfo, code int, rec *record) {
 	if info.out.Protobuf {
-		data, err := rec.protobuf()
+		data, err := rec.Encoded(fmtProtobuf)
 		if err != nil {
 			writeError(w, api.NewInternalError(err))
 			return
@@ -83,12 +70,12 @@ func writeObject(w http.ResponseWriter, info requestInfo, code int, rec *record)
 // then each item's message (field 2), taken from the item's cached encoding, inside the
 // envelope. So a LIST of 10k pods encodes no pod twice.
 func (s *Server) encodeListProtobuf(res *resource, lr listResult) ([]byte, error) {
-	meta := map[string]any{"resourceVersion": strconv.FormatUint(lr.rv, 10)}
-	if lr.cont != "" {
-		meta["continue"] = lr.cont
+	meta := map[string]any{"resourceVersion": strconv.FormatUint(lr.RV, 10)}
+	if lr.Continue != "" {
+		meta["continue"] = lr.Continue
 	}
-	if lr.remaining != nil {
-		meta["remainingItemCount"] = *lr.remaining
+	if lr.Remaining != nil {
+		meta["remainingItemCount"] = *lr.Remaining
 	}
 	gvk := api.GroupVersionKind{Group: res.info.Group, Version: res.info.Version, Kind: res.info.listKind()}
 	codec := iprotobuf.Codec()
@@ -96,10 +83,10 @@ func (s *Server) encodeListProtobuf(res *resource, lr listResult) ([]byte, error
 	if err != nil {
 		return nil, err
 	}
-	items := make([][]byte, len(lr.items))
+	items := make([][]byte, len(lr.Items))
 	size := len(head)
-	for i, r := range lr.items {
-		if items[i], err = r.protobufMessage(); err != nil {
+	for i, r := range lr.Items {
+		if items[i], err = r.Encoded(fmtProtobufMessage); err != nil {
 			return nil, err
 		}
 		size += len(items[i]) + 2*binary.MaxVarintLen64
@@ -110,19 +97,6 @@ func (s *Server) encodeListProtobuf(res *resource, lr listResult) ([]byte, error
 		raw = appendBytesField(raw, 2, item)
 	}
 	return envelope(gvk, raw), nil
-}
-
-// protobufMessage is the record's message without the envelope, computed at most once.
-func (r *record) protobufMessage() ([]byte, error) {
-	if p := r.pbMsg.Load(); p != nil {
-		return *p, nil
-	}
-	b, err := iprotobuf.Codec().Marshal(r.obj.GroupVersionKind(), r.obj.Object)
-	if err != nil {
-		return nil, err
-	}
-	r.pbMsg.Store(&b)
-	return b, nil
 }
 
 // envelope wraps a message as the protobuf serializer does: the magic "k8s\x00", then a
@@ -215,7 +189,7 @@ func (h *httpSink) protobufFrame(typ watch.EventType, rec *record, obj api.Objec
 	var objBytes []byte
 	var err error
 	if rec != nil {
-		objBytes, err = rec.protobuf()
+		objBytes, err = rec.Encoded(fmtProtobuf)
 	} else {
 		objBytes, err = encodeGoObject(obj)
 	}

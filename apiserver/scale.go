@@ -127,7 +127,7 @@ func (s *Server) serveScale(w http.ResponseWriter, r *http.Request, info request
 		return
 	}
 	if info.verb == "get" {
-		writeScale(w, info, scaleOf(res, rec.obj))
+		writeScale(w, info, scaleOf(res, rec.Obj))
 		return
 	}
 	optionsKind, pt := decode.UpdateOptionsKind, api.PatchType("")
@@ -158,7 +158,7 @@ func (s *Server) serveScale(w http.ResponseWriter, r *http.Request, info request
 		}
 	}
 	for attempt := 0; ; attempt++ {
-		cur := scaleOf(res, rec.obj)
+		cur := scaleOf(res, rec.Obj)
 		data := body
 		if info.verb == "patch" {
 			curJSON, _ := json.Marshal(cur)
@@ -172,13 +172,13 @@ func (s *Server) serveScale(w http.ResponseWriter, r *http.Request, info request
 			writeError(w, err)
 			return
 		}
-		obj := rec.obj.DeepCopy()
+		obj := rec.Obj.DeepCopy()
 		replicasPath := []string{"spec", "replicas"}
 		if cs := res.crd.Load(); cs != nil && cs.scale != nil {
 			replicasPath = columnPath(cs.scale.SpecReplicasPath)
 		}
 		_ = api.SetNestedField(obj.Object, replicas, replicasPath...)
-		expect := strconv.FormatUint(rec.rv, 10)
+		expect := strconv.FormatUint(rec.RV, 10)
 		obj.SetResourceVersion(rv)
 		updated, err := s.update(res, info.namespace, obj, updateOptions{expectRV: expect, dryRun: wo.DryRun})
 		if err != nil && api.IsConflict(err) && rv == "" && attempt < 5 {
@@ -192,7 +192,7 @@ func (s *Server) serveScale(w http.ResponseWriter, r *http.Request, info request
 			writeError(w, err)
 			return
 		}
-		writeScale(w, info, scaleOf(res, updated.obj))
+		writeScale(w, info, scaleOf(res, updated.Obj))
 		return
 	}
 }

@@ -68,10 +68,10 @@ func (sel selectors) keepFunc(res *resource) func(*record) bool {
 		return nil
 	}
 	return func(r *record) bool {
-		if sel.label != nil && !sel.label.Matches(labels.Set(r.meta.GetLabels())) {
+		if sel.label != nil && !sel.label.Matches(labels.Set(r.Obj.GetLabels())) {
 			return false
 		}
-		return sel.field == nil || sel.field.Matches(res.info.fieldsOf(r.obj))
+		return sel.field == nil || sel.field.Matches(res.info.fieldsOf(r.Obj))
 	}
 }
 

@@ -16,6 +16,7 @@ import (
 
 	"github.com/informer-lab/informer-lab/api"
 	"github.com/informer-lab/informer-lab/apiserver/internal/defaulting"
+	"github.com/informer-lab/informer-lab/apiserver/storage"
 	"github.com/informer-lab/informer-lab/internal/clock"
 )
 
@@ -29,19 +30,15 @@ type Server struct {
 	log    *slog.Logger
 	scheme *api.Scheme
 
-	// mu guards the storage, the history and the set of watchers. Writes and watch
-	// registration hold it exclusively; reads share it.
-	mu        sync.RWMutex
-	rev       uint64                 // the global revision, bumped by every write (0.1)
+	// store holds every object, the revision, the history and the watchers (package storage).
+	store *storage.Store
+	// tableMu guards the table of served resources: resources and byGV. It is taken after
+	// the store's lock where both are held (a CRD's write serves or drops its resource).
+	tableMu   sync.RWMutex
 	resources map[string]*resource   // by "group/resource"
 	byGV      map[string][]*resource // by "group/version", in registration order
-	hist      history
-	revCh     chan struct{} // closed and replaced by every write; waitForRV selects on it
-	watchers  map[*watcher]struct{}
-	nextWID   uint64
-	// openWatches counts the watches whose consumer still runs, registered or not: what
-	// MaxOpenWatches caps (watch.go, register).
-	openWatches int
+	// namespaces is the namespaces resource, which the namespace lifecycle reads.
+	namespaces *resource
 
 	faults  faults
 	counts  requestCounts
@@ -84,13 +81,15 @@ func New(opts Options) *Server {
 		scheme:    api.DefaultScheme,
 		resources: map[string]*resource{},
 		byGV:      map[string][]*resource{},
-		revCh:     make(chan struct{}),
-		watchers:  map[*watcher]struct{}{},
 		closing:   make(chan struct{}),
 		version:   newVersionInfo(opts.Version),
 	}
+	s.store = storage.New(storage.Config{
+		HistorySize: opts.HistorySize, WatchBufferSize: opts.WatchBufferSize,
+		MaxOpenWatches: opts.MaxOpenWatches, TooLargeResourceVersionWait: opts.TooLargeResourceVersionWait,
+		Clock: s.clock, Logger: opts.Logger, Codec: storedCodec{}, Hooks: &s.faults,
+	})
 	s.serviceIPs, _ = defaulting.NewClusterIPAllocator(defaulting.DefaultServiceCIDR) // a valid constant
-	s.hist.init(opts.HistorySize)
 	s.counts.reset()
 	for _, ri := range builtinResources() {
 		s.mustRegister(ri)
@@ -99,6 +98,7 @@ func New(opts Options) *Server {
 		ri.builtin = false
 		s.mustRegister(ri)
 	}
+	s.namespaces = s.resources["/namespaces"]
 	for _, ns := range []string{"default", "kube-system", "kube-public"} {
 		obj := &api.Namespace{ObjectMeta: api.ObjectMeta{Name: ns}}
 		if _, err := s.Create(context.Background(), "namespaces", "", obj); err != nil {
@@ -126,19 +126,19 @@ func (s *Server) Register(ri ResourceInfo) error {
 	ri.ShortNames = append([]string(nil), ri.ShortNames...)
 	ri.Categories = append([]string(nil), ri.Categories...)
 	ri.FieldLabels = append([]string(nil), ri.FieldLabels...)
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	_, err := s.registerLocked(ri)
+	_, err := s.registerResource(ri)
 	return err
 }
 
-// registerLocked is Register under s.mu, for the CRD handler that already holds it.
-func (s *Server) registerLocked(ri ResourceInfo) (*resource, error) {
+// registerResource adds ri to the table with a new collection.
+func (s *Server) registerResource(ri ResourceInfo) (*resource, error) {
+	s.tableMu.Lock()
+	defer s.tableMu.Unlock()
 	id := ri.Group + "/" + ri.Resource
 	if _, ok := s.resources[id]; ok {
 		return nil, fmt.Errorf("apiserver: resource %s is already registered", ri.GroupResource())
 	}
-	r := newResource(ri)
+	r := &resource{info: ri, coll: s.store.NewCollection(ri.GroupResource().String(), ri.Resource)}
 	s.resources[id] = r
 	gv := ri.Group + "/" + ri.Version
 	s.byGV[gv] = append(s.byGV[gv], r)
@@ -147,8 +147,8 @@ func (s *Server) registerLocked(ri ResourceInfo) (*resource, error) {
 
 // Resources returns the served resources, built-ins first, for discovery and demos.
 func (s *Server) Resources() []ResourceInfo {
-	s.mu.RLock()
-	defer s.mu.RUnlock()
+	s.tableMu.RLock()
+	defer s.tableMu.RUnlock()
 	var out []ResourceInfo
 	for _, gv := range sortedKeys(s.byGV) {
 		for _, r := range s.byGV[gv] {
@@ -162,8 +162,8 @@ func (s *Server) Resources() []ResourceInfo {
 
 // lookup finds a resource by plural, short name, "plural.group" or "group/version/plural".
 func (s *Server) lookup(name string) (*resource, error) {
-	s.mu.RLock()
-	defer s.mu.RUnlock()
+	s.tableMu.RLock()
+	defer s.tableMu.RUnlock()
 	if r, ok := s.resources["/"+name]; ok {
 		return r, nil
 	}
@@ -324,11 +324,7 @@ func (s *Server) Close() {
 	s.lifeMu.Unlock()
 	if !already {
 		close(s.closing)
-		s.mu.Lock()
-		for w := range s.watchers {
-			w.stop(stopServer)
-		}
-		s.mu.Unlock()
+		s.store.Close()
 		if srv != nil {
 			_ = srv.Close()
 		}

@@ -56,10 +56,10 @@ func stringMapOf(obj map[string]any, fields ...string) map[string]string {
 func validateUpdate(res *resource, obj *api.Unstructured, old *record) error {
 	m := obj
 	var causes []api.StatusCause
-	if old.meta.GetDeletionTimestamp() != nil {
+	if old.Obj.GetDeletionTimestamp() != nil {
 		var extra []string
 		for _, f := range m.GetFinalizers() {
-			if !slices.Contains(old.meta.GetFinalizers(), f) && !slices.Contains(extra, f) {
+			if !slices.Contains(old.Obj.GetFinalizers(), f) && !slices.Contains(extra, f) {
 				extra = append(extra, f)
 			}
 		}
@@ -73,7 +73,7 @@ func validateUpdate(res *resource, obj *api.Unstructured, old *record) error {
 		causes = append(causes, namespacePhaseCauses(obj)...)
 	}
 	if isCRDs(res) {
-		causes = append(causes, crdUpdateCauses(obj, old.obj)...)
+		causes = append(causes, crdUpdateCauses(obj, old.Obj)...)
 	}
 	err := validate(res, obj)
 	if len(causes) == 0 {

@@ -138,7 +138,7 @@ func (h *httpSink) frame(typ watch.EventType, rec *record, obj api.Object) []byt
 	h.buf.WriteString(`","object":`)
 	var data []byte
 	if rec != nil {
-		data, obj = rec.json(), rec.obj
+		data, obj = jsonOf(rec), rec.Obj
 	} else {
 		var err error
 		if data, err = json.Marshal(obj); err != nil {

@@ -9,6 +9,7 @@ import (
 
 	"github.com/informer-lab/informer-lab/api"
 	"github.com/informer-lab/informer-lab/api/watch"
+	"github.com/informer-lab/informer-lab/apiserver/storage"
 	"github.com/informer-lab/informer-lab/internal/clock"
 	"github.com/informer-lab/informer-lab/internal/trace"
 )
@@ -24,13 +25,13 @@ func (s *Server) serve(ctx context.Context, w *watcher, out sink) {
 	defer s.unregister(w)
 	key := w.res.info.Resource
 	defer func() {
-		trace.Hop(s.log, "apiserver", "watch-close", key, "", slog.Uint64("watcher", w.id))
+		trace.Hop(s.log, "apiserver", "watch-close", key, "", slog.Uint64("watcher", w.ID))
 	}()
 	if w.timeout < 0 {
 		return // a negative timeoutSeconds has expired before the first event (W18)
 	}
-	if w.initErr != nil {
-		out.send(watch.Error, nil, w.initErr) // W9, W12: 200, one ERROR, close
+	if w.InitErr != nil {
+		out.send(watch.Error, nil, w.InitErr) // W9, W12: 200, one ERROR, close
 		return
 	}
 	if st := s.faults.watchError(w.res); st != nil {
@@ -40,9 +41,9 @@ func (s *Server) serve(ctx context.Context, w *watcher, out sink) {
 	if s.faults.takeShortWatch() {
 		return
 	}
-	last := w.startRV // RV of the last event or bookmark sent; bookmarks never go back
+	last := w.StartRV // RV of the last event or bookmark sent; bookmarks never go back
 	send := func(typ watch.EventType, rec *record, obj api.Object, rv uint64) bool {
-		if s.faults.takeCut(w.id) {
+		if s.faults.takeCut(w.ID) {
 			trace.Hop(s.log, "apiserver", "fault", key, strconv.FormatUint(rv, 10), slogString("fault", "cut"))
 			out.cut(typ, rec)
 			return false
@@ -50,10 +51,10 @@ func (s *Server) serve(ctx context.Context, w *watcher, out sink) {
 		if trace.Enabled(s.log) {
 			k := ""
 			if rec != nil {
-				k = rec.key
+				k = rec.Key
 			}
 			trace.Hop(s.log, "apiserver", "watch-send", k, strconv.FormatUint(rv, 10),
-				slogString("type", string(typ)), slog.Uint64("watcher", w.id))
+				slogString("type", string(typ)), slog.Uint64("watcher", w.ID))
 		}
 		if rv > last {
 			last = rv
@@ -61,24 +62,24 @@ func (s *Server) serve(ctx context.Context, w *watcher, out sink) {
 		return out.send(typ, rec, obj)
 	}
 
-	for _, rec := range w.initial {
-		if !send(watch.Added, rec, nil, rec.rv) {
+	for _, rec := range w.Initial {
+		if !send(watch.Added, rec, nil, rec.RV) {
 			return
 		}
 	}
-	w.initial = nil
-	if w.endBookmark && w.bookmarks {
-		if !send(watch.Bookmark, nil, s.bookmarkObject(w.res, w.startRV, true), w.startRV) {
+	w.Initial = nil
+	if w.EndBookmark && w.bookmarks {
+		if !send(watch.Bookmark, nil, s.bookmarkObject(w.res, w.StartRV, true), w.StartRV) {
 			return
 		}
 	}
-	last = w.startRV
-	for _, ev := range w.replay {
+	last = w.StartRV
+	for _, ev := range w.Replay {
 		if !s.sendEvent(ctx, w, ev, send, out.flush) {
 			return
 		}
 	}
-	w.replay = nil
+	w.Replay = nil
 
 	var timeoutC, preTimeoutC, periodC <-chan time.Time
 	if w.timeout > 0 {
@@ -102,29 +103,29 @@ func (s *Server) serve(ctx context.Context, w *watcher, out sink) {
 		periodC = tk.C()
 	}
 	for {
-		if len(w.ch) == 0 && !out.flush() {
+		if w.Queued() == 0 && !out.flush() {
 			return // about to wait, but the client did not take what was sent
 		}
 		select {
 		case <-ctx.Done():
 			return
-		case ev := <-w.ch:
+		case ev := <-w.Events():
 			if !s.sendEvent(ctx, w, ev, send, out.flush) {
 				return
 			}
-		case <-w.done:
-			why := w.why.Load()
-			if why != stopOverflow && why != stopGone {
+		case <-w.Done():
+			why := w.Why()
+			if why != storage.StopOverflow && why != storage.StopGone {
 				return
 			}
 			// Deliver what was queued, so the client misses nothing before the ERROR (or,
 			// for a resource that is gone, before the stream ends).
-			for len(w.ch) > 0 {
-				if !s.sendEvent(ctx, w, <-w.ch, send, out.flush) {
+			for w.Queued() > 0 {
+				if !s.sendEvent(ctx, w, <-w.Events(), send, out.flush) {
 					return
 				}
 			}
-			if why == stopGone {
+			if why == storage.StopGone {
 				out.flush()
 				return
 			}
@@ -133,13 +134,13 @@ func (s *Server) serve(ctx context.Context, w *watcher, out sink) {
 				"watch closed: the client did not keep up with %d buffered events; watch again from the last resourceVersion seen", s.opts.WatchBufferSize)), last)
 			return
 		case <-periodC:
-			if rv, ok := s.bookmarkRV(w); ok && rv >= last {
+			if rv, ok := s.store.BookmarkRV(w.Watcher); ok && rv >= last {
 				if !send(watch.Bookmark, nil, s.bookmarkObject(w.res, rv, false), rv) {
 					return
 				}
 			}
 		case <-preTimeoutC:
-			if rv, ok := s.bookmarkRV(w); ok && rv >= last {
+			if rv, ok := s.store.BookmarkRV(w.Watcher); ok && rv >= last {
 				if !send(watch.Bookmark, nil, s.bookmarkObject(w.res, rv, false), rv) {
 					return
 				}
@@ -155,28 +156,28 @@ func (s *Server) serve(ctx context.Context, w *watcher, out sink) {
 // with the new RV (W14), and the delay fault waits before the send, after flushing what came
 // before, so delayed events still leave one by one.
 func (s *Server) sendEvent(ctx context.Context, w *watcher, ev *event, send func(watch.EventType, *record, api.Object, uint64) bool, flush func() bool) bool {
-	if ev.rv <= w.startRV {
+	if ev.RV <= w.StartRV {
 		return true // a watch from a future RV sees only what comes after it (W5)
 	}
-	typ, rec := ev.typ, ev.obj
+	typ, rec := ev.Type, ev.Obj
 	if !w.sel.empty() {
 		keep := w.sel.keepFunc(w.res)
-		switch ev.typ {
+		switch ev.Type {
 		case watch.Added, watch.Deleted:
-			if !keep(ev.obj) {
+			if !keep(ev.Obj) {
 				return true
 			}
 		case watch.Modified:
-			newIn, oldIn := keep(ev.obj), ev.old != nil && keep(ev.old)
+			newIn, oldIn := keep(ev.Obj), ev.Old != nil && keep(ev.Old)
 			switch {
 			case newIn && oldIn:
 			case newIn:
 				typ = watch.Added
 			case oldIn:
 				typ = watch.Deleted
-				obj := ev.old.obj.DeepCopy()
-				obj.SetResourceVersion(strconv.FormatUint(ev.rv, 10))
-				rec = newRecord(obj, ev.old.key, ev.rv)
+				obj := ev.Old.Obj.DeepCopy()
+				obj.SetResourceVersion(strconv.FormatUint(ev.RV, 10))
+				rec = s.store.NewRecord(obj, ev.Old.Key, ev.RV)
 			default:
 				return true
 			}
@@ -194,18 +195,7 @@ func (s *Server) sendEvent(ctx context.Context, w *watcher, ev *event, send func
 			return false
 		}
 	}
-	return send(typ, rec, nil, ev.rv)
-}
-
-// bookmarkRV is the RV a bookmark may carry now: the current revision, provided nothing is
-// still queued for this watcher (W17: every change up to it has been delivered).
-func (s *Server) bookmarkRV(w *watcher) (uint64, bool) {
-	s.mu.RLock()
-	defer s.mu.RUnlock()
-	if len(w.ch) > 0 {
-		return 0, false
-	}
-	return s.rev, true
+	return send(typ, rec, nil, ev.RV)
 }
 
 // bookmarkObject is the object of a BOOKMARK: an empty instance of the kind carrying only

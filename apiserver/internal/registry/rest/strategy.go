@@ -1,0 +1,198 @@
+package rest
+
+import (
+	"reflect"
+
+	"github.com/informer-lab/informer-lab/api"
+)
+
+// Context is what a strategy may know of the request beyond the objects.
+type Context struct {
+	Now    api.Time // the request's time, to the second
+	DryRun bool
+}
+
+// Strategy mirrors RESTCreateStrategy, RESTUpdateStrategy and ResetFieldsStrategy of
+// k8s.io/apiserver pkg/registry/rest for one kind.
+type Strategy interface {
+	// NamespaceScoped mirrors RESTCreateStrategy.NamespaceScoped.
+	NamespaceScoped() bool
+	// HasStatus: the status subresource is served, and only it writes the status.
+	HasStatus() bool
+	// HasScale: the scale subresource (autoscaling/v1 Scale) is served.
+	HasScale() bool
+	// HasGeneration: metadata.generation starts at 1 and moves on spec changes.
+	HasGeneration() bool
+	// PrepareForCreate mirrors RESTCreateStrategy.PrepareForCreate: it clears what a create
+	// may not set, the status above all.
+	PrepareForCreate(ctx Context, obj *api.Unstructured)
+	// PrepareForUpdate mirrors RESTUpdateStrategy.PrepareForUpdate for the main resource: it
+	// keeps the reset fields of old and moves the generation on a spec change.
+	PrepareForUpdate(ctx Context, obj, old *api.Unstructured)
+	// Validate mirrors RESTCreateStrategy.Validate: the kind's causes (object metadata is
+	// the generic store's).
+	Validate(obj *api.Unstructured) []api.StatusCause
+	// ValidateUpdate mirrors RESTUpdateStrategy.ValidateUpdate: the causes only an update
+	// has; the store adds Validate's.
+	ValidateUpdate(obj, old *api.Unstructured) []api.StatusCause
+	// Canonicalize mirrors RESTCreateStrategy.Canonicalize.
+	Canonicalize(obj *api.Unstructured)
+	// WarningsOnCreate and WarningsOnUpdate mirror their RESTCreateStrategy and
+	// RESTUpdateStrategy namesakes.
+	WarningsOnCreate(obj *api.Unstructured) []string
+	WarningsOnUpdate(obj, old *api.Unstructured) []string
+	// AllowCreateOnUpdate mirrors RESTUpdateStrategy.AllowCreateOnUpdate: a PUT of a missing
+	// object creates it.
+	AllowCreateOnUpdate() bool
+	// AllowUnconditionalUpdate mirrors RESTUpdateStrategy.AllowUnconditionalUpdate: a PUT
+	// without metadata.resourceVersion is accepted.
+	AllowUnconditionalUpdate() bool
+	// GetResetFields mirrors ResetFieldsStrategy.GetResetFields: per API version, the
+	// top-level fields a write to the main resource cannot change.
+	GetResetFields() map[string][]string
+}
+
+// Base is the generic strategy: namespaced, no subresource, no generation, no kind checks.
+// Kinds embed it and set or override what differs.
+type Base struct {
+	Cluster    bool // cluster-scoped
+	Status     bool
+	Scale      bool
+	Generation bool
+	// Unconditional is AllowUnconditionalUpdate: true for every built-in.
+	Unconditional bool
+	// ResetStatus is the status PrepareForCreate gives a new object, as the real server
+	// writes it out (the members without omitempty included); nil keeps the body's.
+	ResetStatus func() map[string]any
+	// SpecChanged decides whether the generation moves; nil compares everything outside
+	// metadata and status.
+	SpecChanged func(old, obj *api.Unstructured) bool
+}
+
+// NamespaceScoped implements Strategy.
+func (b Base) NamespaceScoped() bool { return !b.Cluster }
+
+// HasStatus implements Strategy.
+func (b Base) HasStatus() bool { return b.Status }
+
+// HasScale implements Strategy.
+func (b Base) HasScale() bool { return b.Scale }
+
+// HasGeneration implements Strategy.
+func (b Base) HasGeneration() bool { return b.Generation }
+
+// PrepareForCreate implements Strategy: the reset status, if the kind has one.
+func (b Base) PrepareForCreate(_ Context, obj *api.Unstructured) {
+	if b.ResetStatus != nil {
+		obj.Object["status"] = b.ResetStatus()
+	}
+}
+
+// PrepareForUpdate implements Strategy: a kind with a status subresource keeps the stored
+// status whatever the body says (so a spec writer and a status writer never undo each
+// other), and the generation moves when the spec changed.
+func (b Base) PrepareForUpdate(_ Context, obj, old *api.Unstructured) {
+	if b.Status {
+		KeepFields(obj, old, "status")
+	}
+	if obj.GetGeneration() > 0 && b.specChanged(old, obj) {
+		obj.SetGeneration(old.GetGeneration() + 1)
+	}
+}
+
+func (b Base) specChanged(old, obj *api.Unstructured) bool {
+	if b.SpecChanged != nil {
+		return b.SpecChanged(old, obj)
+	}
+	return SpecChanged(old, obj)
+}
+
+// Validate implements Strategy: no kind causes.
+func (Base) Validate(*api.Unstructured) []api.StatusCause { return nil }
+
+// ValidateUpdate implements Strategy: no update-only causes.
+func (Base) ValidateUpdate(_, _ *api.Unstructured) []api.StatusCause { return nil }
+
+// Canonicalize implements Strategy: objects are stored as written.
+func (Base) Canonicalize(*api.Unstructured) {}
+
+// WarningsOnCreate implements Strategy: none.
+func (Base) WarningsOnCreate(*api.Unstructured) []string { return nil }
+
+// WarningsOnUpdate implements Strategy: none.
+func (Base) WarningsOnUpdate(_, _ *api.Unstructured) []string { return nil }
+
+// AllowCreateOnUpdate implements Strategy: a PUT does not create.
+func (Base) AllowCreateOnUpdate() bool { return false }
+
+// AllowUnconditionalUpdate implements Strategy.
+func (b Base) AllowUnconditionalUpdate() bool { return b.Unconditional }
+
+// GetResetFields implements Strategy: the status, for a kind with a status subresource.
+func (b Base) GetResetFields() map[string][]string {
+	if !b.Status {
+		return nil
+	}
+	return map[string][]string{"v1": {"status"}}
+}
+
+// KeepFields gives obj the top-level fields of old (removing those old lacks), in place.
+func KeepFields(obj, old *api.Unstructured, fields ...string) {
+	for _, f := range fields {
+		if v, found := old.Object[f]; found {
+			obj.Object[f] = api.DeepCopyJSONValue(v)
+		} else {
+			delete(obj.Object, f)
+		}
+	}
+}
+
+// SpecChanged reports whether anything outside metadata and status differs (spec,
+// template, data, …), as the strategies compare it.
+func SpecChanged(old, obj *api.Unstructured) bool {
+	for k, v := range obj.Object {
+		if k == "metadata" || k == "status" {
+			continue
+		}
+		if ov, ok := old.Object[k]; !ok || !reflect.DeepEqual(ov, v) {
+			return true
+		}
+	}
+	for k := range old.Object {
+		if k == "metadata" || k == "status" {
+			continue
+		}
+		if _, ok := obj.Object[k]; !ok {
+			return true
+		}
+	}
+	return false
+}
+
+// Hooks are what genericregistry.Store calls around the storage write. Both run under the
+// storage's write lock, so what they reserve or release is in step with the write.
+type Hooks interface {
+	// BeginCreate runs once the key is known to be free: it may refuse the create.
+	BeginCreate(ctx Context, obj *api.Unstructured) error
+	// AfterDelete runs after a real delete.
+	AfterDelete(obj *api.Unstructured)
+}
+
+// UpdateHooks are hooks around an update.
+type UpdateHooks interface {
+	// PrepareForUpdateFromStored runs after PrepareForUpdate with the stored object: what
+	// the kind's REST storage carries over (a Service's allocated IPs).
+	KeepAllocated(obj, old *api.Unstructured)
+}
+
+// FinalizeStrategy is the finalize subresource's strategy (namespaces): a copy of old with
+// the part of obj that subresource writes.
+type FinalizeStrategy interface {
+	PrepareForFinalize(obj, old *api.Unstructured) *api.Unstructured
+}
+
+// LateValidator is a check that runs only when Validate found nothing (a ConfigMap's keys
+// and size, which the real validation reports after the metadata's).
+type LateValidator interface {
+	ValidateLate(obj *api.Unstructured) error
+}

@@ -1,0 +1,54 @@
+package storage
+
+import "github.com/informer-lab/informer-lab/api/watch"
+
+// Event is one entry of the history: a write at RV. Obj is the new state; for a delete it
+// is the last state carrying the delete's RV. Old is the state before (nil on create).
+type Event struct {
+	RV   uint64
+	Type watch.EventType
+	Coll *Collection
+	Obj  *Record
+	Old  *Record
+}
+
+// history is the bounded ring of events. Every write makes exactly one event and bumps the
+// revision by one, so the retained events have the contiguous RVs start+1 … rev and the
+// event of RV r sits at a computed position.
+type history struct {
+	ring  []*Event
+	head  int    // position of the oldest retained event
+	n     int    // number of retained events
+	start uint64 // every event with RV > start is retained
+}
+
+func (h *history) init(size int) { h.ring = make([]*Event, size) }
+
+func (h *history) add(ev *Event) {
+	if h.n == len(h.ring) {
+		h.ring[h.head] = nil
+		h.head = (h.head + 1) % len(h.ring)
+		h.n--
+		h.start++
+	}
+	h.ring[(h.head+h.n)%len(h.ring)] = ev
+	h.n++
+}
+
+// at returns the event of RV rv, which must be in (start, start+n].
+func (h *history) at(rv uint64) *Event {
+	return h.ring[(h.head+int(rv-h.start-1))%len(h.ring)]
+}
+
+// compact drops every event with RV ≤ rv.
+func (h *history) compact(rv uint64) {
+	for h.n > 0 && h.start < rv {
+		h.ring[h.head] = nil
+		h.head = (h.head + 1) % len(h.ring)
+		h.n--
+		h.start++
+	}
+	if h.start < rv {
+		h.start = rv
+	}
+}

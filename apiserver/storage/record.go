@@ -1,0 +1,160 @@
+package storage
+
+import (
+	"errors"
+	"slices"
+	"sort"
+	"sync"
+	"sync/atomic"
+
+	"github.com/informer-lab/informer-lab/api"
+)
+
+// Format names one encoding of a stored object; the Codec defines what each means.
+type Format uint8
+
+// MaxFormats is how many encodings a record caches.
+const MaxFormats = 4
+
+// Codec encodes stored objects; the store caches each encoding on its record, so every list
+// and watcher shares one. It mirrors the role of runtime.Codec for the etcd3 store and of
+// the watch cache's cachingObject.
+type Codec interface {
+	Encode(obj *api.Unstructured, f Format) ([]byte, error)
+}
+
+// Record is one stored version of an object. It is immutable once created: lists, events
+// and watchers share it without copying. Callers that hand an object out deep-copy it.
+type Record struct {
+	Obj *api.Unstructured // the whole object
+	RV  uint64            // the revision of its last write (0 for a dry run's create)
+	Key string            // "namespace/name", or "name" when cluster-scoped
+
+	codec   Codec
+	enc     [MaxFormats]atomic.Pointer[[]byte]
+	decoded atomic.Pointer[any]
+}
+
+// NewRecord returns a record not in any store, for the answer of a dry run.
+func (s *Store) NewRecord(obj *api.Unstructured, key string, rv uint64) *Record {
+	return &Record{Obj: obj, RV: rv, Key: key, codec: s.cfg.Codec}
+}
+
+// Namespace returns the record's namespace.
+func (r *Record) Namespace() string { return r.Obj.GetNamespace() }
+
+// Encoded returns the object in format f, made at most once through the store's codec. A
+// failure is returned, not cached.
+func (r *Record) Encoded(f Format) ([]byte, error) {
+	p := &r.enc[f]
+	if b := p.Load(); b != nil {
+		return *b, nil
+	}
+	if r.codec == nil {
+		return nil, errNoCodec
+	}
+	b, err := r.codec.Encode(r.Obj, f)
+	if err != nil {
+		return nil, err
+	}
+	p.Store(&b)
+	return b, nil
+}
+
+var errNoCodec = errors.New("storage: no codec")
+
+// Decoded returns a value derived from the record once (the Go API's typed view), computed
+// by make on first use. make must be the same function for every caller.
+func (r *Record) Decoded(make func(*Record) any) any {
+	if p := r.decoded.Load(); p != nil {
+		return *p
+	}
+	v := make(r)
+	r.decoded.Store(&v)
+	return v
+}
+
+// ObjectKey mirrors the namespace/name part of a registry key.
+func ObjectKey(namespace, name string) string {
+	if namespace == "" {
+		return name
+	}
+	return namespace + "/" + name
+}
+
+// Collection is the storage of one resource: its objects by key, a count per namespace,
+// and a key index sorted on demand for lists and continue tokens. It mirrors a resource
+// prefix of the etcd keyspace (/registry/<resource>/).
+//
+// The index is kept lazily and cheaply for deletes: a delete leaves its key in sorted and
+// only counts it in gone; the next read filters deleted keys out in one O(n) pass (no sort).
+// Only an added key makes the next read sort again. Deleting a namespace of k objects thus
+// costs O(k) writes and at most one filtering pass per later read, never a sort per delete.
+type Collection struct {
+	name     string
+	traceKey string
+	objects  map[string]*Record
+	perNS    map[string]int
+
+	sortMu   sync.Mutex
+	sorted   []string
+	unsorted bool
+	gone     int
+}
+
+// Name returns the name the collection was made with.
+func (c *Collection) Name() string { return c.name }
+
+// sortedKeys returns the current keys in byte order; the slice is shared and must not be
+// changed. Callers hold the store lock (read or write); sortMu orders concurrent readers.
+func (c *Collection) sortedKeys() []string {
+	c.sortMu.Lock()
+	defer c.sortMu.Unlock()
+	switch {
+	case c.unsorted:
+		keys := make([]string, 0, len(c.objects))
+		for k := range c.objects {
+			keys = append(keys, k)
+		}
+		slices.Sort(keys)
+		c.sorted, c.unsorted, c.gone = keys, false, 0
+	case c.gone > 0:
+		// A new slice, not an in-place filter: another reader may still range over the old.
+		keys := make([]string, 0, len(c.objects))
+		for _, k := range c.sorted {
+			if _, ok := c.objects[k]; ok {
+				keys = append(keys, k)
+			}
+		}
+		c.sorted, c.gone = keys, 0
+	}
+	return c.sorted
+}
+
+// keysIn returns the keys of namespace ns in byte order, as a private slice.
+func (c *Collection) keysIn(ns string) []string {
+	if c.perNS[ns] == 0 {
+		return nil
+	}
+	keys := c.sortedKeys()
+	lo := sort.SearchStrings(keys, ns+"/")
+	hi := sort.SearchStrings(keys, ns+"0") // '0' follows '/': the end of the prefix range
+	return slices.Clone(keys[lo:hi])
+}
+
+func (c *Collection) added(rec *Record) {
+	c.perNS[rec.Namespace()]++
+	c.sortMu.Lock()
+	c.unsorted = true
+	c.sortMu.Unlock()
+}
+
+func (c *Collection) deleted(rec *Record) {
+	ns := rec.Namespace()
+	if c.perNS[ns]--; c.perNS[ns] <= 0 {
+		delete(c.perNS, ns)
+	}
+	c.sortMu.Lock()
+	c.gone++
+	c.sortMu.Unlock()
+}
