@@ -68,7 +68,7 @@ import (
 // authorization: every authenticated user may do anything.
 
 // authenticate returns the 401 Status for a request that may not pass, or nil.
-func (s *Server) authenticate(r *http.Request) *api.Status {
+func (s *endpoints) authenticate(r *http.Request) *api.Status {
 	want := s.opts.BearerToken
 	if want == "" && !s.opts.ClientCertAuth {
 		return nil
@@ -76,7 +76,7 @@ func (s *Server) authenticate(r *http.Request) *api.Status {
 	failed := false // an authenticator failed: no anonymous access
 	// 1. x509. Without a client CA (Handler served by something other than StartTLS) the
 	// authenticator has no roots and, like the real one, ignores the certificate.
-	if ca := s.clientCA.Load(); ca != nil && r.TLS != nil && len(r.TLS.PeerCertificates) > 0 {
+	if ca := s.life.clientCA.Load(); ca != nil && r.TLS != nil && len(r.TLS.PeerCertificates) > 0 {
 		user, _, err := ca.verify(r.TLS.PeerCertificates, time.Now())
 		switch {
 		case err != nil:

@@ -87,7 +87,7 @@ func TestCh01_ClientCertAuth(t *testing.T) {
 	}{{"certs only", ""}, {"certs and token", "s3cret"}} {
 		t.Run(srv.name, func(t *testing.T) {
 			s := NewTLSTestServer(t, Options{ClientCertAuth: true, BearerToken: srv.token, DebugFaults: true})
-			ca := s.clientCA.Load()
+			ca := s.life.clientCA.Load()
 			require.NotNil(t, ca)
 			admin := certPair{}
 			admin.cert, admin.key = s.ClientCertificatePEM()
@@ -284,7 +284,7 @@ func TestCh01_IssueClientCertificate(t *testing.T) {
 			assert.ElementsMatch(t, tc.groups, c.Subject.Organization, "a set: DER sorts the values of one RDN")
 			assert.Equal(t, []x509.ExtKeyUsage{x509.ExtKeyUsageClientAuth}, c.ExtKeyUsage)
 			assert.False(t, c.IsCA)
-			assert.NoError(t, c.CheckSignatureFrom(s.clientCA.Load().cert))
+			assert.NoError(t, c.CheckSignatureFrom(s.life.clientCA.Load().cert))
 			assert.NotEqual(t, string(s.CACertPEM()), string(tc.cert))
 		})
 	}

@@ -289,11 +289,11 @@ func drain(resp *http.Response) {
 func BenchmarkTraceDisabled(b *testing.B) {
 	s := New(Options{})
 	defer s.Close()
-	res, _ := s.lookup("pods")
+	res, _ := s.table.Lookup("pods")
 	lr := listResult{RV: 42}
 	b.ReportAllocs()
 	b.ResetTimer()
 	for range b.N {
-		s.traceList(res, "default", lr)
+		s.ep.traceList(res, "default", lr)
 	}
 }

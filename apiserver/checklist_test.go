@@ -107,17 +107,17 @@ func TestCh01_T12_T13_BothKinds(t *testing.T) {
 			require.Equal(t, 200, r.code, "T12: no resourceVersion is unconditional: %s", r.body)
 			var written map[string]any
 			r.decode(t, &written)
-			assert.Equal(t, s.rvString(), rvIn(written))
+			assert.Equal(t, rvString(s), rvIn(written))
 
 			// T13: PUT back exactly what is stored.
-			st2 := c.watch("/api/v1/namespaces/default/" + tt.resource + "?watch=1&resourceVersion=" + s.rvString())
-			before := s.rvString()
+			st2 := c.watch("/api/v1/namespaces/default/" + tt.resource + "?watch=1&resourceVersion=" + rvString(s))
+			before := rvString(s)
 			r = c.do("PUT", path, written)
 			require.Equal(t, 200, r.code)
 			var same map[string]any
 			r.decode(t, &same)
 			assert.Equal(t, before, rvIn(same), "T13: same resourceVersion")
-			assert.Equal(t, before, s.rvString(), "T13: nothing written")
+			assert.Equal(t, before, rvString(s), "T13: nothing written")
 			// The next event on the watch is the next real change, not the no-op.
 			mustCreate(t, s, tt.resource, "default", func() api.Object {
 				o := tt.create.DeepCopyObject()
@@ -127,7 +127,7 @@ func TestCh01_T12_T13_BothKinds(t *testing.T) {
 				m.SetResourceVersion("")
 				return o
 			}())
-			assert.Equal(t, "ADDED y@"+s.rvString(), st2.next().short(t), "T13: no event for the no-op")
+			assert.Equal(t, "ADDED y@"+rvString(s), st2.next().short(t), "T13: no event for the no-op")
 		})
 	}
 }

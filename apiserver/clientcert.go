@@ -149,7 +149,7 @@ func newSerial() (*big.Int, error) {
 // (CN "kubernetes-admin", O "system:masters") and its key, in PEM, that StartTLS issued with
 // Options.ClientCertAuth. Both are nil before StartTLS or without ClientCertAuth.
 func (s *Server) ClientCertificatePEM() (cert, key []byte) {
-	ca := s.clientCA.Load()
+	ca := s.life.clientCA.Load()
 	if ca == nil {
 		return nil, nil
 	}
@@ -163,7 +163,7 @@ func (s *Server) ClientCertificatePEM() (cert, key []byte) {
 // StartTLS, without ClientCertAuth, or for an empty cn (kube-apiserver authenticates nobody
 // from a certificate without a CN).
 func (s *Server) IssueClientCertificate(cn string, groups ...string) (certPEM, keyPEM []byte, err error) {
-	ca := s.clientCA.Load()
+	ca := s.life.clientCA.Load()
 	if ca == nil {
 		return nil, nil, errors.New("apiserver: IssueClientCertificate needs Options.ClientCertAuth and a server started with StartTLS")
 	}

@@ -24,7 +24,7 @@ import (
 
 // guardBody wraps the request body and the ResponseWriter of an HTTP/1.x request that has a
 // body. It must run first in the chain, so that every answer goes through it.
-func (s *Server) guardBody(w http.ResponseWriter, r *http.Request) (http.ResponseWriter, *http.Request) {
+func (s *endpoints) guardBody(w http.ResponseWriter, r *http.Request) (http.ResponseWriter, *http.Request) {
 	if r.ProtoMajor != 1 || r.Body == nil || r.Body == http.NoBody || r.ContentLength == 0 {
 		return w, r
 	}

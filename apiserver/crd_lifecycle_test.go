@@ -11,6 +11,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/informer-lab/informer-lab/api"
+	"github.com/informer-lab/informer-lab/apiserver/internal/registry"
 )
 
 func TestCh13_CRD_DeleteRemovesObjectsAndEndsWatches(t *testing.T) {
@@ -209,10 +210,10 @@ func TestCh13_CRD_MultiVersion(t *testing.T) {
 func TestCh13_CRD_VersionOrder(t *testing.T) {
 	vs := []string{"v1alpha1", "v2", "foo", "v1beta2", "v1", "v1beta1", "v10", "bar", "v2alpha1"}
 	slices.SortFunc(vs, func(a, b string) int {
-		if versionLess(a, b) {
+		if registry.VersionLess(a, b) {
 			return -1
 		}
-		if versionLess(b, a) {
+		if registry.VersionLess(b, a) {
 			return 1
 		}
 		return 0

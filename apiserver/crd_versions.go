@@ -5,8 +5,6 @@ import (
 	"encoding/json"
 	"io"
 	"net/http"
-	"regexp"
-	"slices"
 	"strconv"
 )
 
@@ -19,84 +17,14 @@ import (
 // with the storage version's schema, columns and subresources (the real server uses each
 // version's own).
 
-// servedAlso returns the served versions of a CRD other than the one its resource is stored
-// at.
-func servedAlso(spec crdSpec, stored int) []string {
-	var out []string
-	for i, v := range spec.Versions {
-		if v.Served && i != stored {
-			out = append(out, v.Name)
-		}
-	}
-	return out
-}
-
-// addVersionAliasesLocked lists the resource r under each further served version too.
-func (s *Server) addVersionAliasesLocked(r *resource, versions []string) {
-	for _, v := range versions {
-		gv := r.info.Group + "/" + v
-		if !slices.Contains(s.byGV[gv], r) {
-			s.byGV[gv] = append(s.byGV[gv], r)
-		}
-	}
-}
-
-// removeFromGVsLocked (tableMu held) takes r out of every group-version it is listed under.
-func (s *Server) removeFromGVsLocked(r *resource) {
-	for gv, list := range s.byGV {
-		kept := list[:0:0]
-		for _, x := range list {
-			if x != r {
-				kept = append(kept, x)
-			}
-		}
-		if len(kept) == 0 {
-			delete(s.byGV, gv)
-		} else if len(kept) != len(list) {
-			s.byGV[gv] = kept
-		}
-	}
-}
-
-// kubeVersion is the form of a Kubernetes API version: v<major>[(alpha|beta)<minor>].
-var kubeVersion = regexp.MustCompile(`^v(\d+)(?:(alpha|beta)(\d+))?$`)
-
-// versionLess orders versions as discovery lists them, the preferred one first (the
-// CompareKubeAwareVersionStrings order of k8s.io/apimachinery): GA before beta before alpha,
-// higher numbers first, and versions of another form after them in string order.
-func versionLess(a, b string) bool {
-	ma, mb := kubeVersion.FindStringSubmatch(a), kubeVersion.FindStringSubmatch(b)
-	switch {
-	case ma == nil && mb == nil:
-		return a < b
-	case ma == nil || mb == nil:
-		return mb == nil
-	}
-	rank := func(m []string) (int, int, int) {
-		major, _ := strconv.Atoi(m[1])
-		minor, _ := strconv.Atoi(m[3])
-		level := map[string]int{"": 2, "beta": 1, "alpha": 0}[m[2]]
-		return level, major, minor
-	}
-	la, xa, na := rank(ma)
-	lb, xb, nb := rank(mb)
-	if la != lb {
-		return la > lb
-	}
-	if xa != xb {
-		return xa > xb
-	}
-	return na > nb
-}
-
 // alsoServed reports, for a request under group-version gv, whether it reaches res at a
 // version other than its storage version, and returns the two apiVersions.
 func alsoServed(res *resource, gv string) (stored, asked string, ok bool) {
-	if res.info.crd == "" {
+	if res.CRDName == "" {
 		return "", "", false
 	}
-	stored = res.info.apiVersion()
-	if gv == res.info.Group+"/"+res.info.Version {
+	stored = res.Info.APIVersion()
+	if gv == res.Info.Group+"/"+res.Info.Version {
 		return "", "", false
 	}
 	return stored, gv, true

@@ -175,7 +175,7 @@ func (a *faultAction) count() (int, error) {
 }
 
 // applyFault performs one action. Errors are 400s naming the bad member.
-func (s *Server) applyFault(a faultAction) error {
+func (s debugFaults) applyFault(a faultAction) error {
 	bad := func(format string, args ...any) error {
 		return api.NewBadRequest(fmt.Sprintf("%s: ", a.Action) + fmt.Sprintf(format, args...))
 	}
@@ -250,7 +250,7 @@ func (s *Server) applyFault(a faultAction) error {
 
 // servesResource reports whether a FailRule's resource can ever match: a plural, or
 // "plural.group".
-func (s *Server) servesResource(name string) bool {
+func (s debugFaults) servesResource(name string) bool {
 	for _, ri := range s.Resources() {
 		if name == ri.Resource || name == ri.GroupResource().String() {
 			return true
@@ -260,7 +260,7 @@ func (s *Server) servesResource(name string) bool {
 }
 
 // serveDebugFaults is the /debug/faults handler.
-func (s *Server) serveDebugFaults(w http.ResponseWriter, r *http.Request) {
+func (s debugFaults) serveDebugFaults(w http.ResponseWriter, r *http.Request) {
 	switch r.Method {
 	case http.MethodGet, http.MethodHead:
 	case http.MethodDelete:
@@ -270,7 +270,7 @@ func (s *Server) serveDebugFaults(w http.ResponseWriter, r *http.Request) {
 			writeError(w, api.NewUnsupportedMediaType([]string{"application/json"}))
 			return
 		}
-		body, err := s.readBody(w, r)
+		body, err := s.ep.readBody(w, r)
 		if err != nil {
 			writeError(w, err)
 			return

@@ -33,7 +33,7 @@ func TestCh01_DebugFaultsState(t *testing.T) {
 	s, c := newServer(t, Options{DebugFaults: true})
 	mustCreate(t, s, "pods", "default", pod("default", "a", nil))
 	c.get("/api/v1/pods")
-	c.watch("/api/v1/namespaces/default/pods?watch=1&labelSelector=app%3Dweb&resourceVersion=" + s.rvString())
+	c.watch("/api/v1/namespaces/default/pods?watch=1&labelSelector=app%3Dweb&resourceVersion=" + rvString(s))
 	require.Eventually(t, func() bool { return len(s.Watchers()) == 1 }, 5*time.Second, time.Millisecond)
 
 	st := c.faults(t, "GET", "")
@@ -57,7 +57,7 @@ func TestCh01_DebugFaultsActions(t *testing.T) {
 	s, c := newServer(t, Options{DebugFaults: true})
 
 	// drop-next-events: the watcher misses the next event, the history keeps it.
-	w := c.watch("/api/v1/namespaces/default/pods?watch=1&resourceVersion=" + s.rvString())
+	w := c.watch("/api/v1/namespaces/default/pods?watch=1&resourceVersion=" + rvString(s))
 	require.Eventually(t, func() bool { return len(s.Watchers()) == 1 }, 5*time.Second, time.Millisecond)
 	st := c.faults(t, "POST", `{"action":"drop-next-events","key":"default/a"}`)
 	assert.Equal(t, []DropRule{{Count: 1, Key: "default/a"}}, st.Drops)
@@ -106,7 +106,7 @@ func TestCh01_DebugFaultsActions(t *testing.T) {
 
 	// close-next-watches: the next watch ends at once with no event.
 	c.faults(t, "POST", `{"action":"close-next-watches"}`)
-	assert.Empty(t, c.watch("/api/v1/pods?watch=1&resourceVersion="+s.rvString()).ended())
+	assert.Empty(t, c.watch("/api/v1/pods?watch=1&resourceVersion="+rvString(s)).ended())
 
 	// reset-request-counts.
 	st = c.faults(t, "POST", `{"action":"reset-request-counts"}`)

@@ -21,26 +21,25 @@ import (
 
 // enter is the common prologue: the server is open, the resource exists, the request is
 // counted and no injected failure stops it.
-func (s *Server) enter(verb, resource string) (*resource, func(), error) {
-	if err := s.begin(); err != nil {
+func (s *endpoints) enter(verb, resource string) (*resource, func(), error) {
+	if err := s.life.begin(); err != nil {
 		return nil, nil, err
 	}
-	res, err := s.lookup(resource)
+	res, err := s.table.Lookup(resource)
 	if err != nil {
-		s.wg.Done()
+		s.life.wg.Done()
 		return nil, nil, err
 	}
-	s.counts.add(verb, res.info.GroupResource().String())
+	s.counts.add(verb, res.Info.GroupResource().String())
 	if err := s.checkFail(verb, res); err != nil {
-		s.wg.Done()
+		s.life.wg.Done()
 		return nil, nil, err
 	}
-	return res, s.wg.Done, nil
+	return res, s.life.wg.Done, nil
 }
 
-// Create stores a new object, as POST does, and returns the stored copy (C1–C6). A missing
-// namespace in obj is taken from namespace.
-func (s *Server) Create(ctx context.Context, resource, namespace string, obj api.Object) (api.Object, error) {
+// create is Create.
+func (s *endpoints) create(ctx context.Context, resource, namespace string, obj api.Object) (api.Object, error) {
 	res, done, err := s.enter("create", resource)
 	if err != nil {
 		return nil, err
@@ -50,15 +49,15 @@ func (s *Server) Create(ctx context.Context, resource, namespace string, obj api
 	if err != nil {
 		return nil, err
 	}
-	rec, err := s.create(res, namespace, u, false)
+	rec, err := s.reg.Create(context.Background(), res, namespace, u, false)
 	if err != nil {
 		return nil, err
 	}
 	return s.view(rec), nil
 }
 
-// Get returns a copy of the stored object, as GET does; a missing one is a NotFound Status.
-func (s *Server) Get(ctx context.Context, resource, namespace, name string) (api.Object, error) {
+// goGet is Get.
+func (s *endpoints) goGet(ctx context.Context, resource, namespace, name string) (api.Object, error) {
 	res, done, err := s.enter("get", resource)
 	if err != nil {
 		return nil, err
@@ -71,19 +70,17 @@ func (s *Server) Get(ctx context.Context, resource, namespace, name string) (api
 	return s.view(rec), nil
 }
 
-// Update replaces the object named by obj, as PUT does (P1–P5): a stale resourceVersion is a
-// Conflict, an empty one an unconditional update where the resource allows it, and a no-op
-// writes nothing.
-func (s *Server) Update(ctx context.Context, resource, namespace string, obj api.Object) (api.Object, error) {
+// update is Update.
+func (s *endpoints) update(ctx context.Context, resource, namespace string, obj api.Object) (api.Object, error) {
 	return s.updateVia(resource, namespace, obj, "")
 }
 
-// UpdateStatus writes only the status of obj, as PUT on the status subresource does.
-func (s *Server) UpdateStatus(ctx context.Context, resource, namespace string, obj api.Object) (api.Object, error) {
+// updateStatus is UpdateStatus.
+func (s *endpoints) updateStatus(ctx context.Context, resource, namespace string, obj api.Object) (api.Object, error) {
 	return s.updateVia(resource, namespace, obj, "status")
 }
 
-func (s *Server) updateVia(resource, namespace string, obj api.Object, sub string) (api.Object, error) {
+func (s *endpoints) updateVia(resource, namespace string, obj api.Object, sub string) (api.Object, error) {
 	res, done, err := s.enter("update", resource)
 	if err != nil {
 		return nil, err
@@ -93,18 +90,15 @@ func (s *Server) updateVia(resource, namespace string, obj api.Object, sub strin
 	if err != nil {
 		return nil, err
 	}
-	rec, err := s.update(res, namespace, u, updateOptions{subresource: sub})
+	rec, err := s.reg.Update(context.Background(), res, namespace, u, updateOptions{Subresource: sub})
 	if err != nil {
 		return nil, err
 	}
 	return s.view(rec), nil
 }
 
-// Patch applies a patch, as PATCH does (X1–X5). patchType is one of api.JSONPatchType,
-// MergePatchType, StrategicMergePatchType and ApplyPatchType, the Content-Types of a PATCH
-// (parameters such as "; charset=utf-8" are ignored); any other is 415 UnsupportedMediaType.
-// An apply patch creates a missing object.
-func (s *Server) Patch(ctx context.Context, resource, namespace, name string, patchType api.PatchType, data []byte) (api.Object, error) {
+// goPatch is Patch.
+func (s *endpoints) goPatch(ctx context.Context, resource, namespace, name string, patchType api.PatchType, data []byte) (api.Object, error) {
 	res, done, err := s.enter("patch", resource)
 	if err != nil {
 		return nil, err
@@ -120,9 +114,8 @@ func (s *Server) Patch(ctx context.Context, resource, namespace, name string, pa
 	return s.view(rec), nil
 }
 
-// Delete deletes an object, as DELETE does (D1–D4, NS3, NS4). It returns the object's last
-// state (with the delete's RV), or the marked object when finalizers keep it. opts may be nil.
-func (s *Server) Delete(ctx context.Context, resource, namespace, name string, opts *api.DeleteOptions) (api.Object, error) {
+// goDelete is Delete.
+func (s *endpoints) goDelete(ctx context.Context, resource, namespace, name string, opts *api.DeleteOptions) (api.Object, error) {
 	res, done, err := s.enter("delete", resource)
 	if err != nil {
 		return nil, err
@@ -132,17 +125,15 @@ func (s *Server) Delete(ctx context.Context, resource, namespace, name string, o
 	if opts != nil {
 		o = *opts
 	}
-	dr, err := s.remove(res, namespace, name, o)
+	dr, err := s.reg.Delete(context.Background(), res, namespace, name, o, decode.IsDryRun(o))
 	if err != nil {
 		return nil, err
 	}
-	return s.view(dr.rec), nil
+	return s.view(dr.Rec), nil
 }
 
-// List returns one page of the collection as its list type (*api.PodList, …, or
-// *api.UnstructuredList), with the semantics of §3: resourceVersion and
-// resourceVersionMatch, limit and continue, selectors. namespace "" lists every namespace.
-func (s *Server) List(ctx context.Context, resource, namespace string, opts api.ListOptions) (api.Object, error) {
+// goList is List.
+func (s *endpoints) goList(ctx context.Context, resource, namespace string, opts api.ListOptions) (api.Object, error) {
 	res, done, err := s.enter("list", resource)
 	if err != nil {
 		return nil, err
@@ -160,10 +151,8 @@ func (s *Server) List(ctx context.Context, resource, namespace string, opts api.
 	return s.listObject(res, lr)
 }
 
-// Watch opens a watch with the semantics of §4 and returns it as a watch.Interface whose
-// events carry deep copies. It ends on Stop, when ctx is done, at its timeout, on
-// CloseAllWatches and on Close.
-func (s *Server) Watch(ctx context.Context, resource, namespace string, opts api.ListOptions) (watch.Interface, error) {
+// goWatch is Watch.
+func (s *endpoints) goWatch(ctx context.Context, resource, namespace string, opts api.ListOptions) (watch.Interface, error) {
 	res, done, err := s.enter("watch", resource)
 	if err != nil {
 		return nil, err
@@ -182,7 +171,7 @@ func (s *Server) Watch(ctx context.Context, resource, namespace string, opts api
 		return nil, err
 	}
 	wctx, cancel := context.WithCancel(ctx)
-	cw := &chanWatch{result: make(chan watch.Event), stop: make(chan struct{}), closing: s.closing, cancel: cancel, view: s.view}
+	cw := &chanWatch{result: make(chan watch.Event), stop: make(chan struct{}), closing: s.life.closing, cancel: cancel, view: s.view}
 	go func() {
 		defer done()
 		defer close(cw.result)
@@ -270,9 +259,9 @@ func (lw *ResourceListerWatcher) WatchWithContext(ctx context.Context, opts api.
 	return lw.s.Watch(ctx, lw.resource, lw.namespace, opts)
 }
 
-func (s *Server) traceList(res *resource, ns string, lr listResult) {
+func (s *endpoints) traceList(res *resource, ns string, lr listResult) {
 	if trace.Enabled(s.log) {
-		trace.Hop(s.log, "apiserver", "list", objectKey(ns, res.info.Resource), strconv.FormatUint(lr.RV, 10),
+		trace.Hop(s.log, "apiserver", "list", objectKey(ns, res.Info.Resource), strconv.FormatUint(lr.RV, 10),
 			slogInt("items", len(lr.Items)))
 	}
 }

@@ -6,11 +6,11 @@ import (
 	"net/http"
 	"regexp"
 	"runtime"
-	"slices"
 	"strings"
 
 	"github.com/informer-lab/informer-lab/api"
 	"github.com/informer-lab/informer-lab/apiserver/internal/negotiation"
+	"github.com/informer-lab/informer-lab/apiserver/internal/registry/rest"
 )
 
 // Discovery, /version and the health endpoints (wire spec K1–K6): what kubectl and client-go's
@@ -67,84 +67,75 @@ var statusVerbs = []string{"get", "patch", "update"}
 
 // groupVersions returns the served group-versions by group, the core group under "", each
 // group's versions in sorted order (the first is the preferred one).
-func (s *Server) groupVersions() (groups []string, versions map[string][]string) {
-	s.tableMu.RLock()
-	defer s.tableMu.RUnlock()
-	versions = map[string][]string{}
-	for _, gv := range sortedKeys(s.byGV) {
-		g, v, _ := strings.Cut(gv, "/")
-		if _, seen := versions[g]; !seen {
-			groups = append(groups, g)
-		}
-		versions[g] = append(versions[g], v)
-	}
-	for _, vs := range versions {
-		slices.SortStableFunc(vs, func(a, b string) int {
-			switch {
-			case versionLess(a, b):
-				return -1
-			case versionLess(b, a):
-				return 1
-			}
-			return 0
-		})
-	}
-	return groups, versions
+func (s *endpoints) groupVersions() (groups []string, versions map[string][]string) {
+	return s.table.GroupVersions()
 }
 
-// resourcesOf returns the infos of one group-version, in registration order.
-func (s *Server) resourcesOf(group, version string) []ResourceInfo {
-	s.tableMu.RLock()
-	defer s.tableMu.RUnlock()
-	var out []ResourceInfo
-	for _, r := range s.byGV[group+"/"+version] {
-		ri := r.info
+// served is a resource as one group-version serves it.
+type served struct {
+	ri  ResourceInfo
+	res *resource
+}
+
+// resourcesOf returns the resources of one group-version, in registration order.
+func (s *endpoints) resourcesOf(group, version string) []served {
+	var out []served
+	for _, r := range s.table.ByGV(group, version) {
+		ri := r.Info
 		ri.Version = version // a CRD's further served versions list its resource too
-		out = append(out, ri)
+		out = append(out, served{ri, r})
 	}
 	return out
 }
 
-func legacyResources(infos []ResourceInfo) []api.APIResource {
+// hasFinalize reports whether the finalize subresource is served (namespaces).
+func hasFinalize(res *resource) bool {
+	_, ok := res.Strategy.(rest.FinalizeStrategy)
+	return ok
+}
+
+func legacyResources(infos []served) []api.APIResource {
 	out := []api.APIResource{}
-	for _, ri := range infos {
+	for _, sv := range infos {
+		ri, res := sv.ri, sv.res
 		out = append(out, api.APIResource{
-			Name: ri.Resource, SingularName: ri.singular(), Namespaced: ri.Namespaced, Kind: ri.Kind,
-			Verbs: ri.verbs(), ShortNames: ri.ShortNames, Categories: ri.Categories,
+			Name: ri.Resource, SingularName: ri.Singular(), Namespaced: ri.Namespaced, Kind: ri.Kind,
+			Verbs: res.Verbs(), ShortNames: ri.ShortNames, Categories: ri.Categories,
 		})
-		if ri.builtin && ri.traits.noCollectionDelete { // namespaces
+		if hasFinalize(res) {
 			out = append(out, api.APIResource{Name: ri.Resource + "/finalize", Namespaced: ri.Namespaced, Kind: ri.Kind, Verbs: []string{"update"}})
 		}
-		if ri.hasScale() {
+		if res.Strategy.HasScale() {
 			out = append(out, api.APIResource{Name: ri.Resource + "/scale", Namespaced: ri.Namespaced,
 				Group: scaleGVK.Group, Version: scaleGVK.Version, Kind: scaleGVK.Kind, Verbs: statusVerbs})
 		}
-		if ri.hasStatus() {
+		if res.Strategy.HasStatus() {
 			out = append(out, api.APIResource{Name: ri.Resource + "/status", Namespaced: ri.Namespaced, Kind: ri.Kind, Verbs: statusVerbs})
 		}
 	}
 	return out
 }
 
-func aggregatedResources(infos []ResourceInfo) []api.APIResourceDiscovery {
+func aggregatedResources(infos []served) []api.APIResourceDiscovery {
 	out := []api.APIResourceDiscovery{}
-	for _, ri := range infos {
+	for _, sv := range infos {
+		ri, res := sv.ri, sv.res
 		gvk := ri.GVK()
 		scope := api.ScopeCluster
 		if ri.Namespaced {
 			scope = api.ScopeNamespace
 		}
 		d := api.APIResourceDiscovery{
-			Resource: ri.Resource, ResponseKind: &gvk, Scope: scope, SingularResource: ri.singular(),
-			Verbs: ri.verbs(), ShortNames: ri.ShortNames, Categories: ri.Categories,
+			Resource: ri.Resource, ResponseKind: &gvk, Scope: scope, SingularResource: ri.Singular(),
+			Verbs: res.Verbs(), ShortNames: ri.ShortNames, Categories: ri.Categories,
 		}
-		if ri.builtin && ri.traits.noCollectionDelete { // namespaces
+		if hasFinalize(res) {
 			d.Subresources = append(d.Subresources, api.APISubresourceDiscovery{Subresource: "finalize", ResponseKind: &gvk, Verbs: []string{"update"}})
 		}
-		if ri.hasScale() {
+		if res.Strategy.HasScale() {
 			d.Subresources = append(d.Subresources, api.APISubresourceDiscovery{Subresource: "scale", ResponseKind: &scaleGVK, Verbs: statusVerbs})
 		}
-		if ri.hasStatus() {
+		if res.Strategy.HasStatus() {
 			d.Subresources = append(d.Subresources, api.APISubresourceDiscovery{Subresource: "status", ResponseKind: &gvk, Verbs: statusVerbs})
 		}
 		out = append(out, d)
@@ -159,7 +150,7 @@ func groupVersion(group, version string) string {
 	return group + "/" + version
 }
 
-func (s *Server) legacyGroup(group string, versions []string) api.APIGroup {
+func (s *endpoints) legacyGroup(group string, versions []string) api.APIGroup {
 	g := api.APIGroup{Name: group}
 	for _, v := range versions {
 		g.Versions = append(g.Versions, api.GroupVersionForDiscovery{GroupVersion: groupVersion(group, v), Version: v})
@@ -169,7 +160,7 @@ func (s *Server) legacyGroup(group string, versions []string) api.APIGroup {
 }
 
 // aggregated builds the APIGroupDiscoveryList of /api (core) or /apis (every other group).
-func (s *Server) aggregated(core bool, version string) api.APIGroupDiscoveryList {
+func (s *endpoints) aggregated(core bool, version string) api.APIGroupDiscoveryList {
 	doc := api.APIGroupDiscoveryList{
 		TypeMeta: api.TypeMeta{Kind: "APIGroupDiscoveryList", APIVersion: "apidiscovery.k8s.io/" + version},
 		Items:    []api.APIGroupDiscovery{},
@@ -192,7 +183,7 @@ func (s *Server) aggregated(core bool, version string) api.APIGroupDiscoveryList
 
 // serveDiscovery answers /api, /apis, /api/v1, /apis/{group} and /apis/{group}/{version}. It
 // reports false for any other path.
-func (s *Server) serveDiscovery(w http.ResponseWriter, r *http.Request, path string) bool {
+func (s *endpoints) serveDiscovery(w http.ResponseWriter, r *http.Request, path string) bool {
 	groups, versions := s.groupVersions()
 	served := func(g string) bool { _, ok := versions[g]; return ok }
 	switch {
@@ -250,7 +241,7 @@ func (s *Server) serveDiscovery(w http.ResponseWriter, r *http.Request, path str
 	return false
 }
 
-func (s *Server) serveResourceList(w http.ResponseWriter, r *http.Request, group, version string) bool {
+func (s *endpoints) serveResourceList(w http.ResponseWriter, r *http.Request, group, version string) bool {
 	if _, err := negotiation.Negotiate(r, negotiation.EndpointPlain); err != nil {
 		writeError(w, err)
 		return true
@@ -274,7 +265,7 @@ func writeDiscovery(w http.ResponseWriter, contentType string, v any) {
 }
 
 // serveVersion answers /version (K2).
-func (s *Server) serveVersion(w http.ResponseWriter, r *http.Request) {
+func (s *endpoints) serveVersion(w http.ResponseWriter, r *http.Request) {
 	if _, err := negotiation.Negotiate(r, negotiation.EndpointPlain); err != nil {
 		writeError(w, err)
 		return

@@ -211,9 +211,7 @@ func TestCh01_StatusDetails(t *testing.T) {
 // 500 Status without a stack trace, and the next request is served.
 func TestCh01_PanicBecomes500(t *testing.T) {
 	s, c := newServer(t, Options{})
-	s.tableMu.Lock()
-	s.resources["/pods"].info.FieldSet = func(api.Object) fields.Set { panic("boom") }
-	s.tableMu.Unlock()
+	s.table.Get("", "pods").Info.FieldSet = func(api.Object) fields.Set { panic("boom") }
 	mustCreate(t, s, "pods", "default", pod("default", "a", nil))
 	r := c.get("/api/v1/pods?fieldSelector=spec.nodeName%3Dx")
 	require.Equal(t, 500, r.code)

@@ -193,12 +193,12 @@ func (f *faults) failFor(verb string, res *resource, asEvent bool) *api.Status {
 }
 
 func matchesResource(res *resource, name string) bool {
-	return name == res.info.Resource || name == res.info.GroupResource().String()
+	return name == res.Info.Resource || name == res.Info.GroupResource().String()
 }
 
 func failStatus(r *FailRule, verb string, res *resource) *api.Status {
 	msg := r.Message
-	gr := res.info.GroupResource()
+	gr := res.Info.GroupResource()
 	var st *api.Status
 	switch r.Code {
 	case http.StatusTooManyRequests:
@@ -243,9 +243,9 @@ func failStatus(r *FailRule, verb string, res *resource) *api.Status {
 }
 
 // checkFail is the request-side hook: it counts nothing and returns the injected failure.
-func (s *Server) checkFail(verb string, res *resource) error {
+func (s *endpoints) checkFail(verb string, res *resource) error {
 	if st := s.faults.failFor(verb, res, false); st != nil {
-		trace.Hop(s.log, "apiserver", "fault", res.info.Resource, strconv.FormatUint(s.ResourceVersion(), 10),
+		trace.Hop(s.log, "apiserver", "fault", res.Info.Resource, strconv.FormatUint(s.store.ResourceVersion(), 10),
 			slogString("fault", "fail"), slogString("verb", verb), slog.Int("code", int(st.Code)))
 		return st
 	}

@@ -23,7 +23,7 @@ import (
 // rule for all watchers, one filtered by key and type, and one for a single watcher.
 func TestCh01_FaultDropNextEvents(t *testing.T) {
 	s, c := newServer(t, Options{})
-	rv := s.rvString()
+	rv := rvString(s)
 	w1 := c.watch("/api/v1/pods?watch=1&resourceVersion=" + rv)
 	w2 := c.watch("/api/v1/pods?watch=1&resourceVersion=" + rv)
 	require.Eventually(t, func() bool { return len(s.Watchers()) == 2 }, 5*time.Second, time.Millisecond)
@@ -49,7 +49,7 @@ func TestCh01_FaultDropNextEvents(t *testing.T) {
 // TestCh01_FaultCloseAllWatches checks H-7 "reset all watchers": streams end cleanly.
 func TestCh01_FaultCloseAllWatches(t *testing.T) {
 	s, c := newServer(t, Options{})
-	w := c.watch("/api/v1/pods?watch=1&resourceVersion=" + s.rvString())
+	w := c.watch("/api/v1/pods?watch=1&resourceVersion=" + rvString(s))
 	require.Eventually(t, func() bool { return len(s.Watchers()) == 1 }, 5*time.Second, time.Millisecond)
 	s.CloseAllWatches()
 	assert.Empty(t, w.ended())
@@ -128,7 +128,7 @@ func TestCh01_FaultDelayAndBookmarksVirtualTime(t *testing.T) {
 		defer s.Close()
 		ctx := context.Background()
 		timeout := int64(590) // not a multiple of the period: no tick races the end
-		w, err := s.Watch(ctx, "pods", "", api.ListOptions{ResourceVersion: s.rvString(), AllowWatchBookmarks: true, TimeoutSeconds: &timeout})
+		w, err := s.Watch(ctx, "pods", "", api.ListOptions{ResourceVersion: rvString(s), AllowWatchBookmarks: true, TimeoutSeconds: &timeout})
 		require.NoError(t, err)
 		defer w.Stop()
 		s.DelayEvents(10 * time.Second)
@@ -143,7 +143,7 @@ func TestCh01_FaultDelayAndBookmarksVirtualTime(t *testing.T) {
 		ev = <-w.ResultChan()
 		assert.Equal(t, watch.Bookmark, ev.Type)
 		assert.Equal(t, time.Minute, time.Since(start), "first periodic bookmark")
-		assert.Equal(t, s.rvString(), ev.Object.(*api.Pod).ResourceVersion)
+		assert.Equal(t, rvString(s), ev.Object.(*api.Pod).ResourceVersion)
 		var n int
 		for ev := range w.ResultChan() {
 			require.Equal(t, watch.Bookmark, ev.Type)

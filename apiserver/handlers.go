@@ -17,7 +17,7 @@ import (
 // patch.go, delete.go, watch.go) over the storage operations in ops.go and list.go.
 
 // serveCollectionGet serves LIST and WATCH (§3, §4).
-func (s *Server) serveCollectionGet(w http.ResponseWriter, r *http.Request, info requestInfo) {
+func (s *endpoints) serveCollectionGet(w http.ResponseWriter, r *http.Request, info requestInfo) {
 	opts, err := listOptionsFor(r, info)
 	if err != nil {
 		writeError(w, err)
@@ -57,7 +57,7 @@ func (s *Server) serveCollectionGet(w http.ResponseWriter, r *http.Request, info
 }
 
 // tableConverter prints the request's resource as of now.
-func (s *Server) tableConverter(info requestInfo) *printers.TableConverter {
+func (s *endpoints) tableConverter(info requestInfo) *printers.TableConverter {
 	return &printers.TableConverter{
 		Printer: printerFor(info.res),
 		Version: info.out.Version,
@@ -81,7 +81,7 @@ func listMetaOf(lr listResult) api.ListMeta {
 }
 
 // serveGet serves GET of one object (L6); ?watch is ignored on an item (U7).
-func (s *Server) serveGet(w http.ResponseWriter, r *http.Request, info requestInfo) {
+func (s *endpoints) serveGet(w http.ResponseWriter, r *http.Request, info requestInfo) {
 	rv := r.URL.Query().Get("resourceVersion")
 	rec, err := s.get(r.Context(), info.res, info.namespace, info.name, rv)
 	if err != nil {
@@ -104,7 +104,7 @@ func (s *Server) serveGet(w http.ResponseWriter, r *http.Request, info requestIn
 
 // decodeRequest reads and decodes a POST or PUT body for the resource (C1, E1–E8, E21),
 // after validating the query options of optionsKind (CreateOptions or UpdateOptions).
-func (s *Server) decodeRequest(w http.ResponseWriter, r *http.Request, info requestInfo, optionsKind string) (*api.Unstructured, decode.WriteOptions, bool) {
+func (s *endpoints) decodeRequest(w http.ResponseWriter, r *http.Request, info requestInfo, optionsKind string) (*api.Unstructured, decode.WriteOptions, bool) {
 	if err := checkBodyType(r, protobufServable(info.res)); err != nil {
 		writeError(w, err)
 		return nil, decode.WriteOptions{}, false
@@ -115,7 +115,7 @@ func (s *Server) decodeRequest(w http.ResponseWriter, r *http.Request, info requ
 		return nil, decode.WriteOptions{}, false
 	}
 	if isProtobufType(r.Header.Get("Content-Type")) {
-		if body, err = protobufBodyToJSON(body, info.res.info.GVK()); err != nil {
+		if body, err = protobufBodyToJSON(body, info.res.Info.GVK()); err != nil {
 			writeError(w, err)
 			return nil, decode.WriteOptions{}, false
 		}
@@ -135,12 +135,12 @@ func (s *Server) decodeRequest(w http.ResponseWriter, r *http.Request, info requ
 }
 
 // serveCreate serves POST (C1–C6): 201 with the stored object.
-func (s *Server) serveCreate(w http.ResponseWriter, r *http.Request, info requestInfo) {
+func (s *endpoints) serveCreate(w http.ResponseWriter, r *http.Request, info requestInfo) {
 	obj, wo, ok := s.decodeRequest(w, r, info, decode.CreateOptionsKind)
 	if !ok {
 		return
 	}
-	rec, err := s.create(info.res, info.namespace, obj, wo.DryRun)
+	rec, err := s.reg.Create(context.Background(), info.res, info.namespace, obj, wo.DryRun)
 	if err != nil {
 		writeError(w, err)
 		return
@@ -149,7 +149,7 @@ func (s *Server) serveCreate(w http.ResponseWriter, r *http.Request, info reques
 }
 
 // serveUpdate serves PUT (P1–P5).
-func (s *Server) serveUpdate(w http.ResponseWriter, r *http.Request, info requestInfo) {
+func (s *endpoints) serveUpdate(w http.ResponseWriter, r *http.Request, info requestInfo) {
 	obj, wo, ok := s.decodeRequest(w, r, info, decode.UpdateOptionsKind)
 	if !ok {
 		return
@@ -158,7 +158,7 @@ func (s *Server) serveUpdate(w http.ResponseWriter, r *http.Request, info reques
 		writeError(w, errNameMismatch(obj.GetName(), info.name))
 		return
 	}
-	rec, err := s.update(info.res, info.namespace, obj, updateOptions{subresource: info.subresource, dryRun: wo.DryRun})
+	rec, err := s.reg.Update(context.Background(), info.res, info.namespace, obj, updateOptions{Subresource: info.subresource, DryRun: wo.DryRun})
 	if err != nil {
 		writeError(w, err)
 		return
@@ -167,7 +167,7 @@ func (s *Server) serveUpdate(w http.ResponseWriter, r *http.Request, info reques
 }
 
 // servePatch serves PATCH (X1–X5).
-func (s *Server) servePatch(w http.ResponseWriter, r *http.Request, info requestInfo) {
+func (s *endpoints) servePatch(w http.ResponseWriter, r *http.Request, info requestInfo) {
 	pt, err := patch.TypeFromContentType(r.Header.Get("Content-Type"))
 	if err != nil {
 		writeError(w, err)
@@ -199,12 +199,12 @@ func (s *Server) servePatch(w http.ResponseWriter, r *http.Request, info request
 // patch applies a patch to the stored object and updates it, retrying when a concurrent
 // write got in between, as GuaranteedUpdate does. A stale resourceVersion carried by the
 // patch itself is a conflict (X5). An apply patch on a missing object creates it (X4).
-func (s *Server) patch(res *resource, ns, name, sub string, pt api.PatchType, body []byte, wo decode.WriteOptions) (*record, bool, []string, error) {
+func (s *endpoints) patch(res *resource, ns, name, sub string, pt api.PatchType, body []byte, wo decode.WriteOptions) (*record, bool, []string, error) {
 	for attempt := 0; ; attempt++ {
-		cur, _ := s.store.Get(context.Background(), res.coll, objectKey(ns, name), storage.GetOptions{})
+		cur, _ := s.store.Get(context.Background(), res.Coll, objectKey(ns, name), storage.GetOptions{})
 		if cur == nil {
 			if pt != api.ApplyPatchType || sub != "" {
-				return nil, false, nil, api.NewNotFound(res.info.GroupResource(), name)
+				return nil, false, nil, api.NewNotFound(res.Info.GroupResource(), name)
 			}
 			obj, warnings, err := s.decodeObject(res, body, wo.FieldValidation)
 			if err != nil {
@@ -213,10 +213,10 @@ func (s *Server) patch(res *resource, ns, name, sub string, pt api.PatchType, bo
 			if obj.GetName() != name {
 				return nil, false, nil, errNameMismatch(obj.GetName(), name)
 			}
-			rec, err := s.create(res, ns, obj, wo.DryRun)
+			rec, err := s.reg.Create(context.Background(), res, ns, obj, wo.DryRun)
 			return rec, err == nil, warnings, err
 		}
-		patched, err := patch.ApplyFor(pt, jsonOf(cur), body, res.info.GVK(), res.info.builtin)
+		patched, err := patch.ApplyFor(pt, jsonOf(cur), body, res.Info.GVK(), res.Builtin)
 		if err != nil {
 			return nil, false, nil, err
 		}
@@ -233,7 +233,7 @@ func (s *Server) patch(res *resource, ns, name, sub string, pt api.PatchType, bo
 		if !fromPatch {
 			m.SetResourceVersion("")
 		}
-		rec, err := s.update(res, ns, obj, updateOptions{subresource: sub, expectRV: curRV, dryRun: wo.DryRun})
+		rec, err := s.reg.Update(context.Background(), res, ns, obj, updateOptions{Subresource: sub, ExpectRV: curRV, DryRun: wo.DryRun})
 		if err != nil && api.IsConflict(err) && !fromPatch && attempt < 5 {
 			continue // someone wrote in between: apply the patch to the new state
 		}
@@ -242,7 +242,7 @@ func (s *Server) patch(res *resource, ns, name, sub string, pt api.PatchType, bo
 }
 
 // serveDelete serves DELETE of one object (D1–D4).
-func (s *Server) serveDelete(w http.ResponseWriter, r *http.Request, info requestInfo) {
+func (s *endpoints) serveDelete(w http.ResponseWriter, r *http.Request, info requestInfo) {
 	body, err := s.readDeleteBody(w, r, info)
 	if err != nil {
 		writeError(w, err)
@@ -253,27 +253,27 @@ func (s *Server) serveDelete(w http.ResponseWriter, r *http.Request, info reques
 		writeError(w, err)
 		return
 	}
-	res, err := s.remove(info.res, info.namespace, info.name, opts)
+	res, err := s.reg.Delete(context.Background(), info.res, info.namespace, info.name, opts, decode.IsDryRun(opts))
 	if err != nil {
 		writeError(w, err)
 		return
 	}
-	if info.res.info.ReturnDeletedObject || !res.deleted {
-		writeObject(w, info, http.StatusOK, res.rec)
+	if info.res.Info.ReturnDeletedObject || !res.Deleted {
+		writeObject(w, info, http.StatusOK, res.Rec)
 		return
 	}
-	gr := info.res.info.GroupResource()
+	gr := info.res.Info.GroupResource()
 	writeStatusBody(w, http.StatusOK, &api.Status{
 		TypeMeta: api.TypeMeta{Kind: "Status", APIVersion: "v1"},
 		Status:   api.StatusSuccess,
-		Details:  &api.StatusDetails{Name: info.name, Group: gr.Group, Kind: gr.Resource, UID: res.rec.Obj.GetUID()},
+		Details:  &api.StatusDetails{Name: info.name, Group: gr.Group, Kind: gr.Resource, UID: res.Rec.Obj.GetUID()},
 	})
 }
 
 // readDeleteBody reads the optional DeleteOptions body of a DELETE, in JSON or, for a
 // built-in kind, protobuf (client-go's typed clients send protobuf by default, CG1). Any
 // other encoding is 415, like a POST body (N2).
-func (s *Server) readDeleteBody(w http.ResponseWriter, r *http.Request, info requestInfo) ([]byte, error) {
+func (s *endpoints) readDeleteBody(w http.ResponseWriter, r *http.Request, info requestInfo) ([]byte, error) {
 	body, err := s.readBody(w, r)
 	if err != nil || len(body) == 0 {
 		return body, err
@@ -289,7 +289,7 @@ func (s *Server) readDeleteBody(w http.ResponseWriter, r *http.Request, info req
 
 // serveDeleteCollection deletes every object of the collection that passes the selectors
 // (D6) and answers with the list of what it deleted or marked.
-func (s *Server) serveDeleteCollection(w http.ResponseWriter, r *http.Request, info requestInfo) {
+func (s *endpoints) serveDeleteCollection(w http.ResponseWriter, r *http.Request, info requestInfo) {
 	body, err := s.readDeleteBody(w, r, info)
 	if err != nil {
 		writeError(w, err)
@@ -322,7 +322,7 @@ func (s *Server) serveDeleteCollection(w http.ResponseWriter, r *http.Request, i
 	writeRaw(w, http.StatusOK, s.encodeList(info.res, lr))
 }
 
-func (s *Server) deleteCollection(r *http.Request, res *resource, ns string, lopts api.ListOptions, dopts api.DeleteOptions) (listResult, error) {
+func (s *endpoints) deleteCollection(r *http.Request, res *resource, ns string, lopts api.ListOptions, dopts api.DeleteOptions) (listResult, error) {
 	lopts.Limit, lopts.Continue = 0, ""
 	lr, err := s.list(r.Context(), res, ns, lopts)
 	if err != nil {
@@ -330,15 +330,15 @@ func (s *Server) deleteCollection(r *http.Request, res *resource, ns string, lop
 	}
 	out := listResult{Items: []*record{}}
 	for _, rec := range lr.Items {
-		dr, err := s.remove(res, rec.Obj.GetNamespace(), rec.Obj.GetName(), dopts)
+		dr, err := s.reg.Delete(r.Context(), res, rec.Obj.GetNamespace(), rec.Obj.GetName(), dopts, decode.IsDryRun(dopts))
 		if api.IsNotFound(err) {
 			continue
 		}
 		if err != nil {
 			return out, err
 		}
-		out.Items = append(out.Items, dr.rec)
+		out.Items = append(out.Items, dr.Rec)
 	}
-	out.RV = s.ResourceVersion()
+	out.RV = s.store.ResourceVersion()
 	return out, nil
 }

@@ -91,7 +91,7 @@ func watchServing() int {
 		}
 		buf = make([]byte, 2*len(buf))
 	}
-	return bytes.Count(buf, []byte("apiserver.(*Server).serveWatchHTTP("))
+	return bytes.Count(buf, []byte("apiserver.(*endpoints).serveWatchHTTP("))
 }
 
 // paddedPod is a pod carrying about size bytes, so a few of them fill socket buffers.
@@ -274,7 +274,7 @@ func TestCh01_WatchNegativeTimeout(t *testing.T) {
 
 	for _, q := range []string{
 		"watch=1&timeoutSeconds=-1",
-		"watch=1&timeoutSeconds=-30&allowWatchBookmarks=true&resourceVersion=" + s.rvString(),
+		"watch=1&timeoutSeconds=-30&allowWatchBookmarks=true&resourceVersion=" + rvString(s),
 		"watch=1&timeoutSeconds=-9223372036854775808", // times a second, this would wrap to 0
 	} {
 		st := c.watch("/api/v1/namespaces/default/pods?" + q)
@@ -303,9 +303,9 @@ func TestCh01_WatchNegativeTimeout(t *testing.T) {
 	assert.Empty(t, got)
 
 	// Zero is not "already expired": it is the default lifetime.
-	st := c.watch("/api/v1/namespaces/default/pods?watch=1&timeoutSeconds=0&resourceVersion=" + s.rvString())
+	st := c.watch("/api/v1/namespaces/default/pods?watch=1&timeoutSeconds=0&resourceVersion=" + rvString(s))
 	mustCreate(t, s, "pods", "default", pod("default", "b", nil))
-	assert.Equal(t, "ADDED b@"+s.rvString(), st.next().short(t))
+	assert.Equal(t, "ADDED b@"+rvString(s), st.next().short(t))
 }
 
 // TestCh01_WatchTooOldMessage: the 410 of a watch from a compacted RV reads

@@ -50,7 +50,7 @@ func TestCh01_HostileObjects(t *testing.T) {
 			`{"apiVersion":"v1","kind":"Secret","metadata":{"name":"s"},"data":{"k":"%%%"}}`,
 			http.StatusBadRequest, "BadRequest", "illegal base64 data at input byte 0"},
 	}
-	rv := s.rvString()
+	rv := rvString(s)
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			r := c.do("POST", tc.path, tc.body)
@@ -58,7 +58,7 @@ func TestCh01_HostileObjects(t *testing.T) {
 			st := r.status(t)
 			assert.Equal(t, tc.reason, string(st.Reason))
 			assert.Contains(t, st.Message, tc.message)
-			assert.Equal(t, rv, s.rvString(), "nothing written")
+			assert.Equal(t, rv, rvString(s), "nothing written")
 		})
 	}
 	for _, p := range []string{"/apis/apps/v1/deployments", "/api/v1/pods", "/api/v1/secrets"} {

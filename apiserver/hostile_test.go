@@ -528,18 +528,14 @@ func TestCh01_HostilePanicNoStackTrace(t *testing.T) {
 	s, c := newServer(t, Options{Logger: lg})
 	mustCreate(t, s, "pods", "default", pod("default", "a", nil))
 	before := serverState(t, c)
-	s.tableMu.Lock()
-	prev := s.resources["/pods"].info.FieldSet
-	s.resources["/pods"].info.FieldSet = func(api.Object) fields.Set { panic(errors.New("kaboom")) }
-	s.tableMu.Unlock()
+	prev := s.table.Get("", "pods").Info.FieldSet
+	s.table.Get("", "pods").Info.FieldSet = func(api.Object) fields.Set { panic(errors.New("kaboom")) }
 	r := c.get("/api/v1/namespaces/default/pods?fieldSelector=spec.nodeName%3Dx")
 	assertStatus(t, r, 500, api.StatusReasonInternalError, "kaboom", false)
 	for _, leak := range []string{"goroutine", ".go:", "runtime/", "panic(", "debug.Stack"} {
 		assert.NotContains(t, string(r.body), leak)
 	}
-	s.tableMu.Lock()
-	s.resources["/pods"].info.FieldSet = prev
-	s.tableMu.Unlock()
+	s.table.Get("", "pods").Info.FieldSet = prev
 	requireUnchanged(t, c, before)
 	mu.Lock()
 	defer mu.Unlock()

@@ -15,6 +15,7 @@ import (
 	"github.com/informer-lab/informer-lab/apiserver/internal/decode"
 	"github.com/informer-lab/informer-lab/apiserver/internal/negotiation"
 	"github.com/informer-lab/informer-lab/apiserver/internal/printers"
+	"github.com/informer-lab/informer-lab/apiserver/internal/registry"
 )
 
 // The HTTP front: the filter chain (guardBody, authentication, the browser and query checks,
@@ -36,14 +37,14 @@ type requestInfo struct {
 }
 
 // buildHandler assembles the filter chain: authentication, panic recovery, then routing.
-func (s *Server) buildHandler() http.Handler {
+func (s *endpoints) buildHandler() http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w, r = s.guardBody(w, r) // first, so that every answer is sent without waiting for the body
-		if err := s.begin(); err != nil {
+		if err := s.life.begin(); err != nil {
 			writeStatus(w, err.(*api.Status))
 			return
 		}
-		defer s.wg.Done()
+		defer s.life.wg.Done()
 		if st := s.authenticate(r); st != nil {
 			writeStatus(w, st)
 			return
@@ -145,7 +146,7 @@ func writeRawType(w http.ResponseWriter, code int, contentType string, data []by
 }
 
 // route parses the path (U1–U7) and dispatches by verb.
-func (s *Server) route(w http.ResponseWriter, r *http.Request) {
+func (s *endpoints) route(w http.ResponseWriter, r *http.Request) {
 	var rest string
 	var gv string
 	switch p := r.URL.Path; {
@@ -162,9 +163,8 @@ func (s *Server) route(w http.ResponseWriter, r *http.Request) {
 		s.serveNonResource(w, r)
 		return
 	}
-	s.tableMu.RLock()
-	served := s.byGV[gv]
-	s.tableMu.RUnlock()
+	g, v, _ := strings.Cut(gv, "/")
+	served := s.table.ByGV(g, v)
 	if len(served) == 0 || rest == "" {
 		s.serveNonResource(w, r)
 		return
@@ -182,7 +182,7 @@ func (s *Server) route(w http.ResponseWriter, r *http.Request) {
 		writeError(w, err)
 		return
 	}
-	s.counts.add(info.verb, info.res.info.GroupResource().String())
+	s.counts.add(info.verb, info.res.Info.GroupResource().String())
 	if info.out, err = negotiation.NegotiateFor(r, negotiation.EndpointFor(info.verb), protobufServable(info.res)); err != nil {
 		writeError(w, err)
 		return
@@ -238,13 +238,13 @@ func (s *Server) route(w http.ResponseWriter, r *http.Request) {
 // another method on one that exists is 405. Everything else, whatever the method, is Go's
 // plain 404 (U9), as from the real server's NotFound handler: a write to an API group that
 // is not served is a 404, never a 405.
-func (s *Server) serveNonResource(w http.ResponseWriter, r *http.Request) {
+func (s *endpoints) serveNonResource(w http.ResponseWriter, r *http.Request) {
 	path := r.URL.Path
 	if len(path) > 1 {
 		path = strings.TrimSuffix(path, "/")
 	}
 	if path == "/debug/faults" && s.opts.DebugFaults {
-		s.serveDebugFaults(w, r)
+		s.debug.serveDebugFaults(w, r)
 		return
 	}
 	if r.Method != http.MethodGet && r.Method != http.MethodHead {
@@ -293,7 +293,7 @@ func parsePath(served []*resource, rest string) (requestInfo, error) {
 		parts = parts[1:]
 	}
 	if len(parts) > 2 || resName == "" {
-		return info, notFoundResource()
+		return info, registry.NotFoundResource()
 	}
 	if len(parts) >= 1 {
 		info.name = parts[0]
@@ -302,29 +302,29 @@ func parsePath(served []*resource, rest string) (requestInfo, error) {
 		info.subresource = parts[1]
 	}
 	for _, r := range served {
-		if r.info.Resource == resName {
+		if r.Info.Resource == resName {
 			info.res = r
 		}
 	}
 	switch {
 	case info.res == nil,
-		info.hasNamespace && !info.res.info.Namespaced,
+		info.hasNamespace && !info.res.Info.Namespaced,
 		info.name == "" && info.subresource != "",
 		info.subresource != "" && !servesSubresource(info.res, info.subresource),
 		info.legacyWatch && info.subresource != "",
 		// A namespaced resource is addressed by name only inside its namespace.
-		info.res.info.Namespaced && !info.hasNamespace && info.name != "",
+		info.res.Info.Namespaced && !info.hasNamespace && info.name != "",
 		info.hasNamespace && info.namespace == "":
-		return info, notFoundResource()
+		return info, registry.NotFoundResource()
 	}
 	return info, nil
 }
 
 // classify picks the verb from the method and the path shape; a method the path does not
 // serve is 405 (U3, E46).
-func (s *Server) classify(info *requestInfo, r *http.Request) error {
+func (s *endpoints) classify(info *requestInfo, r *http.Request) error {
 	collection := info.name == ""
-	allNamespaces := info.res.info.Namespaced && !info.hasNamespace
+	allNamespaces := info.res.Info.Namespaced && !info.hasNamespace
 	m := r.Method
 	switch {
 	case info.legacyWatch && m == http.MethodGet:
@@ -337,7 +337,7 @@ func (s *Server) classify(info *requestInfo, r *http.Request) error {
 		}
 	case collection && m == http.MethodPost && !allNamespaces:
 		info.verb = "create"
-	case collection && m == http.MethodDelete && !allNamespaces && !(info.res.info.builtin && info.res.info.Kind == "Namespace"):
+	case collection && m == http.MethodDelete && !allNamespaces && !(info.res.Builtin && info.res.Info.Kind == "Namespace"):
 		info.verb = "deletecollection"
 	case info.subresource == "finalize" && m != http.MethodPut:
 		// The namespace finalize subresource takes PUT only, as the real one.

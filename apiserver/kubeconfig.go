@@ -35,9 +35,9 @@ const KubeconfigContext = "informer-lab"
 // context "informer-lab" with namespace default. It returns nil before Start or StartTLS.
 // kubeadm's kubeconfig phase writes such a file.
 func (s *Server) AdminKubeconfig() *api.Config {
-	s.lifeMu.Lock()
-	url, ca := s.url, s.caPEM
-	s.lifeMu.Unlock()
+	s.life.mu.Lock()
+	url, ca := s.life.url, s.life.caPEM
+	s.life.mu.Unlock()
 	if url == "" {
 		return nil
 	}

@@ -105,7 +105,7 @@ func checkPathSegmentName(info requestInfo) error {
 // read deadline passes. The deadline is a connection deadline, in real time, set through
 // http.ResponseController; on a connection that has none (an in-process ResponseRecorder)
 // the body is read without one.
-func (s *Server) readBody(w http.ResponseWriter, r *http.Request) ([]byte, error) {
+func (s *endpoints) readBody(w http.ResponseWriter, r *http.Request) ([]byte, error) {
 	if r.Body == nil || r.Body == http.NoBody {
 		return nil, nil
 	}
@@ -146,7 +146,7 @@ func bodyTimeout(d time.Duration, got int) *api.Status {
 // reason for 414, so the Status has none (reason ""), as the real server's Statuses for
 // codes without a reason do; the message names both sizes. A request whose line and
 // headers exceed MaxHeaderBytes never gets here: net/http answers it 431 in plain text.
-func (s *Server) checkQueryLength(r *http.Request) *api.Status {
+func (s *endpoints) checkQueryLength(r *http.Request) *api.Status {
 	if max := s.opts.MaxQueryBytes; max > 0 && len(r.URL.RawQuery) > max {
 		return &api.Status{
 			TypeMeta: api.TypeMeta{Kind: "Status", APIVersion: "v1"},

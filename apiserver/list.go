@@ -29,7 +29,7 @@ type listResult = storage.ListResult
 
 // list serves a LIST (Store.List with the cacher's rules; L3–L16). opts must have passed
 // decode.ParseListOptions.
-func (s *Server) list(ctx context.Context, res *resource, ns string, opts api.ListOptions) (listResult, error) {
+func (s *endpoints) list(ctx context.Context, res *resource, ns string, opts api.ListOptions) (listResult, error) {
 	sel, err := parseSelectors(res, opts.LabelSelector, opts.FieldSelector)
 	if err != nil {
 		return listResult{}, err
@@ -44,7 +44,7 @@ func (s *Server) list(ctx context.Context, res *resource, ns string, opts api.Li
 	}
 	exact := opts.ResourceVersionMatch == api.ResourceVersionMatchExact ||
 		(opts.ResourceVersionMatch == "" && limit > 0 && rv > 0)
-	return s.store.GetList(ctx, res.coll, storage.ListOptions{
+	return s.store.GetList(ctx, res.Coll, storage.ListOptions{
 		Namespace: ns, ResourceVersion: rv, Exact: exact, Continue: opts.Continue,
 		Limit: limit, Predicate: sel.keepFunc(res),
 	})
@@ -52,7 +52,7 @@ func (s *Server) list(ctx context.Context, res *resource, ns string, opts api.Li
 
 // encodeList writes a list as the real server sends it (L1): kind and apiVersion, ListMeta,
 // and items that are never null. Items reuse each record's cached JSON.
-func (s *Server) encodeList(res *resource, lr listResult) []byte {
+func (s *endpoints) encodeList(res *resource, lr listResult) []byte {
 	meta, _ := json.Marshal(api.ListMeta{
 		ResourceVersion:    strconv.FormatUint(lr.RV, 10),
 		Continue:           lr.Continue,
@@ -65,9 +65,9 @@ func (s *Server) encodeList(res *resource, lr listResult) []byte {
 	var b bytes.Buffer
 	b.Grow(size)
 	b.WriteString(`{"kind":`)
-	writeJSONString(&b, res.info.listKind())
+	writeJSONString(&b, res.Info.ListKindName())
 	b.WriteString(`,"apiVersion":`)
-	writeJSONString(&b, res.info.apiVersion())
+	writeJSONString(&b, res.Info.APIVersion())
 	b.WriteString(`,"metadata":`)
 	b.Write(meta)
 	b.WriteString(`,"items":[`)
@@ -88,16 +88,16 @@ func writeJSONString(b *bytes.Buffer, s string) {
 
 // listObject builds the Go list of a page: a *api.PodList (etc.) for built-ins, an
 // *api.UnstructuredList otherwise. Items are deep copies (H-8).
-func (s *Server) listObject(res *resource, lr listResult) (api.Object, error) {
+func (s *endpoints) listObject(res *resource, lr listResult) (api.Object, error) {
 	items := make([]api.Object, len(lr.Items))
 	for i, r := range lr.Items {
 		items[i] = s.view(r)
 	}
 	var list api.ListObject
-	listGVK := res.info.GVK()
+	listGVK := res.Info.GVK()
 	listGVK.Kind += "List"
-	if res.info.builtin && s.scheme.Recognizes(listGVK) {
-		l, err := s.scheme.NewList(res.info.GVK())
+	if res.Builtin && s.scheme.Recognizes(listGVK) {
+		l, err := s.scheme.NewList(res.Info.GVK())
 		if err != nil {
 			return nil, api.NewInternalError(err)
 		}
@@ -107,7 +107,7 @@ func (s *Server) listObject(res *resource, lr listResult) (api.Object, error) {
 		// are Unstructured (view), so is the list.
 		list = &api.UnstructuredList{Object: map[string]any{}}
 	}
-	list.GetObjectKind().SetGroupVersionKind(api.GroupVersionKind{Group: res.info.Group, Version: res.info.Version, Kind: res.info.listKind()})
+	list.GetObjectKind().SetGroupVersionKind(api.GroupVersionKind{Group: res.Info.Group, Version: res.Info.Version, Kind: res.Info.ListKindName()})
 	if err := list.SetItems(items); err != nil {
 		return nil, api.NewInternalError(err)
 	}
@@ -128,7 +128,7 @@ func watchListForbidden() *api.Status {
 // openWatch validates a WATCH and registers its watcher (W1–W9). opts must have passed
 // decode.ParseListOptions. Errors here are ordinary HTTP errors (W2); a compacted or too large RV
 // becomes the watcher's single ERROR event instead (W9, W12).
-func (s *Server) openWatch(ctx context.Context, res *resource, ns string, opts api.ListOptions) (*watcher, error) {
+func (s *endpoints) openWatch(ctx context.Context, res *resource, ns string, opts api.ListOptions) (*watcher, error) {
 	sendInitial := opts.SendInitialEvents != nil && *opts.SendInitialEvents
 	if sendInitial && s.opts.RejectWatchList {
 		return nil, watchListForbidden()

@@ -95,7 +95,7 @@ func BenchmarkCreateWholeObjects(b *testing.B) {
 func BenchmarkDecodeShareOfCreate(b *testing.B) {
 	s := New(Options{})
 	defer s.Close()
-	res, err := s.lookup("deployments.apps")
+	res, err := s.table.Lookup("deployments.apps")
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -103,7 +103,7 @@ func BenchmarkDecodeShareOfCreate(b *testing.B) {
 	b.Run("decode+validate", func(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {
-			if _, _, err := s.decodeObject(res, body, "Strict"); err != nil {
+			if _, _, err := s.ep.decodeObject(res, body, "Strict"); err != nil {
 				b.Fatal(err)
 			}
 		}
@@ -114,11 +114,11 @@ func BenchmarkDecodeShareOfCreate(b *testing.B) {
 		for b.Loop() {
 			i++
 			data := bytes.Replace(body, []byte(`"name":"web","labels"`), fmt.Appendf(nil, `"name":"web-%d","labels"`, i), 1)
-			obj, _, err := s.decodeObject(res, data, "Strict")
+			obj, _, err := s.ep.decodeObject(res, data, "Strict")
 			if err != nil {
 				b.Fatal(err)
 			}
-			if _, err := s.create(res, "default", obj, false); err != nil {
+			if _, err := s.reg.Create(context.Background(), res, "default", obj, false); err != nil {
 				b.Fatal(err)
 			}
 		}
@@ -132,17 +132,17 @@ func BenchmarkListFullPods(b *testing.B) {
 	defer s.Close()
 	ts := httptest.NewServer(s.Handler())
 	defer ts.Close()
-	res, err := s.lookup("pods")
+	res, err := s.table.Lookup("pods")
 	if err != nil {
 		b.Fatal(err)
 	}
 	for i := range 10000 {
 		pod := fmt.Sprintf(`{"apiVersion":"v1","kind":"Pod","metadata":{"name":"pod-%05d","labels":{"app":"web"}},"spec":%s}`, i, fullPodSpec)
-		obj, _, err := s.decodeObject(res, []byte(pod), "Strict")
+		obj, _, err := s.ep.decodeObject(res, []byte(pod), "Strict")
 		if err != nil {
 			b.Fatal(err)
 		}
-		if _, err := s.create(res, "default", obj, false); err != nil {
+		if _, err := s.reg.Create(context.Background(), res, "default", obj, false); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -207,7 +207,7 @@ func BenchmarkWatchFanOutEncoding(b *testing.B) {
 				}
 				start := time.Now()
 				for i := range events {
-					s.mustCreateBench(b, i)
+					mustCreateBench(s, b, i)
 				}
 				for range watchers {
 					<-done
@@ -223,7 +223,7 @@ func BenchmarkWatchFanOutEncoding(b *testing.B) {
 	}
 }
 
-func (s *Server) mustCreateBench(b *testing.B, i int) {
+func mustCreateBench(s *Server, b *testing.B, i int) {
 	if _, err := s.Create(context.Background(), "pods", "default", benchPod(i)); err != nil {
 		b.Fatal(err)
 	}

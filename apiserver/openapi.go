@@ -65,12 +65,12 @@ func openAPIPath(group, version string) string {
 }
 
 // openAPIDoc returns the document of one group-version, built once per set of served kinds.
-func (s *Server) openAPIDoc(group, version string) []byte {
+func (s *endpoints) openAPIDoc(group, version string) []byte {
 	infos := s.resourcesOf(group, version)
 	var key strings.Builder
 	key.WriteString(openAPIPath(group, version))
-	for _, ri := range infos {
-		key.WriteString("|" + ri.Resource)
+	for _, sv := range infos {
+		key.WriteString("|" + sv.ri.Resource)
 	}
 	key.WriteString(s.crdCacheKey(group, version))
 	if doc, ok := s.openAPICache.Load(key.String()); ok {
@@ -85,14 +85,15 @@ func (s *Server) openAPIDoc(group, version string) []byte {
 // kind, and the kinds' schemas as kube-apiserver publishes them (internal/schema). A
 // registered kind without a schema gets one that keeps every field, as a custom resource
 // without a structural schema would.
-func (s *Server) buildOpenAPIDoc(group, version string, infos []ResourceInfo) []byte {
+func (s *endpoints) buildOpenAPIDoc(group, version string, infos []served) []byte {
 	doc := openAPIDocument{
 		OpenAPI: "3.0.0",
 		Info:    openAPIInfo{Title: "Kubernetes", Version: s.version.GitVersion},
 		Paths:   map[string]openAPIPathItem{},
 	}
 	str := map[string]string{"type": "string"}
-	for _, ri := range infos {
+	for _, sv := range infos {
+		ri := sv.ri
 		item := "/" + openAPIPath(group, version)
 		params := []openAPIParameter{{Name: "name", In: "path", Required: true, Schema: str}}
 		if ri.Namespaced {
@@ -124,7 +125,7 @@ func (s *Server) buildOpenAPIDoc(group, version string, infos []ResourceInfo) []
 // componentsFor returns the components member of a group-version's document: the embedded
 // schemas of the built-in kinds, a custom resource's own schema (crds, by resource name),
 // and a field-keeping schema for any other registered kind.
-func componentsFor(group, version string, infos []ResourceInfo, crds map[string]json.RawMessage) json.RawMessage {
+func componentsFor(group, version string, infos []served, crds map[string]json.RawMessage) json.RawMessage {
 	var comp struct {
 		Schemas map[string]json.RawMessage `json:"schemas"`
 	}
@@ -142,8 +143,9 @@ func componentsFor(group, version string, infos []ResourceInfo, crds map[string]
 	if comp.Schemas == nil {
 		comp.Schemas = map[string]json.RawMessage{}
 	}
-	for _, ri := range infos {
-		if ri.builtin {
+	for _, sv := range infos {
+		ri := sv.ri
+		if sv.res.Builtin {
 			continue
 		}
 		gvk, _ := json.Marshal([]map[string]string{{"group": ri.Group, "version": ri.Version, "kind": ri.Kind}})
@@ -159,9 +161,9 @@ func componentsFor(group, version string, infos []ResourceInfo, crds map[string]
 	return data
 }
 
-func hasRegistered(infos []ResourceInfo) bool {
-	for _, ri := range infos {
-		if !ri.builtin {
+func hasRegistered(infos []served) bool {
+	for _, sv := range infos {
+		if !sv.res.Builtin {
 			return true
 		}
 	}
@@ -182,7 +184,7 @@ func docHash(doc []byte) string { return fmt.Sprintf("%X", sha512.Sum512(doc)) }
 
 // serveOpenAPI answers /openapi/v3 and /openapi/v3/{api/v1 | apis/g/v}. It reports false
 // for any other path.
-func (s *Server) serveOpenAPI(w http.ResponseWriter, r *http.Request, path string) bool {
+func (s *endpoints) serveOpenAPI(w http.ResponseWriter, r *http.Request, path string) bool {
 	if _, err := negotiation.Negotiate(r, negotiation.EndpointPlain); err != nil {
 		writeError(w, err)
 		return true

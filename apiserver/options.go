@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/informer-lab/informer-lab/apiserver/internal/registry"
 	"github.com/informer-lab/informer-lab/internal/clock"
 )
 
@@ -175,11 +176,11 @@ func (o Options) Validate() error {
 		return errors.New("apiserver: the bearer token must not contain white space")
 	}
 	seen := map[string]bool{}
-	for _, ri := range builtinResources() {
+	for _, ri := range registry.BuiltinInfos() {
 		seen[ri.Group+"/"+ri.Resource] = true
 	}
 	for _, ri := range o.Resources {
-		if err := ri.validate(); err != nil {
+		if err := ri.Validate(); err != nil {
 			return err
 		}
 		id := ri.Group + "/" + ri.Resource

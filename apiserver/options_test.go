@@ -9,6 +9,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/informer-lab/informer-lab/apiserver/internal/registry"
 	"github.com/informer-lab/informer-lab/internal/clock"
 )
 
@@ -83,7 +84,7 @@ func TestCh01_OptionsConventionOthers(t *testing.T) {
 	assert.False(t, s.opts.DebugFaults, "DebugFaults: off")
 	assert.False(t, s.opts.RejectWatchList, "RejectWatchList: off")
 	assert.False(t, s.opts.HonourLimitWithRV0, "HonourLimitWithRV0: off")
-	assert.Len(t, s.Resources(), len(builtinResources()), "Resources: nil serves the built-in kinds only")
+	assert.Len(t, s.Resources(), len(registry.BuiltinInfos()), "Resources: nil serves the built-in kinds only")
 	assert.NotNil(t, s.clock, "Clock: nil is the real clock")
 	assert.Nil(t, s.log, "Logger: nil is silent")
 
@@ -94,7 +95,7 @@ func TestCh01_OptionsConventionOthers(t *testing.T) {
 	t.Cleanup(set.Close)
 	assert.Equal(t, "30", set.version.Minor)
 	assert.Equal(t, "t", set.opts.BearerToken)
-	assert.Len(t, set.Resources(), len(builtinResources())+1)
+	assert.Len(t, set.Resources(), len(registry.BuiltinInfos())+1)
 	assert.Same(t, fake, set.clock)
 	assert.Same(t, lg, set.log)
 

@@ -35,7 +35,7 @@ import (
 // wants them gets the same 401 wherever it comes from.
 
 // checkBrowser returns the 403 Status for a request from a foreign page, or nil.
-func (s *Server) checkBrowser(r *http.Request) *api.Status {
+func (s *endpoints) checkBrowser(r *http.Request) *api.Status {
 	if s.startedListener(r) && !origin.HostAllowed(r.Host, s.certNames) {
 		return forbidden(fmt.Sprintf("forbidden: Host %q is not a name of this server "+
 			"(a DNS-rebinding web page?): use its IP address or localhost", r.Host))
@@ -57,24 +57,24 @@ func forbidden(msg string) *api.Status {
 }
 
 // startedListener reports whether r came through the http.Server of Start or StartTLS.
-func (s *Server) startedListener(r *http.Request) bool {
+func (s *endpoints) startedListener(r *http.Request) bool {
 	srv, _ := r.Context().Value(http.ServerContextKey).(*http.Server)
 	if srv == nil {
 		return false
 	}
-	s.lifeMu.Lock()
-	defer s.lifeMu.Unlock()
-	return srv == s.httpSrv
+	s.life.mu.Lock()
+	defer s.life.mu.Unlock()
+	return srv == s.life.httpSrv
 }
 
 // certNames returns the server's names: the host name Start or StartTLS was asked to bind,
 // and the DNS names of the StartTLS certificate. It parses the certificate on each call,
 // which only a Host that is neither an IP literal nor localhost costs.
-func (s *Server) certNames() []string {
-	s.lifeMu.Lock()
-	names := []string{s.host}
-	s.lifeMu.Unlock()
-	block, _ := pem.Decode(s.CACertPEM())
+func (s *endpoints) certNames() []string {
+	s.life.mu.Lock()
+	names := []string{s.life.host}
+	s.life.mu.Unlock()
+	block, _ := pem.Decode(s.life.certPEM())
 	if block == nil {
 		return names
 	}
@@ -94,7 +94,7 @@ func isJSONType(ct string) bool {
 // nonResourceExists reports whether a GET of a path outside the resource tree finds
 // something (serveNonResource's routes), so that another method on it is 405 and not the
 // 404 of a path that does not exist.
-func (s *Server) nonResourceExists(path string) bool {
+func (s *endpoints) nonResourceExists(path string) bool {
 	switch path {
 	case "/version", "/api", "/apis", "/api/v1", "/openapi/v3":
 		return true

@@ -25,7 +25,7 @@ import (
 // protobufServable reports whether res has a protobuf encoding: a built-in kind whose
 // message the descriptors hold.
 func protobufServable(res *resource) bool {
-	return res.info.builtin && iprotobuf.Codec().Recognizes(res.info.GVK())
+	return res.Builtin && iprotobuf.Codec().Recognizes(res.Info.GVK())
 }
 
 // isProtobufType reports whether a Content-Type names the Kubernetes protobuf encoding.
@@ -69,7 +69,7 @@ func writeObject(w http.ResponseWriter, info requestInfo, code int, rec *record)
 // encodeListProtobuf encodes a page as the kind's List message: its ListMeta (field 1),
 // then each item's message (field 2), taken from the item's cached encoding, inside the
 // envelope. So a LIST of 10k pods encodes no pod twice.
-func (s *Server) encodeListProtobuf(res *resource, lr listResult) ([]byte, error) {
+func (s *endpoints) encodeListProtobuf(res *resource, lr listResult) ([]byte, error) {
 	meta := map[string]any{"resourceVersion": strconv.FormatUint(lr.RV, 10)}
 	if lr.Continue != "" {
 		meta["continue"] = lr.Continue
@@ -77,7 +77,7 @@ func (s *Server) encodeListProtobuf(res *resource, lr listResult) ([]byte, error
 	if lr.Remaining != nil {
 		meta["remainingItemCount"] = *lr.Remaining
 	}
-	gvk := api.GroupVersionKind{Group: res.info.Group, Version: res.info.Version, Kind: res.info.listKind()}
+	gvk := api.GroupVersionKind{Group: res.Info.Group, Version: res.Info.Version, Kind: res.Info.ListKindName()}
 	codec := iprotobuf.Codec()
 	head, err := codec.Marshal(gvk, map[string]any{"metadata": meta})
 	if err != nil {

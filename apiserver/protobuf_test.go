@@ -12,6 +12,7 @@ import (
 
 	"github.com/informer-lab/informer-lab/api"
 	pb "github.com/informer-lab/informer-lab/api/protobuf"
+	"github.com/informer-lab/informer-lab/apiserver/internal/registry"
 	iprotobuf "github.com/informer-lab/informer-lab/internal/protobuf"
 )
 
@@ -72,7 +73,7 @@ func TestCh02_ProtobufBodies(t *testing.T) {
 	assert.Equal(t, `pods "ghost" not found`, st["message"])
 
 	// A garbage body is the decoder's 400; nothing is written.
-	rv := s.rvString()
+	rv := rvString(s)
 	r = c.do("POST", "/api/v1/namespaces/default/pods", "k8s\x00\x0a\x03abc", "Content-Type", protobufType)
 	require.Equal(t, 400, r.code)
 	assert.Contains(t, r.status(t).Message, "the object provided is unrecognized (must be of type Pod):")
@@ -87,7 +88,7 @@ func TestCh02_ProtobufBodies(t *testing.T) {
 	// A custom resource takes JSON only, as on the real server.
 	r = c.do("POST", "/apis/samplecontroller.k8s.io/v1alpha1/namespaces/default/foos", cm, "Content-Type", protobufType)
 	require.Equal(t, 415, r.code)
-	assert.Equal(t, rv, s.rvString(), "nothing written")
+	assert.Equal(t, rv, rvString(s), "nothing written")
 
 	// Delete with protobuf DeleteOptions (a dry run: nothing goes).
 	opts, err := codec.Encode(api.GroupVersionKind{Group: "meta.k8s.io", Version: "v1", Kind: "DeleteOptions"},
@@ -95,7 +96,7 @@ func TestCh02_ProtobufBodies(t *testing.T) {
 	require.NoError(t, err)
 	r = c.do("DELETE", "/api/v1/namespaces/default/pods/web", opts, "Content-Type", protobufType, "Accept", both)
 	require.Equal(t, 200, r.code, "%q", r.body)
-	assert.Equal(t, rv, s.rvString(), "a dry run")
+	assert.Equal(t, rv, rvString(s), "a dry run")
 }
 
 // TestCh02_ProtobufWatch checks that a protobuf watch streams length-delimited WatchEvents,
@@ -153,7 +154,7 @@ func TestCh02_ProtobufTruncatedBodies(t *testing.T) {
 // items that is a schema or a list, an additionalProperties that is a bool or a schema), so
 // CRDs are JSON only here, as custom resources are.
 func TestCh02_ProtobufCoversEveryBuiltin(t *testing.T) {
-	for _, ri := range builtinResources() {
+	for _, ri := range registry.BuiltinInfos() {
 		if ri.Kind == "CustomResourceDefinition" {
 			assert.False(t, iprotobuf.Codec().Recognizes(ri.GVK()))
 			continue

@@ -1,6 +1,7 @@
 package apiserver
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"net/http"
@@ -38,9 +39,9 @@ func scaleOf(res *resource, obj *api.Unstructured) map[string]any {
 		status["replicas"] = n
 	}
 	sel := ""
-	if cs := res.crd.Load(); cs != nil && cs.scale != nil {
+	if cs := res.CRD.Load(); cs != nil && cs.Scale != nil {
 		var n int64
-		replicas, n, sel = customScaleOf(cs.scale, obj)
+		replicas, n, sel = customScaleOf(cs.Scale, obj)
 		status["replicas"] = n
 	} else {
 		sel = selectorText(obj.Object)
@@ -119,7 +120,7 @@ func selectorText(obj map[string]any) string {
 }
 
 // serveScale serves GET, PUT and PATCH of …/{name}/scale.
-func (s *Server) serveScale(w http.ResponseWriter, r *http.Request, info requestInfo) {
+func (s *endpoints) serveScale(w http.ResponseWriter, r *http.Request, info requestInfo) {
 	res := info.res
 	rec, err := s.get(r.Context(), res, info.namespace, info.name, "")
 	if err != nil {
@@ -174,13 +175,13 @@ func (s *Server) serveScale(w http.ResponseWriter, r *http.Request, info request
 		}
 		obj := rec.Obj.DeepCopy()
 		replicasPath := []string{"spec", "replicas"}
-		if cs := res.crd.Load(); cs != nil && cs.scale != nil {
-			replicasPath = columnPath(cs.scale.SpecReplicasPath)
+		if cs := res.CRD.Load(); cs != nil && cs.Scale != nil {
+			replicasPath = columnPath(cs.Scale.SpecReplicasPath)
 		}
 		_ = api.SetNestedField(obj.Object, replicas, replicasPath...)
 		expect := strconv.FormatUint(rec.RV, 10)
 		obj.SetResourceVersion(rv)
-		updated, err := s.update(res, info.namespace, obj, updateOptions{expectRV: expect, dryRun: wo.DryRun})
+		updated, err := s.reg.Update(context.Background(), res, info.namespace, obj, updateOptions{ExpectRV: expect, DryRun: wo.DryRun})
 		if err != nil && api.IsConflict(err) && rv == "" && attempt < 5 {
 			if rec, err = s.get(r.Context(), res, info.namespace, info.name, ""); err != nil {
 				writeError(w, err)

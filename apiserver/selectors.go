@@ -1,8 +1,6 @@
 package apiserver
 
 import (
-	"sort"
-
 	"github.com/informer-lab/informer-lab/api"
 	"github.com/informer-lab/informer-lab/api/fields"
 	"github.com/informer-lab/informer-lab/api/labels"
@@ -36,12 +34,12 @@ func parseSelectors(res *resource, labelText, fieldText string) (selectors, erro
 		if err != nil {
 			return sel, api.NewBadRequest(err.Error())
 		}
-		if res.info.Kind == "Pod" && res.info.builtin {
+		if res.Info.Kind == "Pod" && res.Builtin {
 			if fs, err = fs.Transform(podFieldLabelAlias); err != nil {
 				return sel, api.NewBadRequest(err.Error())
 			}
 		}
-		if err := decode.ValidateFieldSelectorFields(fs, res.info.allowedFields(), fieldSelectorKind(res)); err != nil {
+		if err := decode.ValidateFieldSelectorFields(fs, res.Info.AllowedFields(), fieldSelectorKind(res)); err != nil {
 			return sel, err
 		}
 		if !fs.Empty() {
@@ -54,8 +52,8 @@ func parseSelectors(res *resource, labelText, fieldText string) (selectors, erro
 // fieldSelectorKind names the kind whose field-label error text applies (L19): Pod and
 // Namespace have their own conversion functions, everything else the default one.
 func fieldSelectorKind(res *resource) string {
-	if res.info.builtin {
-		return res.info.Kind
+	if res.Builtin {
+		return res.Info.Kind
 	}
 	return ""
 }
@@ -71,19 +69,6 @@ func (sel selectors) keepFunc(res *resource) func(*record) bool {
 		if sel.label != nil && !sel.label.Matches(labels.Set(r.Obj.GetLabels())) {
 			return false
 		}
-		return sel.field == nil || sel.field.Matches(res.info.fieldsOf(r.Obj))
+		return sel.field == nil || sel.field.Matches(res.Info.FieldsOf(r.Obj))
 	}
-}
-
-func sortWatcherInfos(ws []WatcherInfo) {
-	sort.Slice(ws, func(i, j int) bool { return ws[i].ID < ws[j].ID })
-}
-
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
 }

@@ -10,12 +10,13 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
-	"strings"
 	"sync"
 	"sync/atomic"
 
 	"github.com/informer-lab/informer-lab/api"
-	"github.com/informer-lab/informer-lab/apiserver/internal/defaulting"
+	"github.com/informer-lab/informer-lab/apiserver/internal/admission"
+	"github.com/informer-lab/informer-lab/apiserver/internal/registry"
+	"github.com/informer-lab/informer-lab/apiserver/internal/registry/core"
 	"github.com/informer-lab/informer-lab/apiserver/storage"
 	"github.com/informer-lab/informer-lab/internal/clock"
 )
@@ -32,37 +33,18 @@ type Server struct {
 
 	// store holds every object, the revision, the history and the watchers (package storage).
 	store *storage.Store
-	// tableMu guards the table of served resources: resources and byGV. It is taken after
-	// the store's lock where both are held (a CRD's write serves or drops its resource).
-	tableMu   sync.RWMutex
-	resources map[string]*resource   // by "group/resource"
-	byGV      map[string][]*resource // by "group/version", in registration order
-	// namespaces is the namespaces resource, which the namespace lifecycle reads.
-	namespaces *resource
+	// table is the set of served resources, reg the generic store that writes them
+	// (internal/registry), admission the chain it runs (internal/admission).
+	table *registry.Table
+	reg   *registry.Store
 
 	faults  faults
 	counts  requestCounts
 	version api.VersionInfo
 
-	// lifeMu guards closed and the WaitGroup's Add, so that Close cannot race a new request.
-	lifeMu  sync.Mutex
-	closed  bool
-	closing chan struct{} // closed by Close
-	wg      sync.WaitGroup
-	httpSrv *http.Server
-	url     string
-	host    string // the host Start or StartTLS was asked to bind, one of the server's names
-	caPEM   []byte // the self-signed certificate of StartTLS
+	life    *lifecycle
+	ep      *endpoints // the HTTP handlers and the Go API behind the exported verbs
 	handler http.Handler
-
-	// clientCA is the CA of Options.ClientCertAuth, set once by StartTLS; authenticate
-	// reads it without a lock.
-	clientCA atomic.Pointer[clientCA]
-	// openAPICache holds each group-version's OpenAPI document by the kinds it served when
-	// built (openapi.go).
-	openAPICache sync.Map
-	// serviceIPs hands out Services' cluster IPs from the kubeadm default range.
-	serviceIPs *defaulting.ClusterIPAllocator
 }
 
 // New mirrors genericapiserver's New + PrepareRun for our single process: a ready Server with
@@ -75,30 +57,32 @@ func New(opts Options) *Server {
 	}
 	opts = opts.withDefaults()
 	s := &Server{
-		opts:      opts,
-		clock:     clock.Or(opts.Clock),
-		log:       opts.Logger,
-		scheme:    api.DefaultScheme,
-		resources: map[string]*resource{},
-		byGV:      map[string][]*resource{},
-		closing:   make(chan struct{}),
-		version:   newVersionInfo(opts.Version),
+		opts:    opts,
+		clock:   clock.Or(opts.Clock),
+		log:     opts.Logger,
+		scheme:  api.DefaultScheme,
+		life:    &lifecycle{closing: make(chan struct{})},
+		version: newVersionInfo(opts.Version),
 	}
 	s.store = storage.New(storage.Config{
 		HistorySize: opts.HistorySize, WatchBufferSize: opts.WatchBufferSize,
 		MaxOpenWatches: opts.MaxOpenWatches, TooLargeResourceVersionWait: opts.TooLargeResourceVersionWait,
 		Clock: s.clock, Logger: opts.Logger, Codec: storedCodec{}, Hooks: &s.faults,
 	})
-	s.serviceIPs, _ = defaulting.NewClusterIPAllocator(defaulting.DefaultServiceCIDR) // a valid constant
+	ips, _ := core.NewClusterIPAllocator(core.DefaultServiceCIDR) // a valid constant
+	s.table = registry.NewTable(s.store, ips)
+	s.reg = &registry.Store{Storage: s.store, Table: s.table, Admission: admission.NewChain(), Clock: s.clock}
+	s.ep = &endpoints{
+		opts: opts, clock: s.clock, log: s.log, scheme: s.scheme, version: s.version,
+		store: s.store, table: s.table, reg: s.reg, faults: &s.faults, counts: &s.counts, life: s.life,
+		debug: debugFaults{s},
+	}
 	s.counts.reset()
-	for _, ri := range builtinResources() {
-		s.mustRegister(ri)
-	}
 	for _, ri := range opts.Resources {
-		ri.builtin = false
-		s.mustRegister(ri)
+		if err := s.Register(ri); err != nil {
+			panic(err)
+		}
 	}
-	s.namespaces = s.resources["/namespaces"]
 	for _, ns := range []string{"default", "kube-system", "kube-public"} {
 		obj := &api.Namespace{ObjectMeta: api.ObjectMeta{Name: ns}}
 		if _, err := s.Create(context.Background(), "namespaces", "", obj); err != nil {
@@ -106,106 +90,20 @@ func New(opts Options) *Server {
 		}
 	}
 	s.counts.reset()
-	s.handler = s.buildHandler()
+	s.handler = s.ep.buildHandler()
 	return s
-}
-
-func (s *Server) mustRegister(ri ResourceInfo) {
-	if err := s.Register(ri); err != nil {
-		panic(err)
-	}
 }
 
 // Register adds a kind to serve under /apis/{group}/{version} (or /api/v1 for the core
 // group), stored as Unstructured. It mirrors what creating a CustomResourceDefinition does.
 // Registering a resource name twice in one group is an error.
 func (s *Server) Register(ri ResourceInfo) error {
-	if err := ri.validate(); err != nil {
-		return err
-	}
-	ri.ShortNames = append([]string(nil), ri.ShortNames...)
-	ri.Categories = append([]string(nil), ri.Categories...)
-	ri.FieldLabels = append([]string(nil), ri.FieldLabels...)
-	_, err := s.registerResource(ri)
+	_, err := s.table.Register(ri)
 	return err
 }
 
-// registerResource adds ri to the table with a new collection.
-func (s *Server) registerResource(ri ResourceInfo) (*resource, error) {
-	s.tableMu.Lock()
-	defer s.tableMu.Unlock()
-	id := ri.Group + "/" + ri.Resource
-	if _, ok := s.resources[id]; ok {
-		return nil, fmt.Errorf("apiserver: resource %s is already registered", ri.GroupResource())
-	}
-	r := &resource{info: ri, coll: s.store.NewCollection(ri.GroupResource().String(), ri.Resource)}
-	s.resources[id] = r
-	gv := ri.Group + "/" + ri.Version
-	s.byGV[gv] = append(s.byGV[gv], r)
-	return r, nil
-}
-
 // Resources returns the served resources, built-ins first, for discovery and demos.
-func (s *Server) Resources() []ResourceInfo {
-	s.tableMu.RLock()
-	defer s.tableMu.RUnlock()
-	var out []ResourceInfo
-	for _, gv := range sortedKeys(s.byGV) {
-		for _, r := range s.byGV[gv] {
-			ri := r.info
-			_, ri.Version, _ = strings.Cut(gv, "/")
-			out = append(out, ri)
-		}
-	}
-	return out
-}
-
-// lookup finds a resource by plural, short name, "plural.group" or "group/version/plural".
-func (s *Server) lookup(name string) (*resource, error) {
-	s.tableMu.RLock()
-	defer s.tableMu.RUnlock()
-	if r, ok := s.resources["/"+name]; ok {
-		return r, nil
-	}
-	if parts := strings.Split(name, "/"); len(parts) == 3 {
-		for _, r := range s.byGV[parts[0]+"/"+parts[1]] {
-			if r.info.Resource == parts[2] {
-				return r, nil
-			}
-		}
-	}
-	if i := strings.IndexByte(name, '.'); i > 0 {
-		if r, ok := s.resources[name[i+1:]+"/"+name[:i]]; ok {
-			return r, nil
-		}
-	}
-	var found *resource
-	for _, r := range s.resources {
-		match := r.info.Resource == name
-		for _, sn := range r.info.ShortNames {
-			match = match || sn == name
-		}
-		if match {
-			if found != nil {
-				return nil, api.NewBadRequest(fmt.Sprintf("resource name %q is ambiguous: qualify it with its group", name))
-			}
-			found = r
-		}
-	}
-	if found == nil {
-		return nil, notFoundResource()
-	}
-	return found, nil
-}
-
-// notFoundResource is the 404 for an unknown resource inside a served group-version (U9).
-func notFoundResource() *api.Status {
-	return &api.Status{
-		TypeMeta: api.TypeMeta{Kind: "Status", APIVersion: "v1"},
-		Status:   api.StatusFailure, Code: http.StatusNotFound, Reason: api.StatusReasonNotFound,
-		Message: "the server could not find the requested resource",
-	}
-}
+func (s *Server) Resources() []ResourceInfo { return s.table.Infos() }
 
 // Handler returns the HTTP handler serving the whole API. It mirrors the handler chain that
 // genericapiserver builds (panic recovery, request info, the REST handlers).
@@ -291,24 +189,24 @@ func (s *Server) start(addr string, useTLS bool) (string, error) {
 			srv.ErrorLog = slog.NewLogLogger(s.log.Handler(), slog.LevelDebug)
 		}
 	}
-	s.lifeMu.Lock()
-	if s.closed || s.httpSrv != nil {
-		s.lifeMu.Unlock()
+	s.life.mu.Lock()
+	if s.life.closed || s.life.httpSrv != nil {
+		s.life.mu.Unlock()
 		ln.Close()
 		return "", errors.New("apiserver: server already started or closed")
 	}
-	s.httpSrv = srv
-	s.host = host
-	s.caPEM = caPEM
+	s.life.httpSrv = srv
+	s.life.host = host
+	s.life.caPEM = caPEM
 	if clientCA != nil {
-		s.clientCA.Store(clientCA)
+		s.life.clientCA.Store(clientCA)
 	}
-	s.url = scheme + "://" + ln.Addr().String()
-	url := s.url
-	s.wg.Add(1)
-	s.lifeMu.Unlock()
+	s.life.url = scheme + "://" + ln.Addr().String()
+	url := s.life.url
+	s.life.wg.Add(1)
+	s.life.mu.Unlock()
 	go func() {
-		defer s.wg.Done()
+		defer s.life.wg.Done()
 		_ = srv.Serve(ln) // returns http.ErrServerClosed on Close
 	}()
 	return url, nil
@@ -317,28 +215,53 @@ func (s *Server) start(addr string, useTLS bool) (string, error) {
 // Close ends every watch, stops the HTTP server and waits for every goroutine the server
 // started. Requests after Close get 503. It is safe to call more than once.
 func (s *Server) Close() {
-	s.lifeMu.Lock()
-	already := s.closed
-	s.closed = true
-	srv := s.httpSrv
-	s.lifeMu.Unlock()
+	s.life.mu.Lock()
+	already := s.life.closed
+	s.life.closed = true
+	srv := s.life.httpSrv
+	s.life.mu.Unlock()
 	if !already {
-		close(s.closing)
+		close(s.life.closing)
 		s.store.Close()
 		if srv != nil {
 			_ = srv.Close()
 		}
 	}
-	s.wg.Wait()
+	s.life.wg.Wait()
+}
+
+// lifecycle is the server's open or closed state, its in-flight operations and its
+// listener, shared by the Server and its endpoints.
+type lifecycle struct {
+	// mu guards closed, the WaitGroup's Add and the listener fields, so that Close cannot
+	// race a new request.
+	mu      sync.Mutex
+	closed  bool
+	closing chan struct{} // closed by Close
+	wg      sync.WaitGroup
+	httpSrv *http.Server
+	url     string
+	host    string // the host Start or StartTLS was asked to bind, one of the server's names
+	caPEM   []byte // the self-signed certificate of StartTLS
+	// clientCA is the CA of Options.ClientCertAuth, set once by StartTLS; authenticate
+	// reads it without a lock.
+	clientCA atomic.Pointer[clientCA]
 }
 
 // begin registers one in-flight operation; it fails once the server is closed.
-func (s *Server) begin() error {
-	s.lifeMu.Lock()
-	defer s.lifeMu.Unlock()
-	if s.closed {
+func (l *lifecycle) begin() error {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.closed {
 		return api.NewServiceUnavailable("the server is shutting down")
 	}
-	s.wg.Add(1)
+	l.wg.Add(1)
 	return nil
+}
+
+// certPEM returns the StartTLS certificate, nil before StartTLS.
+func (l *lifecycle) certPEM() []byte {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.caPEM
 }

@@ -1,9 +1,8 @@
 package apiserver
 
 import (
-	"sync/atomic"
-
 	"github.com/informer-lab/informer-lab/api"
+	"github.com/informer-lab/informer-lab/apiserver/internal/registry"
 	"github.com/informer-lab/informer-lab/apiserver/storage"
 	iprotobuf "github.com/informer-lab/informer-lab/internal/protobuf"
 )
@@ -47,12 +46,8 @@ func jsonOf(r *record) []byte {
 	return b
 }
 
-// resource is one served resource: what it is, and the collection that stores it.
-type resource struct {
-	info ResourceInfo
-	crd  atomic.Pointer[crdServing] // what a custom resource's CRD says now (crd.go)
-	coll *storage.Collection
-}
+// resource is one served resource, as the registry keeps it.
+type resource = registry.Resource
 
 func objectKey(namespace, name string) string { return storage.ObjectKey(namespace, name) }
 

@@ -58,7 +58,7 @@ func TestCh01_K7_TableList(t *testing.T) {
 	r.decode(t, &tb)
 	assert.Equal(t, "Table", tb.Kind)
 	assert.Equal(t, "meta.k8s.io/v1", tb.APIVersion)
-	assert.Equal(t, s.rvString(), tb.Metadata.ResourceVersion, "R6: the list RV, not the newest item's")
+	assert.Equal(t, rvString(s), tb.Metadata.ResourceVersion, "R6: the list RV, not the newest item's")
 	assert.Equal(t, []string{"Name", "Ready", "Status", "Restarts", "Age", "IP", "Node", "Nominated Node", "Readiness Gates"}, tb.columnNames())
 	require.Len(t, tb.Rows, 1)
 	assert.Equal(t, []any{"a", "0/1", "Pending", "0"}, tb.Rows[0].Cells[:4])
@@ -139,7 +139,7 @@ func TestCh01_TableGet(t *testing.T) {
 func TestCh01_W21_TableWatch(t *testing.T) {
 	s, c := newServer(t, Options{})
 	mustCreate(t, s, "pods", "default", pod("default", "a", nil))
-	st := c.watch("/api/v1/namespaces/default/pods?watch=true&resourceVersion="+s.rvString(), "Accept", kubectlTableAccept)
+	st := c.watch("/api/v1/namespaces/default/pods?watch=true&resourceVersion="+rvString(s), "Accept", kubectlTableAccept)
 	assert.Equal(t, "application/json", st.resp.Header.Get("Content-Type"))
 	b := mustCreate(t, s, "pods", "default", pod("default", "b", nil))
 	a2 := setLabels(t, s, "default", "a", map[string]string{"x": "1"})
@@ -152,7 +152,7 @@ func TestCh01_W21_TableWatch(t *testing.T) {
 	}{
 		{"ADDED", "b", rvOf(t, b), true},
 		{"MODIFIED", "a", rvOf(t, a2), false},
-		{"DELETED", "b", s.rvString(), false},
+		{"DELETED", "b", rvString(s), false},
 	}
 	for _, w := range want {
 		ev := st.next()
@@ -194,7 +194,7 @@ func TestCh01_K9_TableWatchSingleObject(t *testing.T) {
 		require.NoError(t, json.Unmarshal(ev.Object, &tb))
 		got = append(got, ev.Type+" "+tb.Rows[0].Cells[0].(string)+"@"+tb.Metadata.ResourceVersion)
 	}
-	assert.Equal(t, []string{"ADDED x@4", "MODIFIED x@" + s.rvString()}, got)
+	assert.Equal(t, []string{"ADDED x@4", "MODIFIED x@" + rvString(s)}, got)
 }
 
 // TestCh01_E43_IncludeObject checks E43 and the valid includeObject values over HTTP.
@@ -246,7 +246,7 @@ func TestCh01_N4_PartialObjectMetadata(t *testing.T) {
 	}
 	r.decode(t, &list)
 	assert.Equal(t, "PartialObjectMetadataList", list.Kind)
-	assert.Equal(t, s.rvString(), list.Metadata.ResourceVersion)
+	assert.Equal(t, rvString(s), list.Metadata.ResourceVersion)
 	require.Len(t, list.Items, 1)
 	want := api.PartialObjectMetadata{TypeMeta: api.TypeMeta{Kind: "PartialObjectMetadata", APIVersion: "meta.k8s.io/v1"},
 		ObjectMeta: a.(*api.Pod).ObjectMeta}
@@ -257,7 +257,7 @@ func TestCh01_N4_PartialObjectMetadata(t *testing.T) {
 	c.do("GET", "/api/v1/namespaces/default/pods/a", nil, "Accept", objAccept).decode(t, &one)
 	assert.Equal(t, want, one)
 
-	st := c.watch("/api/v1/pods?watch=1&resourceVersion="+s.rvString(), "Accept", objAccept)
+	st := c.watch("/api/v1/pods?watch=1&resourceVersion="+rvString(s), "Accept", objAccept)
 	mustCreate(t, s, "pods", "default", pod("default", "b", nil))
 	kind, av, name, _, _ := st.next().meta(t)
 	assert.Equal(t, []string{"PartialObjectMetadata", "meta.k8s.io/v1", "b"}, []string{kind, av, name})
@@ -273,7 +273,7 @@ func TestCh01_TableRegisteredKind(t *testing.T) {
 	assert.Equal(t, []string{"Name", "Age"}, tb.columnNames())
 	require.Len(t, tb.Rows, 1)
 	assert.Equal(t, "web", tb.Rows[0].Cells[0])
-	assert.Equal(t, s.rvString(), tb.Metadata.ResourceVersion)
+	assert.Equal(t, rvString(s), tb.Metadata.ResourceVersion)
 	_, err := strconv.Atoi(tb.Metadata.ResourceVersion)
 	assert.NoError(t, err)
 }

@@ -33,7 +33,7 @@ func newTestServer(t testing.TB, opts Options, useTLS bool) *Server {
 
 // URL returns the base URL the server listens on ("" before Start).
 func (s *Server) URL() string {
-	s.lifeMu.Lock()
-	defer s.lifeMu.Unlock()
-	return s.url
+	s.life.mu.Lock()
+	defer s.life.mu.Unlock()
+	return s.life.url
 }

@@ -29,9 +29,9 @@ func (s *Server) StartTLS(addr string) (string, error) { return s.start(addr, tr
 // CACertPEM returns the PEM certificate StartTLS serves (it is its own CA), or nil when the
 // server is not serving TLS.
 func (s *Server) CACertPEM() []byte {
-	s.lifeMu.Lock()
-	defer s.lifeMu.Unlock()
-	return s.caPEM
+	s.life.mu.Lock()
+	defer s.life.mu.Unlock()
+	return s.life.caPEM
 }
 
 // selfSignedTLS makes an ECDSA P-256 key and a certificate for host, valid for a year. It

@@ -98,7 +98,7 @@ type watchRequest struct {
 // register opens a watch (cacher.Watch) in the storage, which registers it, replays or takes
 // the initial state under its lock, so the list→watch hand-off is gapless (W11), and refuses
 // one beyond MaxOpenWatches with 429 before it sees any event.
-func (s *Server) register(ctx context.Context, wr watchRequest) (*watcher, error) {
+func (s *endpoints) register(ctx context.Context, wr watchRequest) (*watcher, error) {
 	o := wr.opts
 	sendInitial := o.SendInitialEvents != nil && *o.SendInitialEvents
 	// W6: since 1.34 a watch from "" or "0" without sendInitialEvents/rvm is served as a
@@ -108,7 +108,7 @@ func (s *Server) register(ctx context.Context, wr watchRequest) (*watcher, error
 	if legacyInitial && !s.opts.RejectWatchList {
 		sendInitial = true
 	}
-	sw, err := s.store.Watch(ctx, wr.res.coll, storage.WatchOptions{
+	sw, err := s.store.Watch(ctx, wr.res.Coll, storage.WatchOptions{
 		Namespace: wr.ns, ResourceVersion: wr.rv,
 		SendInitialEvents: sendInitial || legacyInitial, EndBookmark: sendInitial,
 		Predicate: wr.sel.keepFunc(wr.res), Label: wr.sel.labelText, Field: wr.sel.fieldText,
@@ -121,10 +121,10 @@ func (s *Server) register(ctx context.Context, wr watchRequest) (*watcher, error
 
 // unregister is the end of a watch's consumer: the watch leaves the storage's watchers and
 // frees its place under MaxOpenWatches.
-func (s *Server) unregister(w *watcher) { s.store.Unregister(w.Watcher) }
+func (s *endpoints) unregister(w *watcher) { s.store.Unregister(w.Watcher) }
 
 // defaultWatchTimeout mirrors handleWatch: a random duration in [min, 2×min) (W18).
-func (s *Server) defaultWatchTimeout() time.Duration {
+func (s *endpoints) defaultWatchTimeout() time.Duration {
 	m := s.opts.MinRequestTimeout
 	return m + time.Duration(rand.Int64N(int64(m)))
 }
@@ -132,12 +132,6 @@ func (s *Server) defaultWatchTimeout() time.Duration {
 // CloseAllWatches ends every open watch cleanly, as a server restart or a load balancer
 // would; clients re-watch from their last RV.
 func (s *Server) CloseAllWatches() { s.store.CloseAllWatches() }
-
-// waitForRV waits until the revision reaches rv, for at most the configured wait; then it
-// fails with 504 ResourceVersionTooLarge (L4, W9).
-func (s *Server) waitForRV(ctx context.Context, rv uint64) error {
-	return s.store.WaitForResourceVersion(ctx, rv)
-}
 
 // statusCode is the HTTP code of a Status (500 when unset).
 func statusCode(st *api.Status) int {

@@ -34,7 +34,7 @@ type sink interface {
 // httpSink.arm), and when the stream cannot be written to the end in time the connection
 // is dropped. Until then the watch keeps its place under MaxOpenWatches (serve releases it
 // when it returns), so the cap bounds what stalled connections can hold.
-func (s *Server) serveWatchHTTP(w http.ResponseWriter, r *http.Request, info requestInfo, opts api.ListOptions) {
+func (s *endpoints) serveWatchHTTP(w http.ResponseWriter, r *http.Request, info requestInfo, opts api.ListOptions) {
 	if _, ok := w.(http.Flusher); !ok {
 		writeError(w, api.NewInternalError(errors.New("unable to start watch - can't get http.Flusher")))
 		return

@@ -21,9 +21,9 @@ import (
 // the handler's serveWatch). It sends the initial or replayed events, the initial-events-end
 // bookmark, then live events filtered by the selectors, periodic bookmarks and one bookmark
 // shortly before the timeout.
-func (s *Server) serve(ctx context.Context, w *watcher, out sink) {
+func (s *endpoints) serve(ctx context.Context, w *watcher, out sink) {
 	defer s.unregister(w)
-	key := w.res.info.Resource
+	key := w.res.Info.Resource
 	defer func() {
 		trace.Hop(s.log, "apiserver", "watch-close", key, "", slog.Uint64("watcher", w.ID))
 	}()
@@ -155,7 +155,7 @@ func (s *Server) serve(ctx context.Context, w *watcher, out sink) {
 // a transition into the selection is ADDED, out of it DELETED carrying the previous state
 // with the new RV (W14), and the delay fault waits before the send, after flushing what came
 // before, so delayed events still leave one by one.
-func (s *Server) sendEvent(ctx context.Context, w *watcher, ev *event, send func(watch.EventType, *record, api.Object, uint64) bool, flush func() bool) bool {
+func (s *endpoints) sendEvent(ctx context.Context, w *watcher, ev *event, send func(watch.EventType, *record, api.Object, uint64) bool, flush func() bool) bool {
 	if ev.RV <= w.StartRV {
 		return true // a watch from a future RV sees only what comes after it (W5)
 	}
@@ -200,25 +200,25 @@ func (s *Server) sendEvent(ctx context.Context, w *watcher, ev *event, send func
 
 // bookmarkObject is the object of a BOOKMARK: an empty instance of the kind carrying only
 // the RV, and the k8s.io/initial-events-end annotation for a watch-list's end (W7).
-func (s *Server) bookmarkObject(res *resource, rv uint64, end bool) api.Object {
+func (s *endpoints) bookmarkObject(res *resource, rv uint64, end bool) api.Object {
 	meta := api.ObjectMeta{ResourceVersion: strconv.FormatUint(rv, 10)}
 	if end {
 		meta.Annotations = map[string]string{api.InitialEventsAnnotationKey: "true"}
 	}
-	if res.info.builtin {
+	if res.Builtin {
 		// A built-in's bookmark is its Go type's zero value, so it carries the fields a
 		// typed zero value encodes (a Pod's empty spec and status), as the real one does.
-		if obj, err := s.scheme.New(res.info.GVK()); err == nil {
+		if obj, err := s.scheme.New(res.Info.GVK()); err == nil {
 			if m, err := api.Accessor(obj); err == nil {
 				m.SetResourceVersion(meta.ResourceVersion)
 				m.SetAnnotations(meta.Annotations)
-				obj.GetObjectKind().SetGroupVersionKind(res.info.GVK())
+				obj.GetObjectKind().SetGroupVersionKind(res.Info.GVK())
 				return obj
 			}
 		}
 	}
 	u := &api.Unstructured{Object: map[string]any{}}
-	u.SetGroupVersionKind(res.info.GVK())
+	u.SetGroupVersionKind(res.Info.GVK())
 	u.SetResourceVersion(meta.ResourceVersion)
 	if end {
 		u.SetAnnotations(meta.Annotations)

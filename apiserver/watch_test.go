@@ -15,7 +15,7 @@ import (
 	"github.com/informer-lab/informer-lab/api/watch"
 )
 
-func (s *Server) rvString() string { return strconv.FormatUint(s.ResourceVersion(), 10) }
+func rvString(s *Server) string { return strconv.FormatUint(s.ResourceVersion(), 10) }
 
 func setLabels(t *testing.T, s *Server, ns, name string, labels map[string]string) api.Object {
 	t.Helper()
@@ -31,7 +31,7 @@ func setLabels(t *testing.T, s *Server, ns, name string, labels map[string]strin
 // object per line, each object with kind and apiVersion.
 func TestCh01_WatchFraming(t *testing.T) {
 	s, c := newServer(t, Options{})
-	st := c.watch("/api/v1/namespaces/default/pods?watch=true&resourceVersion=" + s.rvString())
+	st := c.watch("/api/v1/namespaces/default/pods?watch=true&resourceVersion=" + rvString(s))
 	assert.Equal(t, 200, st.resp.StatusCode)
 	assert.Equal(t, "application/json", st.resp.Header.Get("Content-Type"))
 	assert.Equal(t, []string{"chunked"}, st.resp.TransferEncoding)
@@ -78,7 +78,7 @@ func TestCh01_WatchInitialState(t *testing.T) {
 			s, c := newServer(t, Options{RejectWatchList: tc.reject})
 			b := mustCreate(t, s, "pods", "default", pod("default", "b", nil))
 			a := mustCreate(t, s, "pods", "default", pod("default", "a", nil))
-			snap := s.rvString()
+			snap := rvString(s)
 			st := c.watch("/api/v1/namespaces/default/pods?watch=true" + tc.query)
 			want := []string{"ADDED a@" + rvOf(t, a), "ADDED b@" + rvOf(t, b)}
 			if tc.end {
@@ -86,7 +86,7 @@ func TestCh01_WatchInitialState(t *testing.T) {
 			}
 			assert.Equal(t, want, st.nextN(len(want)))
 			mustCreate(t, s, "pods", "default", pod("default", "c", nil))
-			assert.Equal(t, "ADDED c@"+s.rvString(), st.next().short(t))
+			assert.Equal(t, "ADDED c@"+rvString(s), st.next().short(t))
 		})
 	}
 }
@@ -96,7 +96,7 @@ func TestCh01_WatchInitialState(t *testing.T) {
 func TestCh01_WatchListHTTP(t *testing.T) {
 	s, c := newServer(t, Options{BookmarkPeriod: 20e6})
 	mustCreate(t, s, "pods", "default", pod("default", "a", nil))
-	snap := s.rvString()
+	snap := rvString(s)
 	st := c.watch("/api/v1/pods?watch=true&sendInitialEvents=true&resourceVersionMatch=NotOlderThan&allowWatchBookmarks=true")
 	assert.Equal(t, "ADDED a@"+snap, st.next().short(t))
 	bm := st.next()
@@ -112,7 +112,7 @@ func TestCh01_WatchListHTTP(t *testing.T) {
 			assert.Empty(t, ann, "W7: later bookmarks carry no annotation")
 			continue
 		}
-		assert.Equal(t, "ADDED b@"+s.rvString(), ev.short(t))
+		assert.Equal(t, "ADDED b@"+rvString(s), ev.short(t))
 		break
 	}
 }
@@ -143,9 +143,9 @@ func TestCh01_WatchListWithoutBookmarks(t *testing.T) {
 	s, c := newServer(t, Options{})
 	mustCreate(t, s, "pods", "default", pod("default", "a", nil))
 	st := c.watch("/api/v1/pods?watch=true&sendInitialEvents=true&resourceVersionMatch=NotOlderThan")
-	assert.Equal(t, "ADDED a@"+s.rvString(), st.next().short(t))
+	assert.Equal(t, "ADDED a@"+rvString(s), st.next().short(t))
 	mustCreate(t, s, "pods", "default", pod("default", "b", nil))
-	assert.Equal(t, "ADDED b@"+s.rvString(), st.next().short(t))
+	assert.Equal(t, "ADDED b@"+rvString(s), st.next().short(t))
 }
 
 // TestCh01_WatchListRejectedHTTP checks the RejectWatchList option (CG5, T9): 422 before the
@@ -163,7 +163,7 @@ func TestCh01_WatchListRejectedHTTP(t *testing.T) {
 // with 410 Expired, and the end of the stream.
 func TestCh01_WatchTooOld(t *testing.T) {
 	s, c := newServer(t, Options{})
-	old := s.rvString()
+	old := rvString(s)
 	mustCreate(t, s, "pods", "default", pod("default", "a", nil))
 	mustCreate(t, s, "pods", "default", pod("default", "b", nil))
 	s.CompactAll()
@@ -227,14 +227,14 @@ func TestCh01_WatchListTooLargeRV(t *testing.T) {
 func TestCh01_WatchDeleteRV(t *testing.T) {
 	s, c := newServer(t, Options{})
 	mustCreate(t, s, "pods", "default", pod("default", "a", map[string]string{"k": "v"}))
-	st := c.watch("/api/v1/namespaces/default/pods?watch=true&resourceVersion=" + s.rvString())
+	st := c.watch("/api/v1/namespaces/default/pods?watch=true&resourceVersion=" + rvString(s))
 	r := c.do("DELETE", "/api/v1/namespaces/default/pods/a", nil)
 	require.Equal(t, 200, r.code)
 	var deleted api.Pod
 	r.decode(t, &deleted)
 	ev := st.next()
 	assert.Equal(t, "DELETED a@"+deleted.ResourceVersion, ev.short(t))
-	assert.Equal(t, s.rvString(), deleted.ResourceVersion)
+	assert.Equal(t, rvString(s), deleted.ResourceVersion)
 	var last api.Pod
 	require.NoError(t, json.Unmarshal(ev.Object, &last))
 	assert.Equal(t, map[string]string{"k": "v"}, last.Labels)
@@ -246,15 +246,15 @@ func TestCh01_WatchSelectorTransitions(t *testing.T) {
 	s, c := newServer(t, Options{})
 	mustCreate(t, s, "pods", "default", pod("default", "x", map[string]string{"app": "a"}))
 	mustCreate(t, s, "pods", "default", pod("default", "other", map[string]string{"app": "b"}))
-	st := c.watch("/api/v1/namespaces/default/pods?watch=true&labelSelector=app%3Da&resourceVersion=" + s.rvString())
+	st := c.watch("/api/v1/namespaces/default/pods?watch=true&labelSelector=app%3Da&resourceVersion=" + rvString(s))
 
 	setLabels(t, s, "default", "x", map[string]string{"app": "a", "v": "2"})
-	modRV := s.rvString()
+	modRV := rvString(s)
 	setLabels(t, s, "default", "other", map[string]string{"app": "c"}) // never matches: nothing
 	setLabels(t, s, "default", "x", map[string]string{"app": "b"})
-	outRV := s.rvString()
+	outRV := rvString(s)
 	setLabels(t, s, "default", "x", map[string]string{"app": "a"})
-	inRV := s.rvString()
+	inRV := rvString(s)
 	assert.Equal(t, []string{"MODIFIED x@" + modRV, "DELETED x@" + outRV, "ADDED x@" + inRV}, st.nextN(3))
 
 	// The DELETED event carries the previous, matching state.
@@ -276,13 +276,13 @@ func TestCh01_WatchSingleObject(t *testing.T) {
 	mustCreate(t, s, "pods", "default", pod("default", "b", nil))
 	st := c.watch("/api/v1/namespaces/default/pods?watch=true&resourceVersion=0&fieldSelector=metadata.name%3Da")
 	legacy := c.watch("/api/v1/watch/namespaces/default/pods/a")
-	legacyAll := c.watch("/api/v1/watch/pods?resourceVersion=" + s.rvString())
+	legacyAll := c.watch("/api/v1/watch/pods?resourceVersion=" + rvString(s))
 	assert.Equal(t, "ADDED a@"+rvOf(t, a), st.next().short(t))
 	assert.Equal(t, "ADDED a@"+rvOf(t, a), legacy.next().short(t))
 	setLabels(t, s, "default", "b", map[string]string{"z": "1"})
 	setLabels(t, s, "default", "a", map[string]string{"z": "1"})
-	assert.Equal(t, "MODIFIED a@"+s.rvString(), st.next().short(t))
-	assert.Equal(t, "MODIFIED a@"+s.rvString(), legacy.next().short(t))
+	assert.Equal(t, "MODIFIED a@"+rvString(s), st.next().short(t))
+	assert.Equal(t, "MODIFIED a@"+rvString(s), legacy.next().short(t))
 	assert.Equal(t, "MODIFIED b@"+strconv.FormatUint(s.ResourceVersion()-1, 10), legacyAll.next().short(t))
 
 	r := c.get("/api/v1/watch/namespaces/default/pods/a?fieldSelector=metadata.name%3Db")
@@ -298,7 +298,7 @@ func TestCh01_BookmarksHTTP(t *testing.T) {
 		t.Run(fmt.Sprint("allow=", allow), func(t *testing.T) {
 			t.Parallel()
 			s, c := newServer(t, Options{BookmarkPeriod: 100e6})
-			st := c.watch(fmt.Sprintf("/api/v1/pods?watch=true&timeoutSeconds=1&allowWatchBookmarks=%v&resourceVersion=%s", allow, s.rvString()))
+			st := c.watch(fmt.Sprintf("/api/v1/pods?watch=true&timeoutSeconds=1&allowWatchBookmarks=%v&resourceVersion=%s", allow, rvString(s)))
 			mustCreate(t, s, "pods", "default", pod("default", "a", nil))
 			events := st.ended()
 			var bookmarks []uint64
@@ -336,8 +336,8 @@ func TestCh01_BookmarksHTTP(t *testing.T) {
 // (the default lifetime is 30–60 min, W18) while other traffic flows.
 func TestCh01_WatchIdleNotClosed(t *testing.T) {
 	s, c := newServer(t, Options{})
-	idle := c.watch("/api/v1/namespaces/idle/pods?watch=true&resourceVersion=" + s.rvString())
-	busy := c.watch("/api/v1/namespaces/default/pods?watch=true&resourceVersion=" + s.rvString())
+	idle := c.watch("/api/v1/namespaces/idle/pods?watch=true&resourceVersion=" + rvString(s))
+	busy := c.watch("/api/v1/namespaces/default/pods?watch=true&resourceVersion=" + rvString(s))
 	mustCreate(t, s, "pods", "default", pod("default", "a", nil))
 	busy.next()
 	require.Len(t, s.Watchers(), 2)
@@ -346,8 +346,8 @@ func TestCh01_WatchIdleNotClosed(t *testing.T) {
 		t.Fatalf("idle watch got %q", line)
 	default:
 	}
-	assert.Less(t, s.defaultWatchTimeout(), 2*DefaultMinRequestTimeout)
-	assert.GreaterOrEqual(t, s.defaultWatchTimeout(), DefaultMinRequestTimeout)
+	assert.Less(t, s.ep.defaultWatchTimeout(), 2*DefaultMinRequestTimeout)
+	assert.GreaterOrEqual(t, s.ep.defaultWatchTimeout(), DefaultMinRequestTimeout)
 }
 
 // TestCh01_SlowWatcherInProcess checks W19, R12: a watcher that does not read is closed once
@@ -357,7 +357,7 @@ func TestCh01_SlowWatcherInProcess(t *testing.T) {
 	checkNoLeak(t)
 	s := New(Options{WatchBufferSize: 5})
 	defer s.Close()
-	w, err := s.Watch(context.Background(), "pods", "default", api.ListOptions{ResourceVersion: s.rvString()})
+	w, err := s.Watch(context.Background(), "pods", "default", api.ListOptions{ResourceVersion: rvString(s)})
 	require.NoError(t, err)
 	defer w.Stop()
 	for i := range 20 { // would block forever if writers waited for the watcher
@@ -388,13 +388,13 @@ func TestCh01_SlowWatcherInProcess(t *testing.T) {
 func TestCh01_WatchNamespacedAndAllNamespaces(t *testing.T) {
 	s, c := newServer(t, Options{})
 	mustCreate(t, s, "namespaces", "", &api.Namespace{ObjectMeta: api.ObjectMeta{Name: "other"}})
-	rv := s.rvString()
+	rv := rvString(s)
 	one := c.watch("/api/v1/namespaces/other/pods?watch=true&resourceVersion=" + rv)
 	all := c.watch("/api/v1/pods?watch=true&resourceVersion=" + rv)
 	mustCreate(t, s, "pods", "default", pod("default", "a", nil))
 	mustCreate(t, s, "pods", "other", pod("other", "b", nil))
-	assert.Equal(t, []string{"ADDED a@" + strconv.FormatUint(s.ResourceVersion()-1, 10), "ADDED b@" + s.rvString()}, all.nextN(2))
-	assert.Equal(t, "ADDED b@"+s.rvString(), one.next().short(t))
+	assert.Equal(t, []string{"ADDED a@" + strconv.FormatUint(s.ResourceVersion()-1, 10), "ADDED b@" + rvString(s)}, all.nextN(2))
+	assert.Equal(t, "ADDED b@"+rvString(s), one.next().short(t))
 	assert.True(t, strings.HasPrefix(one.resp.Header.Get("Content-Type"), "application/json"))
 }
 

@@ -27,7 +27,7 @@ func TestCh01_Create(t *testing.T) {
 	assert.Equal(t, "default", p.Namespace)
 	assert.Regexp(t, regexp.MustCompile(`^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$`), p.UID, "N8: client uid discarded")
 	assert.NotEqual(t, 2001, p.CreationTimestamp.Year())
-	assert.Equal(t, s.rvString(), p.ResourceVersion)
+	assert.Equal(t, rvString(s), p.ResourceVersion)
 	assert.Equal(t, int64(1), p.Generation, "C2: pods start at generation 1")
 	assert.Equal(t, api.PodPending, p.Status.Phase)
 
@@ -94,9 +94,9 @@ func TestCh01_UpdateConcurrency(t *testing.T) {
 	var same api.Pod
 	r.decode(t, &same)
 	assert.Equal(t, v2.ResourceVersion, same.ResourceVersion)
-	assert.Equal(t, v2.ResourceVersion, s.rvString(), "0.3: nothing written")
+	assert.Equal(t, v2.ResourceVersion, rvString(s), "0.3: nothing written")
 	setLabels(t, s, "default", "a", map[string]string{"next": "1"})
-	assert.Equal(t, "MODIFIED a@"+s.rvString(), st.next().short(t), "the first event is the real change")
+	assert.Equal(t, "MODIFIED a@"+rvString(s), st.next().short(t), "the first event is the real change")
 
 	// P4: a body uid other than the stored one.
 	wrong := same.DeepCopy()
@@ -152,7 +152,7 @@ func TestCh01_Patch(t *testing.T) {
 	code, p := patch("application/merge-patch+json", `{"metadata":{"labels":{"drop":null,"new":"x"}}}`)
 	require.Equal(t, 200, code)
 	assert.Equal(t, map[string]string{"keep": "1", "new": "x"}, p.Labels)
-	assert.Equal(t, s.rvString(), p.ResourceVersion)
+	assert.Equal(t, rvString(s), p.ResourceVersion)
 
 	code, p = patch("application/strategic-merge-patch+json", `{"spec":{"containers":[{"name":"side","image":"x"}]}}`)
 	require.Equal(t, 200, code)
@@ -163,7 +163,7 @@ func TestCh01_Patch(t *testing.T) {
 	require.Equal(t, 200, code)
 	assert.Equal(t, "n1", p.Spec.NodeName)
 
-	before := s.rvString()
+	before := rvString(s)
 	code, p = patch("application/merge-patch+json", `{"spec":{"nodeName":"n1"}}`)
 	require.Equal(t, 200, code)
 	assert.Equal(t, before, p.ResourceVersion, "0.3: a no-op patch writes nothing")
@@ -222,7 +222,7 @@ func TestCh01_DeleteResponses(t *testing.T) {
 	require.Equal(t, 200, r.code)
 	var p api.Pod
 	r.decode(t, &p)
-	assert.Equal(t, s.rvString(), p.ResourceVersion)
+	assert.Equal(t, rvString(s), p.ResourceVersion)
 	assert.Equal(t, 404, c.get("/api/v1/namespaces/default/pods/a").code, "T6: gone at once")
 }
 
@@ -234,22 +234,22 @@ func TestCh01_Finalizers(t *testing.T) {
 	p := pod("default", "a", nil)
 	p.Finalizers = []string{"example.com/f"}
 	mustCreate(t, s, "pods", "default", p)
-	st := c.watch("/api/v1/namespaces/default/pods?watch=1&resourceVersion=" + s.rvString())
+	st := c.watch("/api/v1/namespaces/default/pods?watch=1&resourceVersion=" + rvString(s))
 	r := c.do("DELETE", "/api/v1/namespaces/default/pods/a", nil)
 	require.Equal(t, 200, r.code)
 	var marked api.Pod
 	r.decode(t, &marked)
 	require.NotNil(t, marked.DeletionTimestamp)
-	assert.Equal(t, "MODIFIED a@"+s.rvString(), st.next().short(t))
-	before := s.rvString()
+	assert.Equal(t, "MODIFIED a@"+rvString(s), st.next().short(t))
+	before := rvString(s)
 	r = c.do("DELETE", "/api/v1/namespaces/default/pods/a", nil)
 	require.Equal(t, 200, r.code)
-	assert.Equal(t, before, s.rvString(), "a second delete of a marked object writes nothing")
+	assert.Equal(t, before, rvString(s), "a second delete of a marked object writes nothing")
 
 	marked.Finalizers = nil
 	_, err := s.Update(ctx, "pods", "default", &marked)
 	require.NoError(t, err)
-	assert.Equal(t, "DELETED a@"+s.rvString(), st.next().short(t))
+	assert.Equal(t, "DELETED a@"+rvString(s), st.next().short(t))
 	_, err = s.Get(ctx, "pods", "default", "a")
 	assert.True(t, api.IsNotFound(err))
 }
@@ -263,7 +263,7 @@ func TestCh01_NamespaceLifecycle(t *testing.T) {
 	mustCreate(t, s, "pods", "team", pod("team", "a", nil))
 	held := &api.ConfigMap{ObjectMeta: api.ObjectMeta{Name: "held", Finalizers: []string{"x/y"}}}
 	mustCreate(t, s, "configmaps", "team", held)
-	nsWatch := c.watch("/api/v1/namespaces?watch=1&resourceVersion=" + s.rvString())
+	nsWatch := c.watch("/api/v1/namespaces?watch=1&resourceVersion=" + rvString(s))
 
 	r := c.do("DELETE", "/api/v1/namespaces/team", nil)
 	require.Equal(t, 200, r.code)
@@ -281,7 +281,7 @@ func TestCh01_NamespaceLifecycle(t *testing.T) {
 	cm.(*api.ConfigMap).Finalizers = nil
 	_, err = s.Update(ctx, "configmaps", "team", cm)
 	require.NoError(t, err)
-	assert.Equal(t, "DELETED team@"+s.rvString(), nsWatch.next().short(t), "gone once empty")
+	assert.Equal(t, "DELETED team@"+rvString(s), nsWatch.next().short(t), "gone once empty")
 	assert.Equal(t, 404, c.get("/api/v1/namespaces/team").code)
 	assert.Equal(t, 404, c.do("POST", "/api/v1/namespaces/team/pods", `{"metadata":{"name":"x"},"spec":{"containers":[{"name":"c","image":"busybox"}]}}`).code, "NS1")
 
@@ -289,7 +289,7 @@ func TestCh01_NamespaceLifecycle(t *testing.T) {
 	mustCreate(t, s, "namespaces", "", &api.Namespace{ObjectMeta: api.ObjectMeta{Name: "empty"}})
 	out, err := s.Delete(ctx, "namespaces", "", "empty", nil)
 	require.NoError(t, err)
-	assert.Equal(t, s.rvString(), out.(*api.Namespace).ResourceVersion)
+	assert.Equal(t, rvString(s), out.(*api.Namespace).ResourceVersion)
 	_, err = s.Get(ctx, "namespaces", "", "empty")
 	assert.True(t, api.IsNotFound(err))
 }

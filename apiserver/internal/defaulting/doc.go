@@ -1,9 +1,8 @@
 // Package defaulting applies, to objects kept as generic JSON (map[string]any, integers as
 // int64), the defaults kube-apiserver v1.36 applies on decode, so that a read shows what a
 // real cluster shows. It mirrors the SetDefaults_* and generated SetObjectDefaults_*
-// functions of k8s.io/kubernetes pkg/apis/{core,apps,batch,discovery}/v1, the +default
-// markers of k8s.io/api, and the service range allocator of
-// pkg/registry/core/service/ipallocator, with none of their code.
+// functions of k8s.io/kubernetes pkg/apis/{core,apps,batch,discovery}/v1 and the +default
+// markers of k8s.io/api, with none of their code.
 //
 // The contract:
 //
@@ -23,15 +22,11 @@
 //     a Secret's stringData is merged into data as base64 and removed (v1 conversion, so on
 //     every write), and a Service gets clusterIPs from clusterIP, ipFamilyPolicy and
 //     ipFamilies (the service REST storage on create) for a single-stack IPv4 cluster.
-//  6. Default never allocates. ClusterIPAllocator hands out cluster IPs of one range
-//     (DefaultServiceCIDR unless told otherwise) with .1 held for the "kubernetes" Service;
-//     the server calls AllocateService on create only, after Default, and ReleaseService
-//     on delete. A dry run reserves nothing and, like upstream, previews the network address.
-//  7. AllocateService fails with upstream's Status: 422 for a malformed, out-of-range or
-//     taken address or an unserved family, 500 when the range is full.
-//  8. Defaults lists every default applied, per kind, with its path, value, condition and
+//  6. Default never allocates: the Service strategy of the registry (registry/core) does,
+//     after Default, on create only.
+//  7. Defaults lists every default applied, per kind, with its path, value, condition and
 //     upstream source; Kinds lists the kinds.
-//  9. Left out: admission (serviceAccountName and its token volume, default tolerations,
+//  8. Left out: admission (serviceAccountName and its token volume, default tolerations,
 //     LimitRanger, priority, DefaultStorageClass), registry strategies (Pod status and QoS
 //     class, generation, a Job's generated selector and labels, node ports), rounding of
 //     quantities to milli units, pod-level requests that sum container requests, and

@@ -1,5 +1,7 @@
 package defaulting
 
+import "net/netip"
+
 // DefaultServiceIPFamily is the family of a single-stack cluster's service range: the
 // kubeadm default 10.96.0.0/12 is IPv4.
 const DefaultServiceIPFamily = "IPv4"
@@ -100,4 +102,16 @@ func defaultServiceIPFamilies(spec map[string]any) {
 		}
 	}
 	spec["ipFamilies"] = families
+}
+
+// familyOf names the IP family of an address ("" when it is not one).
+func familyOf(ip string) string {
+	addr, err := netip.ParseAddr(ip)
+	switch {
+	case err != nil:
+		return ""
+	case addr.Unmap().Is4():
+		return "IPv4"
+	}
+	return "IPv6"
 }

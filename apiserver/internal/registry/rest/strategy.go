@@ -2,8 +2,12 @@ package rest
 
 import (
 	"reflect"
+	"slices"
+	"strings"
 
 	"github.com/informer-lab/informer-lab/api"
+	"github.com/informer-lab/informer-lab/apiserver/internal/schema"
+	"github.com/informer-lab/informer-lab/apiserver/internal/validation"
 )
 
 // Context is what a strategy may know of the request beyond the objects.
@@ -55,6 +59,8 @@ type Strategy interface {
 // Base is the generic strategy: namespaced, no subresource, no generation, no kind checks.
 // Kinds embed it and set or override what differs.
 type Base struct {
+	// GVK is the kind's, for the presence checks of its OpenAPI schema (none when zero).
+	GVK        api.GroupVersionKind
 	Cluster    bool // cluster-scoped
 	Status     bool
 	Scale      bool
@@ -107,8 +113,28 @@ func (b Base) specChanged(old, obj *api.Unstructured) bool {
 	return SpecChanged(old, obj)
 }
 
-// Validate implements Strategy: no kind causes.
-func (Base) Validate(*api.Unstructured) []api.StatusCause { return nil }
+// Validate implements Strategy: the fields the kind's schema requires.
+func (b Base) Validate(obj *api.Unstructured) []api.StatusCause {
+	return RequiredCauses(b.GVK, obj, nil, "")
+}
+
+// RequiredCauses appends to causes a Required cause for each field the OpenAPI schema of
+// gvk requires and obj lacks, skipping those causes already names. A pod template's
+// presence (templatePath) and a pod spec's containers are reported through what they lack,
+// as the real validation does.
+func RequiredCauses(gvk api.GroupVersionKind, obj *api.Unstructured, causes []api.StatusCause, templatePath string) []api.StatusCause {
+	sch, ok := schema.ForKind(gvk)
+	if !ok {
+		return causes
+	}
+	for _, p := range sch.Validate(obj.Object).Required {
+		if p == templatePath || strings.HasSuffix(p, "spec.containers") || slices.ContainsFunc(causes, func(c api.StatusCause) bool { return c.Field == p }) {
+			continue
+		}
+		causes = append(causes, validation.Required(p, ""))
+	}
+	return causes
+}
 
 // ValidateUpdate implements Strategy: no update-only causes.
 func (Base) ValidateUpdate(_, _ *api.Unstructured) []api.StatusCause { return nil }
@@ -180,8 +206,8 @@ type Hooks interface {
 
 // UpdateHooks are hooks around an update.
 type UpdateHooks interface {
-	// PrepareForUpdateFromStored runs after PrepareForUpdate with the stored object: what
-	// the kind's REST storage carries over (a Service's allocated IPs).
+	// KeepAllocated runs after PrepareForUpdate with the stored object: what the kind's
+	// REST storage carries over (a Service's allocated IPs).
 	KeepAllocated(obj, old *api.Unstructured)
 }
 
@@ -195,4 +221,24 @@ type FinalizeStrategy interface {
 // and size, which the real validation reports after the metadata's).
 type LateValidator interface {
 	ValidateLate(obj *api.Unstructured) error
+}
+
+// EmptyStatus is the ResetStatus of a kind whose cleared status has no member written out.
+func EmptyStatus() map[string]any { return map[string]any{} }
+
+// ZeroStatus is the ResetStatus of a kind whose cleared status writes out the given members
+// (those without omitempty) as 0, as the real server serialises it.
+func ZeroStatus(members ...string) func() map[string]any {
+	return func() map[string]any {
+		st := make(map[string]any, len(members))
+		for _, m := range members {
+			st[m] = int64(0)
+		}
+		return st
+	}
+}
+
+// DNSLabelNamer is a kind whose names must be DNS labels, not subdomains (namespaces).
+type DNSLabelNamer interface {
+	NameIsDNSLabel() bool
 }

@@ -1,4 +1,4 @@
-package defaulting
+package core
 
 import (
 	"fmt"
@@ -9,6 +9,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/informer-lab/informer-lab/api"
+	"github.com/informer-lab/informer-lab/apiserver/internal/defaulting"
 )
 
 func newAlloc(t *testing.T, cidr string) *ClusterIPAllocator {
@@ -191,7 +192,7 @@ func TestCh01_ClusterIP_Concurrent(t *testing.T) {
 func defaultedService(t *testing.T, spec string) map[string]any {
 	t.Helper()
 	svc := decodeJSON(t, `{"apiVersion":"v1","kind":"Service","metadata":{"name":"web","namespace":"default"},"spec":`+spec+`}`)
-	Default("", "v1", "Service", svc)
+	defaulting.Default("", "v1", "Service", svc)
 	return svc
 }
 
@@ -271,7 +272,7 @@ func TestCh01_ClusterIP_FullRangeStatus(t *testing.T) {
 func ExampleClusterIPAllocator_AllocateService() {
 	a, _ := NewClusterIPAllocator(DefaultServiceCIDR)
 	svc := map[string]any{"metadata": map[string]any{"name": "web"}, "spec": map[string]any{}}
-	Default("", "v1", "Service", svc)
+	defaulting.Default("", "v1", "Service", svc)
 	if err := a.AllocateService(svc, false); err != nil {
 		fmt.Println(err)
 	}

@@ -1,4 +1,4 @@
-package apiserver
+package apiextensions
 
 import (
 	"encoding/json"
@@ -18,17 +18,17 @@ import (
 // storage version, a structural openAPIV3Schema per version, valid printer columns and
 // scale paths, and the api-approved.kubernetes.io annotation for the community groups.
 
-// crdSpec is the part of a CRD the server reads, decoded from the stored object.
-type crdSpec struct {
-	Group                 string        `json:"group"`
-	Names                 crdNames      `json:"names"`
-	Scope                 string        `json:"scope"`
-	Versions              []crdVersion  `json:"versions"`
-	PreserveUnknownFields bool          `json:"preserveUnknownFields"`
-	Conversion            crdConversion `json:"conversion"`
+// Spec is the part of a CRD the server reads, decoded from the stored object.
+type Spec struct {
+	Group                 string     `json:"group"`
+	Names                 Names      `json:"names"`
+	Scope                 string     `json:"scope"`
+	Versions              []Version  `json:"versions"`
+	PreserveUnknownFields bool       `json:"preserveUnknownFields"`
+	Conversion            Conversion `json:"conversion"`
 }
 
-type crdNames struct {
+type Names struct {
 	Plural     string   `json:"plural"`
 	Singular   string   `json:"singular"`
 	Kind       string   `json:"kind"`
@@ -37,17 +37,17 @@ type crdNames struct {
 	Categories []string `json:"categories"`
 }
 
-type crdConversion struct {
+type Conversion struct {
 	Strategy string `json:"strategy"`
 }
 
-type crdVersion struct {
+type Version struct {
 	Name         string `json:"name"`
 	Served       bool   `json:"served"`
 	Storage      bool   `json:"storage"`
 	Subresources *struct {
 		Status *struct{} `json:"status"`
-		Scale  *crdScale `json:"scale"`
+		Scale  *Scale    `json:"scale"`
 	} `json:"subresources"`
 	Columns []struct {
 		Name        string `json:"name"`
@@ -59,15 +59,15 @@ type crdVersion struct {
 	} `json:"additionalPrinterColumns"`
 }
 
-type crdScale struct {
+type Scale struct {
 	SpecReplicasPath   string `json:"specReplicasPath"`
 	StatusReplicasPath string `json:"statusReplicasPath"`
 	LabelSelectorPath  string `json:"labelSelectorPath"`
 }
 
-// readCRDSpec decodes the spec of a stored CRD (the schema decoder has checked its types).
-func readCRDSpec(obj *api.Unstructured) crdSpec {
-	var spec crdSpec
+// ReadSpec decodes the spec of a stored CRD (the schema decoder has checked its types).
+func ReadSpec(obj *api.Unstructured) Spec {
+	var spec Spec
 	if raw, ok := obj.Object["spec"]; ok {
 		data, _ := json.Marshal(raw)
 		_ = json.Unmarshal(data, &spec)
@@ -75,9 +75,9 @@ func readCRDSpec(obj *api.Unstructured) crdSpec {
 	return spec
 }
 
-// versionSchema returns the openAPIV3Schema tree of version i, as stored (numbers int64).
-func versionSchema(obj *api.Unstructured, i int) (map[string]any, bool) {
-	versions, _ := nestedSlice(obj.Object, "spec", "versions")
+// VersionSchema returns the openAPIV3Schema tree of version i, as stored (numbers int64).
+func VersionSchema(obj *api.Unstructured, i int) (map[string]any, bool) {
+	versions, _ := nestedVersions(obj)
 	if i >= len(versions) {
 		return nil, false
 	}
@@ -90,10 +90,10 @@ func versionSchema(obj *api.Unstructured, i int) (map[string]any, bool) {
 var printerColumnTypes = []string{"boolean", "date", "integer", "number", "string"}
 var printerColumnFormats = []string{"byte", "date", "date-time", "double", "float", "int32", "int64", "password"}
 
-// crdCauses returns the validation causes of a CRD, in the order the real validation finds
+// Causes returns the validation causes of a CRD, in the order the real validation finds
 // them.
-func crdCauses(obj *api.Unstructured) []api.StatusCause {
-	spec := readCRDSpec(obj)
+func Causes(obj *api.Unstructured) []api.StatusCause {
+	spec := ReadSpec(obj)
 	var causes []api.StatusCause
 	add := func(c ...api.StatusCause) { causes = append(causes, c...) }
 	if want := spec.Names.Plural + "." + spec.Group; obj.GetName() != want {
@@ -125,7 +125,7 @@ func crdCauses(obj *api.Unstructured) []api.StatusCause {
 		if errs := validation.IsDNS1035Label(v.Name); len(errs) > 0 {
 			add(validation.Invalid(path+".name", v.Name, strings.Join(errs, ",")))
 		}
-		add(crdVersionCauses(obj, i, v, path)...)
+		add(versionCauses(obj, i, v, path)...)
 	}
 	// The real message prints the whole versions slice with %#v; we elide its members.
 	versionsValue := "[]apiextensions.CustomResourceDefinitionVersion{…}"
@@ -133,10 +133,10 @@ func crdCauses(obj *api.Unstructured) []api.StatusCause {
 		versionsValue = "[]apiextensions.CustomResourceDefinitionVersion(nil)"
 	}
 	if !unique {
-		add(invalidRaw("spec.versions", versionsValue, "must contain unique version names"))
+		add(validation.InvalidRaw("spec.versions", versionsValue, "must contain unique version names"))
 	}
 	if storage != 1 {
-		add(invalidRaw("spec.versions", versionsValue, "must have exactly one version marked as storage version"))
+		add(validation.InvalidRaw("spec.versions", versionsValue, "must have exactly one version marked as storage version"))
 	}
 	for _, n := range []struct{ name, value string }{
 		{"plural", spec.Names.Plural}, {"singular", spec.Names.Singular}, {"kind", spec.Names.Kind}, {"listKind", spec.Names.ListKind},
@@ -145,7 +145,7 @@ func crdCauses(obj *api.Unstructured) []api.StatusCause {
 			add(validation.Required("spec.names."+n.name, ""))
 		}
 	}
-	add(crdNamesCauses(spec.Names, "spec.names")...)
+	add(namesCauses(spec.Names, "spec.names")...)
 	if spec.Conversion.Strategy != "" && spec.Conversion.Strategy != "None" {
 		add(validation.NotSupported("spec.conversion.strategy", spec.Conversion.Strategy, []string{"None"}))
 	}
@@ -156,8 +156,8 @@ func crdCauses(obj *api.Unstructured) []api.StatusCause {
 	return causes
 }
 
-// crdNamesCauses mirrors ValidateCustomResourceDefinitionNames.
-func crdNamesCauses(n crdNames, path string) []api.StatusCause {
+// namesCauses mirrors ValidateCustomResourceDefinitionNames.
+func namesCauses(n Names, path string) []api.StatusCause {
 	var causes []api.StatusCause
 	label := func(field, value, prefix string, lower bool) {
 		v := value
@@ -184,11 +184,11 @@ func crdNamesCauses(n crdNames, path string) []api.StatusCause {
 	return causes
 }
 
-// crdVersionCauses checks one version: a structural schema (required: this simulator, as
+// versionCauses checks one version: a structural schema (required: this simulator, as
 // the real server for v1 CRDs, serves no schemaless version), printer columns, scale paths.
-func crdVersionCauses(obj *api.Unstructured, i int, v crdVersion, path string) []api.StatusCause {
+func versionCauses(obj *api.Unstructured, i int, v Version, path string) []api.StatusCause {
 	var causes []api.StatusCause
-	if m, ok := versionSchema(obj, i); !ok {
+	if m, ok := VersionSchema(obj, i); !ok {
 		causes = append(causes, validation.Required(path+".schema.openAPIV3Schema", ""))
 	} else {
 		_, sc := structural.Parse(m, path+".schema.openAPIV3Schema")
@@ -239,11 +239,11 @@ func contains(list []string, s string) bool {
 	return false
 }
 
-// crdUpdateCauses mirrors validateCustomResourceDefinitionSpecUpdate: the group and the
+// UpdateCauses mirrors validateCustomResourceDefinitionSpecUpdate: the group and the
 // plural name the resource, so they never change; once the CRD is Established (here, always)
 // neither do its scope and kind.
-func crdUpdateCauses(obj, old *api.Unstructured) []api.StatusCause {
-	spec, was := readCRDSpec(obj), readCRDSpec(old)
+func UpdateCauses(obj, old *api.Unstructured) []api.StatusCause {
+	spec, was := ReadSpec(obj), ReadSpec(old)
 	var causes []api.StatusCause
 	for _, f := range []struct{ path, now, before string }{
 		{"spec.scope", spec.Scope, was.Scope}, {"spec.names.kind", spec.Names.Kind, was.Names.Kind},
@@ -275,4 +275,10 @@ func apiApprovalCauses(group string, annotations map[string]string) []api.Status
 		return nil
 	}
 	return []api.StatusCause{validation.Invalid(path, a, fmt.Sprintf("protected groups must have approval annotation %q with either a URL or a reason starting with \"unapproved\", see https://github.com/kubernetes/enhancements/pull/1111", apiApprovedAnnotation))}
+}
+
+func nestedVersions(obj *api.Unstructured) ([]any, bool) {
+	spec, _ := obj.Object["spec"].(map[string]any)
+	l, ok := spec["versions"].([]any)
+	return l, ok
 }

@@ -1,4 +1,4 @@
-package defaulting
+package core
 
 import (
 	"errors"

@@ -1,0 +1,112 @@
+package admission
+
+import (
+	"context"
+
+	"github.com/informer-lab/informer-lab/api"
+)
+
+// Operation mirrors admission.Operation.
+type Operation string
+
+// The operations a plugin may handle.
+const (
+	Create Operation = "CREATE"
+	Update Operation = "UPDATE"
+	Delete Operation = "DELETE"
+)
+
+// Attributes mirror admission.Attributes: what a plugin knows of one request.
+type Attributes struct {
+	Operation   Operation
+	Resource    api.GroupResource
+	Kind        api.GroupKind
+	Subresource string
+	Namespace   string // the object's namespace ("" when cluster-scoped)
+	Name        string
+	Object      *api.Unstructured // the new object (nil for a delete)
+	OldObject   *api.Unstructured // the stored object on update and delete
+	DryRun      bool
+	// Namespaces returns the stored namespace of that name, or nil, as the transaction
+	// the plugin runs in sees it.
+	Namespaces func(name string) *api.Unstructured
+}
+
+// Interface mirrors admission.Interface.
+type Interface interface {
+	// Name is the plugin's name, as --enable-admission-plugins spells it.
+	Name() string
+	// Handles reports whether the plugin acts on op.
+	Handles(op Operation) bool
+}
+
+// MutationInterface mirrors admission.MutationInterface.
+type MutationInterface interface {
+	Interface
+	Admit(ctx context.Context, a *Attributes) error
+}
+
+// ValidationInterface mirrors admission.ValidationInterface.
+type ValidationInterface interface {
+	Interface
+	Validate(ctx context.Context, a *Attributes) error
+}
+
+// Rechecker is a plugin whose check the store repeats under the storage's write lock, where
+// it must hold at the moment of the write.
+type Rechecker interface {
+	Interface
+	Recheck(ctx context.Context, a *Attributes) error
+}
+
+// Chain mirrors admission.chainAdmissionHandler: plugins in order.
+type Chain []Interface
+
+// NewChain returns the default chain: the plugins kube-apiserver enables by default that
+// this simulator implements, in the real order.
+func NewChain() Chain { return Chain{NamespaceLifecycle{}} }
+
+// Names lists the plugins' names in order.
+func (c Chain) Names() []string {
+	out := make([]string, len(c))
+	for i, p := range c {
+		out[i] = p.Name()
+	}
+	return out
+}
+
+// Admit runs the mutating phase.
+func (c Chain) Admit(ctx context.Context, a *Attributes) error {
+	for _, p := range c {
+		if m, ok := p.(MutationInterface); ok && p.Handles(a.Operation) {
+			if err := m.Admit(ctx, a); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// Validate runs the validating phase.
+func (c Chain) Validate(ctx context.Context, a *Attributes) error {
+	for _, p := range c {
+		if v, ok := p.(ValidationInterface); ok && p.Handles(a.Operation) {
+			if err := v.Validate(ctx, a); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// Recheck runs the Rechecker plugins.
+func (c Chain) Recheck(ctx context.Context, a *Attributes) error {
+	for _, p := range c {
+		if r, ok := p.(Rechecker); ok && p.Handles(a.Operation) {
+			if err := r.Recheck(ctx, a); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}

@@ -1,0 +1,33 @@
+// Package apps holds the strategies of the apps/v1 kinds, one file per kind, on the model of
+// kubernetes pkg/registry/apps/<kind>/strategy.go:
+//
+//  1. Every kind has the status subresource and keeps its generation; Deployments,
+//     ReplicaSets and StatefulSets also serve scale.
+//  2. A new object's status is reset, written out as the real server serialises it.
+//  3. A selector is required and must select the template's labels, and the template needs
+//     a pod spec with containers (workload.go).
+//  4. A Deployment's generation also moves when its annotations change.
+package apps
+
+import (
+	"github.com/informer-lab/informer-lab/api"
+	"github.com/informer-lab/informer-lab/apiserver/internal/registry/rest"
+	"github.com/informer-lab/informer-lab/apiserver/internal/validation"
+)
+
+func gvk(kind string) api.GroupVersionKind {
+	return api.GroupVersionKind{Group: "apps", Version: "v1", Kind: kind}
+}
+
+// workloadStrategy is what the four workload strategies share: the selector and template
+// checks of ValidateDeploymentSpec and its siblings.
+type workloadStrategy struct{ rest.Base }
+
+// Validate implements rest.Strategy.
+func (s workloadStrategy) Validate(obj *api.Unstructured) []api.StatusCause {
+	return rest.RequiredCauses(s.GVK, obj, validation.WorkloadCauses(obj.Object), "spec.template")
+}
+
+func workload(kind string, scale bool, reset func() map[string]any) workloadStrategy {
+	return workloadStrategy{rest.Base{GVK: gvk(kind), Status: true, Scale: scale, Generation: true, Unconditional: true, ResetStatus: reset}}
+}

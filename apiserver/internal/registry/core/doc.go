@@ -1,0 +1,32 @@
+// Package core holds the strategies of the core/v1 kinds the simulated apiserver serves, one
+// file per kind, on the model of kubernetes pkg/registry/core/<kind>/strategy.go, and the
+// Service cluster-IP allocator of pkg/registry/core/service/ipallocator:
+//
+//  1. Each kind's constructor (ConfigMaps, Pods, …) returns its rest.Kind: names, field
+//     labels and strategy. Only what differs from rest.Base is written out.
+//  2. A Pod starts Pending; a PVC and a Service start with their reset status; Nodes,
+//     Namespaces, Pods, PVCs and Services have the status subresource.
+//  3. A Namespace starts Active with the "kubernetes" spec finalizer; its main resource
+//     never changes its spec finalizers (only the finalize subresource does) and its phase
+//     follows its deletionTimestamp.
+//  4. A Service gets its cluster IP from the allocator on create, under the storage's
+//     write lock, keeps it across updates that leave it out, and frees it when deleted.
+//  5. ClusterIPAllocator hands out the IPs of one range (DefaultServiceCIDR unless told
+//     otherwise) with the first held for the "kubernetes" Service; a dry run reserves
+//     nothing. Failures are the real Status: 422 for a malformed, out-of-range or taken
+//     address or an unserved family, 500 when the range is full.
+package core
+
+import "github.com/informer-lab/informer-lab/api"
+
+func child(m map[string]any, key string) map[string]any {
+	c, _ := m[key].(map[string]any)
+	return c
+}
+
+func str(m map[string]any, key string) string {
+	s, _ := m[key].(string)
+	return s
+}
+
+func gvk(kind string) api.GroupVersionKind { return api.GroupVersionKind{Version: "v1", Kind: kind} }

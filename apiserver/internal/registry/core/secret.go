@@ -1,0 +1,10 @@
+package core
+
+import "github.com/informer-lab/informer-lab/apiserver/internal/registry/rest"
+
+// Secrets is the secrets resource (pkg/registry/core/secret).
+func Secrets() rest.Kind {
+	return rest.Kind{Resource: "secrets", Kind: "Secret",
+		Fields:   map[string]rest.FieldRead{"type": rest.TextField("type")},
+		Strategy: rest.Base{GVK: gvk("Secret"), Unconditional: true}}
+}

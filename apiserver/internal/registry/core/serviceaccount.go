@@ -1,0 +1,9 @@
+package core
+
+import "github.com/informer-lab/informer-lab/apiserver/internal/registry/rest"
+
+// ServiceAccounts is the serviceaccounts resource (pkg/registry/core/serviceaccount).
+func ServiceAccounts() rest.Kind {
+	return rest.Kind{Resource: "serviceaccounts", Kind: "ServiceAccount", ShortNames: []string{"sa"}, ReturnDeletedObject: true,
+		Strategy: rest.Base{GVK: gvk("ServiceAccount"), Unconditional: true}}
+}

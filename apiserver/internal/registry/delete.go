@@ -1,0 +1,95 @@
+package registry
+
+import (
+	"context"
+	"errors"
+
+	"github.com/informer-lab/informer-lab/api"
+	"github.com/informer-lab/informer-lab/apiserver/internal/registry/rest"
+	"github.com/informer-lab/informer-lab/apiserver/storage"
+)
+
+// Deletes are immediate, pods included (the simulator plays a kubelet that has already
+// stopped the containers, so kubectl delete returns at once), unless finalizers hold the
+// object: it is then marked with deletionTimestamp, may gain no new finalizer (422), and
+// goes when an update empties them. Namespaces follow their own lifecycle.
+
+// DeleteResult is what a DELETE answers with: the object's state after the call, and
+// whether it is gone (false when finalizers or namespace termination keep it).
+type DeleteResult struct {
+	Rec     *storage.Record
+	Deleted bool
+}
+
+// Delete deletes an object (Store.Delete). With dryRun everything is checked and the answer
+// is what the delete would leave, but nothing is written (DryRunnableStorage.Delete and
+// GuaranteedUpdate). It runs in one storage transaction, so the finalizer check and the
+// delete or mark see the same object.
+func (s *Store) Delete(ctx context.Context, res *Resource, ns, name string, opts api.DeleteOptions, dryRun bool) (DeleteResult, error) {
+	if isNamespaces(res) {
+		return s.deleteNamespace(res, name, opts, dryRun)
+	}
+	var dr DeleteResult
+	err := s.Storage.Update(func(tx *storage.Tx) error {
+		old, err := deleteTarget(tx, res, ns, name, opts)
+		if err != nil {
+			return err
+		}
+		dr = s.removeIn(tx, res, old, dryRun)
+		if dr.Deleted && !dryRun && res.Info.Namespaced {
+			s.maybeFinishNamespace(tx, ns)
+		}
+		return nil
+	})
+	return dr, err
+}
+
+// deleteTarget finds the object to delete and checks the preconditions of opts.
+func deleteTarget(tx *storage.Tx, res *Resource, ns, name string, opts api.DeleteOptions) (*storage.Record, error) {
+	gr := res.Info.GroupResource()
+	old := tx.Get(res.Coll, storage.ObjectKey(ns, name))
+	if old == nil {
+		return nil, api.NewNotFound(gr, name)
+	}
+	if p := opts.Preconditions; p != nil {
+		pre := storage.Preconditions{UID: p.UID, ResourceVersion: p.ResourceVersion}
+		if err := pre.Check(old); err != nil {
+			var ie *storage.InvalidObjError
+			if errors.As(err, &ie) {
+				return nil, api.NewConflict(gr, name, ie)
+			}
+			return nil, err
+		}
+	}
+	return old, nil
+}
+
+// removeIn deletes one record, or marks it with a deletionTimestamp when finalizers hold
+// it. A dry run answers the same without writing: the marked copy keeps the stored RV. The
+// caller finishes a namespace the delete may have emptied.
+func (s *Store) removeIn(tx *storage.Tx, res *Resource, old *storage.Record, dryRun bool) DeleteResult {
+	if len(old.Obj.GetFinalizers()) > 0 {
+		if old.Obj.GetDeletionTimestamp() != nil {
+			return DeleteResult{Rec: old}
+		}
+		obj := old.Obj.DeepCopy()
+		now := s.Now()
+		obj.SetDeletionTimestamp(&now)
+		zero := int64(0)
+		obj.SetDeletionGracePeriodSeconds(&zero)
+		if dryRun {
+			return DeleteResult{Rec: s.Storage.NewRecord(obj, old.Key, old.RV)}
+		}
+		return DeleteResult{Rec: tx.Put(res.Coll, old, obj)}
+	}
+	if dryRun {
+		return DeleteResult{Rec: old, Deleted: true}
+	}
+	rec := tx.Remove(res.Coll, old, old.Obj.DeepCopy())
+	if isCRDs(res) {
+		s.dropCRD(tx, rec.Obj)
+	} else if hooks, ok := res.Strategy.(rest.Hooks); ok {
+		hooks.AfterDelete(rec.Obj)
+	}
+	return DeleteResult{Rec: rec, Deleted: true}
+}

@@ -1,0 +1,141 @@
+package registry
+
+import (
+	"fmt"
+	"strings"
+	"sync/atomic"
+
+	"github.com/informer-lab/informer-lab/api"
+	"github.com/informer-lab/informer-lab/api/fields"
+	"github.com/informer-lab/informer-lab/apiserver/internal/registry/apiextensions"
+	"github.com/informer-lab/informer-lab/apiserver/internal/registry/rest"
+	"github.com/informer-lab/informer-lab/apiserver/storage"
+)
+
+// ResourceInfo describes one served resource. It mirrors what a CustomResourceDefinition (or
+// a built-in registry's RESTStorage) tells k8s.io/apiserver about a resource: group, version,
+// plural, kind, list kind, scope and short names, plus the per-resource switches of the
+// registry strategies that the wire spec depends on.
+type ResourceInfo struct {
+	Group      string   // "" for the core group (served under /api/v1)
+	Version    string   // e.g. "v1"
+	Resource   string   // plural, lower case: "deployments"
+	Kind       string   // "Deployment"
+	ListKind   string   // "DeploymentList"; Kind+"List" when empty
+	Namespaced bool     // namespaced or cluster-scoped
+	ShortNames []string // e.g. "deploy"
+	// Categories are the groups of resources kubectl get expands, e.g. "all" (discovery).
+	Categories []string
+	// SingularName is the singular resource name discovery reports; the lower-case Kind
+	// when empty (a CRD's spec.names.singular).
+	SingularName string
+
+	// AllowUnconditionalUpdate mirrors RESTUpdateStrategy.AllowUnconditionalUpdate: a PUT
+	// without metadata.resourceVersion is accepted (wire spec P3). Built-ins allow it; a
+	// registered kind does not unless this is set, as for custom resources.
+	AllowUnconditionalUpdate bool
+	// ReturnDeletedObject makes DELETE answer with the deleted object rather than a Success
+	// Status (wire spec D4). Pods, namespaces, services, serviceaccounts and PVCs do
+	// (kinds.go), and so do custom resources.
+	ReturnDeletedObject bool
+	// FieldLabels are the field-selector labels beyond metadata.name and metadata.namespace
+	// (wire spec L19); FieldSet computes their values for one object. Both may be empty.
+	FieldLabels []string
+	FieldSet    func(obj api.Object) fields.Set
+}
+
+// GVK returns the resource's group, version and kind.
+func (ri *ResourceInfo) GVK() api.GroupVersionKind {
+	return api.GroupVersionKind{Group: ri.Group, Version: ri.Version, Kind: ri.Kind}
+}
+
+// GroupResource returns the resource as errors name it ("pods", "deployments.apps").
+func (ri *ResourceInfo) GroupResource() api.GroupResource {
+	return api.GroupResource{Group: ri.Group, Resource: ri.Resource}
+}
+
+// GroupKind returns the resource's group and kind, as Invalid errors name it.
+func (ri *ResourceInfo) GroupKind() api.GroupKind {
+	return api.GroupKind{Group: ri.Group, Kind: ri.Kind}
+}
+
+// APIVersion returns "group/version", or "version" for the core group.
+func (ri *ResourceInfo) APIVersion() string { return ri.GVK().APIVersion() }
+
+// ListKindName returns ListKind, or Kind+"List" when it is empty.
+func (ri *ResourceInfo) ListKindName() string {
+	if ri.ListKind != "" {
+		return ri.ListKind
+	}
+	return ri.Kind + "List"
+}
+
+// Singular is the singular name discovery reports.
+func (ri *ResourceInfo) Singular() string {
+	if ri.SingularName != "" {
+		return ri.SingularName
+	}
+	return strings.ToLower(ri.Kind)
+}
+
+// AllowedFields lists every field label a selector on this resource may use.
+func (ri *ResourceInfo) AllowedFields() []string {
+	out := []string{"metadata.name"}
+	if ri.Namespaced {
+		out = append(out, "metadata.namespace")
+	}
+	return append(out, ri.FieldLabels...)
+}
+
+// FieldsOf returns the field set selectors match against. An absent field is "" (L20).
+func (ri *ResourceInfo) FieldsOf(obj api.Object) fields.Set {
+	m, _ := api.Accessor(obj)
+	set := fields.Set{}
+	if ri.FieldSet != nil {
+		set = ri.FieldSet(obj)
+	}
+	if m != nil {
+		set["metadata.name"] = m.GetName()
+		if ri.Namespaced {
+			set["metadata.namespace"] = m.GetNamespace()
+		}
+	}
+	return set
+}
+
+// Validate checks that the info can be served.
+func (ri *ResourceInfo) Validate() error {
+	switch {
+	case ri.Version == "" || ri.Resource == "" || ri.Kind == "":
+		return fmt.Errorf("apiserver: resource %q needs a version, a resource name and a kind", ri.Resource)
+	case strings.ToLower(ri.Resource) != ri.Resource || strings.ContainsAny(ri.Resource, "/."):
+		return fmt.Errorf("apiserver: resource name %q must be lower case without '/' or '.'", ri.Resource)
+	case strings.Contains(ri.Group, "/") || strings.Contains(ri.Version, "/"):
+		return fmt.Errorf("apiserver: group %q and version %q must not contain '/'", ri.Group, ri.Version)
+	}
+	return nil
+}
+
+// Resource is one served resource as the registry keeps it: what it is, how its writes are
+// prepared and checked, and the collection that stores it. It mirrors the pair of a
+// genericregistry.Store and its strategy in a kube-apiserver's REST storage map.
+type Resource struct {
+	Info     ResourceInfo
+	Builtin  bool          // one of the kinds of the registry's table
+	Strategy rest.Strategy // never nil
+	Coll     *storage.Collection
+	// NoCollectionDelete: the resource has no collection DELETE (namespaces).
+	NoCollectionDelete bool
+	// CRDName names the CustomResourceDefinition a custom resource serves ("" otherwise);
+	// CRD holds what that CRD says now, swapped whole by its updates.
+	CRDName string
+	CRD     atomic.Pointer[apiextensions.Serving]
+}
+
+// Verbs lists the verbs the resource serves, sorted as discovery sends them.
+func (r *Resource) Verbs() []string {
+	if r.NoCollectionDelete {
+		return []string{"create", "delete", "get", "list", "patch", "update", "watch"}
+	}
+	return []string{"create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"}
+}

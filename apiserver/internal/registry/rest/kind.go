@@ -1,0 +1,117 @@
+package rest
+
+import (
+	"math"
+	"strconv"
+	"strings"
+
+	"github.com/informer-lab/informer-lab/api"
+	"github.com/informer-lab/informer-lab/api/fields"
+)
+
+// Kind is everything the registry needs to serve one built-in kind: its names, what
+// discovery says of it, its field labels and its strategy. Each kind's file under
+// registry/<group>/ returns one; the registry's table lists them.
+type Kind struct {
+	Group, Resource, Kind  string
+	ShortNames, Categories []string
+	// Fields are the field labels beyond metadata.name and metadata.namespace, and where
+	// each reads its value (GetAttrs/ToSelectableFields).
+	Fields map[string]FieldRead
+	// ReturnDeletedObject: DELETE answers with the object, not a Success Status.
+	ReturnDeletedObject bool
+	// NoCollectionDelete: the resource has no collection DELETE (namespaces).
+	NoCollectionDelete bool
+	Strategy           Strategy
+}
+
+// FieldRead says where the value of one field label comes from, as the registry's
+// GetAttrs/ToSelectableFields computes it.
+type FieldRead struct {
+	// Paths are dotted paths into the stored object (a number indexes a list), tried in
+	// order: the first non-empty value wins. None: the label is accepted but never set.
+	Paths []string
+	Zero  string // the text of an absent field: "false" for a bool, "0" for a number
+}
+
+// TextField reads a string label from the first non-empty path.
+func TextField(paths ...string) FieldRead { return FieldRead{Paths: paths} }
+
+// BoolField reads a bool label ("false" when absent).
+func BoolField(path string) FieldRead { return FieldRead{Paths: []string{path}, Zero: "false"} }
+
+// IntField reads an integer label ("0" when absent).
+func IntField(path string) FieldRead { return FieldRead{Paths: []string{path}, Zero: "0"} }
+
+// FieldSetOf returns a FieldSet that reads each label's value from the stored object, as the
+// registries' GetAttrs/ToSelectableFields do: formatted by fieldText, and an absent field is
+// its read's zero ("" for a string).
+func FieldSetOf(reads map[string]FieldRead) func(api.Object) fields.Set {
+	type compiled struct {
+		label string
+		paths [][]string
+		zero  string
+	}
+	all := make([]compiled, 0, len(reads))
+	for label, r := range reads {
+		c := compiled{label: label, zero: r.Zero}
+		for _, p := range r.Paths {
+			c.paths = append(c.paths, strings.Split(p, "."))
+		}
+		all = append(all, c)
+	}
+	return func(obj api.Object) fields.Set {
+		set := make(fields.Set, len(all)+2)
+		u, ok := obj.(*api.Unstructured)
+		if !ok {
+			return set
+		}
+		for _, c := range all {
+			set[c.label] = c.zero
+			for _, path := range c.paths {
+				if v := FieldText(u.Object, path); v != "" {
+					set[c.label] = v
+					break
+				}
+			}
+		}
+		return set
+	}
+}
+
+// FieldText formats the value at path as GetAttrs does: a string as it is, a bool as
+// "true" or "false", an integer in decimal (the registries format their int32 members with
+// strconv.Itoa). A number in the path indexes a list. Anything absent, or not a scalar, is "".
+func FieldText(obj map[string]any, path []string) string {
+	var cur any = obj
+	for _, p := range path {
+		switch c := cur.(type) {
+		case map[string]any:
+			cur = c[p]
+		case []any:
+			i, err := strconv.Atoi(p)
+			if err != nil || i < 0 || i >= len(c) {
+				return ""
+			}
+			cur = c[i]
+		default:
+			return ""
+		}
+	}
+	switch v := cur.(type) {
+	case string:
+		return v
+	case bool:
+		return strconv.FormatBool(v)
+	case int64:
+		return strconv.FormatInt(v, 10)
+	case int:
+		return strconv.Itoa(v)
+	case float64: // a whole number decoded as a float is still written as an integer
+		if v == math.Trunc(v) && math.Abs(v) < 1<<53 {
+			return strconv.FormatInt(int64(v), 10)
+		}
+		return strconv.FormatFloat(v, 'f', -1, 64)
+	}
+	return ""
+}

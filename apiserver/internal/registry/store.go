@@ -1,0 +1,389 @@
+package registry
+
+import (
+	"context"
+	"crypto/rand"
+	"errors"
+	"fmt"
+	"net/http"
+	"slices"
+	"strconv"
+
+	"github.com/informer-lab/informer-lab/api"
+	"github.com/informer-lab/informer-lab/api/watch"
+	"github.com/informer-lab/informer-lab/apiserver/internal/admission"
+	"github.com/informer-lab/informer-lab/apiserver/internal/defaulting"
+	"github.com/informer-lab/informer-lab/apiserver/internal/registry/apiextensions"
+	"github.com/informer-lab/informer-lab/apiserver/internal/registry/rest"
+	"github.com/informer-lab/informer-lab/apiserver/internal/validation"
+	"github.com/informer-lab/informer-lab/apiserver/storage"
+	"github.com/informer-lab/informer-lab/internal/clock"
+)
+
+// Store is the generic store of every resource, on the model of genericregistry.Store
+// (k8s.io/apiserver pkg/registry/generic/registry/store.go): for each verb it runs the
+// decoded object through admission, the resource's strategy and the storage, dry run
+// included.
+type Store struct {
+	Storage   *storage.Store
+	Table     *Table
+	Admission admission.Chain
+	Clock     clock.Clock
+}
+
+// maxGenerateNamePrefix mirrors maxGeneratedNameLength in apiserver's names package.
+const maxGenerateNamePrefix = 58
+
+// Now is the time the store stamps objects with: the clock's, to the second.
+func (s *Store) Now() api.Time {
+	return api.NewTime(s.Clock.Now().UTC().Truncate(1e9))
+}
+
+func (s *Store) ctx(dryRun bool) rest.Context { return rest.Context{Now: s.Now(), DryRun: dryRun} }
+
+// Create stores a new object (rest.BeforeCreate + Store.Create). obj is private. A dry run
+// does everything but the write, as DryRunnableStorage.Create: the answer is the object as
+// it would be stored, without a resourceVersion.
+func (s *Store) Create(ctx context.Context, res *Resource, ns string, obj *api.Unstructured, dryRun bool) (*storage.Record, error) {
+	if obj.GetResourceVersion() != "" {
+		return nil, errRVOnCreate()
+	}
+	if err := CheckNamespace(res, obj, ns); err != nil {
+		return nil, err
+	}
+	if obj.GetName() == "" && obj.GetGenerateName() != "" {
+		// The real server cuts the prefix to 58 characters so that prefix + 5-character
+		// suffix stays within the 63 of a DNS label.
+		prefix := obj.GetGenerateName()
+		if len(prefix) > maxGenerateNamePrefix {
+			prefix = prefix[:maxGenerateNamePrefix]
+		}
+		obj.SetName(prefix + validation.GenerateNameSuffix())
+	}
+	obj.SetUID(newUID())
+	obj.SetCreationTimestamp(s.Now())
+	obj.SetDeletionTimestamp(nil)
+	obj.SetDeletionGracePeriodSeconds(nil)
+	obj.SetGeneration(0)
+	if res.Strategy.HasGeneration() {
+		obj.SetGeneration(1)
+	}
+	rc := s.ctx(dryRun)
+	res.Strategy.PrepareForCreate(rc, obj)
+	applyDefaults(res, obj)
+	res.Strategy.Canonicalize(obj)
+
+	attrs := s.attributes(admission.Create, res, obj, nil, "", dryRun)
+	if err := s.Storage.View(func(tx *storage.Tx) error {
+		attrs.Namespaces = s.namespaceReader(tx)
+		return s.Admission.Admit(ctx, attrs)
+	}); err != nil {
+		return nil, err
+	}
+	if err := Validate(res, obj); err != nil {
+		return nil, err
+	}
+	if err := s.Admission.Validate(ctx, attrs); err != nil {
+		return nil, err
+	}
+	hooks, _ := res.Strategy.(rest.Hooks)
+	rec, err := s.Storage.Create(ctx, res.Coll, storage.ObjectKey(obj.GetNamespace(), obj.GetName()), obj, storage.CreateOptions{
+		DryRun: dryRun,
+		Admit: func(tx *storage.Tx) error {
+			attrs.Namespaces = s.namespaceReader(tx)
+			return s.Admission.Recheck(ctx, attrs)
+		},
+		BeforeWrite: func(*storage.Tx) error {
+			if isCRDs(res) {
+				if err := s.Table.admitCRD(obj); err != nil {
+					return err
+				}
+			}
+			if hooks != nil {
+				return hooks.BeginCreate(rc, obj)
+			}
+			return nil
+		},
+		After: func(tx *storage.Tx, rec *storage.Record) { s.afterWrite(tx, res, rec, watch.Added) },
+	})
+	if errors.Is(err, storage.ErrKeyExists) {
+		return nil, api.NewAlreadyExists(res.Info.GroupResource(), obj.GetName())
+	}
+	return rec, err
+}
+
+func (s *Store) attributes(op admission.Operation, res *Resource, obj, old *api.Unstructured, sub string, dryRun bool) *admission.Attributes {
+	a := &admission.Attributes{
+		Operation: op, Resource: res.Info.GroupResource(), Kind: res.Info.GroupKind(), Subresource: sub,
+		Object: obj, OldObject: old, DryRun: dryRun,
+	}
+	if m := obj; m != nil {
+		a.Name = m.GetName()
+		if res.Info.Namespaced {
+			a.Namespace = m.GetNamespace()
+		}
+	}
+	return a
+}
+
+// namespaceReader reads namespaces through tx, for admission.
+func (s *Store) namespaceReader(tx *storage.Tx) func(string) *api.Unstructured {
+	nsRes := s.Table.Get("", "namespaces")
+	return func(name string) *api.Unstructured {
+		if rec := tx.Get(nsRes.Coll, name); rec != nil {
+			return rec.Obj
+		}
+		return nil
+	}
+}
+
+// afterWrite runs what follows a real write in the same transaction: the namespace
+// lifecycle and the CRD's serving.
+func (s *Store) afterWrite(tx *storage.Tx, res *Resource, rec *storage.Record, typ watch.EventType) *storage.Record {
+	if typ == watch.Deleted {
+		if hooks, ok := res.Strategy.(rest.Hooks); ok {
+			hooks.AfterDelete(rec.Obj)
+		}
+	}
+	switch {
+	case isNamespaces(res) && typ == watch.Modified:
+		return s.maybeFinishNamespace(tx, rec.Obj.GetName())
+	case typ == watch.Deleted && res.Info.Namespaced:
+		s.maybeFinishNamespace(tx, rec.Namespace())
+	case isCRDs(res) && typ != watch.Deleted:
+		s.Table.serveCRD(rec.Obj)
+	case isCRDs(res):
+		s.dropCRD(tx, rec.Obj)
+	}
+	return nil
+}
+
+// UpdateOptions say where an update comes from.
+type UpdateOptions struct {
+	Subresource string // "", "status", or "finalize" (namespaces)
+	DryRun      bool   // answer with what would be stored; store nothing
+	// ExpectRV, when set, is the RV the object was read at (a patch): a different stored RV
+	// is a conflict even if the body carries none.
+	ExpectRV string
+}
+
+// Update replaces an object (rest.BeforeUpdate + Store.Update). obj is private and already
+// checked against the URL name. A no-op writes nothing, and so does a dry run, whose answer
+// keeps the stored resourceVersion (DryRunnableStorage.GuaranteedUpdate).
+func (s *Store) Update(ctx context.Context, res *Resource, ns string, obj *api.Unstructured, uo UpdateOptions) (*storage.Record, error) {
+	if err := CheckNamespace(res, obj, ns); err != nil {
+		return nil, err
+	}
+	gr := res.Info.GroupResource()
+	key := storage.ObjectKey(obj.GetNamespace(), obj.GetName())
+	rec, _, err := s.Storage.GuaranteedUpdate(ctx, res.Coll, key, nil, func(_ *storage.Tx, old *storage.Record) (*api.Unstructured, error) {
+		next, err := s.prepareUpdate(res, obj, old, uo)
+		if err != nil {
+			return nil, err
+		}
+		if err := s.Admission.Admit(ctx, s.attributes(admission.Update, res, next, old.Obj, uo.Subresource, uo.DryRun)); err != nil {
+			return nil, err
+		}
+		return next, nil
+	}, storage.UpdateOptions{
+		DryRun: uo.DryRun,
+		// The last finalizer of a deleted object is gone: the object goes now. A namespace
+		// leaves only through its lifecycle: empty, then finalized.
+		DeleteIf: func(next *api.Unstructured) bool {
+			return !isNamespaces(res) && next.GetDeletionTimestamp() != nil && len(next.GetFinalizers()) == 0
+		},
+		After: func(tx *storage.Tx, rec *storage.Record, typ watch.EventType) *storage.Record {
+			return s.afterWrite(tx, res, rec, typ)
+		},
+	})
+	if errors.Is(err, storage.ErrKeyNotFound) {
+		return nil, api.NewNotFound(gr, obj.GetName())
+	}
+	return rec, err
+}
+
+// prepareUpdate computes the state an update stores from the body obj and the stored old:
+// the conflict checks, defaults, the subresource's part or the strategy's PrepareForUpdate,
+// and ValidateUpdate. It runs under the storage's write lock.
+func (s *Store) prepareUpdate(res *Resource, obj *api.Unstructured, old *storage.Record, uo UpdateOptions) (*api.Unstructured, error) {
+	gr := res.Info.GroupResource()
+	oldRV := strconv.FormatUint(old.RV, 10)
+	rv, err := storage.Versioner{}.ObjectResourceVersion(obj)
+	if err != nil {
+		return nil, err
+	}
+	switch {
+	case rv == 0 && uo.ExpectRV == "" && !res.Strategy.AllowUnconditionalUpdate():
+		return nil, api.NewInvalid(res.Info.GroupKind(), obj.GetName(), []api.StatusCause{{
+			Type: api.CauseTypeFieldValueInvalid, Field: "metadata.resourceVersion",
+			Message: "Invalid value: 0: must be specified for an update",
+		}})
+	case rv != 0 && rv != old.RV, rv == 0 && uo.ExpectRV != "" && uo.ExpectRV != oldRV:
+		return nil, api.NewConflict(gr, obj.GetName(), errors.New("the object has been modified; please apply your changes to the latest version and try again"))
+	}
+	if uid := obj.GetUID(); uid != "" && uid != old.Obj.GetUID() {
+		return nil, api.NewConflict(gr, obj.GetName(), &storage.InvalidObjError{Field: "UID", Want: uid, Got: old.Obj.GetUID()})
+	}
+
+	applyDefaults(res, obj) // before the spec comparison: a body without defaults is no change
+	switch uo.Subresource {
+	case "status":
+		// The status strategies' PrepareForUpdate: a copy of the stored object with the
+		// new status, nothing else.
+		next := old.Obj.DeepCopy()
+		rest.KeepFields(next, obj, "status")
+		obj = next
+	case "finalize":
+		if fs, ok := res.Strategy.(rest.FinalizeStrategy); ok {
+			obj = fs.PrepareForFinalize(obj, old.Obj)
+		}
+	default:
+		// rest.BeforeUpdate: what no update changes.
+		obj.SetUID(old.Obj.GetUID())
+		obj.SetCreationTimestamp(old.Obj.GetCreationTimestamp())
+		obj.SetDeletionTimestamp(old.Obj.GetDeletionTimestamp().DeepCopy())
+		obj.SetDeletionGracePeriodSeconds(copyInt64(old.Obj.GetDeletionGracePeriodSeconds()))
+		obj.SetGeneration(old.Obj.GetGeneration())
+		res.Strategy.PrepareForUpdate(s.ctx(uo.DryRun), obj, old.Obj)
+		if h, ok := res.Strategy.(rest.UpdateHooks); ok {
+			h.KeepAllocated(obj, old.Obj)
+		}
+	}
+	if uo.Subresource != "" {
+		applyDefaults(res, obj) // the stored object with a new status or finalizers
+	}
+	res.Strategy.Canonicalize(obj)
+	if err := ValidateUpdate(res, obj, old.Obj); err != nil {
+		return nil, err
+	}
+	return obj, nil
+}
+
+// Get reads one object: RV 0 is the latest, N not older than N.
+func (s *Store) Get(ctx context.Context, res *Resource, ns, name string, rv uint64) (*storage.Record, error) {
+	rec, err := s.Storage.Get(ctx, res.Coll, storage.ObjectKey(ns, name), storage.GetOptions{ResourceVersion: rv})
+	if errors.Is(err, storage.ErrKeyNotFound) {
+		return nil, api.NewNotFound(res.Info.GroupResource(), name)
+	}
+	return rec, err
+}
+
+// applyDefaults fills in what kube-apiserver's defaulting functions fill in for a built-in
+// kind (internal/defaulting). It runs on every write, after the strategy has prepared the
+// object, so a reset status is defaulted too.
+func applyDefaults(res *Resource, obj *api.Unstructured) {
+	if res.Builtin {
+		defaulting.Default(res.Info.Group, res.Info.Version, res.Info.Kind, obj.Object)
+	}
+}
+
+// CheckNamespace applies the URL namespace to a namespaced object and clears it on a
+// cluster-scoped one.
+func CheckNamespace(res *Resource, m api.MetaObject, ns string) error {
+	if !res.Info.Namespaced {
+		m.SetNamespace("")
+		return nil
+	}
+	switch {
+	case m.GetNamespace() == "":
+		if ns == "" {
+			return api.NewBadRequest("the namespace of the object is required")
+		}
+		m.SetNamespace(ns)
+	case ns != "" && m.GetNamespace() != ns:
+		return api.NewBadRequest("the namespace of the provided object does not match the namespace sent on the request")
+	}
+	return nil
+}
+
+// errRVOnCreate mirrors storage.ErrResourceVersionSetOnCreate, which the real server
+// surfaces as a 500 without a reason.
+func errRVOnCreate() *api.Status {
+	return &api.Status{
+		TypeMeta: api.TypeMeta{Kind: "Status", APIVersion: "v1"},
+		Status:   api.StatusFailure, Code: http.StatusInternalServerError,
+		Message: "resourceVersion should not be set on objects to be created",
+	}
+}
+
+// newUID returns an RFC 4122 version 4 UUID.
+func newUID() string {
+	var b [16]byte
+	_, _ = rand.Read(b[:])
+	b[6] = b[6]&0x0f | 0x40
+	b[8] = b[8]&0x3f | 0x80
+	return fmt.Sprintf("%x-%x-%x-%x-%x", b[0:4], b[4:6], b[6:8], b[8:10], b[10:16])
+}
+
+func copyInt64(p *int64) *int64 {
+	if p == nil {
+		return nil
+	}
+	v := *p
+	return &v
+}
+
+// Validate runs a create's validation: metadata for every kind, then the strategy's causes;
+// a LateValidator's check only when those found nothing.
+func Validate(res *Resource, obj *api.Unstructured) error {
+	dnsLabel := false
+	if n, ok := res.Strategy.(rest.DNSLabelNamer); ok {
+		dnsLabel = n.NameIsDNSLabel()
+	}
+	var causes []api.StatusCause
+	if err := validation.ValidateObjectMeta(res.Info.GroupKind().String(), obj, dnsLabel, res.Info.Namespaced); err != nil {
+		var st *api.Status
+		if !errors.As(err, &st) || st.Details == nil || len(st.Details.Causes) == 0 {
+			return err
+		}
+		causes = st.Details.Causes
+	}
+	causes = append(causes, res.Strategy.Validate(obj)...)
+	if len(causes) > 0 {
+		return api.NewInvalid(res.Info.GroupKind(), obj.GetName(), causes)
+	}
+	if lv, ok := res.Strategy.(rest.LateValidator); ok {
+		return lv.ValidateLate(obj)
+	}
+	return nil
+}
+
+// ValidateUpdate is the update strategies' ValidateUpdate: ValidateObjectMetaAccessorUpdate's
+// rule that no finalizer may be added once deletion has begun (422, ahead of any other
+// cause), the kind's update rules, then the rules every write obeys.
+func ValidateUpdate(res *Resource, obj, old *api.Unstructured) error {
+	var causes []api.StatusCause
+	if old.GetDeletionTimestamp() != nil {
+		var extra []string
+		for _, f := range obj.GetFinalizers() {
+			if !slices.Contains(old.GetFinalizers(), f) && !slices.Contains(extra, f) {
+				extra = append(extra, f)
+			}
+		}
+		if len(extra) > 0 {
+			slices.Sort(extra)
+			causes = append(causes, validation.Forbidden("metadata.finalizers", fmt.Sprintf(
+				"no new finalizers can be added if the object is being deleted, found new finalizers %#v", extra)))
+		}
+	}
+	causes = append(causes, res.Strategy.ValidateUpdate(obj, old)...)
+	err := Validate(res, obj)
+	if len(causes) == 0 {
+		return err
+	}
+	var st *api.Status
+	if errors.As(err, &st) && st.Details != nil {
+		causes = append(causes, st.Details.Causes...)
+	} else if err != nil {
+		return err
+	}
+	return api.NewInvalid(res.Info.GroupKind(), obj.GetName(), causes)
+}
+
+func isNamespaces(res *Resource) bool {
+	return res.Builtin && res.Info.Group == "" && res.Info.Kind == "Namespace"
+}
+
+func isCRDs(res *Resource) bool {
+	return res.Builtin && res.Info.Group == apiextensions.Group && res.Info.Kind == "CustomResourceDefinition"
+}

@@ -1,0 +1,324 @@
+package registry
+
+import (
+	"fmt"
+	"regexp"
+	"slices"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+
+	"github.com/informer-lab/informer-lab/api"
+	"github.com/informer-lab/informer-lab/apiserver/internal/registry/apiextensions"
+	"github.com/informer-lab/informer-lab/apiserver/internal/registry/apps"
+	"github.com/informer-lab/informer-lab/apiserver/internal/registry/batch"
+	"github.com/informer-lab/informer-lab/apiserver/internal/registry/coordination"
+	"github.com/informer-lab/informer-lab/apiserver/internal/registry/core"
+	"github.com/informer-lab/informer-lab/apiserver/internal/registry/discovery"
+	"github.com/informer-lab/informer-lab/apiserver/internal/registry/events"
+	"github.com/informer-lab/informer-lab/apiserver/internal/registry/rest"
+	"github.com/informer-lab/informer-lab/apiserver/storage"
+)
+
+// builtinKinds lists the built-ins in the order discovery sends them: by group, then
+// resource name, as the real /api/v1 and /apis/{group}/{version} documents do. Adding a kind
+// is one file under registry/<group>/ and one line here.
+func builtinKinds(ips *core.ClusterIPAllocator) []rest.Kind {
+	return []rest.Kind{
+		core.ConfigMaps(),
+		core.Endpoints(),
+		core.Events(),
+		core.Namespaces(),
+		core.Nodes(),
+		core.PersistentVolumeClaims(),
+		core.Pods(),
+		core.Secrets(),
+		core.ServiceAccounts(),
+		core.Services(ips),
+		apiextensions.CustomResourceDefinitions(),
+		apps.DaemonSets(),
+		apps.Deployments(),
+		apps.ReplicaSets(),
+		apps.StatefulSets(),
+		batch.CronJobs(),
+		batch.Jobs(),
+		coordination.Leases(),
+		discovery.EndpointSlices(),
+		events.Events(),
+	}
+}
+
+// infoOf is the ResourceInfo a kind is served with.
+func infoOf(k rest.Kind) ResourceInfo {
+	labels := make([]string, 0, len(k.Fields))
+	for l := range k.Fields {
+		labels = append(labels, l)
+	}
+	slices.Sort(labels)
+	ri := ResourceInfo{
+		Group: k.Group, Version: "v1", Resource: k.Resource, Kind: k.Kind, Namespaced: k.Strategy.NamespaceScoped(),
+		ShortNames: slices.Clone(k.ShortNames), Categories: slices.Clone(k.Categories),
+		AllowUnconditionalUpdate: k.Strategy.AllowUnconditionalUpdate(),
+		ReturnDeletedObject:      k.ReturnDeletedObject, FieldLabels: labels,
+	}
+	if len(k.Fields) > 0 {
+		ri.FieldSet = rest.FieldSetOf(k.Fields)
+	}
+	return ri
+}
+
+// BuiltinInfos returns the infos of the built-in kinds, in discovery order.
+func BuiltinInfos() []ResourceInfo {
+	kinds := builtinKinds(nil)
+	out := make([]ResourceInfo, len(kinds))
+	for i, k := range kinds {
+		out[i] = infoOf(k)
+	}
+	return out
+}
+
+// Table is the set of served resources: the REST storage map of a kube-apiserver, by
+// group/resource and by group-version. Its lock is taken after the storage's where both are
+// held (a CRD's write serves or drops its resource).
+type Table struct {
+	store     *storage.Store
+	mu        sync.RWMutex
+	resources map[string]*Resource   // by "group/resource"
+	byGV      map[string][]*Resource // by "group/version", in registration order
+}
+
+// NewTable returns a table of the built-in kinds over store, Services allocating from ips.
+func NewTable(store *storage.Store, ips *core.ClusterIPAllocator) *Table {
+	t := &Table{store: store, resources: map[string]*Resource{}, byGV: map[string][]*Resource{}}
+	for _, k := range builtinKinds(ips) {
+		if _, err := t.add(&Resource{Info: infoOf(k), Builtin: true, Strategy: k.Strategy, NoCollectionDelete: k.NoCollectionDelete}); err != nil {
+			panic(err) // the table above has no duplicate
+		}
+	}
+	return t
+}
+
+// Register adds a kind registered from Go, with the strategy such kinds get: status and
+// generation, and unconditional updates only where ri allows them.
+func (t *Table) Register(ri ResourceInfo) (*Resource, error) {
+	if err := ri.Validate(); err != nil {
+		return nil, err
+	}
+	ri.ShortNames = slices.Clone(ri.ShortNames)
+	ri.Categories = slices.Clone(ri.Categories)
+	ri.FieldLabels = slices.Clone(ri.FieldLabels)
+	st := rest.Base{Cluster: !ri.Namespaced, Status: true, Generation: true, Unconditional: ri.AllowUnconditionalUpdate}
+	return t.add(&Resource{Info: ri, Strategy: st})
+}
+
+// add puts r in the table with a new collection.
+func (t *Table) add(r *Resource) (*Resource, error) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	id := r.Info.Group + "/" + r.Info.Resource
+	if _, ok := t.resources[id]; ok {
+		return nil, fmt.Errorf("apiserver: resource %s is already registered", r.Info.GroupResource())
+	}
+	r.Coll = t.store.NewCollection(r.Info.GroupResource().String(), r.Info.Resource)
+	t.resources[id] = r
+	gv := r.Info.Group + "/" + r.Info.Version
+	t.byGV[gv] = append(t.byGV[gv], r)
+	return r, nil
+}
+
+// Get returns the resource of group and plural resource, or nil.
+func (t *Table) Get(group, resource string) *Resource {
+	t.mu.RLock()
+	defer t.mu.RUnlock()
+	return t.resources[group+"/"+resource]
+}
+
+// Infos returns the served resources, ordered by group-version, built-ins first within
+// each, for discovery and demos; a resource served at several versions is listed at each.
+func (t *Table) Infos() []ResourceInfo {
+	t.mu.RLock()
+	defer t.mu.RUnlock()
+	var out []ResourceInfo
+	for _, gv := range sortedKeys(t.byGV) {
+		for _, r := range t.byGV[gv] {
+			ri := r.Info
+			_, ri.Version, _ = strings.Cut(gv, "/")
+			out = append(out, ri)
+		}
+	}
+	return out
+}
+
+// ByGV returns the resources served under group/version, in registration order.
+func (t *Table) ByGV(group, version string) []*Resource {
+	t.mu.RLock()
+	defer t.mu.RUnlock()
+	return slices.Clone(t.byGV[group+"/"+version])
+}
+
+// GroupVersions returns the served group-versions by group, the core group under "", each
+// group's versions in discovery order (the first is the preferred one).
+func (t *Table) GroupVersions() (groups []string, versions map[string][]string) {
+	t.mu.RLock()
+	defer t.mu.RUnlock()
+	versions = map[string][]string{}
+	for _, gv := range sortedKeys(t.byGV) {
+		g, v, _ := strings.Cut(gv, "/")
+		if _, seen := versions[g]; !seen {
+			groups = append(groups, g)
+		}
+		versions[g] = append(versions[g], v)
+	}
+	for _, vs := range versions {
+		slices.SortStableFunc(vs, func(a, b string) int {
+			switch {
+			case VersionLess(a, b):
+				return -1
+			case VersionLess(b, a):
+				return 1
+			}
+			return 0
+		})
+	}
+	return groups, versions
+}
+
+// Lookup finds a resource by plural, short name, "plural.group" or "group/version/plural".
+func (t *Table) Lookup(name string) (*Resource, error) {
+	t.mu.RLock()
+	defer t.mu.RUnlock()
+	if r, ok := t.resources["/"+name]; ok {
+		return r, nil
+	}
+	if parts := strings.Split(name, "/"); len(parts) == 3 {
+		for _, r := range t.byGV[parts[0]+"/"+parts[1]] {
+			if r.Info.Resource == parts[2] {
+				return r, nil
+			}
+		}
+	}
+	if i := strings.IndexByte(name, '.'); i > 0 {
+		if r, ok := t.resources[name[i+1:]+"/"+name[:i]]; ok {
+			return r, nil
+		}
+	}
+	var found *Resource
+	for _, r := range t.resources {
+		match := r.Info.Resource == name
+		for _, sn := range r.Info.ShortNames {
+			match = match || sn == name
+		}
+		if match {
+			if found != nil {
+				return nil, api.NewBadRequest(fmt.Sprintf("resource name %q is ambiguous: qualify it with its group", name))
+			}
+			found = r
+		}
+	}
+	if found == nil {
+		return nil, NotFoundResource()
+	}
+	return found, nil
+}
+
+// NotFoundResource is the 404 for an unknown resource inside a served group-version.
+func NotFoundResource() *api.Status {
+	return &api.Status{
+		TypeMeta: api.TypeMeta{Kind: "Status", APIVersion: "v1"},
+		Status:   api.StatusFailure, Code: 404, Reason: api.StatusReasonNotFound,
+		Message: "the server could not find the requested resource",
+	}
+}
+
+// Namespaced returns the namespaced resources in table order.
+func (t *Table) Namespaced() []*Resource {
+	t.mu.RLock()
+	defer t.mu.RUnlock()
+	var out []*Resource
+	for _, id := range sortedKeys(t.resources) {
+		if r := t.resources[id]; r.Info.Namespaced {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// holdsObjects reports whether any resource has an object in namespace ns.
+func (t *Table) holdsObjects(tx *storage.Tx, ns string) bool {
+	t.mu.RLock()
+	defer t.mu.RUnlock()
+	for _, r := range t.resources {
+		if r.Info.Namespaced && tx.CountIn(r.Coll, ns) > 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// addVersionAliases lists r under each further served version too. t.mu is held.
+func (t *Table) addVersionAliases(r *Resource, versions []string) {
+	for _, v := range versions {
+		gv := r.Info.Group + "/" + v
+		if !slices.Contains(t.byGV[gv], r) {
+			t.byGV[gv] = append(t.byGV[gv], r)
+		}
+	}
+}
+
+// removeFromGVs takes r out of every group-version it is listed under. t.mu is held.
+func (t *Table) removeFromGVs(r *Resource) {
+	for gv, list := range t.byGV {
+		kept := list[:0:0]
+		for _, x := range list {
+			if x != r {
+				kept = append(kept, x)
+			}
+		}
+		if len(kept) == 0 {
+			delete(t.byGV, gv)
+		} else if len(kept) != len(list) {
+			t.byGV[gv] = kept
+		}
+	}
+}
+
+// kubeVersion is the form of a Kubernetes API version: v<major>[(alpha|beta)<minor>].
+var kubeVersion = regexp.MustCompile(`^v(\d+)(?:(alpha|beta)(\d+))?$`)
+
+// VersionLess orders versions as discovery lists them, the preferred one first (the
+// CompareKubeAwareVersionStrings order of k8s.io/apimachinery): GA before beta before alpha,
+// higher numbers first, and versions of another form after them in string order.
+func VersionLess(a, b string) bool {
+	ma, mb := kubeVersion.FindStringSubmatch(a), kubeVersion.FindStringSubmatch(b)
+	switch {
+	case ma == nil && mb == nil:
+		return a < b
+	case ma == nil || mb == nil:
+		return mb == nil
+	}
+	rank := func(m []string) (int, int, int) {
+		major, _ := strconv.Atoi(m[1])
+		minor, _ := strconv.Atoi(m[3])
+		level := map[string]int{"": 2, "beta": 1, "alpha": 0}[m[2]]
+		return level, major, minor
+	}
+	la, xa, na := rank(ma)
+	lb, xb, nb := rank(mb)
+	if la != lb {
+		return la > lb
+	}
+	if xa != xb {
+		return xa > xb
+	}
+	return na > nb
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}

@@ -1,0 +1,138 @@
+package validation
+
+import (
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/informer-lab/informer-lab/api"
+)
+
+// The presence and semantic checks of pod specs and workloads that several kinds share
+// (kubernetes pkg/apis/{core,apps,batch}/validation): a pod needs containers with an image,
+// a workload's selector must match its template's labels, a Job's pods may not restart
+// Always.
+
+func nestedAt(obj map[string]any, path string) any {
+	var cur any = obj
+	for _, f := range strings.Split(path, ".") {
+		m, ok := cur.(map[string]any)
+		if !ok {
+			return nil
+		}
+		cur = m[f]
+	}
+	return cur
+}
+
+// PodSpecCauses mirrors the containers part of ValidatePodSpec: at least one container, and
+// each with an image (validateContainerCommon).
+func PodSpecCauses(obj map[string]any, specPath string) []api.StatusCause {
+	containers, _ := nestedAt(obj, specPath+".containers").([]any)
+	if len(containers) == 0 {
+		return []api.StatusCause{Required(specPath+".containers", "")}
+	}
+	var causes []api.StatusCause
+	for i, c := range containers {
+		m, _ := c.(map[string]any)
+		if img, _ := m["image"].(string); strings.TrimSpace(img) == "" {
+			causes = append(causes, Required(fmt.Sprintf("%s.containers[%d].image", specPath, i), ""))
+		}
+	}
+	return causes
+}
+
+// WorkloadCauses mirrors the selector and template checks of ValidateDeploymentSpec (and
+// the ReplicaSet, StatefulSet and DaemonSet ones): a selector is required, it must select
+// the template's labels, and the template needs a pod spec with containers.
+func WorkloadCauses(obj map[string]any) []api.StatusCause {
+	var causes []api.StatusCause
+	sel, _ := nestedAt(obj, "spec.selector").(map[string]any)
+	labels, _ := nestedAt(obj, "spec.template.metadata.labels").(map[string]any)
+	switch {
+	case sel == nil:
+		causes = append(causes, Required("spec.selector", ""))
+	case len(sel) == 0 || (len(asMap(sel["matchLabels"])) == 0 && len(asSlice(sel["matchExpressions"])) == 0):
+		causes = append(causes, InvalidRaw("spec.selector", "v1.LabelSelector{MatchLabels:map[string]string(nil), MatchExpressions:[]v1.LabelSelectorRequirement(nil)}", "empty selector is invalid for deployment"))
+	case !SelectorMatches(sel, labels):
+		causes = append(causes, InvalidRaw("spec.template.metadata.labels", GoMap(labels), "`selector` does not match template `labels`"))
+	}
+	return append(causes, PodSpecCauses(obj, "spec.template.spec")...)
+}
+
+// JobTemplateCauses mirrors ValidateJobSpec's template checks: containers, and a restart
+// policy of OnFailure or Never.
+func JobTemplateCauses(obj map[string]any, template string) []api.StatusCause {
+	causes := PodSpecCauses(obj, template+".spec")
+	if rp, _ := nestedAt(obj, template+".spec.restartPolicy").(string); rp != "OnFailure" && rp != "Never" {
+		causes = append(causes, NotSupported(template+".spec.restartPolicy", rp, []string{"OnFailure", "Never"}))
+	}
+	return causes
+}
+
+// InvalidRaw is field.Invalid with a value printed as Go's %#v would, unquoted.
+func InvalidRaw(path, value, detail string) api.StatusCause {
+	return api.StatusCause{Type: api.CauseTypeFieldValueInvalid, Field: path, Message: "Invalid value: " + value + ": " + detail}
+}
+
+func asMap(v any) map[string]any { m, _ := v.(map[string]any); return m }
+func asSlice(v any) []any        { s, _ := v.([]any); return s }
+
+// SelectorMatches applies a LabelSelector (matchLabels and matchExpressions) to labels.
+func SelectorMatches(sel, labels map[string]any) bool {
+	get := func(k string) (string, bool) {
+		v, ok := labels[k].(string)
+		return v, ok
+	}
+	for k, v := range asMap(sel["matchLabels"]) {
+		if got, ok := get(k); !ok || got != v {
+			return false
+		}
+	}
+	for _, e := range asSlice(sel["matchExpressions"]) {
+		m := asMap(e)
+		key, _ := m["key"].(string)
+		op, _ := m["operator"].(string)
+		var values []string
+		for _, v := range asSlice(m["values"]) {
+			s, _ := v.(string)
+			values = append(values, s)
+		}
+		got, has := get(key)
+		switch op {
+		case "In":
+			if !has || !slices.Contains(values, got) {
+				return false
+			}
+		case "NotIn":
+			if has && slices.Contains(values, got) {
+				return false
+			}
+		case "Exists":
+			if !has {
+				return false
+			}
+		case "DoesNotExist":
+			if has {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// GoMap prints labels as Go's %#v prints a map[string]string, which the real message shows.
+func GoMap(labels map[string]any) string {
+	keys := make([]string, 0, len(labels))
+	for k := range labels {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	parts := make([]string, len(keys))
+	for i, k := range keys {
+		v, _ := labels[k].(string)
+		parts[i] = strconv.Quote(k) + ":" + strconv.Quote(v)
+	}
+	return "map[string]string{" + strings.Join(parts, ", ") + "}"
+}

@@ -1,0 +1,141 @@
+package storage
+
+import (
+	"context"
+	"sync"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// TestCh01_Storage_RecordEncodingsAreCached checks point 7: each encoding of a record is
+// made once through the injected codec and shared by everything that holds the record (the
+// answer of the write, Get, lists, watch events); a failure is not cached.
+func TestCh01_Storage_RecordEncodingsAreCached(t *testing.T) {
+	ctx := context.Background()
+	codec := &countingCodec{}
+	codec.fail[2] = 1
+	s := newTestStore(Config{Codec: codec})
+	c := s.NewCollection("configmaps", "cm")
+	w, err := s.Watch(ctx, c, WatchOptions{})
+	require.NoError(t, err)
+	defer s.Unregister(w)
+	rec := mustCreate(t, s, c, "ns", "a", "1")
+	got, err := s.Get(ctx, c, "ns/a", GetOptions{})
+	require.NoError(t, err)
+	list, err := s.GetList(ctx, c, ListOptions{})
+	require.NoError(t, err)
+	evs := drain(w)
+	require.Len(t, evs, 1)
+	holders := []*Record{rec, got, list.Items[0], evs[0].Obj}
+	for _, h := range holders {
+		require.Same(t, rec, h, "one record shared by every reader")
+	}
+
+	tests := []struct {
+		f         Format
+		want      string
+		wantErr   string
+		wantCalls int
+	}{
+		{f: 0, want: "0:a@1", wantCalls: 1},
+		{f: 0, want: "0:a@1", wantCalls: 1},
+		{f: 1, want: "1:a@1", wantCalls: 1},
+		{f: 2, wantErr: "format 2: cannot encode", wantCalls: 1},
+		{f: 2, want: "2:a@1", wantCalls: 2},
+		{f: 2, want: "2:a@1", wantCalls: 2},
+		{f: 0, want: "0:a@1", wantCalls: 1},
+	}
+	for i, tt := range tests {
+		b, err := holders[i%len(holders)].Encoded(tt.f)
+		if tt.wantErr != "" {
+			assert.EqualError(t, err, tt.wantErr, i)
+			assert.Nil(t, b)
+		} else {
+			require.NoError(t, err, i)
+			assert.Equal(t, tt.want, string(b), i)
+		}
+		assert.Equal(t, tt.wantCalls, codec.count(tt.f), "codec calls for format %d after step %d", tt.f, i)
+	}
+	assert.Equal(t, 0, codec.count(3))
+
+	// Once made, concurrent readers share the cached bytes.
+	var wg sync.WaitGroup
+	for range 8 {
+		wg.Go(func() {
+			b, err := rec.Encoded(1)
+			assert.NoError(t, err)
+			assert.Equal(t, "1:a@1", string(b))
+		})
+	}
+	wg.Wait()
+	assert.Equal(t, 1, codec.count(1))
+
+	// A new version is a new record, encoded afresh.
+	rec2 := mustUpdate(t, s, c, "ns/a", "2")
+	b, err := rec2.Encoded(0)
+	require.NoError(t, err)
+	assert.Equal(t, "0:a@2", string(b))
+	assert.Equal(t, 2, codec.count(0))
+}
+
+// TestCh01_Storage_RecordWithoutCodec checks that a store without a codec fails to encode,
+// and that NewRecord (a dry run's answer) uses the store's codec.
+func TestCh01_Storage_RecordWithoutCodec(t *testing.T) {
+	s := newTestStore(Config{})
+	c := s.NewCollection("configmaps", "cm")
+	rec := mustCreate(t, s, c, "ns", "a", "1")
+	_, err := rec.Encoded(0)
+	assert.EqualError(t, err, "storage: no codec")
+
+	codec := &countingCodec{}
+	s2 := newTestStore(Config{Codec: codec})
+	dry := s2.NewRecord(cm("ns", "b", "1"), "ns/b", 0)
+	assert.Equal(t, uint64(0), dry.RV)
+	assert.Equal(t, "ns", dry.Namespace())
+	b, err := dry.Encoded(3)
+	require.NoError(t, err)
+	assert.Equal(t, "3:b@", string(b))
+	assert.Equal(t, 1, codec.count(3))
+}
+
+// TestCh01_Storage_RecordDecodedOnce checks that Decoded computes its value on first use
+// and hands the same value to every later caller.
+func TestCh01_Storage_RecordDecodedOnce(t *testing.T) {
+	s := newTestStore(Config{})
+	c := s.NewCollection("configmaps", "cm")
+	rec := mustCreate(t, s, c, "ns", "a", "1")
+	calls := 0
+	type typed struct{ Name, Value string }
+	mk := func(r *Record) any {
+		calls++
+		return &typed{r.Obj.GetName(), valueOf(r)}
+	}
+	first := rec.Decoded(mk)
+	for range 3 {
+		assert.Same(t, first, rec.Decoded(mk))
+	}
+	assert.Equal(t, 1, calls)
+	assert.Equal(t, &typed{"a", "1"}, first)
+
+	// Once decoded, concurrent readers share the value without calling make.
+	var wg sync.WaitGroup
+	for range 8 {
+		wg.Go(func() {
+			assert.Same(t, first, rec.Decoded(func(*Record) any { panic("decoded twice") }))
+		})
+	}
+	wg.Wait()
+}
+
+// TestCh01_Storage_ObjectKey checks the key of namespaced and cluster-scoped objects.
+func TestCh01_Storage_ObjectKey(t *testing.T) {
+	for _, tt := range []struct{ ns, name, want string }{
+		{"ns", "a", "ns/a"},
+		{"", "a", "a"},
+		{"kube-system", "coredns-1", "kube-system/coredns-1"},
+	} {
+		assert.Equal(t, tt.want, ObjectKey(tt.ns, tt.name))
+	}
+}
