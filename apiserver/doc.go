@@ -1,27 +1,41 @@
 // Package apiserver is a simulated kube-apiserver that speaks the real wire protocol (the wire
 // reference, docs/behaviour/wire.md §0–10) and honours the test-harness contract the reflector
-// relies on (docs/behaviour/client-go.md §16, H-1 … H-9). It mirrors, much reduced, what a
-// client can observe of k8s.io/apiserver: the etcd3 store, the watch cache, the REST handlers,
-// the registry strategies of 20 built-in kinds (kinds.go), CRDs, discovery and OpenAPI. Serve
-// it over HTTP (Handler, Start, StartTLS, NewTestServer) or in process (Create, Get, Update,
-// Patch, Delete, List, Watch, ListerWatcher); real kubectl and client-go work against it:
+// relies on (docs/behaviour/client-go.md §16, H-1 … H-9). It is layered as k8s.io/apiserver
+// is, each layer knowing only the ones below it:
+//
+//	endpoints    this package: HTTP, routing, negotiation, decoding, tables, watch streams,
+//	             discovery, OpenAPI, authentication, TLS, origin checks, limits, /debug/faults,
+//	             and the Go API; Server is a thin composition over the layers below
+//	admission    internal/admission: named plugins in the real order, mutating then
+//	             validating (NamespaceLifecycle)
+//	registry     internal/registry: the table of served resources, one strategy per kind
+//	             (internal/registry/<group>/, on the model of pkg/registry/rest) and the
+//	             generic store that runs decode → admission → strategy → storage for every verb
+//	storage      storage: revision, history, 410s, snapshots, continue tokens, watch fan-out,
+//	             the fault seam; nothing of HTTP, protobuf or kinds
+//
+// Serve it over HTTP (Handler, Start, StartTLS, NewTestServer) or in process (Create, Get,
+// Update, Patch, Delete, List, Watch, ListerWatcher); real kubectl and client-go work against
+// it. What it promises:
 //
 //  1. Every write bumps one global revision and stamps the object with it; a no-op write
-//     writes nothing; the Go API deep-copies objects both ways (storage.go).
+//     writes nothing; the Go API deep-copies objects both ways (storage).
 //  2. Lists come in key order at the store's revision, and every page of a paged or Exact
 //     list is one snapshot; an RV or continue token older than the history is 410 Expired, a
-//     future RV 504 after TooLargeResourceVersionWait (list.go).
+//     future RV 504 after TooLargeResourceVersionWait (storage, list.go).
 //  3. A watch sends exactly the events after its RV, or the current state and then live
 //     events, with no gap or duplicate after a list; watch-list and bookmarks are the real
-//     watch cache's, and RVs on one stream never go back (watch.go).
+//     watch cache's, and RVs on one stream never go back (storage, watch.go).
 //  4. Writers never wait for watchers: a watcher that falls behind ends with an ERROR and one
-//     that stops reading is cut off, freeing what it held (watch.go, limits.go).
+//     that stops reading is cut off, freeing what it held (storage, watch_serve.go, limits.go).
 //  5. Every failure is a Status with the real code, reason and message; a panic is a 500.
 //  6. Objects are stored whole: decoded against the kind's real OpenAPI schema as
-//     fieldValidation says, defaulted, validated and patched as kube-apiserver does
-//     (object.go, internal/{schema,decode,defaulting,validation,patch}); dryRun=All stores
-//     nothing; the status and scale subresources write only their part (ops.go, scale.go).
-//  7. Deletes are immediate unless finalizers hold the object; namespaces have their lifecycle.
+//     fieldValidation says, defaulted, prepared and validated by the kind's strategy, and
+//     patched as kube-apiserver does (object.go, internal/{schema,decode,defaulting,
+//     validation,patch}, internal/registry); dryRun=All stores nothing; the status and scale
+//     subresources write only their part (ops.go, scale.go).
+//  7. Deletes are immediate unless finalizers hold the object; namespaces have their
+//     lifecycle (internal/registry: namespace.go; internal/admission: NamespaceLifecycle).
 //  8. Bodies are JSON, or protobuf for built-in kinds, other types 415; the Accept header
 //     picks JSON or protobuf, a Table or PartialObjectMetadata (protobuf.go, internal/…).
 //  9. Discovery, /version, /openapi/v3 and health checks answer as clients expect.
@@ -30,11 +44,13 @@
 //  11. Every limit a hostile or broken client meets is tested, and is an Options field with
 //     an exported default where it has a size or a time (limits.go, options.go).
 //  12. Faults come on demand, in process or at /debug/faults (faults.go, debug_faults.go);
-//     time comes from Options.Clock; Options.Logger gets one Debug hop per operation.
+//     event faults attach at the storage's Hooks seam; time comes from Options.Clock;
+//     Options.Logger gets one Debug hop per operation.
 //  13. A CRD is validated as kube-apiserver does, Established, and its resource served (its
 //     versions; discovery, OpenAPI, columns, status, scale); custom objects are pruned,
 //     defaulted and checked against its structural schema, CEL rules refused; deleting it
-//     deletes them and ends their watches (crd.go, crd_validation.go, internal/structural).
+//     deletes them and ends their watches (internal/registry: crd.go, apiextensions;
+//     crd.go, internal/structural).
 //  14. Deviations, for a teaching simulator: no controller runs (a Deployment makes no Pod);
 //     apply is a merge without field ownership; no RBAC (401 where it would answer 403).
 package apiserver

@@ -14,7 +14,7 @@ import (
 )
 
 // The REST handlers (k8s.io/apiserver pkg/endpoints/handlers: get.go, create.go, update.go,
-// patch.go, delete.go, watch.go) over the storage operations in ops.go and list.go.
+// patch.go, delete.go, watch.go) over the registry's generic store (ops.go, list.go).
 
 // serveCollectionGet serves LIST and WATCH (§3, §4).
 func (s *endpoints) serveCollectionGet(w http.ResponseWriter, r *http.Request, info requestInfo) {

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"slices"
 	"sort"
+	"strings"
 	"sync"
 	"sync/atomic"
 
@@ -43,8 +44,9 @@ func (s *Store) NewRecord(obj *api.Unstructured, key string, rv uint64) *Record 
 // Namespace returns the record's namespace.
 func (r *Record) Namespace() string { return r.Obj.GetNamespace() }
 
-// Encoded returns the object in format f, made at most once through the store's codec. A
-// failure is returned, not cached.
+// Encoded returns the object in format f through the store's codec, cached on the record so
+// that every list and watcher shares one; two first readers at the same moment may both
+// encode it, and the last one's copy stays. A failure is returned, not cached.
 func (r *Record) Encoded(f Format) ([]byte, error) {
 	p := &r.enc[f]
 	if b := p.Load(); b != nil {
@@ -63,8 +65,9 @@ func (r *Record) Encoded(f Format) ([]byte, error) {
 
 var errNoCodec = errors.New("storage: no codec")
 
-// Decoded returns a value derived from the record once (the Go API's typed view), computed
-// by make on first use. make must be the same function for every caller.
+// Decoded returns a value derived from the record (the Go API's typed view), computed by
+// make on first use and cached like Encoded. make must be the same function for every
+// caller.
 func (r *Record) Decoded(make func(*Record) any) any {
 	if p := r.decoded.Load(); p != nil {
 		return *p
@@ -131,12 +134,16 @@ func (c *Collection) sortedKeys() []string {
 	return c.sorted
 }
 
-// keysIn returns the keys of namespace ns in byte order, as a private slice.
+// keysIn returns the keys of namespace ns in byte order, as a private slice; ns "" is the
+// cluster-scoped objects, whose keys carry no namespace.
 func (c *Collection) keysIn(ns string) []string {
 	if c.perNS[ns] == 0 {
 		return nil
 	}
 	keys := c.sortedKeys()
+	if ns == "" {
+		return slices.DeleteFunc(slices.Clone(keys), func(k string) bool { return strings.Contains(k, "/") })
+	}
 	lo := sort.SearchStrings(keys, ns+"/")
 	hi := sort.SearchStrings(keys, ns+"0") // '0' follows '/': the end of the prefix range
 	return slices.Clone(keys[lo:hi])

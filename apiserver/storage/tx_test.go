@@ -133,3 +133,17 @@ func TestCh01_Storage_TxWrites(t *testing.T) {
 	// The panic released the read lock: a write goes through.
 	mustCreate(t, s, c, "ns", "d", "1")
 }
+
+// TestCh01_Storage_KeysInClusterScoped: KeysIn agrees with CountIn for the cluster-scoped
+// objects, whose namespace is "".
+func TestCh01_Storage_KeysInClusterScoped(t *testing.T) {
+	s := newTestStore(Config{})
+	c := s.NewCollection("namespaces", "ns")
+	mustCreate(t, s, c, "", "a", "")
+	mustCreate(t, s, c, "", "b", "")
+	_ = s.View(func(tx *Tx) error {
+		assert.Equal(t, 2, tx.CountIn(c, ""))
+		assert.Equal(t, []string{"a", "b"}, tx.KeysIn(c, ""))
+		return nil
+	})
+}

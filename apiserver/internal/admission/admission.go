@@ -62,9 +62,36 @@ type Rechecker interface {
 // Chain mirrors admission.chainAdmissionHandler: plugins in order.
 type Chain []Interface
 
-// NewChain returns the default chain: the plugins kube-apiserver enables by default that
-// this simulator implements, in the real order.
-func NewChain() Chain { return Chain{NamespaceLifecycle{}} }
+// DefaultOnPlugins are the plugins a kube-apiserver v1.36 enables by default, in the order
+// it runs them (AllOrderedPlugins and DefaultOffAdmissionPlugins of
+// pkg/kubeapiserver/options/plugins.go; those a default feature gate leaves inactive are
+// left out). Mutating plugins run in this order, then validating ones in this order.
+var DefaultOnPlugins = []string{
+	"NamespaceLifecycle", "LimitRanger", "ServiceAccount", "TaintNodesByCondition", "PodSecurity",
+	"Priority", "DefaultTolerationSeconds", "DefaultStorageClass", "StorageObjectInUseProtection",
+	"PodGroupProtection", "PersistentVolumeClaimResize", "RuntimeClass", "CertificateApproval",
+	"CertificateSigning", "ClusterTrustBundleAttest", "CertificateSubjectRestriction",
+	"DefaultIngressClass", "PodResizeValidator", "MutatingAdmissionPolicy",
+	"MutatingAdmissionWebhook", "ValidatingAdmissionPolicy", "ValidatingAdmissionWebhook",
+	"ResourceQuota",
+}
+
+// implemented are this simulator's plugins by name.
+var implemented = map[string]Interface{
+	"NamespaceLifecycle": NamespaceLifecycle{},
+}
+
+// NewChain returns the default chain: the plugins of DefaultOnPlugins this simulator
+// implements, in that order. A plugin added to implemented takes its place by name.
+func NewChain() Chain {
+	var c Chain
+	for _, name := range DefaultOnPlugins {
+		if p, ok := implemented[name]; ok {
+			c = append(c, p)
+		}
+	}
+	return c
+}
 
 // Names lists the plugins' names in order.
 func (c Chain) Names() []string {

@@ -1,8 +1,8 @@
 // Package admission is the simulated apiserver's admission chain, on the model of
 // k8s.io/apiserver pkg/admission and the plugins kube-apiserver enables by default:
 //
-//  1. A Chain holds named plugins in the real server's order (RecommendedPluginOrder of
-//     kube-apiserver's options). Admit runs the mutating phase, Validate the validating one;
+//  1. A Chain holds named plugins in the real server's order (DefaultOnPlugins, from
+//     kube-apiserver's AllOrderedPlugins). Admit runs the mutating phase, Validate the validating one;
 //     each runs the plugins that implement it and handle the operation, in order, and stops
 //     at the first error, which is the answer.
 //  2. The generic store runs the mutating phase after decoding and before the strategy's

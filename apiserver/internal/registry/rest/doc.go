@@ -7,7 +7,8 @@
 //     (Validate, ValidateUpdate), its canonical form (Canonicalize), its warnings and its
 //     update rules (AllowCreateOnUpdate, AllowUnconditionalUpdate).
 //  2. Strategies work on *api.Unstructured objects only: they know nothing of storage,
-//     HTTP or the resource table, so each is a pure function of its inputs and the Context.
+//     HTTP or the resource table. The Prepare methods change the object they are given;
+//     Validate may drop what its schema does not know (the decoder has dropped it already).
 //  3. Base gives every method its generic answer. A kind's strategy embeds Base and
 //     overrides only what differs, so adding a kind is one small file.
 //  4. Optional interfaces add what only some kinds have: hooks around the storage write
