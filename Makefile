@@ -34,7 +34,7 @@ e2e-kubectl: ## real kubectl against `demo serve` (skips with a message when kub
 
 E2E_ARTIFACTS ?= $(CURDIR)/artifacts/e2e
 e2e-browser: ## the dashboards in headless Chromium (apt-get install chromium); screenshots in artifacts/e2e
-	E2E_REQUIRE_BROWSER=1 E2E_ARTIFACTS=$(E2E_ARTIFACTS) $(GO) test -race -count=1 -v -run 'Browser' ./harness/dashboard/... ./cmd/demo/
+	E2E_REQUIRE_BROWSER=1 E2E_ARTIFACTS=$(E2E_ARTIFACTS) $(GO) test -race -count=1 -v -run 'Browser' ./internal/dashboard/... ./cmd/demo/
 
 demo: ## the guided tour of the pipeline on the embedded apiserver; e.g. make demo ARGS=--profile=classic
 	$(GO) run ./cmd/demo tour $(ARGS)

@@ -8,16 +8,13 @@ import (
 	"sync"
 
 	"github.com/informer-lab/informer-lab/api"
+	"github.com/informer-lab/informer-lab/controller"
 	"github.com/informer-lab/informer-lab/informer"
 	"github.com/informer-lab/informer-lab/internal/trace"
 	"github.com/informer-lab/informer-lab/processor"
 	"github.com/informer-lab/informer-lab/store"
 	"github.com/informer-lab/informer-lab/workqueue"
 )
-
-// MaxRetries mirrors the 5 in client-go examples/workqueue handleErr: how many times a failing
-// key is requeued before the controller gives up on it.
-const MaxRetries = 5
 
 // traceComponent is the component attribute of the controller's hops.
 const traceComponent = "controller"
@@ -33,8 +30,8 @@ type Options struct {
 	// controller takes it as a parameter too, so a test can keep a handle on it.
 	Queue workqueue.TypedRateLimitingInterface[string]
 	// ErrorHandler receives the errors the controller gives up on (a key dropped after
-	// MaxRetries, a key or object it cannot parse), as utilruntime.HandleError does. nil logs
-	// them at Error level to Logger, or to slog.Default() when Logger is nil.
+	// controller.MaxRetries, a key or object it cannot parse), as utilruntime.HandleError
+	// does. nil logs them at Error level to Logger, or to slog.Default() when Logger is nil.
 	ErrorHandler func(err error)
 	// Logger receives the Debug hops of the controller and of the default queue; nil is silent.
 	Logger *slog.Logger
@@ -47,8 +44,9 @@ type Controller struct {
 	podsLister store.ResourceIndexer[*api.Pod]
 	podsSynced informer.InformerSynced
 	workqueue  workqueue.TypedRateLimitingInterface[string]
-	// loop is the worker half (loop.go): it hands each key of workqueue to SyncHandler.
-	loop Loop
+	// loop is the worker half (controller.Loop, controller/loop.go): it hands each key of
+	// workqueue to SyncHandler.
+	loop controller.Loop
 
 	// SyncHandler mirrors the syncHandler field of kube-controller-manager's controllers: the
 	// function a worker calls with each key, a field so that tests can wrap it. NewController
@@ -152,11 +150,11 @@ func (c *Controller) Run(ctx context.Context, workers int) error {
 // newLoop wires the worker half to this controller: each key goes to SyncHandler (read at
 // every call, so a test may wrap it before Run), retries and drops are traced, and a key
 // given up on is reported to the error handler.
-func (c *Controller) newLoop() Loop {
-	return Loop{
+func (c *Controller) newLoop() controller.Loop {
+	return controller.Loop{
 		Queue:       c.workqueue,
 		Reconcile:   func(ctx context.Context, key string) error { return c.SyncHandler(ctx, key) },
-		MaxRetries:  MaxRetries,
+		MaxRetries:  controller.MaxRetries,
 		OnRetry:     c.traceRetry,
 		OnGiveUp:    c.traceDrop,
 		HandleError: c.reportDrop,
@@ -173,7 +171,7 @@ func (c *Controller) traceRetry(_ context.Context, key string, requeues int, err
 // traceDrop logs the drop hop, before the queue forgets the key.
 func (c *Controller) traceDrop(_ context.Context, key string, err error) {
 	if trace.Enabled(c.logger) {
-		trace.Hop(c.logger, traceComponent, "drop", key, "", slog.Int("requeues", MaxRetries), slog.String("err", err.Error()))
+		trace.Hop(c.logger, traceComponent, "drop", key, "", slog.Int("requeues", controller.MaxRetries), slog.String("err", err.Error()))
 	}
 }
 

@@ -13,9 +13,10 @@
 //     DeletedFinalStateUnknown tombstone yields the key of the pod it stands for, and Add it to
 //     the workqueue. They never read the server and never block.
 //  2. Workers Get a key, call SyncHandler, then handleErr, then Done. One key is never synced
-//     by two workers at once (the workqueue's processing set). That loop is Loop (loop.go),
-//     exported because it is the lab's only one: the demo's scheduler, the scenario runner
-//     and the chaos suite run it too, with their own reconcile function and hooks.
+//     by two workers at once (the workqueue's processing set). That loop is controller.Loop
+//     (controller/loop.go), a package of its own because it is the lab's only one: the
+//     demo's scheduler, the scenario runner, the chaos suite and chapter 13 run it too, with
+//     their own reconcile function and hooks.
 //  3. SyncHandler is level-triggered: it reads the pod from the lister, never from the event,
 //     so it always acts on the newest state the cache holds. Many events for one key between
 //     two syncs cost one sync (T17).
@@ -24,11 +25,11 @@
 //  5. A sync never mutates a cached object: it writes a DeepCopy through PodClient.UpdateStatus,
 //     and only when the status differs, so the sync caused by its own write is a no-op.
 //  6. handleErr: success Forgets the key (its backoff starts again at 5 ms). A failure is
-//     retried with AddRateLimited while NumRequeues < MaxRetries (5 ms, 10 ms, 20 ms, … with
-//     the default limiter); after MaxRetries retries the key is Forgotten and the error is
-//     reported to Options.ErrorHandler, like utilruntime.HandleError. The retry and drop hops
-//     are logged before the queue's requeue and forget hops, so a trace reads as decision,
-//     then effect.
+//     retried with AddRateLimited while NumRequeues < controller.MaxRetries (5 ms, 10 ms,
+//     20 ms, … with the default limiter); after MaxRetries retries the key is Forgotten and
+//     the error is reported to Options.ErrorHandler, like utilruntime.HandleError. The retry
+//     and drop hops are logged before the queue's requeue and forget hops, so a trace reads
+//     as decision, then effect.
 //  7. Run waits for the informer's cache to sync before starting workers, returns an error if
 //     ctx ends first, and returns only after every worker has exited. Once ctx ends a worker
 //     finishes the sync in hand and starts no other.

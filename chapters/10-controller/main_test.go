@@ -13,5 +13,5 @@ import (
 func TestMain(m *testing.M) {
 	const lab = "informer-lab/informer-lab/"
 	os.Exit(leakcheck.Main(m, lab+"informer.", lab+"reflector.", lab+"processor.", lab+"workqueue.",
-		lab+"apiserver.", lab+"chapters/10-controller."))
+		lab+"apiserver.", lab+"controller.", lab+"chapters/10-controller."))
 }

@@ -7,8 +7,8 @@ import (
 	"log/slog"
 
 	"github.com/informer-lab/informer-lab/api"
-	ch10 "github.com/informer-lab/informer-lab/chapters/10-controller"
 	"github.com/informer-lab/informer-lab/client/dynamic"
+	"github.com/informer-lab/informer-lab/controller"
 	"github.com/informer-lab/informer-lab/informer"
 	"github.com/informer-lab/informer-lab/internal/trace"
 	"github.com/informer-lab/informer-lab/processor"
@@ -47,7 +47,7 @@ type Controller struct {
 	foosSynced        informer.InformerSynced
 	workqueue         workqueue.TypedRateLimitingInterface[string]
 	recorder          *Recorder
-	loop              ch10.Loop
+	loop              controller.Loop
 
 	// SyncHandler is the function each worker calls with a key (c.syncHandler), a field so
 	// a test can wrap it. Replace it only before Run.
@@ -88,10 +88,10 @@ func NewController(client dynamic.Interface, deployments, foos informer.GenericI
 	}
 	c.recorder = NewRecorder(client, ControllerAgentName, c.errorHandler, opts.Logger)
 	c.SyncHandler = c.syncHandler
-	c.loop = ch10.Loop{
+	c.loop = controller.Loop{
 		Queue:      c.workqueue,
 		Reconcile:  func(ctx context.Context, key string) error { return c.SyncHandler(ctx, key) },
-		MaxRetries: ch10.MaxRetries,
+		MaxRetries: controller.MaxRetries,
 		HandleError: func(key string, err error) {
 			c.errorHandler(fmt.Errorf("dropping Foo %q out of the queue: %w", key, err))
 		},

@@ -12,8 +12,9 @@
 //     Deployment's add, update (a new resourceVersion only) and delete, a tombstone included,
 //     enqueue the Foo named by its controller reference, if the cache holds that Foo; other
 //     Deployments are ignored.
-//  3. Workers run chapter 10's Loop over a rate-limited workqueue: a failed sync is retried
-//     with backoff up to MaxRetries times, then dropped and reported to Options.ErrorHandler.
+//  3. Workers run controller.Loop, the loop of chapter 10, over a rate-limited workqueue: a
+//     failed sync is retried with backoff up to controller.MaxRetries times, then dropped and
+//     reported to Options.ErrorHandler.
 //  4. The sync is level-triggered: it reads the Foo and the Deployment from the listers, never
 //     from the event. A Foo missing from the cache is done with: its Deployment is left in
 //     place (no garbage collector runs in the simulated apiserver). A Foo without

@@ -15,7 +15,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/informer-lab/informer-lab/harness/dashboard/cdp"
+	"github.com/informer-lab/informer-lab/internal/dashboard/cdp"
 )
 
 // TestDemo_RunDashboardInBrowser is the end-to-end check of `demo run --ui`: the real

@@ -12,7 +12,7 @@ import (
 	"time"
 
 	"github.com/informer-lab/informer-lab/api"
-	"github.com/informer-lab/informer-lab/harness/testbed"
+	"github.com/informer-lab/informer-lab/internal/testbed"
 	"github.com/informer-lab/informer-lab/internal/trace"
 	"github.com/informer-lab/informer-lab/store"
 	"github.com/informer-lab/informer-lab/workqueue"
@@ -65,7 +65,7 @@ func (s *seenMap) equal(want map[string]string) bool {
 }
 
 // scheduler is the tour's controller, in the shape of sample-controller: its handler only
-// enqueues keys, two workers run chapter 10's loop and reconcile them from the lister
+// enqueues keys, two workers run controller.Loop and reconcile them from the lister
 // (level-triggered), and each reconcile of a pending pod binds it to a node and marks it
 // Running with one PATCH, whose event then comes back through the whole pipeline as an update.
 type scheduler struct {

@@ -11,9 +11,9 @@ import (
 
 	"github.com/informer-lab/informer-lab/api"
 	"github.com/informer-lab/informer-lab/apiserver"
-	"github.com/informer-lab/informer-lab/harness/dashboard"
-	"github.com/informer-lab/informer-lab/harness/testbed"
 	"github.com/informer-lab/informer-lab/informer"
+	"github.com/informer-lab/informer-lab/internal/dashboard"
+	"github.com/informer-lab/informer-lab/internal/testbed"
 	"github.com/informer-lab/informer-lab/processor"
 	"github.com/informer-lab/informer-lab/rest"
 	"github.com/informer-lab/informer-lab/store"
@@ -162,7 +162,7 @@ type pipelineConfig struct {
 	sinks       []sink         // more hop sinks, e.g. the journey printer
 }
 
-// pipeline is the whole demo in one process, assembled by harness/testbed: the simulated
+// pipeline is the whole demo in one process, assembled by internal/testbed: the simulated
 // apiserver served on loopback HTTP, a REST client, a shared pod informer with two handlers
 // (scheduler and audit), the scheduler's workqueue and workers. Every component logs into
 // one tap.

@@ -18,7 +18,7 @@ import (
 
 	"github.com/informer-lab/informer-lab/api"
 	"github.com/informer-lab/informer-lab/apiserver"
-	"github.com/informer-lab/informer-lab/harness/dashboard"
+	"github.com/informer-lab/informer-lab/internal/dashboard"
 )
 
 // runActions is what the dashboard's buttons do to the running pipeline (dashboard.Actions).

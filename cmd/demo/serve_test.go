@@ -25,7 +25,7 @@ import (
 	"github.com/informer-lab/informer-lab/api"
 	"github.com/informer-lab/informer-lab/apiserver"
 	"github.com/informer-lab/informer-lab/clientcmd"
-	"github.com/informer-lab/informer-lab/harness/dashboard"
+	"github.com/informer-lab/informer-lab/internal/dashboard"
 	"github.com/informer-lab/informer-lab/internal/testcert"
 	"github.com/informer-lab/informer-lab/rest"
 )

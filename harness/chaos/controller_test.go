@@ -8,11 +8,11 @@ import (
 	"sync"
 	"time"
 
-	"github.com/informer-lab/informer-lab/harness/testbed"
+	"github.com/informer-lab/informer-lab/internal/testbed"
 )
 
 // controller is the sample-controller pattern: a handler enqueues keys into the testbed
-// controller's rate-limited workqueue, and chapter 10's loop hands them to a few workers that
+// controller's rate-limited workqueue, and controller.Loop hands them to a few workers that
 // reconcile them from the informer's cache. It checks INV-23 (no key is processed by two
 // workers at once; the last Add of every key is followed by a Get that starts after it; the
 // queue is empty at quiescence) and level-triggered convergence (the last successful

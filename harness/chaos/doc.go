@@ -3,7 +3,7 @@
 // handlers and a workqueue controller running, and every invariant of spec §12 that a run can
 // observe checked after quiescence. Its code is the op generator and the shrinker; the runner
 // and the checks live in its tests (go test ./harness/chaos/). A run's pipeline is assembled
-// by harness/testbed, and its controller runs chapter 10's controller loop.
+// by internal/testbed, and its controller runs controller.Loop, the loop chapter 10 teaches.
 //
 // The contract:
 //

@@ -9,15 +9,15 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/informer-lab/informer-lab/harness/testbed"
+	"github.com/informer-lab/informer-lab/internal/testbed"
 )
 
 // errInjected is the failure "fail=ns/name:N" makes a sync return.
 var errInjected = errors.New("injected failure")
 
 // controller is the sample-controller pattern in miniature: a handler enqueues keys in the
-// testbed controller's typed rate-limiting workqueue, and chapter 10's loop hands each key to
-// reconcile, which reads it from the cache. The runner adds its own lines through the loop's
+// testbed controller's typed rate-limiting workqueue, and controller.Loop (the loop chapter
+// 10 teaches) hands each key to reconcile, which reads it from the cache. The runner adds its own lines through the loop's
 // hooks.
 type controller struct {
 	w    *world

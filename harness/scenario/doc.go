@@ -1,9 +1,9 @@
 // Package scenario runs data-driven scenario scripts (testdata/*.txt) against the simulated
 // apiserver and the informer, in the style of etcd-io/raft's interaction tests, and compares
 // the recorded trace with the expectations written in the script. It is test support: only
-// _test.go files import it. A run's pipeline is assembled by harness/testbed, its controller
-// runs chapter 10's controller loop, and its recorder reads the trace with internal/trace's
-// decoder.
+// _test.go files import it (internal/layers checks that). A run's pipeline is assembled by
+// internal/testbed, its controller runs controller.Loop (the loop chapter 10 teaches), and its
+// recorder reads the trace with internal/trace's decoder.
 //
 // The contract:
 //

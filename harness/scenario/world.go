@@ -13,8 +13,8 @@ import (
 	"github.com/informer-lab/informer-lab/api"
 	"github.com/informer-lab/informer-lab/api/watch"
 	"github.com/informer-lab/informer-lab/apiserver"
-	"github.com/informer-lab/informer-lab/harness/testbed"
 	"github.com/informer-lab/informer-lab/informer"
+	"github.com/informer-lab/informer-lab/internal/testbed"
 	"github.com/informer-lab/informer-lab/processor"
 )
 

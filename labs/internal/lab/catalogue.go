@@ -123,12 +123,13 @@ var Catalogue = []Lab{
 	},
 	{
 		ID: "10", Title: "the controller: the worker loop and a level-triggered sync",
-		Chapter: "chapters/10-controller", Dir: "labs/10-controller", Dirs: []string{"chapters/10-controller"},
+		Chapter: "chapters/10-controller", Dir: "labs/10-controller", Dirs: []string{"controller", "chapters/10-controller"},
 		Steps: []Step{
 			{1, "the worker loop: Get, reconcile, Done, and retries with Forget"},
 			{2, "syncHandler: read the lister, never the event; never mutate the cache"},
 		},
 		Runs: []Run{
+			{Pkg: "./controller/", Kind: "package"},
 			{Pkg: "./chapters/10-controller/", Kind: "chapter"},
 			{Pkg: "./harness/chaos/", Run: "^TestChaos_Consistency$", Args: []string{"-chaos.seeds=2", "-chaos.shrink=0"}, Kind: "chaos"},
 		},

@@ -4,9 +4,9 @@
 // with the key". A failed key stays in the processing set, its AddRateLimited only marks it
 // dirty, and it is never handed out again: the retry never happens (WQ-3).
 //
-// File: chapters/10-controller/loop.go
+// File: controller/loop.go
 // Caught by: TestCh10_T19_RetryTwiceThenSucceed
-package ch10
+package controller
 
 import "context"
 

@@ -4,9 +4,9 @@
 // can never succeed (a bad spec) then retries forever at the maximum backoff, and the error
 // is never reported (T19).
 //
-// File: chapters/10-controller/loop.go
+// File: controller/loop.go
 // Caught by: TestCh10_T19_GiveUpAfterMaxRetries, TestCh10_LoopDecisionThenEffect
-package ch10
+package controller
 
 import "context"
 

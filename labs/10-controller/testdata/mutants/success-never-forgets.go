@@ -4,9 +4,9 @@
 // up; but the rate limiter still counts the key's old failures, so its next failure, maybe
 // days later, waits as if it had failed all along (WQ-30, T19).
 //
-// File: chapters/10-controller/loop.go
+// File: controller/loop.go
 // Caught by: TestCh10_T19_RetryTwiceThenSucceed
-package ch10
+package controller
 
 import "context"
 

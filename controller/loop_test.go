@@ -1,4 +1,4 @@
-package ch10_test
+package controller_test
 
 import (
 	"context"
@@ -12,7 +12,7 @@ import (
 
 	"github.com/stretchr/testify/assert"
 
-	ch10 "github.com/informer-lab/informer-lab/chapters/10-controller"
+	"github.com/informer-lab/informer-lab/controller"
 	"github.com/informer-lab/informer-lab/internal/trace"
 	"github.com/informer-lab/informer-lab/workqueue"
 )
@@ -34,8 +34,8 @@ func TestCh10_LoopDecisionThenEffect(t *testing.T) {
 		q := workqueue.NewTypedRateLimitingQueueWithConfig(workqueue.DefaultTypedControllerRateLimiter[string](),
 			workqueue.TypedRateLimitingQueueConfig[string]{Name: "loop", Logger: logger})
 		boom := errors.New("boom")
-		loop := ch10.NewLoop(q, func(context.Context, string) error { return boom })
-		assert.Equal(t, ch10.MaxRetries, loop.MaxRetries)
+		loop := controller.NewLoop(q, func(context.Context, string) error { return boom })
+		assert.Equal(t, controller.MaxRetries, loop.MaxRetries)
 		loop.MaxRetries = 1
 		loop.OnRetry = func(_ context.Context, _ string, requeues int, _ error) { note("hook retry " + strconv.Itoa(requeues)) }
 		loop.OnGiveUp = func(context.Context, string, error) { note("hook give up") }

@@ -1,4 +1,4 @@
-package ch10
+package controller
 
 import (
 	"context"
@@ -7,14 +7,20 @@ import (
 	"github.com/informer-lab/informer-lab/workqueue"
 )
 
-// Loop is the worker half of the controller: runWorker, processNextWorkItem and handleErr of
-// client-go's examples/workqueue (main.go) and of k8s.io/sample-controller (controller.go),
-// over a queue of keys and a reconcile function. Controller runs one with its SyncHandler.
+// MaxRetries mirrors the 5 of handleErr in client-go examples/workqueue/main.go: how many
+// times a failing key is requeued before the loop gives up on it. NewLoop starts every Loop
+// with it.
+const MaxRetries = 5
+
+// Loop mirrors Controller in client-go examples/workqueue/main.go, reduced to its worker half
+// (runWorker, processNextItem and handleErr, which k8s.io/sample-controller's controller.go
+// shares) over a queue of keys and a reconcile function. Chapter 10's Controller runs one with
+// its SyncHandler.
 //
-// It is exported because it is the lab's only controller loop: the demo's scheduler, the
-// scenario runner and the chaos suite (all through harness/testbed) run this very loop with
-// their own Reconcile and hooks, so what the chapter teaches is what they do. Set the fields
-// before the first worker starts; a Loop is not modified while it runs.
+// It is the lab's only controller loop: the demo's scheduler, the scenario runner and the
+// chaos suite (all three through internal/testbed) and chapter 13's controller run this very
+// loop with their own Reconcile and hooks, so what chapter 10 teaches is what they do. Set
+// the fields before the first worker starts; a Loop is not modified while it runs.
 type Loop struct {
 	// Queue hands out the keys. The loop calls Get, Done, Forget, AddRateLimited and
 	// NumRequeues on it, and ShutDown when Run returns.
@@ -47,10 +53,10 @@ func NewLoop(queue workqueue.TypedRateLimitingInterface[string], reconcile func(
 	return &Loop{Queue: queue, Reconcile: reconcile, MaxRetries: MaxRetries}
 }
 
-// Run mirrors the worker part of Controller.Run in sample-controller: start workers, block
-// until ctx ends, then shut the queue down and, unlike sample-controller, wait for every
-// worker, so that nothing outlives Run. A worker finishes the key in hand and starts no
-// other once ctx has ended.
+// Run mirrors Controller.Run in k8s.io/sample-controller controller.go, reduced to its
+// workers: start them, block until ctx ends, then shut the queue down and, unlike
+// sample-controller, wait for every worker, so that nothing outlives Run. A worker finishes
+// the key in hand and starts no other once ctx has ended.
 func (l *Loop) Run(ctx context.Context, workers int) {
 	var wg sync.WaitGroup
 	for range workers {
@@ -61,16 +67,18 @@ func (l *Loop) Run(ctx context.Context, workers int) {
 	wg.Wait()
 }
 
-// RunWorker mirrors runWorker: process keys until the queue shuts down or ctx ends. Run
-// starts workers with it; a caller that numbers its workers starts its own.
+// RunWorker mirrors Controller.runWorker in client-go examples/workqueue/main.go: process keys
+// until the queue shuts down or ctx ends. Run starts workers with it; a caller that numbers
+// its workers starts its own.
 func (l *Loop) RunWorker(ctx context.Context) {
 	for l.ProcessNextWorkItem(ctx) {
 	}
 }
 
-// ProcessNextWorkItem mirrors processNextWorkItem (processNextItem in examples/workqueue): Get
-// one key, reconcile it, decide about retries, and always call Done so the key can be handed
-// out again. It reports false once the queue has shut down or ctx has ended.
+// ProcessNextWorkItem mirrors Controller.processNextItem in client-go
+// examples/workqueue/main.go (processNextWorkItem in sample-controller): Get one key,
+// reconcile it, decide about retries, and always call Done so the key can be handed out again.
+// It reports false once the queue has shut down or ctx has ended.
 //
 //lab:10.1
 func (l *Loop) ProcessNextWorkItem(ctx context.Context) bool {

@@ -16,9 +16,9 @@ import (
 	"github.com/informer-lab/informer-lab/api"
 	"github.com/informer-lab/informer-lab/api/watch"
 	"github.com/informer-lab/informer-lab/apiserver"
-	"github.com/informer-lab/informer-lab/harness/testbed"
 	"github.com/informer-lab/informer-lab/informer"
 	"github.com/informer-lab/informer-lab/internal/leakcheck"
+	"github.com/informer-lab/informer-lab/internal/testbed"
 	"github.com/informer-lab/informer-lab/processor"
 	"github.com/informer-lab/informer-lab/store"
 )
@@ -28,7 +28,7 @@ import (
 func TestMain(m *testing.M) {
 	const lab = "informer-lab/informer-lab/"
 	os.Exit(leakcheck.Main(m, lab+"informer.", lab+"reflector.", lab+"processor.", lab+"workqueue.",
-		lab+"apiserver.", lab+"listwatch.", lab+"rest.", lab+"rest/watch.", lab+"harness/testbed.", lab+"chapters/10-controller."))
+		lab+"apiserver.", lab+"listwatch.", lab+"rest.", lab+"rest/watch.", lab+"internal/testbed.", lab+"controller."))
 }
 
 func pod(ns, name string) *api.Pod {
@@ -112,7 +112,7 @@ func TestTestbed_InProcess(t *testing.T) {
 	})
 }
 
-// TestTestbed_LoopHooks: a testbed controller runs chapter 10's loop, with the hooks and
+// TestTestbed_LoopHooks: a testbed controller runs controller.Loop, with the hooks and
 // MaxRetries its caller sets (contract 4): two retries, then a give-up and the report.
 func TestTestbed_LoopHooks(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {

@@ -7,7 +7,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 
-	"github.com/informer-lab/informer-lab/harness/dashboard"
+	"github.com/informer-lab/informer-lab/internal/dashboard"
 	"github.com/informer-lab/informer-lab/internal/trace"
 )
 

@@ -1,8 +1,10 @@
-// Package testbed assembles the pipeline the lab's harnesses drive: the simulated apiserver,
-// one shared pod informer with the caller's handlers, and workqueue controllers that run
-// chapter 10's controller loop. The demo (cmd/demo), the scenario runner (harness/scenario)
-// and the chaos suite (harness/chaos) all build their pipeline with it. It has no client-go
-// counterpart: it is the wiring a client-go program writes in main.
+// Package testbed assembles the pipeline the demo runs and the lab's harnesses drive: the
+// simulated apiserver, one shared pod informer with the caller's handlers, and workqueue
+// controllers that run controller.Loop (the loop chapter 10 teaches). The demo (cmd/demo),
+// at run time, and the scenario runner (harness/scenario) and the chaos suite
+// (harness/chaos), in tests, all build their pipeline with it; it sits under internal/, not
+// harness/, because the demo is not a test. It has no client-go counterpart: it is the wiring
+// a client-go program writes in main.
 //
 // The contract:
 //
@@ -19,10 +21,11 @@
 //     opens passes through it (DropInitialEventsEnd is one). Server faults go through
 //     Testbed.Server.
 //  4. NewController builds a rate-limiting workqueue (DefaultTypedControllerRateLimiter,
-//     named for traces, logged to Logger) and a ch10.Loop over it with the caller's reconcile
-//     function; the caller sets the loop's hooks (retry and give-up traces, error handler)
-//     and MaxRetries, then Start runs numbered workers (Worker tells a reconcile its number).
-//     The handlers feed Controller.Queue themselves: what a handler does is the harness's.
+//     named for traces, logged to Logger) and a controller.Loop over it with the caller's
+//     reconcile function; the caller sets the loop's hooks (retry and give-up traces, error
+//     handler) and MaxRetries, then Start runs numbered workers (Worker tells a reconcile its
+//     number). The handlers feed Controller.Queue themselves: what a handler does is the
+//     caller's.
 //  5. Close stops every controller (each worker finishes the key in hand), then the
 //     informer, then the server, and waits for all of them, so nothing outlives it; whatever
 //     a handler or a reconcile waits on must be released first. StopInformer and

@@ -61,7 +61,7 @@ type InformerOptions struct {
 
 // Testbed is one assembled pipeline: the simulated apiserver (in process, or also served over
 // HTTP with a REST client in front), at most one shared pod informer with its handlers, and the
-// workqueue controllers that run chapter 10's loop. It has no client-go counterpart: it is
+// workqueue controllers that run controller.Loop. It has no client-go counterpart: it is
 // what a test or the demo would otherwise write out by hand.
 type Testbed struct {
 	// Server is the simulated apiserver; write to it and inject faults through it.

@@ -17,7 +17,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/informer-lab/informer-lab/harness/dashboard/cdp"
+	"github.com/informer-lab/informer-lab/internal/dashboard/cdp"
 	"github.com/informer-lab/informer-lab/internal/trace"
 )
 

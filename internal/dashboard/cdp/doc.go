@@ -1,5 +1,5 @@
 // Package cdp drives a headless Chromium over the Chrome DevTools Protocol, for the browser
-// tests of the dashboard (harness/dashboard) and of `demo run --ui` (cmd/demo). It uses the
+// tests of the dashboard (internal/dashboard) and of `demo run --ui` (cmd/demo). It uses the
 // standard library only: no npm, no WebSocket, no downloaded browser build. It has no
 // client-go counterpart.
 //

@@ -4,19 +4,19 @@ import (
 	"context"
 	"sync"
 
-	ch10 "github.com/informer-lab/informer-lab/chapters/10-controller"
+	"github.com/informer-lab/informer-lab/controller"
 	"github.com/informer-lab/informer-lab/workqueue"
 )
 
 // Controller is a workqueue controller of the testbed: a typed rate-limiting queue with
-// DefaultTypedControllerRateLimiter, as sample-controller builds it, and chapter 10's Loop
-// over it. The caller's handlers Add keys to Queue; the caller sets the Loop's hooks and
-// MaxRetries before Start. It has no client-go counterpart.
+// DefaultTypedControllerRateLimiter, as sample-controller builds it, and controller.Loop (the
+// loop chapter 10 teaches) over it. The caller's handlers Add keys to Queue; the caller sets
+// the Loop's hooks and MaxRetries before Start. It has no client-go counterpart.
 type Controller struct {
 	// Queue is the workqueue the handlers feed.
 	Queue workqueue.TypedRateLimitingInterface[string]
-	// Loop is chapter 10's worker loop over Queue.
-	Loop *ch10.Loop
+	// Loop is the worker loop over Queue.
+	Loop *controller.Loop
 
 	mu     sync.Mutex
 	cancel context.CancelFunc
@@ -30,7 +30,7 @@ type Controller struct {
 func (tb *Testbed) NewController(name string, reconcile func(ctx context.Context, key string) error) *Controller {
 	q := workqueue.NewTypedRateLimitingQueueWithConfig(workqueue.DefaultTypedControllerRateLimiter[string](),
 		workqueue.TypedRateLimitingQueueConfig[string]{Name: name, Logger: tb.Logger})
-	c := &Controller{Queue: q, Loop: ch10.NewLoop(q, reconcile)}
+	c := &Controller{Queue: q, Loop: controller.NewLoop(q, reconcile)}
 	tb.ctlMu.Lock()
 	tb.ctls = append(tb.ctls, c)
 	tb.ctlMu.Unlock()
