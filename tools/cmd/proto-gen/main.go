@@ -7,7 +7,7 @@
 //
 // Usage, from tools/:
 //
-//	go run ./cmd/proto-gen -out ../internal/protobuf/descriptors
+//	go run ./cmd/proto-gen -out ../internal/builtinproto/descriptors
 package main
 
 import (
@@ -21,7 +21,7 @@ import (
 )
 
 func main() {
-	out := flag.String("out", "../internal/protobuf/descriptors", "directory to write the descriptor files and SHA256SUMS into")
+	out := flag.String("out", "../internal/builtinproto/descriptors", "directory to write the descriptor files and SHA256SUMS into")
 	flag.Parse()
 
 	start := time.Now()
