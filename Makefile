@@ -128,8 +128,8 @@ schemas: ## regenerate the embedded OpenAPI v3 documents and their SHA256SUMS (a
 
 # The protobuf message descriptors come from the same module, by reflection over the k8s.io/api
 # and k8s.io/apimachinery v0.36.3 Go types (a run takes well under a second once compiled).
-protos: ## regenerate the embedded protobuf message descriptors and their SHA256SUMS (internal/protobuf/descriptors)
-	cd tools && $(GO) run ./cmd/proto-gen -out ../internal/protobuf/descriptors
+protos: ## regenerate the embedded protobuf message descriptors and their SHA256SUMS (internal/builtinproto/descriptors)
+	cd tools && $(GO) run ./cmd/proto-gen -out ../internal/builtinproto/descriptors
 
 lint: ## staticcheck at a pinned version, fetched with go run, on both modules
 	$(GO) run $(STATICCHECK) $(PKGS)

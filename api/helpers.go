@@ -95,14 +95,23 @@ func RemoveNestedField(obj map[string]any, fields ...string) {
 	}
 }
 
-// nestedInt64 reads an integer. JSON numbers arrive as int64 from our decoder but as
-// float64 from a plain json.Unmarshal, and callers may have stored an int; all are accepted.
+// nestedInt64 reads an integer (see AsInt64).
 func nestedInt64(obj map[string]any, fields ...string) (int64, bool) {
 	val, found, _ := nestedField(obj, fields...)
 	if !found {
 		return 0, false
 	}
-	switch n := val.(type) {
+	return AsInt64(val)
+}
+
+// AsInt64 returns the whole number a JSON value holds, and whether it holds one. JSON numbers
+// arrive as int64 from our decoder but as float64 from a plain json.Unmarshal (or as
+// json.Number with UseNumber), and a tree built in Go may hold an int or int32; all are
+// accepted. A float64 counts only when it is whole and inside int64's range, a json.Number
+// only when its text is an integer; any other value, null included, is not a number. It is
+// ours: unstructured.NestedInt64 accepts an int64 alone.
+func AsInt64(v any) (int64, bool) {
+	switch n := v.(type) {
 	case int64:
 		return n, true
 	case int:
@@ -110,7 +119,8 @@ func nestedInt64(obj map[string]any, fields ...string) (int64, bool) {
 	case int32:
 		return int64(n), true
 	case float64:
-		// Only whole numbers inside int64's range are integers.
+		// Only whole numbers inside int64's range are integers: float64(math.MaxInt64) is
+		// 2^63, just outside it, and NaN fails the first comparison.
 		if n == math.Trunc(n) && n >= math.MinInt64 && n < math.MaxInt64 {
 			return int64(n), true
 		}

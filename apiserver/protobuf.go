@@ -12,10 +12,10 @@ import (
 	"github.com/informer-lab/informer-lab/api/watch"
 	"github.com/informer-lab/informer-lab/apiserver/internal/decode"
 	"github.com/informer-lab/informer-lab/apiserver/internal/negotiation"
-	iprotobuf "github.com/informer-lab/informer-lab/internal/protobuf"
+	iprotobuf "github.com/informer-lab/informer-lab/internal/builtinproto"
 )
 
-// The Kubernetes protobuf encoding (api/protobuf, descriptors from internal/protobuf): what
+// The Kubernetes protobuf encoding (api/protobuf, descriptors from internal/builtinproto): what
 // kube-apiserver speaks for every kind compiled into it, and what kubectl's generators and
 // client-go's default rest.Config send. A body in protobuf is read into the same JSON tree the
 // JSON decoder would have read, and goes on through the same decode, default, validate and

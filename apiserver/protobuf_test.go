@@ -13,7 +13,7 @@ import (
 	"github.com/informer-lab/informer-lab/api"
 	pb "github.com/informer-lab/informer-lab/api/protobuf"
 	"github.com/informer-lab/informer-lab/apiserver/internal/registry"
-	iprotobuf "github.com/informer-lab/informer-lab/internal/protobuf"
+	iprotobuf "github.com/informer-lab/informer-lab/internal/builtinproto"
 )
 
 const protobufType = "application/vnd.kubernetes.protobuf"

@@ -14,7 +14,7 @@ import (
 	"github.com/informer-lab/informer-lab/apiserver/internal/negotiation"
 	"github.com/informer-lab/informer-lab/apiserver/internal/patch"
 	"github.com/informer-lab/informer-lab/apiserver/internal/validation"
-	iprotobuf "github.com/informer-lab/informer-lab/internal/protobuf"
+	iprotobuf "github.com/informer-lab/informer-lab/internal/builtinproto"
 )
 
 // The scale subresource of deployments, replicasets and statefulsets (the ScaleREST of

@@ -4,7 +4,7 @@ import (
 	"github.com/informer-lab/informer-lab/api"
 	"github.com/informer-lab/informer-lab/apiserver/internal/registry"
 	"github.com/informer-lab/informer-lab/apiserver/storage"
-	iprotobuf "github.com/informer-lab/informer-lab/internal/protobuf"
+	iprotobuf "github.com/informer-lab/informer-lab/internal/builtinproto"
 )
 
 // The glue between the endpoints and the storage layer (package storage): a served

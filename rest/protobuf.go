@@ -5,7 +5,7 @@ import (
 	"fmt"
 
 	"github.com/informer-lab/informer-lab/api"
-	"github.com/informer-lab/informer-lab/internal/protobuf"
+	"github.com/informer-lab/informer-lab/internal/builtinproto"
 )
 
 // The Kubernetes protobuf encoding on the client side (Config.ContentType): bodies of the
@@ -15,7 +15,7 @@ import (
 
 const (
 	contentTypeJSON     = "application/json"
-	contentTypeProtobuf = protobuf.ContentType
+	contentTypeProtobuf = builtinproto.ContentType
 	acceptProtobuf      = contentTypeProtobuf + ", " + contentTypeJSON
 )
 
@@ -45,7 +45,7 @@ func encodeProtobuf(data []byte) ([]byte, bool, error) {
 		return nil, false, err
 	}
 	gvk := u.GroupVersionKind()
-	codec := protobuf.Codec()
+	codec := builtinproto.Codec()
 	if !codec.Recognizes(gvk) {
 		return nil, false, nil
 	}
@@ -55,7 +55,7 @@ func encodeProtobuf(data []byte) ([]byte, bool, error) {
 
 // protobufToJSON reads an enveloped protobuf body as the JSON of the same object.
 func protobufToJSON(body []byte) ([]byte, error) {
-	gvk, tree, err := protobuf.Codec().Decode(body)
+	gvk, tree, err := builtinproto.Codec().Decode(body)
 	if err != nil {
 		return nil, err
 	}

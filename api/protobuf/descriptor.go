@@ -8,7 +8,7 @@ import (
 )
 
 // fileDescriptor is one descriptor file: the messages of one proto package. The format is
-// the one written by tools/cmd/proto-gen into internal/protobuf/descriptors.
+// the one written by tools/cmd/proto-gen into internal/builtinproto/descriptors.
 type fileDescriptor struct {
 	Package  string                       `json:"package"`
 	Messages map[string]messageDescriptor `json:"messages"`

@@ -1,7 +1,7 @@
 // Package protobuf mirrors k8s.io/apimachinery runtime/serializer/protobuf, together with
 // the generated Marshal and Unmarshal methods of k8s.io/api, for objects held as JSON trees
 // (map[string]any, integers int64, other numbers float64). No generated code: a Codec reads
-// message descriptors, the JSON files internal/protobuf embeds, and walks the tree.
+// message descriptors, the JSON files internal/builtinproto embeds, and walks the tree.
 //
 // The contract:
 //
@@ -33,5 +33,5 @@
 //     item of a list) keeps the whole input's copy alive; the input slice itself is not kept.
 //
 // This package imports only the standard library and package api; the descriptors live in
-// internal/protobuf, which builds the shared Codec (internal/protobuf.Codec).
+// internal/builtinproto, which builds the shared Codec (internal/builtinproto.Codec).
 package protobuf

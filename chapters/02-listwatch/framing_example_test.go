@@ -12,8 +12,8 @@ import (
 
 	"github.com/informer-lab/informer-lab/api"
 	"github.com/informer-lab/informer-lab/apiserver"
+	"github.com/informer-lab/informer-lab/internal/builtinproto"
 	"github.com/informer-lab/informer-lab/internal/clock"
-	iprotobuf "github.com/informer-lab/informer-lab/internal/protobuf"
 )
 
 // Framing: one watch event in each encoding. JSON events are one object per line; protobuf
@@ -72,7 +72,7 @@ func Example_framing() {
 	}
 	fmt.Printf("%s: one frame of 4+%d bytes\n", ct, n)
 	fmt.Print(hex.Dump(append(head[:], frame[:40]...)))
-	typ, gvk, obj, err := iprotobuf.Codec().DecodeWatchEvent(frame)
+	typ, gvk, obj, err := builtinproto.Codec().DecodeWatchEvent(frame)
 	if err != nil {
 		panic(err)
 	}

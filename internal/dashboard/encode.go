@@ -7,8 +7,8 @@ import (
 	"math"
 	"strconv"
 	"time"
-	"unicode/utf8"
 
+	"github.com/informer-lab/informer-lab/internal/jsonstr"
 	"github.com/informer-lab/informer-lab/internal/trace"
 )
 
@@ -26,9 +26,9 @@ func (h *Hub) encode(seq uint64, r slog.Record) []byte {
 		buf = append(buf, '"')
 	}
 	buf = append(buf, `,"level":`...)
-	buf = appendJSONString(buf, r.Level.String())
+	buf = jsonstr.Append(buf, r.Level.String())
 	buf = append(buf, `,"msg":`...)
-	buf = appendJSONString(buf, r.Message)
+	buf = jsonstr.Append(buf, r.Message)
 
 	comma := true // seq is already written
 	// trace.Scope.Walk applies the slog.Handler rules (the ones slogtest checks); all that is
@@ -55,14 +55,14 @@ func appendKey(buf []byte, key string, comma *bool) []byte {
 		buf = append(buf, ',')
 	}
 	*comma = true
-	buf = appendJSONString(buf, key)
+	buf = jsonstr.Append(buf, key)
 	return append(buf, ':')
 }
 
 func appendValue(buf []byte, v slog.Value) []byte {
 	switch v.Kind() {
 	case slog.KindString:
-		return appendJSONString(buf, v.String())
+		return jsonstr.Append(buf, v.String())
 	case slog.KindInt64:
 		return strconv.AppendInt(buf, v.Int64(), 10)
 	case slog.KindUint64:
@@ -70,77 +70,25 @@ func appendValue(buf []byte, v slog.Value) []byte {
 	case slog.KindFloat64:
 		f := v.Float64()
 		if math.IsNaN(f) || math.IsInf(f, 0) { // JSON has no literal for them
-			return appendJSONString(buf, strconv.FormatFloat(f, 'g', -1, 64))
+			return jsonstr.Append(buf, strconv.FormatFloat(f, 'g', -1, 64))
 		}
 		return strconv.AppendFloat(buf, f, 'g', -1, 64)
 	case slog.KindBool:
 		return strconv.AppendBool(buf, v.Bool())
 	case slog.KindDuration:
 		// A string reads better in the event log than JSONHandler's nanoseconds.
-		return appendJSONString(buf, v.Duration().String())
+		return jsonstr.Append(buf, v.Duration().String())
 	case slog.KindTime:
-		return appendJSONString(buf, v.Time().Format(time.RFC3339Nano))
+		return jsonstr.Append(buf, v.Time().Format(time.RFC3339Nano))
 	default:
 		x := v.Any()
 		if err, ok := x.(error); ok {
-			return appendJSONString(buf, err.Error())
+			return jsonstr.Append(buf, err.Error())
 		}
 		b, err := json.Marshal(x)
 		if err != nil {
-			return appendJSONString(buf, fmt.Sprintf("!ERROR: %v", err))
+			return jsonstr.Append(buf, fmt.Sprintf("!ERROR: %v", err))
 		}
 		return append(buf, b...)
 	}
-}
-
-const hexDigits = "0123456789abcdef"
-
-// appendJSONString appends s as a JSON string. Invalid UTF-8 becomes U+FFFD, and U+2028 and
-// U+2029 are escaped so the line is also valid JavaScript.
-func appendJSONString(buf []byte, s string) []byte {
-	buf = append(buf, '"')
-	start := 0
-	for i := 0; i < len(s); {
-		c := s[i]
-		if c < utf8.RuneSelf {
-			if c >= 0x20 && c != '"' && c != '\\' {
-				i++
-				continue
-			}
-			buf = append(buf, s[start:i]...)
-			switch c {
-			case '"', '\\':
-				buf = append(buf, '\\', c)
-			case '\n':
-				buf = append(buf, '\\', 'n')
-			case '\r':
-				buf = append(buf, '\\', 'r')
-			case '\t':
-				buf = append(buf, '\\', 't')
-			default:
-				buf = append(buf, '\\', 'u', '0', '0', hexDigits[c>>4], hexDigits[c&0xf])
-			}
-			i++
-			start = i
-			continue
-		}
-		r, size := utf8.DecodeRuneInString(s[i:])
-		if r == utf8.RuneError && size == 1 {
-			buf = append(buf, s[start:i]...)
-			buf = append(buf, `\ufffd`...)
-			i += size
-			start = i
-			continue
-		}
-		if r == '\u2028' || r == '\u2029' {
-			buf = append(buf, s[start:i]...)
-			buf = append(buf, '\\', 'u', '2', '0', '2', hexDigits[r&0xf])
-			i += size
-			start = i
-			continue
-		}
-		i += size
-	}
-	buf = append(buf, s[start:]...)
-	return append(buf, '"')
 }

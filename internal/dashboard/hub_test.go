@@ -268,16 +268,30 @@ func TestDashboard_HubConcurrent(t *testing.T) {
 	assert.Equal(t, 0, hub.Subscribers())
 }
 
-func TestDashboard_AppendJSONString(t *testing.T) {
+// TestDashboard_HubEncodesHTMLSafeLines: whatever a message, key or value holds, an event is
+// one line of JSON that is also safe inside HTML and JavaScript (internal/jsonstr escapes as
+// encoding/json does), and it decodes back to the strings logged, invalid UTF-8 replaced.
+func TestDashboard_HubEncodesHTMLSafeLines(t *testing.T) {
 	tests := []string{"", "plain", "tab\there", "quote\"back\\slash", "\x00\x1f", "héllo 世界",
-		"bad\xc3", "\u2028\u2029", "<script>&"}
-	for _, s := range tests {
-		b := appendJSONString(nil, s)
-		require.True(t, json.Valid(b), "%q -> %s", s, b)
-		require.False(t, bytes.ContainsAny(b, "\n\r\u2028\u2029"))
-		var got string
-		require.NoError(t, json.Unmarshal(b, &got))
-		want := strings.ToValidUTF8(s, "\ufffd")
-		assert.Equal(t, want, got)
+		"bad\xc3", "\u2028\u2029", "<script>&", "line1\nline2\r"}
+	hub := NewHub()
+	s, unsub := hub.subscribe(len(tests))
+	defer unsub()
+	l := slog.New(hub)
+	for _, str := range tests {
+		l.Debug(str, "k"+str, str)
+		var msg []byte
+		select {
+		case msg = <-s.ch:
+		default:
+			require.Fail(t, "no message queued")
+		}
+		require.True(t, json.Valid(msg), "%q -> %s", str, msg)
+		require.False(t, bytes.ContainsAny(msg, "\n\r\u2028\u2029<>&"), "%q -> %s", str, msg)
+		var m map[string]any
+		require.NoError(t, json.Unmarshal(msg, &m))
+		want := strings.ToValidUTF8(str, "\ufffd")
+		assert.Equal(t, want, m["msg"])
+		assert.Equal(t, want, m["k"+want])
 	}
 }

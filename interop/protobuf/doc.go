@@ -1,5 +1,5 @@
 // Package protobuf checks, byte for byte, the main module's protobuf codec (api/protobuf,
-// driven by the descriptors embedded in internal/protobuf) against k8s.io/api's generated code
+// driven by the descriptors embedded in internal/builtinproto) against k8s.io/api's generated code
 // and apimachinery's protobuf serializer. It holds tests only.
 //
 // The contract:

@@ -16,13 +16,13 @@ import (
 
 var update = flag.Bool("update", false, "rewrite the main module's protobuf golden files")
 
-// TestCh02_ProtobufGoldenFiles keeps internal/protobuf/testdata, which the main module's
+// TestCh02_ProtobufGoldenFiles keeps internal/builtinproto/testdata, which the main module's
 // tests use without k8s.io, equal to what the real serializer writes: each .json is
 // json.Marshal of a fixture and each .pb the real protobuf encoding of it (.frame: one watch
 // event's frame content). Run with -update to rewrite them.
 func TestCh02_ProtobufGoldenFiles(t *testing.T) {
 	_, file, _, _ := runtime.Caller(0)
-	dir := filepath.Join(filepath.Dir(file), "..", "..", "internal", "protobuf", "testdata")
+	dir := filepath.Join(filepath.Dir(file), "..", "..", "internal", "builtinproto", "testdata")
 	fx := fixtures()
 	pod := fx["Pod"]
 	ev := metav1.WatchEvent{Type: "ADDED", Object: k8sruntime.RawExtension{Raw: realEncode(t, pod)}}

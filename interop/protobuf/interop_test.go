@@ -36,7 +36,7 @@ func codec(tb testing.TB) *pb.Codec {
 	tb.Helper()
 	codecOnce.Do(func() {
 		_, file, _, _ := runtime.Caller(0)
-		dir := filepath.Join(filepath.Dir(file), "..", "..", "internal", "protobuf", "descriptors")
+		dir := filepath.Join(filepath.Dir(file), "..", "..", "internal", "builtinproto", "descriptors")
 		paths, err := filepath.Glob(filepath.Join(dir, "*.json"))
 		if err != nil || len(paths) == 0 {
 			codecErr = err

@@ -8,7 +8,7 @@ import (
 	"github.com/informer-lab/informer-lab/api"
 	pb "github.com/informer-lab/informer-lab/api/protobuf"
 	"github.com/informer-lab/informer-lab/api/watch"
-	"github.com/informer-lab/informer-lab/internal/protobuf"
+	"github.com/informer-lab/informer-lab/internal/builtinproto"
 )
 
 // NewProtobufDecoder is NewDecoder for a watch in the Kubernetes protobuf encoding
@@ -40,7 +40,7 @@ func (d *protobufWatchDecoder) Decode() (watch.EventType, api.Object, error) {
 	if err != nil {
 		return "", nil, err
 	}
-	typ, _, tree, err := protobuf.Codec().DecodeWatchEvent(frame)
+	typ, _, tree, err := builtinproto.Codec().DecodeWatchEvent(frame)
 	if err != nil {
 		return "", nil, &streamDecodeError{fmt.Errorf("unable to decode watch event: %w", err)}
 	}

@@ -1,10 +1,10 @@
 package printers
 
 import (
-	"encoding/json"
-	"math"
 	"strconv"
 	"time"
+
+	"github.com/informer-lab/informer-lab/api"
 )
 
 // object is one JSON object of a stored object's tree (api.Unstructured.Object or a part of
@@ -91,27 +91,8 @@ func (o object) stringMap(path ...string) map[string]string {
 	return out
 }
 
-// integer returns the whole number at path and whether there was one. Our decoder gives
-// int64, plain encoding/json gives float64, and a tree built in Go may hold an int.
-func (o object) integer(path ...string) (int64, bool) {
-	switch n := o.get(path...).(type) {
-	case int64:
-		return n, true
-	case int:
-		return int64(n), true
-	case int32:
-		return int64(n), true
-	case float64:
-		if n == math.Trunc(n) && n >= math.MinInt64 && n < math.MaxInt64 {
-			return int64(n), true
-		}
-	case json.Number:
-		if i, err := n.Int64(); err == nil {
-			return i, true
-		}
-	}
-	return 0, false
-}
+// integer returns the whole number at path and whether there was one, by api.AsInt64's rules.
+func (o object) integer(path ...string) (int64, bool) { return api.AsInt64(o.get(path...)) }
 
 // int returns the integer at path, or 0.
 func (o object) int(path ...string) int64 {

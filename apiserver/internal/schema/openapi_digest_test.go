@@ -1,19 +1,16 @@
 package schema
 
 import (
-	"bufio"
-	"bytes"
-	"crypto/sha256"
 	_ "embed"
-	"encoding/hex"
 	"encoding/json"
 	"fmt"
-	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/informer-lab/informer-lab/internal/sha256sums"
 )
 
 // sha256Sums is the digest list tools/cmd/openapi-gen writes beside the documents.
@@ -21,30 +18,13 @@ import (
 //go:embed openapi/SHA256SUMS
 var sha256Sums []byte
 
-// parseSums reads sha256sum's text format: "<64 hex digits>  <name>" per line.
-func parseSums(t *testing.T, data []byte) map[string]string {
-	t.Helper()
-	sums := map[string]string{}
-	sc := bufio.NewScanner(bytes.NewReader(data))
-	for sc.Scan() {
-		digest, name, ok := strings.Cut(sc.Text(), "  ")
-		require.True(t, ok, "SHA256SUMS line %q is not \"<digest>  <name>\"", sc.Text())
-		_, err := hex.DecodeString(digest)
-		require.NoError(t, err, "SHA256SUMS line %q", sc.Text())
-		require.Len(t, digest, 64, "SHA256SUMS line %q", sc.Text())
-		require.NotContains(t, sums, name, "SHA256SUMS lists %s twice", name)
-		sums[name] = digest
-	}
-	require.NoError(t, sc.Err())
-	return sums
-}
-
 // TestCh01_EmbeddedSchemasArePinned: every embedded document has the digest SHA256SUMS
 // gives it, and SHA256SUMS lists exactly the embedded documents. A hand edit of a data
 // file, or a generator run whose SHA256SUMS was not kept, fails here; make schemas
 // rewrites both together.
 func TestCh01_EmbeddedSchemasArePinned(t *testing.T) {
-	want := parseSums(t, sha256Sums)
+	want, err := sha256sums.Parse(sha256Sums)
+	require.NoError(t, err)
 
 	entries, err := openAPIFiles.ReadDir(openAPIDir)
 	require.NoError(t, err)
@@ -52,8 +32,7 @@ func TestCh01_EmbeddedSchemasArePinned(t *testing.T) {
 	for _, e := range entries {
 		data, err := openAPIFiles.ReadFile(openAPIDir + "/" + e.Name())
 		require.NoError(t, err)
-		sum := sha256.Sum256(data)
-		got[e.Name()] = hex.EncodeToString(sum[:])
+		got[e.Name()] = sha256sums.Sum(data)
 	}
 
 	require.NotEmpty(t, got, "no embedded documents")

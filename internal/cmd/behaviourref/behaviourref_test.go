@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -130,4 +131,59 @@ func TestLabelIn(t *testing.T) {
 	assert.True(t, mayCite("DF-7"))
 	assert.True(t, mayCite("W14"))
 	assert.False(t, mayCite("a plain sentence, with Words"))
+}
+
+// TestChapterTestNamesAreUnique scans every test file of the repository (the main module,
+// interop/, tools/ and labs/, not the lab workspace) and fails on a TestChNN_ name that two
+// packages declare: make chNN and the READMEs find a test by its name alone.
+func TestChapterTestNamesAreUnique(t *testing.T) {
+	problems, err := DuplicateChapterTests(repoRoot)
+	require.NoError(t, err)
+	for _, p := range problems {
+		t.Error(p)
+	}
+}
+
+func TestDuplicateChapterTests(t *testing.T) {
+	write := func(t *testing.T, root, rel, src string) {
+		t.Helper()
+		p := filepath.Join(root, filepath.FromSlash(rel))
+		require.NoError(t, os.MkdirAll(filepath.Dir(p), 0o755))
+		require.NoError(t, os.WriteFile(p, []byte(src), 0o644))
+	}
+	const decl = "package p\n\nimport \"testing\"\n\nfunc TestCh13_Columns(t *testing.T) {}\n"
+	tests := []struct {
+		name  string
+		files map[string]string
+		want  []string
+	}{
+		{"unique", map[string]string{"a/a_test.go": decl, "b/b_test.go": "package b\n\nfunc TestCh13_Other() {}\n"}, nil},
+		{"two packages", map[string]string{"a/a_test.go": decl, "c/d/d_test.go": "package d\n\n\nfunc TestCh13_Columns() {}\n"},
+			[]string{"a/a_test.go:5: TestCh13_Columns is also declared at c/d/d_test.go:4"}},
+		{"three packages, interop and labs included", map[string]string{"a/a_test.go": decl, "interop/x/x_test.go": decl, "labs/internal/l/l_test.go": decl},
+			[]string{"a/a_test.go:5: TestCh13_Columns is also declared at interop/x/x_test.go:5, labs/internal/l/l_test.go:5"}},
+		{"build-constrained files of one package", map[string]string{"a/x_linux_test.go": "//go:build linux\n\n" + decl, "a/x_other_test.go": "//go:build !linux\n\n" + decl}, nil},
+		{"a method, another prefix and a non-test file do not count", map[string]string{
+			"a/a_test.go": decl,
+			"b/b_test.go": "package b\n\ntype s struct{}\n\nfunc (s) TestCh13_Columns() {}\n\nfunc TestCh1_Columns() {}\n",
+			"c/c.go":      decl}, nil},
+		{"a name in a string or comment does not count", map[string]string{"a/a_test.go": decl,
+			"b/b_test.go": "package b\n\n// func TestCh13_Columns() {}\nvar src = `\nfunc TestCh13_Columns() {}\n`\n"}, nil},
+		{"testdata, the lab workspace and dot directories are skipped", map[string]string{"a/a_test.go": decl,
+			"a/testdata/t_test.go": decl, "labs/work/04/a_test.go": decl, ".git/x_test.go": decl}, nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			root := t.TempDir()
+			for rel, src := range tt.files {
+				write(t, root, rel, src)
+			}
+			got, err := DuplicateChapterTests(root)
+			require.NoError(t, err)
+			require.Len(t, got, len(tt.want), "%q", got)
+			for i, w := range tt.want {
+				assert.True(t, strings.HasPrefix(got[i], w), "got %q, want it to start with %q", got[i], w)
+			}
+		})
+	}
 }

@@ -15,7 +15,8 @@ import (
 // Check returns one message per reference that does not resolve inside the repository:
 // a cited ID without an entry, an entry cited nowhere, a relative Markdown link or a
 // repository path in backquotes that leads nowhere, a link to a missing anchor of a
-// generated document, a pointer outside the repository, and an article-example label.
+// generated document, a pointer outside the repository, an article-example label, and a
+// TestChNN_ name that two packages declare.
 func Check(root string, lists []*List, cites []Cite) ([]string, error) {
 	var problems []string
 	entries := map[string]map[string]Entry{}
@@ -59,6 +60,11 @@ func Check(root string, lists []*List, cites []Cite) ([]string, error) {
 	if err != nil {
 		return nil, err
 	}
+	dups, err := DuplicateChapterTests(root)
+	if err != nil {
+		return nil, err
+	}
+	problems = append(problems, dups...)
 	err = filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err

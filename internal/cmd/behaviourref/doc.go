@@ -31,8 +31,10 @@
 //     starting with one of the repository's top-level directories that exists neither from
 //     the root, from the file's directory, nor under a top-level directory (a table row is
 //     checked in its first cell only, as source-map tables put upstream paths after it); a
-//     backquoted TestChNN_, TestInterop_ or Example_ name no test file declares; "../shared"
-//     or the working specs' paths; and the old article-example labels (A1 … A16).
+//     backquoted TestChNN_, TestInterop_ or Example_ name no test file declares; a TestChNN_
+//     name that test files of two directories declare (DuplicateChapterTests), since make
+//     chNN and the READMEs find tests by name; "../shared" or the working specs' paths; and
+//     the old article-example labels (A1 … A16).
 //  6. Without -check the command writes the reference and then checks; with -check it also
 //     fails when a generated file differs from what it would write. The package's tests run
 //     the same check, so `go test ./...` catches drift.

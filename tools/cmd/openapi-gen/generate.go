@@ -2,7 +2,6 @@ package main
 
 import (
 	"bytes"
-	"crypto/sha256"
 	"encoding/json"
 	"fmt"
 	"sort"
@@ -13,10 +12,9 @@ import (
 	"k8s.io/kube-openapi/pkg/common"
 	"k8s.io/kube-openapi/pkg/validation/spec"
 	generatedopenapi "k8s.io/kubernetes/pkg/generated/openapi"
-)
 
-// sumsFile is the name of the digest list written beside the documents.
-const sumsFile = "SHA256SUMS"
+	"github.com/informer-lab/informer-lab/tools/internal/datafiles"
+)
 
 // generate builds every document of groupVersions and returns the files to write,
 // keyed by file name: one JSON document per group-version plus SHA256SUMS. The same
@@ -35,7 +33,7 @@ func generate() (map[string][]byte, error) {
 		}
 		files[gv.fileName()] = doc
 	}
-	files[sumsFile] = sha256Sums(files)
+	files[datafiles.SumsFile] = datafiles.SHA256Sums(files)
 	return files, nil
 }
 
@@ -113,18 +111,4 @@ func canonicalJSON(v any) ([]byte, error) {
 		return nil, err
 	}
 	return bytes.TrimSuffix(out.Bytes(), []byte("\n")), nil
-}
-
-// sha256Sums lists the digest of every file in sha256sum's format, in name order.
-func sha256Sums(files map[string][]byte) []byte {
-	names := make([]string, 0, len(files))
-	for n := range files {
-		names = append(names, n)
-	}
-	sort.Strings(names)
-	var buf bytes.Buffer
-	for _, n := range names {
-		fmt.Fprintf(&buf, "%x  %s\n", sha256.Sum256(files[n]), n)
-	}
-	return buf.Bytes()
 }

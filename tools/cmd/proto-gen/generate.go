@@ -2,17 +2,15 @@ package main
 
 import (
 	"bytes"
-	"crypto/sha256"
 	"encoding/json"
 	"fmt"
 	"reflect"
 	"sort"
 	"strconv"
 	"strings"
-)
 
-// sumsFile is the name of the digest list written beside the descriptor files.
-const sumsFile = "SHA256SUMS"
+	"github.com/informer-lab/informer-lab/tools/internal/datafiles"
+)
 
 // kindMessage and kindMap are the field kinds that name another type.
 const (
@@ -66,7 +64,7 @@ func generate() (map[string][]byte, error) {
 		}
 		files[pkg+".json"] = data
 	}
-	files[sumsFile] = sha256Sums(files)
+	files[datafiles.SumsFile] = datafiles.SHA256Sums(files)
 	return files, nil
 }
 
@@ -314,18 +312,4 @@ func encodeFile(pkg string, msgs map[string]*message) ([]byte, error) {
 	}
 	buf.WriteString("\n}}\n")
 	return buf.Bytes(), nil
-}
-
-// sha256Sums lists the digest of every file in sha256sum's format, in name order.
-func sha256Sums(files map[string][]byte) []byte {
-	names := make([]string, 0, len(files))
-	for n := range files {
-		names = append(names, n)
-	}
-	sort.Strings(names)
-	var buf bytes.Buffer
-	for _, n := range names {
-		fmt.Fprintf(&buf, "%x  %s\n", sha256.Sum256(files[n]), n)
-	}
-	return buf.Bytes()
 }

@@ -18,7 +18,7 @@ import (
 )
 
 // dataDir is where make protos writes the descriptors, seen from this package's directory.
-const dataDir = "../../../internal/protobuf/descriptors"
+const dataDir = "../../../internal/builtinproto/descriptors"
 
 func TestCh02_GenerateIsReproducible(t *testing.T) {
 	first, err := generate()

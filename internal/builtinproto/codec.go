@@ -1,4 +1,4 @@
-package protobuf
+package builtinproto
 
 import (
 	"io"
@@ -37,7 +37,7 @@ func Codec() *pb.Codec {
 		defaultCodec, defaultErr = pb.NewCodec(DescriptorFiles())
 	})
 	if defaultErr != nil {
-		panic("internal/protobuf: embedded descriptors do not compile: " + defaultErr.Error())
+		panic("internal/builtinproto: embedded descriptors do not compile: " + defaultErr.Error())
 	}
 	return defaultCodec
 }

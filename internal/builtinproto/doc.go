@@ -1,6 +1,7 @@
-// Package protobuf holds the protobuf message descriptors of the served built-in kinds,
+// Package builtinproto holds the protobuf message descriptors of the served built-in kinds,
 // embedded, and the one shared Codec built from them, for the simulated apiserver and the
-// REST client. The codec itself is api/protobuf (importable from the interop module too).
+// REST client. The codec itself is api/protobuf (importable from the interop module too);
+// custom resources have no descriptors here, as kube-apiserver serves them only as JSON.
 //
 // The contract:
 //
@@ -18,4 +19,4 @@
 //  5. Bad input is a clean error (FuzzDecode, FuzzFramer): never a panic or a hang.
 //  6. NewLengthDelimitedFrameWriter and NewLengthDelimitedFrameReader frame watch streams as
 //     apimachinery's pkg/util/framer does, the reader with a maximum frame size.
-package protobuf
+package builtinproto

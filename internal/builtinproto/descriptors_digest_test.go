@@ -1,11 +1,7 @@
-package protobuf
+package builtinproto
 
 import (
-	"bufio"
-	"bytes"
-	"crypto/sha256"
 	_ "embed"
-	"encoding/hex"
 	"encoding/json"
 	"strings"
 	"testing"
@@ -13,6 +9,8 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/informer-lab/informer-lab/internal/sha256sums"
 )
 
 // descriptorSums is the digest list tools/cmd/proto-gen writes beside the descriptors.
@@ -20,30 +18,13 @@ import (
 //go:embed descriptors/SHA256SUMS
 var descriptorSums []byte
 
-// parseDescriptorSums reads sha256sum's text format: "<64 hex digits>  <name>" per line.
-func parseDescriptorSums(t *testing.T, data []byte) map[string]string {
-	t.Helper()
-	sums := map[string]string{}
-	sc := bufio.NewScanner(bytes.NewReader(data))
-	for sc.Scan() {
-		digest, name, ok := strings.Cut(sc.Text(), "  ")
-		require.True(t, ok, "SHA256SUMS line %q is not \"<digest>  <name>\"", sc.Text())
-		_, err := hex.DecodeString(digest)
-		require.NoError(t, err, "SHA256SUMS line %q", sc.Text())
-		require.Len(t, digest, 64, "SHA256SUMS line %q", sc.Text())
-		require.NotContains(t, sums, name, "SHA256SUMS lists %s twice", name)
-		sums[name] = digest
-	}
-	require.NoError(t, sc.Err())
-	return sums
-}
-
 // TestCh02_ProtoDescriptorsArePinned: every embedded descriptor has the digest SHA256SUMS
 // gives it, and SHA256SUMS lists exactly the embedded descriptors. A hand edit of a data
 // file, or a generator run whose SHA256SUMS was not kept, fails here; make protos rewrites
 // both together.
 func TestCh02_ProtoDescriptorsArePinned(t *testing.T) {
-	want := parseDescriptorSums(t, descriptorSums)
+	want, err := sha256sums.Parse(descriptorSums)
+	require.NoError(t, err)
 
 	entries, err := descriptorFiles.ReadDir(descriptorDir)
 	require.NoError(t, err)
@@ -51,8 +32,7 @@ func TestCh02_ProtoDescriptorsArePinned(t *testing.T) {
 	for _, e := range entries {
 		data, err := descriptorFiles.ReadFile(descriptorDir + "/" + e.Name())
 		require.NoError(t, err)
-		sum := sha256.Sum256(data)
-		got[e.Name()] = hex.EncodeToString(sum[:])
+		got[e.Name()] = sha256sums.Sum(data)
 	}
 
 	require.NotEmpty(t, got, "no embedded descriptors")
