@@ -2,7 +2,8 @@
 // rest.Config. It mirrors client-go tools/clientcmd (Load, Write, LoadFromFile,
 // DirectClientConfig.ClientConfig, BuildConfigFromFlags) over the wire shape of
 // api.Config (tools/clientcmd/api/v1), with its own YAML reader and writer in place of
-// sigs.k8s.io/yaml; exec credential plugins run in package clientcmd/exec.
+// sigs.k8s.io/yaml; exec credential plugins run in package
+// plugin/pkg/client/auth/exec.
 //
 // The contract:
 //

@@ -448,5 +448,5 @@ func asWritten(v any) any {
 // checkNoLeak fails t when a goroutine of the client side outlives it.
 func checkNoLeak(t *testing.T) {
 	t.Helper()
-	leakcheck.Check(t, "informer-lab/rest.", "informer-lab/rest/watch.", "informer-lab/clientcmd/exec.")
+	leakcheck.Check(t, "informer-lab/rest.", "informer-lab/rest/watch.", "informer-lab/plugin/pkg/client/auth/exec.")
 }
