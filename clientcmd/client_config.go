@@ -9,7 +9,7 @@ import (
 	"strings"
 
 	"github.com/informer-lab/informer-lab/api"
-	"github.com/informer-lab/informer-lab/clientcmd/exec"
+	"github.com/informer-lab/informer-lab/plugin/pkg/client/auth/exec"
 	"github.com/informer-lab/informer-lab/rest"
 )
 

@@ -1,21 +1,25 @@
 // Package clientcmd reads and writes kubeconfig files and turns one of their contexts into a
 // rest.Config. It mirrors client-go tools/clientcmd (Load, Write, LoadFromFile,
 // DirectClientConfig.ClientConfig, BuildConfigFromFlags) over the wire shape of
-// api.Config (tools/clientcmd/api/v1), with its own YAML reader and writer in place of
-// sigs.k8s.io/yaml; exec credential plugins run in package clientcmd/exec.
+// api.Config (tools/clientcmd/api/v1). YAML is parsed by go.yaml.in/yaml/v3 (the home of
+// gopkg.in/yaml.v3) and typed as sigs.k8s.io/yaml types it; the writer is this package's own.
+// Exec credential plugins run in package plugin/pkg/client/auth/exec.
 //
 // The contract:
 //
-//  1. Load reads JSON, or one YAML document as kubectl's parser reads it (YAML 1.1): block
-//     and flow collections, nested and over several lines; plain, single- and double-quoted
-//     scalars over several lines; literal and folded block scalars with chomping and
-//     indentation indicators; comments; anchors, aliases and merge keys; ---, ... and
-//     %YAML; the !!str, !!map and !!seq tags. A key given twice takes its last value, as in
-//     kubectl. Explicit keys ("? key"), other tags and a second document are errors naming
-//     the line. On every file of testdata/corpus, Load gives what `kubectl config view`
-//     gives, field by field.
-//  2. A plain scalar is typed by its field, as in YAML 1.1: yes, on and true are booleans for
-//     insecure-skip-tls-verify and text for a token; extensions keep their YAML 1.1 types.
+//  1. Load reads JSON, or one YAML document as kubectl's parser reads it (YAML 1.1): the
+//     library parses every YAML syntax (block and flow collections, every scalar style,
+//     comments, anchors and aliases, ---, ... and directives), and this package expands
+//     aliases and merge keys (<<) and takes the !!str, !!map and !!seq tags and the
+//     non-specific tag ! (a scalar so tagged is text). A key given twice takes its last
+//     value, as in kubectl; keys keep the text they are written with. Explicit keys
+//     ("? key"), other tags and a second document are errors naming the line; a syntax error
+//     is the library's, with the line it names. Aliases may expand a document to at most
+//     2^20 nodes, nested at most 200 deep. On every file of testdata/corpus, Load gives what
+//     `kubectl config view` gives, field by field.
+//  2. A plain scalar is typed by its field, as in YAML 1.1 (which yaml.v3, a YAML 1.2
+//     parser, does not do): yes, on and true are booleans for insecure-skip-tls-verify and
+//     text for a token; extensions keep their YAML 1.1 types, and so does YAMLToJSON.
 //  3. Write writes YAML as kubectl does (keys sorted, list items at their key's indentation),
 //     quoting a string only when it would read back otherwise; Load and kubectl read it back
 //     unchanged.

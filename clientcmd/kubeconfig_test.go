@@ -167,7 +167,7 @@ users: []
 		{name: "named context", context: "other", data: "current-context: c\nclusters:\n- name: k\n  cluster:\n    server: https://k\n" +
 			"- name: o\n  cluster:\n    server: https://o\ncontexts:\n- name: c\n  context:\n    cluster: k\n- name: other\n  context:\n    cluster: o\n",
 			want: &rest.Config{Host: "https://o"}},
-		{name: "sequence item among keys", data: "kind: Config\n- x\n", wantErr: "a sequence item where a mapping key was expected"},
+		{name: "sequence item among keys", data: "kind: Config\n- x\n", wantErr: "did not find expected key"},
 		{name: "basic auth refused", data: minimal("https://h", "    username: admin\n    password: x"),
 			wantErr: "authenticates with username, password"},
 		{name: "auth provider refused", data: minimal("https://h", "    auth-provider:\n      name: oidc"),
@@ -238,8 +238,10 @@ users: []
 		{name: "missing user", data: strings.Replace(minimal("https://h", "    token: t"), "user: u", "user: ghost", 1),
 			wantErr: `names user "ghost"`},
 		{name: "no server", data: minimal("", "    token: t"), wantErr: `cluster "k" has no server`},
-		{name: "bad base64", data: strings.Replace(minimal("https://h", "    token: t"), "    server: https://h", "    server: https://h\n    certificate-authority-data: %%%", 1),
+		{name: "bad base64", data: strings.Replace(minimal("https://h", "    token: t"), "    server: https://h", "    server: https://h\n    certificate-authority-data: '%%%'", 1),
 			wantErr: "certificate-authority-data is not base64"},
+		{name: "% cannot start a plain scalar, as in kubectl", data: strings.Replace(minimal("https://h", "    token: t"), "    server: https://h", "    server: https://h\n    certificate-authority-data: %%%", 1),
+			wantErr: "line 6: found character that cannot start any token"},
 		{name: "bad bool", data: strings.Replace(minimal("https://h", "    token: t"), "    server: https://h", "    server: https://h\n    insecure-skip-tls-verify: maybe", 1),
 			wantErr: "insecure-skip-tls-verify: want true or false"},
 		{name: "missing CA file", data: strings.Replace(minimal("https://h", "    token: t"), "    server: https://h", "    server: https://h\n    certificate-authority: /nonexistent/ca.crt", 1),
@@ -250,14 +252,14 @@ users: []
 		{name: "wrong kind", data: "kind: Pod\n", wantErr: `kubeconfig has kind "Pod"`},
 		{name: "clusters not a list", data: "clusters: x\n", wantErr: "clusters must be a list"},
 		{name: "entry without name", data: "clusters:\n- cluster:\n    server: x\n", wantErr: "clusters[0] has no name"},
-		{name: "tabs", data: "clusters:\n\t- name: x\n", wantErr: "tabs are not allowed"},
+		{name: "tabs", data: "clusters:\n\t- name: x\n", wantErr: "line 2: found character that cannot start any token"},
 		{name: "unknown alias", data: "clusters: *a\n", wantErr: `unknown anchor "a"`},
 		{name: "explicit key", data: "? clusters\n: []\n", wantErr: "explicit keys"},
 		{name: "unsupported tag", data: "users:\n- name: u\n  user:\n    token: !!binary YWJj\n", wantErr: "tag !!binary is not supported"},
 		{name: "duplicate key: the last wins, as in kubectl", data: strings.Replace(minimal("https://h", "    token: t"), "current-context: c\n", "current-context: x\ncurrent-context: c\n", 1),
 			want: &rest.Config{Host: "https://h", BearerToken: "t"}},
-		{name: "bad indentation", data: "kind: Config\n   apiVersion: v1\n", wantErr: "line 2: unexpected indentation"},
-		{name: "unterminated quote", data: "kind: \"Config\n", wantErr: "unterminated quoted scalar"},
+		{name: "bad indentation", data: "kind: Config\n   apiVersion: v1\n", wantErr: "line 2: mapping values are not allowed in this context"},
+		{name: "unterminated quote", data: "kind: \"Config\n", wantErr: "line 2: found unexpected end of stream"},
 		{name: "two documents", data: "kind: Config\n---\nkind: Config\n", wantErr: "only one document"},
 		{name: "invalid UTF-8", data: "kind: \xff\n", wantErr: "not valid UTF-8"},
 		{name: "bad JSON", data: `{"kind":`, wantErr: "kubeconfig is not valid JSON"},
@@ -448,5 +450,5 @@ func asWritten(v any) any {
 // checkNoLeak fails t when a goroutine of the client side outlives it.
 func checkNoLeak(t *testing.T) {
 	t.Helper()
-	leakcheck.Check(t, "informer-lab/rest.", "informer-lab/rest/watch.", "informer-lab/clientcmd/exec.")
+	leakcheck.Check(t, "informer-lab/rest.", "informer-lab/rest/watch.", "informer-lab/plugin/pkg/client/auth/exec.")
 }

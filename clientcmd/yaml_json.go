@@ -9,7 +9,7 @@ import (
 // YAMLToJSON mirrors YAMLToJSON in sigs.k8s.io/yaml, which kubectl reads manifests with: one
 // YAML document becomes the JSON of the same tree, plain scalars typed as YAML 1.1 types them
 // (true, yes and on are booleans, 42 an integer, ~ and null are null). An empty document is
-// "null". It uses the reader the kubeconfig loader uses, so the module needs no YAML library.
+// "null". It uses the reader the kubeconfig loader uses (yaml.v3, typed as YAML 1.1).
 func YAMLToJSON(data []byte) ([]byte, error) {
 	tree, err := parseYAML(data)
 	if err != nil {

@@ -12,7 +12,8 @@ import (
 	"github.com/informer-lab/informer-lab/api"
 )
 
-// The YAML reader on constructs the kubectl corpus shows in context, one at a time.
+// The YAML reader (yaml.v3 and the tree built from its nodes) on constructs the kubectl
+// corpus shows in context, one at a time.
 func TestCh02_YAMLConstructs(t *testing.T) {
 	tests := []struct {
 		name string
@@ -49,27 +50,40 @@ func TestCh02_YAMLConstructs(t *testing.T) {
 	}
 }
 
-// What the reader refuses, with the line, and the bounds that keep hostile input cheap.
+// What the reader refuses, with the line, and the bounds that keep hostile input cheap;
+// Load gives the same error, with the package's prefix. Syntax errors are yaml.v3's (the
+// wording of go-yaml, which kubectl would print too).
 func TestCh02_YAMLErrors(t *testing.T) {
 	tests := []struct{ name, in, wantErr string }{
 		{"explicit key in a mapping", "a: b\n? c\n: d\n", "line 2: explicit keys"},
+		{"explicit key in a flow", "a: [?x: y]\n", "line 1: explicit keys"},
+		{"explicit key after a dash", "a:\n- ? x\n  : y\n", "line 2: explicit keys"},
+		{"key not a scalar", "a: {[x]: y}\n", "line 1: keys must be scalars"},
+		{"bad tag on a key", "!!binary eA==: y\n", "line 1: tag !!binary is not supported"},
 		{"unknown tag", "a: !foo b\n", "line 1: tag !foo is not supported"},
 		{"map tag on a scalar", "a: !!map b\n", "a !!map node cannot hold this value"},
 		{"unknown alias", "a: *nope\n", `line 1: unknown anchor "nope"`},
+		{"unknown alias further down", "a: b\nc: [x, *nope]\n", `line 2: unknown anchor "nope"`},
+		{"control character, as in kubectl", "a: b\nc: \x01\n", "line 2: control characters are not allowed"},
+		{"control character in quotes", "a: b\nc: d\ne: \"\uFFFE\"\n", "line 3: control characters are not allowed"},
 		{"self alias", "a: &x [*x]\n", `unknown anchor "x"`},
-		{"unclosed flow", "a: [b,\n  c\n", "is not closed"},
-		{"flow cut by a marker", "a: [b,\n---\n", "before the document marker"},
+		{"unclosed flow", "a: [b,\n  c\n", "line 2: did not find expected ',' or ']'"},
+		{"flow cut by a marker", "a: [b,\n---\n", "did not find expected node content"},
 		{"value after a value", "a: b: c\n", "line 1: mapping values are not allowed in this context"},
-		{"text after a quote", "a: 'b' c\n", "unexpected text after the value"},
+		{"text after a quote", "a: 'b' c\n", "line 1: did not find expected key"},
 		{"merge of a scalar", "a: {<<: x}\n", "a merge key (<<) takes a mapping"},
-		{"bad escape", `a: "\q"`, `unsupported escape \q`},
-		{"too deep", "a: " + strings.Repeat("[", maxYAMLDepth+1), "nesting deeper than"},
+		{"bad escape", `a: "\q"`, "line 1: found unknown escape character"},
+		{"too deep", "a: " + strings.Repeat("[", maxYAMLDepth+1) + strings.Repeat("]", maxYAMLDepth+1), "nesting deeper than"},
+		{"too deep and not closed", "a: " + strings.Repeat("[", maxYAMLDepth+1), "did not find expected node content"},
 		{"alias bomb", aliasBomb(), "expands to more than"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			_, err := parseYAML([]byte(tc.in))
 			require.ErrorContains(t, err, tc.wantErr)
+			_, err = Load([]byte(tc.in))
+			require.ErrorContains(t, err, tc.wantErr)
+			assert.True(t, strings.HasPrefix(err.Error(), "clientcmd: kubeconfig: yaml: "), err.Error())
 		})
 	}
 }

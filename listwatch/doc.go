@@ -3,8 +3,8 @@
 // rest) and the pager (ListPager). It mirrors client-go tools/cache/listwatch.go and
 // tools/pager/pager.go. The REST client itself is package rest, the watch stream decoder
 // package rest/watch, kubeconfig loading package clientcmd and exec credential plugins
-// package clientcmd/exec. It imports only api, rest and internal packages, never the
-// apiserver: client and server share nothing but the wire.
+// package plugin/pkg/client/auth/exec. It imports only api, rest and internal packages, never
+// the apiserver: client and server share nothing but the wire.
 //
 // The contract (IDs refer to the behaviour and wire specifications):
 //

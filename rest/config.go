@@ -12,8 +12,8 @@ import (
 	"time"
 
 	"github.com/informer-lab/informer-lab/api"
-	"github.com/informer-lab/informer-lab/clientcmd/exec"
 	"github.com/informer-lab/informer-lab/internal/clock"
+	"github.com/informer-lab/informer-lab/plugin/pkg/client/auth/exec"
 )
 
 // Config mirrors rest.Config in client-go rest/config.go, reduced to what a JSON client
@@ -39,8 +39,8 @@ type Config struct {
 	KeyData []byte
 	// ExecProvider mirrors rest.Config.ExecProvider: a credential plugin run on the first
 	// request, whose token or client certificate is cached until it expires and renewed after
-	// a 401 answer (see package clientcmd/exec). It is not used when BearerToken or CertData
-	// is set.
+	// a 401 answer (see package plugin/pkg/client/auth/exec). It is not used when BearerToken
+	// or CertData is set.
 	ExecProvider *api.ExecConfig
 	// Insecure skips verification of the server's certificate. It cannot be combined with
 	// CAData, as in client-go.

@@ -3,9 +3,10 @@
 // plugins) and the retries client-go makes on Retry-After. It mirrors client-go rest/
 // (config.go, client.go, request.go, with_retry.go) and the query encoding of metav1's
 // ParameterCodec; the watch stream is decoded by package rest/watch, credential plugins run
-// in package clientcmd/exec, and kubeconfig files become a Config in package clientcmd. It
-// imports only api and internal packages, never the apiserver: client and server share
-// nothing but the wire.
+// in package plugin/pkg/client/auth/exec (client-go's path), and kubeconfig files become a
+// Config in package clientcmd. It imports only api, internal and plugin packages, never the
+// apiserver and never clientcmd: client and server share nothing but the wire, and
+// kubeconfig loading sits above the REST client, not beside it.
 //
 // The contract (IDs refer to the behaviour and wire specifications):
 //

@@ -11,5 +11,5 @@ import (
 // waits a bounded time.
 func checkNoLeak(t *testing.T) {
 	t.Helper()
-	leakcheck.Check(t, "informer-lab/rest.", "informer-lab/rest/watch.", "informer-lab/clientcmd/exec.")
+	leakcheck.Check(t, "informer-lab/rest.", "informer-lab/rest/watch.", "informer-lab/plugin/pkg/client/auth/exec.")
 }

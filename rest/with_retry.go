@@ -12,9 +12,9 @@ import (
 	"strconv"
 	"time"
 
-	"github.com/informer-lab/informer-lab/clientcmd/exec"
 	"github.com/informer-lab/informer-lab/internal/clock"
 	"github.com/informer-lab/informer-lab/internal/trace"
+	"github.com/informer-lab/informer-lab/plugin/pkg/client/auth/exec"
 	"github.com/informer-lab/informer-lab/rest/internal/wire"
 )
 

@@ -16,7 +16,7 @@ import (
 func TestMain(m *testing.M) {
 	const lab = "informer-lab/informer-lab/"
 	os.Exit(leakcheck.Main(m, lab+"informer.", lab+"reflector.", lab+"processor.", lab+"workqueue.",
-		lab+"apiserver.", lab+"listwatch.", lab+"rest.", lab+"rest/watch.", lab+"clientcmd/exec.", lab+"internal/dashboard.", lab+"internal/testbed.", lab+"controller.", "/cmd/demo/"))
+		lab+"apiserver.", lab+"listwatch.", lab+"rest.", lab+"rest/watch.", lab+"plugin/pkg/client/auth/exec.", lab+"internal/dashboard.", lab+"internal/testbed.", lab+"controller.", "/cmd/demo/"))
 }
 
 // lineBuffer is an io.Writer that keeps complete lines and lets a test wait for one.

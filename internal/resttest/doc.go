@@ -1,6 +1,6 @@
 // Package resttest holds the test servers and stream helpers that the tests of the client
-// side (rest, rest/watch, clientcmd, clientcmd/exec) share, so that each package does not
-// keep its own copy.
+// side (rest, rest/watch, clientcmd, plugin/pkg/client/auth/exec) share, so that each
+// package does not keep its own copy.
 //
 // Contract:
 //  1. WhoAmI answers every request with a Pod named after the client certificate's common

@@ -27,10 +27,11 @@ printf '%s\n' "$KUBERNETES_EXEC_INFO" >> "$PLUGIN_LOG"
 printf '{"kind":"ExecCredential","apiVersion":"client.authentication.k8s.io/v1","status":{"token":"%s"}}\n' "$PLUGIN_TOKEN"
 `
 
-// TestCh02_Kubectl_ExecPluginSameInput is a differential test of clientcmd/exec's credential
-// support against kubectl's (client-go's) own: one kubeconfig whose user is an exec plugin,
-// used by kubectl and by our client against a server that wants a bearer token. Both get in,
-// and the plugin is handed the same KUBERNETES_EXEC_INFO by both, cluster info included.
+// TestCh02_Kubectl_ExecPluginSameInput is a differential test of
+// plugin/pkg/client/auth/exec's credential support against kubectl's (client-go's) own: one
+// kubeconfig whose user is an exec plugin, used by kubectl and by our client against a server
+// that wants a bearer token. Both get in, and the plugin is handed the same
+// KUBERNETES_EXEC_INFO by both, cluster info included.
 func TestCh02_Kubectl_ExecPluginSameInput(t *testing.T) {
 	kubectl := kubectlPath(t)
 	srv := apiserver.NewTLSTestServer(t, apiserver.Options{BearerToken: "s3cret"})

@@ -20,11 +20,11 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/informer-lab/informer-lab/api"
-	"github.com/informer-lab/informer-lab/clientcmd/exec"
 	"github.com/informer-lab/informer-lab/internal/clock"
 	"github.com/informer-lab/informer-lab/internal/leakcheck"
 	"github.com/informer-lab/informer-lab/internal/resttest"
 	"github.com/informer-lab/informer-lab/internal/testcert"
+	"github.com/informer-lab/informer-lab/plugin/pkg/client/auth/exec"
 	"github.com/informer-lab/informer-lab/rest"
 )
 
@@ -611,5 +611,5 @@ func whoIs(t *testing.T, c *rest.RESTClient) (*api.Pod, error) {
 // checkNoLeak fails t when a goroutine of the client side outlives it.
 func checkNoLeak(t *testing.T) {
 	t.Helper()
-	leakcheck.Check(t, "informer-lab/rest.", "informer-lab/rest/watch.", "informer-lab/clientcmd/exec.")
+	leakcheck.Check(t, "informer-lab/rest.", "informer-lab/rest/watch.", "informer-lab/plugin/pkg/client/auth/exec.")
 }
