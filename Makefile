@@ -105,8 +105,11 @@ CONFORMANCE_ARGS ?=
 conformance-unit: ## the conformance runner's own tests (normaliser, comparator, generators), no reference needed
 	cd conformance && $(GO) vet ./... && $(GO) test -count=1 ./...
 
+# A build outside the kubernetes repository gets no version stamp: set the one the release sets.
+REF_VERSION_PKG := k8s.io/component-base/version
+REF_LDFLAGS := -X $(REF_VERSION_PKG).gitVersion=v1.36.3 -X $(REF_VERSION_PKG).gitMajor=1 -X $(REF_VERSION_PKG).gitMinor=36 -X $(REF_VERSION_PKG).gitTreeState=clean
 conformance-build: ## build the reference kube-apiserver (conformance/out/refserver) and the suite runner
-	cd conformance && $(GO) build -o out/refserver ./cmd/refserver && $(GO) build -o out/conform ./cmd/conform
+	cd conformance && $(GO) build -ldflags '$(REF_LDFLAGS)' -o out/refserver ./cmd/refserver && $(GO) build -o out/conform ./cmd/conform
 
 conformance: conformance-unit conformance-build ## compare our apiserver with the real kube-apiserver v1.36.3; rewrites CONFORMANCE.md
 	cd conformance && ./out/conform -refserver out/refserver $(CONFORMANCE_ARGS)

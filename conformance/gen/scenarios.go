@@ -64,7 +64,9 @@ func pod(name string, mutate func(spec map[string]any)) map[string]any {
 	return p
 }
 
-func container(spec map[string]any) map[string]any { return spec["containers"].([]any)[0].(map[string]any) }
+func container(spec map[string]any) map[string]any {
+	return spec["containers"].([]any)[0].(map[string]any)
+}
 
 func service(name string, mutate func(spec map[string]any)) map[string]any {
 	s := obj(`{"apiVersion":"v1","kind":"Service","metadata":{"name":"` + name + `"},"spec":{"selector":{"app":"x"},"ports":[{"port":80,"targetPort":8080}]}}`)
@@ -109,13 +111,15 @@ func Scenarios() []runner.Case {
 		"requests-above-limits": func(s map[string]any) {
 			container(s)["resources"] = map[string]any{"requests": map[string]any{"cpu": "2"}, "limits": map[string]any{"cpu": "1"}}
 		},
-		"dnsPolicy-Nope":       func(s map[string]any) { s["dnsPolicy"] = "Nope" },
-		"restartPolicy-Maybe":  func(s map[string]any) { s["restartPolicy"] = "Maybe" },
-		"no-containers":        func(s map[string]any) { s["containers"] = []any{} },
-		"missing-image":        func(s map[string]any) { delete(container(s), "image") },
-		"negative-grace":       func(s map[string]any) { s["terminationGracePeriodSeconds"] = -5 },
-		"hostPort-without-net": func(s map[string]any) { container(s)["ports"] = []any{map[string]any{"containerPort": 80, "protocol": "SCTPX"}} },
-		"env-name-empty":       func(s map[string]any) { container(s)["env"] = []any{map[string]any{"name": "", "value": "x"}} },
+		"dnsPolicy-Nope":      func(s map[string]any) { s["dnsPolicy"] = "Nope" },
+		"restartPolicy-Maybe": func(s map[string]any) { s["restartPolicy"] = "Maybe" },
+		"no-containers":       func(s map[string]any) { s["containers"] = []any{} },
+		"missing-image":       func(s map[string]any) { delete(container(s), "image") },
+		"negative-grace":      func(s map[string]any) { s["terminationGracePeriodSeconds"] = -5 },
+		"hostPort-without-net": func(s map[string]any) {
+			container(s)["ports"] = []any{map[string]any{"containerPort": 80, "protocol": "SCTPX"}}
+		},
+		"env-name-empty": func(s map[string]any) { container(s)["env"] = []any{map[string]any{"name": "", "value": "x"}} },
 		"port-name-too-long": func(s map[string]any) {
 			container(s)["ports"] = []any{map[string]any{"containerPort": 80, "name": "a-very-long-port-name"}}
 		},
@@ -127,10 +131,12 @@ func Scenarios() []runner.Case {
 		add("finding-invalid-pod", k, createAndRead(podsPath, "p", pod("p", invalidPods[k]))...)
 	}
 	invalidServices := map[string]func(spec map[string]any){
-		"port-0":                func(s map[string]any) { s["ports"] = []any{map[string]any{"port": 0}} },
-		"port-70000":            func(s map[string]any) { s["ports"] = []any{map[string]any{"port": 70000}} },
-		"type-Bogus":            func(s map[string]any) { s["type"] = "Bogus" },
-		"duplicate-port-names":  func(s map[string]any) { s["ports"] = []any{map[string]any{"name": "a", "port": 80}, map[string]any{"name": "a", "port": 81}} },
+		"port-0":     func(s map[string]any) { s["ports"] = []any{map[string]any{"port": 0}} },
+		"port-70000": func(s map[string]any) { s["ports"] = []any{map[string]any{"port": 70000}} },
+		"type-Bogus": func(s map[string]any) { s["type"] = "Bogus" },
+		"duplicate-port-names": func(s map[string]any) {
+			s["ports"] = []any{map[string]any{"name": "a", "port": 80}, map[string]any{"name": "a", "port": 81}}
+		},
 		"clusterIP-out-of-cidr": func(s map[string]any) { s["clusterIP"] = "192.168.7.7" },
 		"nodePort-on-ClusterIP": func(s map[string]any) { s["ports"] = []any{map[string]any{"port": 80, "nodePort": 30080}} },
 		"externalName-no-name":  func(s map[string]any) { s["type"] = "ExternalName"; delete(s, "selector") },

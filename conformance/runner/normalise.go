@@ -39,6 +39,7 @@ var (
 	timeRE      = regexp.MustCompile(`\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:?\d{2})?( [+-]\d{4} UTC)?`)
 	tooOldRE    = regexp.MustCompile(`too old resource version: \d+ \(\d+\)`)
 	rvInMsgRE   = regexp.MustCompile(`(resource ?version[ :=]*"?)\d+`)
+	currentRE   = regexp.MustCompile(`current: \d+`)
 	apiAccessRE = regexp.MustCompile(`kube-api-access-[a-z0-9]{5}`)
 	ageRE       = regexp.MustCompile(`^(\d+(ms|s|m|h|d|y))+$|^<invalid>$`)
 	ipRE        = regexp.MustCompile(`\b10\.0\.0\.\d{1,3}\b`)
@@ -140,6 +141,7 @@ func normaliseText(s string, urls []string) string {
 	s = timeRE.ReplaceAllString(s, "<time>")
 	s = tooOldRE.ReplaceAllString(s, "too old resource version: <rv> (<rv>)")
 	s = rvInMsgRE.ReplaceAllString(s, "${1}<rv>")
+	s = currentRE.ReplaceAllString(s, "current: <rv>")
 	s = apiAccessRE.ReplaceAllString(s, "kube-api-access-<gen>")
 	s = ipRE.ReplaceAllString(s, "<ip>")
 	return s
@@ -223,6 +225,9 @@ func normaliseValue(v any, key string, keepMF bool, gen map[string]string) any {
 		if out["kind"] == "Table" {
 			normaliseTable(out)
 		}
+		if k, _ := out["kind"].(string); strings.HasSuffix(k, "List") {
+			stripItemTypeMeta(out)
+		}
 		return out
 	case []any:
 		out := make([]any, len(t))
@@ -294,6 +299,19 @@ func normaliseTable(t map[string]any) {
 				s = ipRE.ReplaceAllString(s, "<ip>")
 				cells[i] = portLineRE.ReplaceAllString(s, "$1:<port>/")
 			}
+		}
+	}
+}
+
+// stripItemTypeMeta drops kind and apiVersion from the items of a list. The real server omits
+// them in typed lists; the simulator includes them by design (harmless to clients, and needed
+// by a generic store), so the comparison ignores them.
+func stripItemTypeMeta(list map[string]any) {
+	items, _ := list["items"].([]any)
+	for _, it := range items {
+		if m, ok := it.(map[string]any); ok {
+			delete(m, "kind")
+			delete(m, "apiVersion")
 		}
 	}
 }

@@ -39,6 +39,8 @@ func TestNormaliseJSON(t *testing.T) {
 		{"service-account volume name", `{"spec":{"volumes":[{"name":"kube-api-access-ab12c"}]}}`, false, `{"spec":{"volumes":[{"name":"kube-api-access-<gen>"}]}}`},
 		{"continue token", `{"metadata":{"continue":"eyJ2IjoibWV0YS5rOHMuaW8vdjEifQ","resourceVersion":"9"}}`, false,
 			`{"metadata":{"continue":"<continue>","resourceVersion":"<resourceVersion>"}}`},
+		{"list items' kind and apiVersion dropped", `{"kind":"ConfigMapList","apiVersion":"v1","items":[{"kind":"ConfigMap","apiVersion":"v1","data":{}}]}`, false,
+			`{"kind":"ConfigMapList","apiVersion":"v1","items":[{"data":{}}]}`},
 		{"empty continue kept", `{"metadata":{"continue":""}}`, false, `{"metadata":{"continue":""}}`},
 		{"table age and IP cells", `{"kind":"Table","columnDefinitions":[{"name":"Name"},{"name":"Cluster-IP"},{"name":"Ports"},{"name":"Age","format":"date"}],"rows":[{"cells":["s","10.0.0.5","80:31000/TCP","3s"]}]}`, false,
 			`{"kind":"Table","columnDefinitions":[{"name":"Name"},{"name":"Cluster-IP"},{"name":"Ports"},{"name":"Age","format":"date"}],"rows":[{"cells":["s","<ip>","80:<port>/TCP","<age>"]}]}`},
@@ -83,6 +85,7 @@ func TestNormaliseText(t *testing.T) {
 		{"too old resource version: 5 (120)", "too old resource version: <rv> (<rv>)"},
 		{`Get "https://127.0.0.1:6443/api": refused`, `Get "<server>/api": refused`},
 		{"at 2026-01-02T03:04:05Z", "at <time>"},
+		{"Too large resource version: 99, current: 606", "Too large resource version: <rv>, current: <rv>"},
 		{"uid 0b6a1c9e-1f1e-4c3d-9a55-0d4d8c1f2e3a", "uid <uuid>"},
 	}
 	for _, tt := range tests {

@@ -109,6 +109,13 @@ func run(refBin, out, knownPath, reportPath string, accept bool, concurrency int
 	}
 	fmt.Printf("cases: %d generated (+%d CRD installs); %d corpus objects of %d kinds the reference does not serve skipped\n",
 		len(cases), len(installCases), skipped, len(gst.UnservedKinds))
+	perCat := map[string]int{}
+	for _, c := range cases {
+		perCat[c.Category]++
+	}
+	for _, k := range gen.SortedKinds(perCat) {
+		fmt.Printf("  %-28s %5d\n", k, perCat[k])
+	}
 	if filter != nil {
 		var keep []runner.Case
 		for _, c := range cases {
