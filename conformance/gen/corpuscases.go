@@ -188,7 +188,7 @@ func FromCorpus(docs []corpus.Doc, disc Discovery, schemas *Schemas, opt Options
 		// Metadata and schema mutations.
 		var muts []Mutation
 		if !p.isCRD {
-			muts = append(muts, MetadataMutations(p.obj)...)
+			muts = append(muts, MetadataMutations(p.obj, !res.Namespaced)...)
 		}
 		if root, ok := schemas.Root(res.Group(), versionOf(res.GroupVersion), res.Kind); ok {
 			sm := Mutations(p.obj, root)

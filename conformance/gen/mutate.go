@@ -6,6 +6,8 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/informer-lab/informer-lab/conformance/runner"
 )
 
 // Mutation is one systematic change of a manifest.
@@ -125,13 +127,21 @@ func Mutations(obj map[string]any, root Node) []Mutation {
 	return out
 }
 
-// MetadataMutations are the malformed names and labels every manifest gets.
-func MetadataMutations(obj map[string]any) []Mutation {
+// MetadataMutations are the malformed names and labels every manifest gets. A cluster-scoped
+// object's malformed names keep the case's suffix, so that a server accepting one does not
+// make another case collide with it.
+func MetadataMutations(obj map[string]any, clusterScoped bool) []Mutation {
 	var out []Mutation
 	md, _ := obj["metadata"].(map[string]any)
 	if _, ok := md["name"]; ok {
-		out = append(out, Mutation{Category: "mutation-metadata", Variant: "name-underscore", Path: []any{"metadata", "name"}, Value: "Bad_Name"})
-		out = append(out, Mutation{Category: "mutation-metadata", Variant: "name-too-long", Path: []any{"metadata", "name"}, Value: strings.Repeat("a", 254)})
+		bad, long := "Bad_Name", strings.Repeat("a", 254)
+		if clusterScoped {
+			sfx := "-" + runner.SuffixPlaceholder
+			bad += sfx
+			long = strings.Repeat("a", 254-13) + sfx
+		}
+		out = append(out, Mutation{Category: "mutation-metadata", Variant: "name-underscore", Path: []any{"metadata", "name"}, Value: bad})
+		out = append(out, Mutation{Category: "mutation-metadata", Variant: "name-too-long", Path: []any{"metadata", "name"}, Value: long})
 	}
 	out = append(out,
 		Mutation{Category: "mutation-metadata", Variant: "label-key-malformed", Path: []any{"metadata", "labels", "bad key!"}, Value: "x"},

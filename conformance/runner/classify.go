@@ -44,6 +44,8 @@ func classOf(category string, sp *StepPair, ds []Diff) string {
 		return "kubectl-output"
 	case category == "ssa":
 		return "ssa-field-ownership-missing"
+	case category == "lifecycle":
+		return "no-controllers"
 	case category == "watch" || category == "paging":
 		return "list-watch-semantics"
 	case refFail && !simFail && category == "immutable":

@@ -17,7 +17,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
-	"sort"
 	"strings"
 	"syscall"
 	"time"
@@ -28,66 +27,117 @@ import (
 	"github.com/informer-lab/informer-lab/conformance/runner"
 )
 
+// config holds the flags.
+type config struct {
+	refBin, out, knownPath, reportPath, only, from string
+	accept                                         bool
+	concurrency, maxMut, kubectlN                  int
+}
+
 func main() {
-	refBin := flag.String("refserver", "", "path of the built cmd/refserver binary")
-	out := flag.String("out", "out", "directory for logs, results.json and the servers' kubeconfigs (git-ignored)")
-	knownPath := flag.String("known", "known-differences.yaml", "the known-differences file")
-	report := flag.String("report", "../CONFORMANCE.md", "where to write the report ('' for none)")
-	accept := flag.Bool("accept", false, "rewrite the known-differences file from this run (keeps existing reasons)")
-	concurrency := flag.Int("concurrency", 6, "cases run at once")
-	only := flag.String("only", "", "run only cases whose ID matches this regexp (the report is then not written)")
-	maxMut := flag.Int("max-mutations", 30, "schema mutations per manifest")
-	kubectlN := flag.Int("kubectl", 60, "manifests that also get a kubectl case")
+	var c config
+	flag.StringVar(&c.refBin, "refserver", "", "path of the built cmd/refserver binary")
+	flag.StringVar(&c.out, "out", "out", "directory for logs, results.json and the servers' kubeconfigs (git-ignored)")
+	flag.StringVar(&c.knownPath, "known", "known-differences.yaml", "the known-differences file")
+	flag.StringVar(&c.reportPath, "report", "../CONFORMANCE.md", "where to write the report ('' for none)")
+	flag.BoolVar(&c.accept, "accept", false, "rewrite the known-differences file from this run (keeps existing reasons)")
+	flag.IntVar(&c.concurrency, "concurrency", 6, "cases run at once")
+	flag.StringVar(&c.only, "only", "", "run only cases whose ID matches this regexp (the report is then not written)")
+	flag.IntVar(&c.maxMut, "max-mutations", 30, "schema mutations per manifest")
+	flag.IntVar(&c.kubectlN, "kubectl", 60, "manifests that also get a kubectl case")
+	flag.StringVar(&c.from, "from", "", "check (and -accept, report) the results.json of an earlier run instead of running the servers")
 	flag.Parse()
-	if err := run(*refBin, *out, *knownPath, *report, *accept, *concurrency, *only, *maxMut, *kubectlN); err != nil {
+	if err := run(c); err != nil {
 		fmt.Fprintln(os.Stderr, "conform:", err)
 		os.Exit(1)
 	}
 }
 
-func run(refBin, out, knownPath, reportPath string, accept bool, concurrency int, only string, maxMut, kubectlN int) error {
+// saved is results.json: the report's preamble and every result (steps only for differences).
+type saved struct {
+	Preamble []string        `json:"preamble"`
+	Results  []runner.Result `json:"results"`
+}
+
+func run(c config) error {
 	start := time.Now()
-	ctx := context.Background()
-	if err := os.MkdirAll(out, 0o755); err != nil {
+	if err := os.MkdirAll(c.out, 0o755); err != nil {
 		return err
 	}
-	known, err := runner.LoadKnown(knownPath)
+	known, err := runner.LoadKnown(c.knownPath)
 	if err != nil {
 		return err
 	}
 	var filter *regexp.Regexp
-	if only != "" {
-		if filter, err = regexp.Compile(only); err != nil {
+	if c.only != "" {
+		if filter, err = regexp.Compile(c.only); err != nil {
 			return err
 		}
 	}
+	var s saved
+	if c.from != "" {
+		b, err := os.ReadFile(c.from)
+		if err == nil {
+			err = json.Unmarshal(b, &s)
+		}
+		if err != nil {
+			return err
+		}
+		if filter != nil {
+			s.Results = filterResults(s.Results, filter)
+		}
+	} else {
+		if s, err = collect(c, filter); err != nil {
+			return err
+		}
+		if err := writeJSON(filepath.Join(c.out, "results.json"), s); err != nil {
+			return err
+		}
+	}
+	return finish(c, s, known, filter, start)
+}
+
+func filterResults(rs []runner.Result, filter *regexp.Regexp) []runner.Result {
+	var keep []runner.Result
+	for _, r := range rs {
+		if filter.MatchString(r.ID) {
+			keep = append(keep, r)
+		}
+	}
+	return keep
+}
+
+// collect starts both servers, generates the cases and runs them.
+func collect(c config, filter *regexp.Regexp) (saved, error) {
+	start := time.Now()
+	ctx := context.Background()
 	docs, cst, err := corpus.Load(corpus.Sources)
 	if err != nil {
-		return err
+		return saved{}, err
 	}
 	fmt.Printf("corpus: %d files, %d objects (skipped: %d template files, %d unparsable files, %d documents without kind)\n",
 		cst.Files, cst.Docs, cst.SkippedTemplates, cst.SkippedUnparsable, cst.SkippedNoKind)
 
-	ref, stopRef, err := startReference(refBin, out)
+	ref, stopRef, err := startReference(c.refBin, c.out)
 	if err != nil {
-		return err
+		return saved{}, err
 	}
 	defer stopRef()
 	version := referenceVersion(ctx, ref)
 	sim := apiserver.New(apiserver.Options{Version: version})
 	simURL, err := sim.Start("127.0.0.1:0")
 	if err != nil {
-		return err
+		return saved{}, err
 	}
 	defer sim.Close()
-	simKC := filepath.Join(out, "simulator.kubeconfig")
+	simKC := filepath.Join(c.out, "simulator.kubeconfig")
 	if err := os.WriteFile(simKC, []byte(kubeconfig(simURL, "")), 0o600); err != nil {
-		return err
+		return saved{}, err
 	}
-	simT := runner.NewTarget("simulator", simURL, "", simKC, filepath.Join(out, "kubectl-cache-simulator"))
+	simT := runner.NewTarget("simulator", simURL, "", simKC, filepath.Join(c.out, "kubectl-cache-simulator"))
 	fmt.Printf("reference %s (%s), simulator %s; setup %s\n", ref.URL, version, simURL, time.Since(start).Round(time.Second))
 
-	r := &runner.Runner{Ref: ref, Sim: simT, Concurrency: concurrency}
+	r := &runner.Runner{Ref: ref, Sim: simT, Concurrency: c.concurrency}
 	installCases, crds := gen.CRDInstallCases(docs)
 	results := r.Run(ctx, installCases)
 	if missing := gen.WaitServed(ctx, ref, crds, 90*time.Second); len(missing) > 0 {
@@ -95,14 +145,15 @@ func run(refBin, out, knownPath, reportPath string, accept bool, concurrency int
 	}
 	disc, err := gen.Discover(ctx, ref)
 	if err != nil {
-		return err
+		return saved{}, err
 	}
 	schemas, err := gen.FetchSchemas(ctx, ref)
 	if err != nil {
-		return err
+		return saved{}, err
 	}
-	cases, gst := gen.FromCorpus(docs, disc, schemas, gen.Options{MaxSchemaMutations: maxMut, KubectlManifests: kubectlN})
+	cases, gst := gen.FromCorpus(docs, disc, schemas, gen.Options{MaxSchemaMutations: c.maxMut, KubectlManifests: c.kubectlN})
 	cases = append(cases, gen.Scenarios()...)
+	checkUnique(cases)
 	skipped := 0
 	for _, n := range gst.UnservedKinds {
 		skipped += n
@@ -124,15 +175,8 @@ func run(refBin, out, knownPath, reportPath string, accept bool, concurrency int
 			}
 		}
 		cases = keep
-		var keepR []runner.Result
-		for _, res := range results {
-			if filter.MatchString(res.ID) {
-				keepR = append(keepR, res)
-			}
-		}
-		results = keepR
+		results = filterResults(results, filter)
 	}
-	checkUnique(cases)
 	runStart := time.Now()
 	r.Progress = func(done, total int) {
 		if done%500 == 0 || done == total {
@@ -140,10 +184,13 @@ func run(refBin, out, knownPath, reportPath string, accept bool, concurrency int
 		}
 	}
 	results = append(results, r.Run(ctx, cases)...)
+	return saved{Preamble: preamble(cst, gst, version, len(installCases)), Results: results}, nil
+}
 
-	if err := writeResults(filepath.Join(out, "results.json"), results); err != nil {
-		return err
-	}
+// finish checks the results against the known list, optionally rewrites it, writes the
+// report and prints the verdict.
+func finish(c config, s saved, known map[string]runner.Known, filter *regexp.Regexp, start time.Time) error {
+	results := s.Results
 	if filter != nil {
 		for id := range known {
 			if !filter.MatchString(id) {
@@ -151,24 +198,23 @@ func run(refBin, out, knownPath, reportPath string, accept bool, concurrency int
 			}
 		}
 	}
-	if accept {
+	if c.accept {
 		if filter != nil {
 			return fmt.Errorf("-accept needs the whole suite (no -only)")
 		}
 		entries := runner.Accept(results, known)
-		if err := runner.WriteKnown(knownPath, entries); err != nil {
+		if err := runner.WriteKnown(c.knownPath, entries); err != nil {
 			return err
 		}
-		known, err = runner.LoadKnown(knownPath)
-		if err != nil {
+		var err error
+		if known, err = runner.LoadKnown(c.knownPath); err != nil {
 			return err
 		}
-		fmt.Printf("wrote %s: %d entries\n", knownPath, len(entries))
+		fmt.Printf("wrote %s: %d entries\n", c.knownPath, len(entries))
 	}
 	v := runner.Check(results, known)
-	if reportPath != "" && filter == nil {
-		pre := preamble(cst, gst, version, len(installCases))
-		if err := os.WriteFile(reportPath, []byte(runner.Report(runner.ReportInput{Results: results, Known: known, Verdict: v, Preamble: pre})), 0o644); err != nil {
+	if c.reportPath != "" && filter == nil {
+		if err := os.WriteFile(c.reportPath, []byte(runner.Report(runner.ReportInput{Results: results, Known: known, Verdict: v, Preamble: s.Preamble})), 0o644); err != nil {
 			return err
 		}
 	}
@@ -189,14 +235,14 @@ func run(refBin, out, knownPath, reportPath string, accept bool, concurrency int
 	}
 	for i, res := range v.Unexpected {
 		if i == 30 {
-			fmt.Printf("  ... %d more unexpected (see %s)\n", len(v.Unexpected)-30, filepath.Join(out, "results.json"))
+			fmt.Printf("  ... %d more unexpected (see %s)\n", len(v.Unexpected)-30, filepath.Join(c.out, "results.json"))
 			break
 		}
 		_, reason := runner.Classify(res)
 		fmt.Printf("  UNEXPECTED %s: %s\n", res.ID, reason)
 	}
 	if len(v.Unexpected) > 0 {
-		return fmt.Errorf("%d differences not in %s (make conformance-accept lists them, after review)", len(v.Unexpected), knownPath)
+		return fmt.Errorf("%d differences not in %s (make conformance-accept lists them, after review)", len(v.Unexpected), c.knownPath)
 	}
 	return nil
 }
@@ -234,15 +280,8 @@ func preamble(cst corpus.Stats, gst gen.Stats, version string, installs int) []s
 	return l
 }
 
-func writeResults(path string, results []runner.Result) error {
-	var diff []runner.Result
-	for _, r := range results {
-		if !r.Agrees() {
-			diff = append(diff, r)
-		}
-	}
-	sort.Slice(diff, func(i, j int) bool { return diff[i].ID < diff[j].ID })
-	b, err := json.MarshalIndent(diff, "", " ")
+func writeJSON(path string, v any) error {
+	b, err := json.MarshalIndent(v, "", " ")
 	if err != nil {
 		return err
 	}

@@ -65,6 +65,8 @@ func main() {
 		"--service-account-signing-key-file=" + key,
 		"--service-cluster-ip-range=10.0.0.0/24",
 		"--enable-priority-and-fairness=false",
+		// As kubeadm, kind and every managed cluster: privileged containers are allowed.
+		"--allow-privileged=true",
 		"--etcd-compaction-interval=" + compaction.String(),
 		"--v=" + strconv.Itoa(*verbosity),
 	}
