@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"regexp"
 	"sort"
 	"strings"
 
@@ -164,12 +165,12 @@ func FromCorpus(docs []corpus.Doc, disc Discovery, schemas *Schemas, opt Options
 			cases = append(cases, runner.Case{ID: id, Category: category, Source: d.Source, Steps: steps, NoNamespace: !res.Namespaced})
 		}
 
-		// The plain create, read back, and the collection as a Table.
-		steps := p.createSteps(p.obj, "")
+		// The plain create and read-back; then, in a case of its own, the collection as a Table.
+		add(catPrefix+"create", "", p.createSteps(p.obj, ""))
 		if !p.dryRun && !p.isCRD && (p.res.Namespaced || !p.generated) {
-			steps = append(steps, runner.Step{Name: "table", Method: http.MethodGet, Path: p.res.CollectionPath() + tableSelector(p), Headers: map[string]string{"Accept": acceptTable}})
+			steps := append(p.createSteps(p.obj, ""), runner.Step{Name: "table", Method: http.MethodGet, Path: p.res.CollectionPath() + tableSelector(p), Headers: map[string]string{"Accept": acceptTable}})
+			add("table", "", steps)
 		}
-		add(catPrefix+"create", "", steps)
 
 		// Dry run and unknown fields.
 		if !p.dryRun {
@@ -265,4 +266,25 @@ func SortedKinds(m map[string]int) []string {
 	}
 	sort.Strings(out)
 	return out
+}
+
+// globalAllocation matches a body that asks for a node port or cluster IP of its own: those
+// come from ranges shared by all namespaces, so two concurrent cases could take each other's.
+var globalAllocation = regexp.MustCompile(`"(nodePort|healthCheckNodePort)":\s*[1-9]|"clusterIPs?":\s*\[?\s*"[0-9]`)
+
+// SerialiseGlobalAllocations marks every case that requests a specific node port or cluster IP
+// as serial, so such cases run one at a time, in a fixed order, before the concurrent ones:
+// which of them finds a port already taken is then the same in every run.
+func SerialiseGlobalAllocations(cases []runner.Case) int {
+	n := 0
+	for i := range cases {
+		for _, s := range cases[i].Steps {
+			if globalAllocation.Match(s.Body) || globalAllocation.Match(s.Stdin) {
+				cases[i].Serial = true
+				n++
+				break
+			}
+		}
+	}
+	return n
 }

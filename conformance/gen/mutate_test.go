@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"testing"
 
+	"github.com/informer-lab/informer-lab/conformance/runner"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -90,4 +91,22 @@ func TestScenarioIDsUnique(t *testing.T) {
 		assert.NotEmpty(t, c.Steps, c.ID)
 	}
 	assert.Greater(t, len(seen), 100)
+}
+
+func TestSerialiseGlobalAllocations(t *testing.T) {
+	cases := []runner.Case{
+		{ID: "a", Steps: []runner.Step{{Body: []byte(`{"spec":{"ports":[{"port":80,"nodePort":30900}]}}`)}}},
+		{ID: "b", Steps: []runner.Step{{Body: []byte(`{"spec":{"ports":[{"port":80,"nodePort":0}]}}`)}}},
+		{ID: "c", Steps: []runner.Step{{Body: []byte(`{"spec":{"clusterIP":"10.0.0.9"}}`)}}},
+		{ID: "d", Steps: []runner.Step{{Body: []byte(`{"spec":{"clusterIP":"None"}}`)}}},
+		{ID: "e", Steps: []runner.Step{{Stdin: []byte(`{"spec":{"clusterIPs":["10.0.0.9"]}}`)}}},
+	}
+	assert.Equal(t, 3, SerialiseGlobalAllocations(cases))
+	var serial []string
+	for _, c := range cases {
+		if c.Serial {
+			serial = append(serial, c.ID)
+		}
+	}
+	assert.Equal(t, []string{"a", "c", "e"}, serial)
 }

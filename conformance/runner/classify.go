@@ -46,6 +46,8 @@ func classOf(category string, sp *StepPair, ds []Diff) string {
 		return "ssa-field-ownership-missing"
 	case category == "lifecycle":
 		return "no-controllers"
+	case category == "table" && refFail == simFail && !refFail:
+		return "table-output"
 	case category == "watch" || category == "paging":
 		return "list-watch-semantics"
 	case refFail && !simFail && category == "immutable":
@@ -54,6 +56,8 @@ func classOf(category string, sp *StepPair, ds []Diff) string {
 		return "crd-schema-features"
 	case refFail && !simFail:
 		return "validation-missing"
+	case !refFail && simFail && strings.Contains(sim.Message, "does not match the current range"):
+		return "allocation-differs"
 	case !refFail && simFail:
 		return "validation-overstrict"
 	case refFail && simFail:
@@ -61,8 +65,6 @@ func classOf(category string, sp *StepPair, ds []Diff) string {
 			return "error-status"
 		}
 		return "error-text"
-	case category == "dry-run":
-		return "dry-run"
 	}
 	if ref.Media != sim.Media && strings.Contains(ref.Media+sim.Media, "as=Table") {
 		return "table-output"
@@ -101,6 +103,8 @@ func classOf(category string, sp *StepPair, ds []Diff) string {
 		return "canonical-forms"
 	case strings.Contains(all, "events"):
 		return "list-watch-semantics"
+	case strings.HasSuffix(category, "dry-run"):
+		return "dry-run"
 	}
 	return "defaulting-differs"
 }

@@ -42,7 +42,7 @@ var (
 	currentRE   = regexp.MustCompile(`current: \d+`)
 	apiAccessRE = regexp.MustCompile(`kube-api-access-[a-z0-9]{5}`)
 	ageRE       = regexp.MustCompile(`^(\d+(ms|s|m|h|d|y))+$|^<invalid>$`)
-	ipRE        = regexp.MustCompile(`\b10\.0\.0\.\d{1,3}\b`)
+	ipRE        = regexp.MustCompile(`\b10\.\d{1,3}\.\d{1,3}\.\d{1,3}\b`)
 	kubectlAge  = regexp.MustCompile(`(\s)(\d+(ms|s|m|h|d|y))+(\s|$)`)
 	portLineRE  = regexp.MustCompile(`(\d+):(3\d{4})/`)
 )

@@ -154,12 +154,13 @@ func collect(c config, filter *regexp.Regexp) (saved, error) {
 	cases, gst := gen.FromCorpus(docs, disc, schemas, gen.Options{MaxSchemaMutations: c.maxMut, KubectlManifests: c.kubectlN})
 	cases = append(cases, gen.Scenarios()...)
 	checkUnique(cases)
+	serial := gen.SerialiseGlobalAllocations(cases)
 	skipped := 0
 	for _, n := range gst.UnservedKinds {
 		skipped += n
 	}
-	fmt.Printf("cases: %d generated (+%d CRD installs); %d corpus objects of %d kinds the reference does not serve skipped\n",
-		len(cases), len(installCases), skipped, len(gst.UnservedKinds))
+	fmt.Printf("cases: %d generated (+%d CRD installs), %d of them serial (a node port or cluster IP of their own); %d corpus objects of %d kinds the reference does not serve skipped\n",
+		len(cases), len(installCases), serial, skipped, len(gst.UnservedKinds))
 	perCat := map[string]int{}
 	for _, c := range cases {
 		perCat[c.Category]++
