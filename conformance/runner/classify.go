@@ -46,8 +46,10 @@ func classOf(category string, sp *StepPair, ds []Diff) string {
 		return "ssa-field-ownership-missing"
 	case category == "lifecycle":
 		return "no-controllers"
-	case category == "table" && refFail == simFail && !refFail:
+	case !refFail && !simFail && (category == "table" || strings.Contains(ref.Media+sim.Media, "as=Table")):
 		return "table-output"
+	case !refFail && !simFail && strings.Contains(category, "quantity") && isQuantityDiff(ds):
+		return "canonical-forms"
 	case category == "watch" || category == "paging":
 		return "list-watch-semantics"
 	case refFail && !simFail && category == "immutable":

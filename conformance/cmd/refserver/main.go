@@ -63,7 +63,9 @@ func main() {
 		"--service-account-issuer=https://kubernetes.default.svc",
 		"--service-account-key-file=" + pub,
 		"--service-account-signing-key-file=" + key,
-		"--service-cluster-ip-range=10.0.0.0/24",
+		// A /16, not a /24: thousands of cases create Services and the reference never frees
+		// their IPs (no namespace is ever finalized), so a /24 runs out mid-run.
+		"--service-cluster-ip-range=10.0.0.0/16",
 		"--enable-priority-and-fairness=false",
 		// As kubeadm, kind and every managed cluster: privileged containers are allowed.
 		"--allow-privileged=true",
