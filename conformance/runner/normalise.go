@@ -45,6 +45,7 @@ var (
 	ipRE        = regexp.MustCompile(`\b10\.\d{1,3}\.\d{1,3}\.\d{1,3}\b`)
 	kubectlAge  = regexp.MustCompile(`(\s)(\d+(ms|s|m|h|d|y))+(\s|$)`)
 	portLineRE  = regexp.MustCompile(`(\d+):(3\d{4})/`)
+	spacesRE    = regexp.MustCompile(` {2,}`)
 )
 
 // Normalise turns an Outcome into an Observation: it decodes Status objects, sorts causes
@@ -154,7 +155,8 @@ func normaliseKubectlText(s string, urls []string) string {
 		l = kubectlAge.ReplaceAllString(l, "$1<age>$4")
 		l = kubectlAge.ReplaceAllString(l, "$1<age>$4")
 		l = portLineRE.ReplaceAllString(l, "$1:<port>/")
-		lines[i] = strings.TrimRight(l, " ")
+		// Column widths follow the widest cell (an IP of another length): compare cells only.
+		lines[i] = strings.TrimRight(spacesRE.ReplaceAllString(l, " "), " ")
 	}
 	return strings.Join(lines, "\n")
 }

@@ -91,7 +91,8 @@ func TestNormaliseText(t *testing.T) {
 	for _, tt := range tests {
 		assert.Equal(t, tt.want, normaliseText(tt.in, []string{"https://127.0.0.1:6443"}), tt.in)
 	}
-	assert.Equal(t, "NAME   AGE\nweb    <age>", normaliseKubectlText("NAME   AGE\nweb    12s", nil))
+	assert.Equal(t, "NAME AGE\nweb <age>", normaliseKubectlText("NAME   AGE\nweb    12s", nil))
+	assert.Equal(t, normaliseKubectlText("NAME  IP\na     10.0.0.5", nil), normaliseKubectlText("NAME  IP\na     10.96.12.134", nil))
 }
 
 func TestCompare(t *testing.T) {
