@@ -7,7 +7,7 @@ FUZZTIME    ?= 60s
 
 ARGS        ?=
 
-.PHONY: lab-start lab-check lab-status lab-hint lab-mutants chaos soak load abuse bench-compare docs schemas protos scenarios update e2e-browser fuzz test fmt-check vet unit interop e2e-kubectl chapters bench bench-interop lint demo serve ui help
+.PHONY: conformance conformance-accept conformance-unit conformance-build lab-start lab-check lab-status lab-hint lab-mutants chaos soak load abuse bench-compare docs schemas protos scenarios update e2e-browser fuzz test fmt-check vet unit interop e2e-kubectl chapters bench bench-interop lint demo serve ui help
 
 help: ## list the targets
 	@grep -E '^[a-z0-9%-]+:.*## ' $(MAKEFILE_LIST) | sed 's/:.*## /\t/'
@@ -96,6 +96,26 @@ ABUSE_N      ?= 2000
 ABUSE_ROUNDS ?= 3
 abuse: ## rounds of 2,000 non-reading watches and 2,000 slow bodies against a listening server: goroutines, heap and the watch cap before, at peak and after
 	$(GO) test -run '^TestCh01_Abuse$$' -count=1 -v -timeout 30m ./apiserver/ -args -abuse.n=$(ABUSE_N) -abuse.bodies=$(ABUSE_N) -abuse.rounds=$(ABUSE_ROUNDS) $(ARGS)
+
+# conformance/ is its own module (the only one importing k8s.io/kubernetes): the real
+# kube-apiserver v1.36.3, built from source with an embedded etcd (cmd/refserver), against the
+# simulated apiserver, case by case. The first build of the reference takes 11-12 minutes on 2
+# cores; later builds come from the Go build cache. See conformance/README.md.
+CONFORMANCE_ARGS ?=
+conformance-unit: ## the conformance runner's own tests (normaliser, comparator, generators), no reference needed
+	cd conformance && $(GO) vet ./... && $(GO) test -count=1 ./...
+
+# A build outside the kubernetes repository gets no version stamp: set the one the release sets.
+REF_VERSION_PKG := k8s.io/component-base/version
+REF_LDFLAGS := -X $(REF_VERSION_PKG).gitVersion=v1.36.3 -X $(REF_VERSION_PKG).gitMajor=1 -X $(REF_VERSION_PKG).gitMinor=36 -X $(REF_VERSION_PKG).gitTreeState=clean
+conformance-build: ## build the reference kube-apiserver (conformance/out/refserver) and the suite runner
+	cd conformance && $(GO) build -ldflags '$(REF_LDFLAGS)' -o out/refserver ./cmd/refserver && $(GO) build -o out/conform ./cmd/conform
+
+conformance: conformance-unit conformance-build ## compare our apiserver with the real kube-apiserver v1.36.3; rewrites CONFORMANCE.md
+	cd conformance && ./out/conform -refserver out/refserver $(CONFORMANCE_ARGS)
+
+conformance-accept: conformance-build ## like make conformance, then rewrite conformance/known-differences.yaml from the run (review the diff!)
+	cd conformance && ./out/conform -refserver out/refserver -accept $(CONFORMANCE_ARGS)
 
 bench-compare: ## each workload through our code and client-go in one process: the ratio table of interop/BENCHMARKS.md
 	cd interop && $(GO) test -count=1 -run TestBenchCompare ./bench -compare -v
