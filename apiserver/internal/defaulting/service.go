@@ -1,6 +1,6 @@
 package defaulting
 
-import "net/netip"
+import "github.com/informer-lab/informer-lab/apiserver/internal/validation"
 
 // DefaultServiceIPFamily is the family of a single-stack cluster's service range: the
 // kubeadm default 10.96.0.0/12 is IPv4.
@@ -85,7 +85,7 @@ func defaultServiceIPFamilies(spec map[string]any) {
 				break
 			}
 			if i >= len(families) {
-				if fam := familyOf(s); fam != "" {
+				if fam := validation.IPFamilyOf(s); fam != "" {
 					families = append(families, fam)
 				}
 			}
@@ -102,16 +102,4 @@ func defaultServiceIPFamilies(spec map[string]any) {
 		}
 	}
 	spec["ipFamilies"] = families
-}
-
-// familyOf names the IP family of an address ("" when it is not one).
-func familyOf(ip string) string {
-	addr, err := netip.ParseAddr(ip)
-	switch {
-	case err != nil:
-		return ""
-	case addr.Unmap().Is4():
-		return "IPv4"
-	}
-	return "IPv6"
 }

@@ -229,15 +229,3 @@ func (a *ClusterIPAllocator) Used() int {
 	defer a.mu.Unlock()
 	return len(a.taken)
 }
-
-// familyOf is the IP family of an address, "" when it does not parse.
-func familyOf(ip string) string {
-	addr, err := netip.ParseAddr(ip)
-	switch {
-	case err != nil:
-		return ""
-	case addr.Unmap().Is4():
-		return "IPv4"
-	}
-	return "IPv6"
-}

@@ -34,7 +34,7 @@ func (a *ClusterIPAllocator) AllocateService(svc map[string]any, dryRun bool) er
 	if causes := a.familyCauses(spec); len(causes) > 0 {
 		return api.NewInvalid(serviceKind, name, causes)
 	}
-	if requested != "" && familyOf(requested) == "" {
+	if requested != "" && validation.IPFamilyOf(requested) == "" {
 		return api.NewInvalid(serviceKind, name, []api.StatusCause{validation.Invalid("spec.clusterIPs[0]",
 			requested, "must be a valid IP address, (e.g. 10.9.8.7 or 2001:db8::ffff)")})
 	}
