@@ -1,5 +1,3 @@
-// Package coordination holds the strategy of coordination.k8s.io/v1 Leases
-// (pkg/registry/coordination/lease): the generic one.
 package coordination
 
 import (

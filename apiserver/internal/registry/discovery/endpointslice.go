@@ -1,6 +1,3 @@
-// Package discovery holds the strategy of discovery.k8s.io/v1 EndpointSlices
-// (pkg/registry/discovery/endpointslice): generation kept, and moved by a change of labels
-// as well as of the endpoints.
 package discovery
 
 import (

@@ -1,0 +1,23 @@
+// Package registry is the simulated apiserver's registry layer, on the model of
+// k8s.io/apiserver pkg/registry/generic/registry (the generic store) and of the REST storage
+// map a kube-apiserver builds from kubernetes pkg/registry/<group>/<kind>:
+//
+//  1. Table holds the served resources by group/resource and by group-version: the built-in
+//     kinds of builtinKinds (one line each, their strategies one file each under
+//     registry/<group>/), kinds registered from Go, and the resources of established CRDs.
+//     Each resource has its storage.Collection and a rest.Strategy.
+//  2. Store, the generic store, runs every write the same way: rest.BeforeCreate (name,
+//     uid, timestamps, generation), the strategy's PrepareForCreate, the scheme's defaults,
+//     admission's mutating phase, the metadata and strategy validation, admission's
+//     validating phase, then the storage; updates add the conflict checks, the status and
+//     finalize subresources' parts and ValidateUpdate. A dry run runs all of it and stores
+//     nothing.
+//  3. Deletes are immediate unless finalizers hold the object; deleting a namespace marks it
+//     Terminating, deletes its contents one transaction at a time, and removes it once it
+//     holds nothing and no finalizer is left (namespace.go).
+//  4. A CRD's write does, in the same transaction, what apiextensions-apiserver's controllers
+//     do: a create or update serves its resource, a delete drops its objects and ends its
+//     watches (crd.go).
+//  5. Errors are the real server's Status: NotFound, AlreadyExists, Conflict with the
+//     precondition's text, Invalid with the causes in the real order.
+package registry
