@@ -110,7 +110,7 @@ func (s *Store) maybeFinishNamespace(tx *storage.Tx, ns string) *storage.Record 
 	if ns == "" {
 		return nil
 	}
-	nsRes := s.Table.Get("", "namespaces")
+	nsRes := s.Table.namespaces
 	rec := tx.Get(nsRes.Coll, ns)
 	if rec == nil || rec.Obj.GetDeletionTimestamp() == nil {
 		return nil

@@ -128,7 +128,7 @@ func (s *Store) attributes(op admission.Operation, res *Resource, obj, old *api.
 
 // namespaceReader reads namespaces through tx, for admission.
 func (s *Store) namespaceReader(tx *storage.Tx) func(string) *api.Unstructured {
-	nsRes := s.Table.Get("", "namespaces")
+	nsRes := s.Table.namespaces
 	return func(name string) *api.Unstructured {
 		if rec := tx.Get(nsRes.Coll, name); rec != nil {
 			return rec.Obj

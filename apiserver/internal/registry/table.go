@@ -86,6 +86,9 @@ type Table struct {
 	mu        sync.RWMutex
 	resources map[string]*Resource   // by "group/resource"
 	byGV      map[string][]*Resource // by "group/version", in registration order
+	// namespaces is the namespaces resource, set once by NewTable: the namespace lifecycle
+	// reads it on every namespaced write, without the lock.
+	namespaces *Resource
 }
 
 // NewTable returns a table of the built-in kinds over store, Services allocating from ips.
@@ -96,6 +99,7 @@ func NewTable(store *storage.Store, ips *core.ClusterIPAllocator) *Table {
 			panic(err) // the table above has no duplicate
 		}
 	}
+	t.namespaces = t.resources["/namespaces"]
 	return t
 }
 
