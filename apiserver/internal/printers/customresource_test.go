@@ -7,9 +7,9 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// TestCh13_Printers_CustomResourceColumns checks a custom resource's cells: each column's value as its
-// type, empty (nil) when missing or of another type, a date as an age, and NAME AGE for a
-// CRD without columns.
+// TestCh13_Printers_CustomResourceColumns checks a custom resource's cells: each column's
+// value as its type, empty (nil) when missing or of another type, a date as an age, and
+// NAME AGE for a CRD without columns.
 func TestCh13_Printers_CustomResourceColumns(t *testing.T) {
 	p := ForColumns([]Column{
 		{Name: "Deployment", Type: "string", JSONPath: ".spec.deploymentName"},
