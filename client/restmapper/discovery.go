@@ -56,6 +56,11 @@ func GetAPIGroupResources(cl discovery.DiscoveryInterface) ([]*APIGroupResources
 		return nil, errors.New("restmapper: GetAPIGroupResources needs a discovery client")
 	}
 	groups, lists, err := cl.ServerGroupsAndResources()
+	return groupResources(groups, lists, err)
+}
+
+// groupResources turns one discovery answer into the mapper's input.
+func groupResources(groups []*api.APIGroup, lists []*api.APIResourceList, err error) ([]*APIGroupResources, error) {
 	if groups == nil || lists == nil {
 		if err == nil {
 			err = errors.New("restmapper: discovery returned no groups")
@@ -155,12 +160,22 @@ func NewDiscoveryRESTMapper(groupResources []*APIGroupResources) *DiscoveryRESTM
 }
 
 // NewDiscoveryRESTMapperForClient runs GetAPIGroupResources and NewDiscoveryRESTMapper, the
-// two steps kubectl takes (through a cached discovery client) before resolving a name.
+// two steps kubectl takes (through a cached discovery client) before resolving a name. A
+// client that can take ctx runs its discovery under it, so a cancelled caller does not wait
+// for a server that does not answer.
 func NewDiscoveryRESTMapperForClient(ctx context.Context, cl discovery.DiscoveryInterface) (*DiscoveryRESTMapper, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	grs, err := GetAPIGroupResources(cl)
+	var grs []*APIGroupResources
+	var err error
+	if wc, ok := cl.(interface {
+		ServerGroupsAndResourcesWithContext(context.Context) ([]*api.APIGroup, []*api.APIResourceList, error)
+	}); ok {
+		grs, err = groupResources(wc.ServerGroupsAndResourcesWithContext(ctx))
+	} else {
+		grs, err = GetAPIGroupResources(cl)
+	}
 	if err != nil {
 		return nil, err
 	}
