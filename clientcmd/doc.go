@@ -1,8 +1,8 @@
 // Package clientcmd reads and writes kubeconfig files and turns one of their contexts into a
 // rest.Config. It mirrors client-go tools/clientcmd (Load, Write, LoadFromFile,
 // DirectClientConfig.ClientConfig, BuildConfigFromFlags) over the wire shape of
-// api.Config (tools/clientcmd/api/v1). YAML is parsed by go.yaml.in/yaml/v3 (the home of
-// gopkg.in/yaml.v3) and typed as sigs.k8s.io/yaml types it; the writer is this package's own.
+// api.Config (tools/clientcmd/api/v1). YAML is parsed by gopkg.in/yaml.v3 and typed as
+// sigs.k8s.io/yaml types it; the writer is this package's own.
 // Exec credential plugins run in package plugin/pkg/client/auth/exec.
 //
 // The contract:

@@ -9,18 +9,17 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"go.yaml.in/yaml/v3"
+	"gopkg.in/yaml.v3"
 )
 
-// This file reads YAML with go.yaml.in/yaml/v3 (gopkg.in/yaml.v3's home, the module testify
-// already brings) into the tree decode.go and YAMLToJSON consume: map[string]any, []any,
-// string (a quoted or block scalar, or one tagged !!str), plain (a plain scalar, typed only
-// where it is used, as YAML 1.1 does) and nil. The library parses; this file decides what
-// kubectl's parser (sigs.k8s.io/yaml over go-yaml v2, YAML 1.1) would make of the nodes:
-// plain scalars keep their text for resolvePlain, aliases and merge keys (<<) are expanded
-// here under a node budget, a key given twice takes its last value, and explicit keys
-// ("? key"), tags other than !!str, !!map and !!seq, and a second document are refused with
-// an error naming the line.
+// This file reads YAML with gopkg.in/yaml.v3 into the tree decode.go and YAMLToJSON
+// consume: map[string]any, []any, string (a quoted or block scalar, or one tagged !!str),
+// plain (a plain scalar, typed only where it is used, as YAML 1.1 does) and nil. The
+// library parses; this file decides what kubectl's parser (sigs.k8s.io/yaml over go-yaml
+// v2, YAML 1.1) would make of the nodes: plain scalars keep their text for resolvePlain,
+// aliases and merge keys (<<) are expanded here under a node budget, a key given twice
+// takes its last value, and explicit keys ("? key"), tags other than !!str, !!map and !!seq,
+// and a second document are refused with an error naming the line.
 
 // plain is a plain (unquoted) scalar other than null. Whether it means a string, a number or
 // a boolean depends on where it is used: "true" is a boolean for insecure-skip-tls-verify and

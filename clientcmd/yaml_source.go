@@ -4,7 +4,7 @@ import (
 	"bytes"
 	"strings"
 
-	"go.yaml.in/yaml/v3"
+	"gopkg.in/yaml.v3"
 )
 
 // sourceLines answers, from the text, the two questions yaml.v3's nodes leave open: was a
