@@ -1,5 +1,6 @@
 // Package layers checks the direction of the module's imports, which the README's "Packages"
-// section describes. It has only tests; it has no client-go counterpart.
+// section and the apiserver's layers (apiserver/doc.go) describe. It has only tests; it has
+// no client-go counterpart.
 //
 // Contract:
 //
@@ -16,6 +17,11 @@
 //     only internal/ and api/ packages. internal/testbed, which assembles whole pipelines for
 //     the demo and the harnesses, is the one package allowed above that floor.
 //  5. controller/, the worker loop, imports of the module only workqueue/.
-//  6. Each rule is also checked against made-up files that break it, so a rule that can no
+//  6. rest/ and plugin/ sit below clientcmd/: no non-test file there imports it (kubeconfig
+//     loading builds on the REST client, never the other way round).
+//  7. apiserver/storage knows nothing of HTTP, protobuf or kinds: its non-test files import,
+//     of the module, only api/ (but not api/protobuf), internal/clock, internal/trace and
+//     apiserver/internal/continuetoken, and never net/http.
+//  8. Each rule is also checked against made-up files that break it, so a rule that can no
 //     longer fail is noticed.
 package layers

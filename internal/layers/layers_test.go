@@ -23,6 +23,7 @@ type file struct {
 	path    string   // slash path from the module root, e.g. "cmd/demo/run.go"
 	test    bool     // a _test.go file
 	imports []string // the module's packages it imports, as paths from the module root
+	std     []string // the other packages it imports (the standard library's and others)
 }
 
 // dir is the directory of f, the path of its package from the module root.
@@ -33,8 +34,10 @@ type rule struct {
 	name string
 	// applies reports whether the rule governs f.
 	applies func(f file) bool
-	// allowed reports whether a file the rule governs may import pkg.
+	// allowed reports whether a file the rule governs may import pkg, a package of the module.
 	allowed func(pkg string) bool
+	// allowedStd, when set, reports whether such a file may import pkg from outside the module.
+	allowedStd func(pkg string) bool
 }
 
 // under reports whether p is dir or lies below it.
@@ -63,6 +66,23 @@ var rules = []rule{
 		applies: func(f file) bool { return !f.test && under(f.dir(), "controller") },
 		allowed: func(pkg string) bool { return pkg == "workqueue" },
 	},
+	{
+		name: "rest/ and plugin/ sit below clientcmd/: they never import it",
+		applies: func(f file) bool {
+			return !f.test && (under(f.dir(), "rest") || under(f.dir(), "plugin"))
+		},
+		allowed: func(pkg string) bool { return !under(pkg, "clientcmd") },
+	},
+	{
+		name: "apiserver/storage knows nothing of HTTP, protobuf or kinds: it imports api/ (not api/protobuf), " +
+			"internal/clock, internal/trace and apiserver/internal/continuetoken, and not net/http",
+		applies: func(f file) bool { return !f.test && under(f.dir(), "apiserver/storage") },
+		allowed: func(pkg string) bool {
+			return (under(pkg, "api") && !under(pkg, "api/protobuf")) ||
+				slices.Contains([]string{"internal/clock", "internal/trace", "apiserver/internal/continuetoken"}, pkg)
+		},
+		allowedStd: func(pkg string) bool { return !under(pkg, "net/http") },
+	},
 }
 
 // violations returns one line per import of files that a rule forbids, sorted.
@@ -75,6 +95,11 @@ func violations(files []file) []string {
 			}
 			for _, pkg := range f.imports {
 				if !r.allowed(pkg) {
+					out = append(out, fmt.Sprintf("%s imports %s: %s", f.path, pkg, r.name))
+				}
+			}
+			for _, pkg := range f.std {
+				if r.allowedStd != nil && !r.allowedStd(pkg) {
 					out = append(out, fmt.Sprintf("%s imports %s: %s", f.path, pkg, r.name))
 				}
 			}
@@ -93,23 +118,34 @@ func TestLayers_RulesCatchViolations(t *testing.T) {
 		f    file
 		want int // how many violations
 	}{
-		{"cmd/demo runs a harness package", file{"cmd/demo/run.go", false, []string{"harness/scenario"}}, 1},
-		{"a component runs a harness package", file{"informer/informer.go", false, []string{"harness/chaos"}}, 1},
-		{"a test outside harness/ uses the scenario runner", file{"chapters/05-reflector/scripts_test.go", true, []string{"harness/scenario"}}, 0},
-		{"a harness uses another harness", file{"harness/scenario/x.go", false, []string{"harness/chaos"}}, 0},
-		{"the testbed imports a chapter", file{"internal/testbed/controller.go", false, []string{"chapters/10-controller"}}, 1},
-		{"a harness test imports a chapter", file{"harness/chaos/x_test.go", true, []string{"chapters/10-controller"}}, 1},
-		{"the demo imports a chapter", file{"cmd/demo/controller.go", false, []string{"chapters/10-controller"}}, 1},
-		{"a chapter imports another chapter", file{"chapters/13-custom-resources/x.go", false, []string{"chapters/10-controller"}}, 0},
-		{"a chapter's test imports its chapter", file{"chapters/10-controller/x_test.go", true, []string{"chapters/10-controller", "harness/scenario"}}, 0},
-		{"a ground-floor helper imports a component", file{"internal/dashboard/x.go", false, []string{"informer"}}, 1},
-		{"a ground-floor helper imports helpers and wire types", file{"internal/dashboard/x.go", false, []string{"internal/trace", "api/watch"}}, 0},
-		{"a ground-floor helper's test imports a component", file{"internal/trace/x_test.go", true, []string{"informer"}}, 0},
-		{"the testbed imports the components", file{"internal/testbed/testbed.go", false, []string{"apiserver", "informer", "controller"}}, 0},
-		{"the testbed imports a harness", file{"internal/testbed/testbed.go", false, []string{"harness/scenario"}}, 1},
-		{"the controller loop imports the workqueue", file{"controller/loop.go", false, []string{"workqueue"}}, 0},
-		{"the controller loop imports the informer", file{"controller/loop.go", false, []string{"workqueue", "informer"}}, 1},
-		{"a package merely named like harness", file{"harnesses/x.go", false, []string{"harnesses/y"}}, 0},
+		{"cmd/demo runs a harness package", file{"cmd/demo/run.go", false, []string{"harness/scenario"}, nil}, 1},
+		{"a component runs a harness package", file{"informer/informer.go", false, []string{"harness/chaos"}, nil}, 1},
+		{"a test outside harness/ uses the scenario runner", file{"chapters/05-reflector/scripts_test.go", true, []string{"harness/scenario"}, nil}, 0},
+		{"a harness uses another harness", file{"harness/scenario/x.go", false, []string{"harness/chaos"}, nil}, 0},
+		{"the testbed imports a chapter", file{"internal/testbed/controller.go", false, []string{"chapters/10-controller"}, nil}, 1},
+		{"a harness test imports a chapter", file{"harness/chaos/x_test.go", true, []string{"chapters/10-controller"}, nil}, 1},
+		{"the demo imports a chapter", file{"cmd/demo/controller.go", false, []string{"chapters/10-controller"}, nil}, 1},
+		{"a chapter imports another chapter", file{"chapters/13-custom-resources/x.go", false, []string{"chapters/10-controller"}, nil}, 0},
+		{"a chapter's test imports its chapter", file{"chapters/10-controller/x_test.go", true, []string{"chapters/10-controller", "harness/scenario"}, nil}, 0},
+		{"a ground-floor helper imports a component", file{"internal/dashboard/x.go", false, []string{"informer"}, nil}, 1},
+		{"a ground-floor helper imports helpers and wire types", file{"internal/dashboard/x.go", false, []string{"internal/trace", "api/watch"}, nil}, 0},
+		{"a ground-floor helper's test imports a component", file{"internal/trace/x_test.go", true, []string{"informer"}, nil}, 0},
+		{"the testbed imports the components", file{"internal/testbed/testbed.go", false, []string{"apiserver", "informer", "controller"}, nil}, 0},
+		{"the testbed imports a harness", file{"internal/testbed/testbed.go", false, []string{"harness/scenario"}, nil}, 1},
+		{"the controller loop imports the workqueue", file{"controller/loop.go", false, []string{"workqueue"}, nil}, 0},
+		{"the controller loop imports the informer", file{"controller/loop.go", false, []string{"workqueue", "informer"}, nil}, 1},
+		{"a package merely named like harness", file{"harnesses/x.go", false, []string{"harnesses/y"}, nil}, 0},
+		{"the REST client imports clientcmd", file{"rest/config.go", false, []string{"clientcmd"}, nil}, 1},
+		{"the exec plugin imports clientcmd's API", file{"plugin/pkg/client/auth/exec/exec.go", false, []string{"clientcmd/api"}, nil}, 1},
+		{"the REST client imports the exec plugin", file{"rest/config.go", false, []string{"plugin/pkg/client/auth/exec", "rest/watch"}, nil}, 0},
+		{"a REST client test builds a kubeconfig", file{"rest/config_test.go", true, []string{"clientcmd"}, nil}, 0},
+		{"the storage imports its floor", file{"apiserver/storage/store.go", false,
+			[]string{"api", "api/watch", "internal/clock", "internal/trace", "apiserver/internal/continuetoken"}, []string{"sync", "context"}}, 0},
+		{"the storage imports the registry", file{"apiserver/storage/store.go", false, []string{"apiserver/internal/registry"}, nil}, 1},
+		{"the storage imports the protobuf codec", file{"apiserver/storage/record.go", false, []string{"api/protobuf", "internal/builtinproto"}, nil}, 2},
+		{"the storage imports the apiserver", file{"apiserver/storage/store.go", false, []string{"apiserver"}, nil}, 1},
+		{"the storage imports net/http", file{"apiserver/storage/store.go", false, nil, []string{"net/http", "net/http/httptest"}}, 2},
+		{"a storage test uses net/http", file{"apiserver/storage/x_test.go", true, []string{"apiserver"}, []string{"net/http"}}, 0},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -128,7 +164,8 @@ func TestLayers_ImportRules(t *testing.T) {
 	for _, f := range files {
 		seen[f.dir()] = true
 	}
-	for _, d := range []string{"cmd/demo", "controller", "harness/scenario", "internal/testbed", "internal/dashboard", "chapters/10-controller"} {
+	for _, d := range []string{"cmd/demo", "controller", "harness/scenario", "internal/testbed", "internal/dashboard", "chapters/10-controller",
+		"rest", "plugin/pkg/client/auth/exec", "apiserver/storage"} {
 		require.True(t, seen[d], "no .go file found in %s", d)
 	}
 	if diff := cmp.Diff([]string(nil), violations(files)); diff != "" {
@@ -194,8 +231,13 @@ func moduleFiles(t *testing.T, root, modPath string) []file {
 			if err != nil {
 				return fmt.Errorf("%s: %w", p, err)
 			}
-			if pkg, ok := strings.CutPrefix(ip, modPath+"/"); ok {
+			switch pkg, ok := strings.CutPrefix(ip, modPath+"/"); {
+			case ok:
 				f.imports = append(f.imports, pkg)
+			case ip == modPath:
+				f.imports = append(f.imports, ".")
+			default:
+				f.std = append(f.std, ip)
 			}
 		}
 		files = append(files, f)
