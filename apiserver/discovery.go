@@ -316,3 +316,17 @@ func isHealthPath(path string) bool {
 	}
 	return false
 }
+
+// servesSubresource says which subresources a resource has: status and scale where its
+// strategy has them, finalize where it has a finalize strategy (namespaces).
+func servesSubresource(res *resource, sub string) bool {
+	switch sub {
+	case "status":
+		return res.Strategy.HasStatus()
+	case "finalize":
+		return hasFinalize(res)
+	case "scale":
+		return res.Strategy.HasScale()
+	}
+	return false
+}
