@@ -103,11 +103,11 @@ func Example_bookmarks() {
 	<-lw.opened
 	src.AdvanceResourceVersion(49)
 	src.Bookmark()
-	<-st.done // Bookmark
-	fmt.Println("after the bookmark:", r.LastSyncResourceVersion())
+	<-st.done // the store has the Bookmark; the reflector records its RV just after
 	// A watch that delivered something may close at any time: the reflector just re-watches.
 	src.ResetWatches()
-	<-lw.opened
+	<-lw.opened // the re-watch is open, so the bookmark's RV is recorded by now
+	fmt.Println("after the bookmark:", r.LastSyncResourceVersion())
 	rr.stop()
 	fmt.Println(describeCalls(src.Calls()))
 	// Output:
