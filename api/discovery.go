@@ -76,6 +76,9 @@ type APIResource struct {
 	Verbs        []string `json:"verbs"`
 	ShortNames   []string `json:"shortNames,omitempty"`
 	Categories   []string `json:"categories,omitempty"`
+	// StorageVersionHash identifies the version objects are stored in: equal hashes mean
+	// the same storage (core and events.k8s.io Events, both HorizontalPodAutoscaler versions).
+	StorageVersionHash string `json:"storageVersionHash,omitempty"`
 }
 
 // APIGroupDiscoveryList mirrors apidiscovery/v2 APIGroupDiscoveryList: the aggregated answer

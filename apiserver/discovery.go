@@ -1,11 +1,14 @@
 package apiserver
 
 import (
+	"crypto/sha256"
+	"encoding/base64"
 	"encoding/json"
 	"fmt"
 	"net/http"
 	"regexp"
 	"runtime"
+	"slices"
 	"strings"
 
 	"github.com/informer-lab/informer-lab/api"
@@ -94,6 +97,47 @@ func hasFinalize(res *resource) bool {
 	return ok
 }
 
+// subresourcesOf lists a resource's subresources by name, as both discovery documents do:
+// finalize, scale and status where the strategy has them, and the kind's further ones.
+// A response kind in the resource's own group-version is left with an empty group and
+// version in aggregated discovery, as the real built-ins send it; custom resources name it.
+func subresourcesOf(ri ResourceInfo, res *resource) []rest.Subresource {
+	var out []rest.Subresource
+	own := api.GroupVersionKind{Kind: ri.Kind}
+	if hasFinalize(res) {
+		out = append(out, rest.Subresource{Name: "finalize", Kind: own, Verbs: []string{"update"}})
+	}
+	if res.Strategy.HasScale() {
+		out = append(out, rest.Subresource{Name: "scale", Kind: scaleGVK, Verbs: statusVerbs})
+	}
+	if res.Strategy.HasStatus() {
+		out = append(out, rest.Subresource{Name: "status", Kind: own, Verbs: statusVerbs})
+	}
+	out = append(out, res.Subresources...)
+	slices.SortFunc(out, func(a, b rest.Subresource) int { return strings.Compare(a.Name, b.Name) })
+	return out
+}
+
+// responseKind is the kind discovery names for a (sub)resource of ri: the empty group and
+// version of a built-in's own group-version stay empty, a custom resource's are filled in.
+func responseKind(ri ResourceInfo, res *resource, k api.GroupVersionKind) *api.GroupVersionKind {
+	own := k.Group == ri.Group && (k.Version == "" || k.Version == ri.Version)
+	switch {
+	case own && res.Builtin:
+		k.Group, k.Version = "", ""
+	case own:
+		k.Group, k.Version = ri.Group, ri.Version
+	}
+	return &k
+}
+
+// storageVersionHash mirrors discovery.StorageVersionHash: the first 8 bytes of the SHA-256
+// of "group/version/kind" of the storage version, in base64.
+func storageVersionHash(gvk api.GroupVersionKind) string {
+	sum := sha256.Sum256([]byte(gvk.Group + "/" + gvk.Version + "/" + gvk.Kind))
+	return base64.StdEncoding.EncodeToString(sum[:8])
+}
+
 func legacyResources(infos []served) []api.APIResource {
 	out := []api.APIResource{}
 	for _, sv := range infos {
@@ -101,16 +145,12 @@ func legacyResources(infos []served) []api.APIResource {
 		out = append(out, api.APIResource{
 			Name: ri.Resource, SingularName: ri.Singular(), Namespaced: ri.Namespaced, Kind: ri.Kind,
 			Verbs: res.Verbs(), ShortNames: ri.ShortNames, Categories: ri.Categories,
+			StorageVersionHash: storageVersionHash(res.StorageGVK()),
 		})
-		if hasFinalize(res) {
-			out = append(out, api.APIResource{Name: ri.Resource + "/finalize", Namespaced: ri.Namespaced, Kind: ri.Kind, Verbs: []string{"update"}})
-		}
-		if res.Strategy.HasScale() {
-			out = append(out, api.APIResource{Name: ri.Resource + "/scale", Namespaced: ri.Namespaced,
-				Group: scaleGVK.Group, Version: scaleGVK.Version, Kind: scaleGVK.Kind, Verbs: statusVerbs})
-		}
-		if res.Strategy.HasStatus() {
-			out = append(out, api.APIResource{Name: ri.Resource + "/status", Namespaced: ri.Namespaced, Kind: ri.Kind, Verbs: statusVerbs})
+		for _, sr := range subresourcesOf(ri, res) {
+			k := responseKind(ri, res, sr.Kind)
+			out = append(out, api.APIResource{Name: ri.Resource + "/" + sr.Name, Namespaced: ri.Namespaced,
+				Group: k.Group, Version: k.Version, Kind: k.Kind, Verbs: sr.Verbs})
 		}
 	}
 	return out
@@ -120,23 +160,18 @@ func aggregatedResources(infos []served) []api.APIResourceDiscovery {
 	out := []api.APIResourceDiscovery{}
 	for _, sv := range infos {
 		ri, res := sv.ri, sv.res
-		gvk := ri.GVK()
 		scope := api.ScopeCluster
 		if ri.Namespaced {
 			scope = api.ScopeNamespace
 		}
 		d := api.APIResourceDiscovery{
-			Resource: ri.Resource, ResponseKind: &gvk, Scope: scope, SingularResource: ri.Singular(),
+			Resource: ri.Resource, ResponseKind: responseKind(ri, res, api.GroupVersionKind{Kind: ri.Kind}),
+			Scope: scope, SingularResource: ri.Singular(),
 			Verbs: res.Verbs(), ShortNames: ri.ShortNames, Categories: ri.Categories,
 		}
-		if hasFinalize(res) {
-			d.Subresources = append(d.Subresources, api.APISubresourceDiscovery{Subresource: "finalize", ResponseKind: &gvk, Verbs: []string{"update"}})
-		}
-		if res.Strategy.HasScale() {
-			d.Subresources = append(d.Subresources, api.APISubresourceDiscovery{Subresource: "scale", ResponseKind: &scaleGVK, Verbs: statusVerbs})
-		}
-		if res.Strategy.HasStatus() {
-			d.Subresources = append(d.Subresources, api.APISubresourceDiscovery{Subresource: "status", ResponseKind: &gvk, Verbs: statusVerbs})
+		for _, sr := range subresourcesOf(ri, res) {
+			d.Subresources = append(d.Subresources, api.APISubresourceDiscovery{
+				Subresource: sr.Name, ResponseKind: responseKind(ri, res, sr.Kind), Verbs: sr.Verbs})
 		}
 		out = append(out, d)
 	}
@@ -320,6 +355,9 @@ func isHealthPath(path string) bool {
 // servesSubresource says which subresources a resource has: status and scale where its
 // strategy has them, finalize where it has a finalize strategy (namespaces).
 func servesSubresource(res *resource, sub string) bool {
+	if _, ok := res.Subresource(sub); ok {
+		return true
+	}
 	switch sub {
 	case "status":
 		return res.Strategy.HasStatus()

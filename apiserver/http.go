@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"net/http"
 	"runtime/debug"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -208,6 +209,15 @@ func (s *endpoints) route(w http.ResponseWriter, r *http.Request) {
 		defer vw.finish()
 		w = vw
 	}
+	if h := handlerFor(info); h != nil {
+		h(s, w, r, info)
+		return
+	}
+	if _, ok := info.res.Subresource(info.subresource); ok {
+		// Declared for discovery, not served here yet.
+		writeError(w, registry.NotFoundResource())
+		return
+	}
 	switch info.verb {
 	case "get", "update", "patch":
 		if info.subresource == "scale" {
@@ -326,6 +336,14 @@ func (s *endpoints) classify(info *requestInfo, r *http.Request) error {
 	collection := info.name == ""
 	allNamespaces := info.res.Info.Namespaced && !info.hasNamespace
 	m := r.Method
+	if sr, ok := info.res.Subresource(info.subresource); ok {
+		// A further subresource serves the verbs it declares, by method alone.
+		if v := subresourceVerbs[m]; slices.Contains(sr.Verbs, v) {
+			info.verb = v
+			return nil
+		}
+		return api.NewMethodNotAllowed()
+	}
 	switch {
 	case info.legacyWatch && m == http.MethodGet:
 		info.verb = "watch"
@@ -350,10 +368,16 @@ func (s *endpoints) classify(info *requestInfo, r *http.Request) error {
 	case !collection && m == http.MethodDelete && info.subresource == "":
 		info.verb = "delete"
 	}
-	if info.verb == "" {
+	if info.verb == "" || info.subresource == "" && !info.res.Serves(info.verb) {
 		return api.NewMethodNotAllowed()
 	}
 	return nil
+}
+
+// subresourceVerbs maps a method to the verb of a further subresource (rest.Subresource).
+var subresourceVerbs = map[string]string{
+	http.MethodGet: "get", http.MethodPost: "create", http.MethodPut: "update",
+	http.MethodPatch: "patch", http.MethodDelete: "delete",
 }
 
 // isTrue mirrors the query-parameter boolean conversion (U10): present and not "0"/"false".

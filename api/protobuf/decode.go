@@ -243,6 +243,8 @@ func (d *decoder) value(m *message, data []byte, prev any) (any, error) {
 		return decodeTime(m, data)
 	case spDuration, spQuantity, spIntOrString, spRawExtension, spFieldsV1:
 		return d.specialValue(m, data)
+	case spStringList:
+		return d.stringList(m, data, prev)
 	}
 	out, _ := prev.(map[string]any)
 	if out == nil {
@@ -348,7 +350,7 @@ func isZeroValue(m *message, v any) bool {
 // zeroValue is the JSON of a message's Go zero value.
 func zeroValue(m *message) any {
 	switch m.special {
-	case spTime, spMicroTime, spRawExtension, spFieldsV1:
+	case spTime, spMicroTime, spRawExtension, spFieldsV1, spStringList:
 		return nil
 	case spDuration:
 		return "0s"

@@ -159,3 +159,34 @@ func convertNumbers(v any) any {
 	}
 	return v
 }
+
+// stringList reads a named []string's message: every items (field 1) appended, as the
+// generated Unmarshal appends; no items is a nil slice, JSON null.
+func (d *decoder) stringList(m *message, data []byte, prev any) (any, error) {
+	out, _ := prev.([]any)
+	r := reader{b: data}
+	for !r.done() {
+		num, wt, err := r.tag()
+		if err != nil {
+			return nil, err
+		}
+		if num != 1 {
+			if err := r.skip(wt); err != nil {
+				return nil, err
+			}
+			continue
+		}
+		if wt != wireBytes {
+			return nil, fmt.Errorf("protobuf: %s: wrong wire type %d", m.name, wt)
+		}
+		b, err := r.bytes()
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, d.str(b))
+	}
+	if out == nil {
+		return nil, nil
+	}
+	return out, nil
+}

@@ -70,6 +70,9 @@ const (
 	spIntOrString
 	spRawExtension
 	spFieldsV1
+	// spStringList is a named []string (the reviews' and CSRs' ExtraValue): a message of one
+	// repeated string, items = 1, whose JSON is the list itself.
+	spStringList
 )
 
 var specials = map[string]special{
@@ -87,6 +90,7 @@ var specials = map[string]special{
 var specialNames = map[string]special{
 	"Time": spTime, "MicroTime": spMicroTime, "Duration": spDuration, "FieldsV1": spFieldsV1,
 	"Quantity": spQuantity, "IntOrString": spIntOrString, "RawExtension": spRawExtension,
+	"StringList": spStringList,
 }
 
 type message struct {

@@ -185,6 +185,19 @@ func (e *encoder) value(b []byte, m *message, v any) ([]byte, error) {
 			b = appendVarint(b, uint64(i))
 			return append(b, 0x1a, 0x00), nil
 		}
+	case spStringList:
+		items, ok := v.([]any)
+		if !ok && v != nil {
+			return b, fmt.Errorf("protobuf: %s: want a list, got %T", m.name, v)
+		}
+		for _, it := range items {
+			s, ok := it.(string)
+			if !ok {
+				return b, fmt.Errorf("protobuf: %s: want a string, got %T", m.name, it)
+			}
+			b = appendStringField(b, 1, s)
+		}
+		return b, nil
 	case spRawExtension, spFieldsV1:
 		if v == nil {
 			return b, nil

@@ -55,16 +55,16 @@ func Example_discovery() {
 	// secrets                                  v1                        true         Secret
 	// serviceaccounts             sa           v1                        true         ServiceAccount
 	// services                    svc          v1                        true         Service
-	// customresourcedefinitions   crd,crds     apiextensions.k8s.io/v1   false        CustomResourceDefinition
 	// daemonsets                  ds           apps/v1                   true         DaemonSet
 	// deployments                 deploy       apps/v1                   true         Deployment
 	// replicasets                 rs           apps/v1                   true         ReplicaSet
 	// statefulsets                sts          apps/v1                   true         StatefulSet
+	// events                      ev           events.k8s.io/v1          true         Event
 	// cronjobs                    cj           batch/v1                  true         CronJob
 	// jobs                                     batch/v1                  true         Job
+	// customresourcedefinitions   crd,crds     apiextensions.k8s.io/v1   false        CustomResourceDefinition
 	// leases                                   coordination.k8s.io/v1    true         Lease
 	// endpointslices                           discovery.k8s.io/v1       true         EndpointSlice
-	// events                      ev           events.k8s.io/v1          true         Event
 }
 
 // Example_discoveryThenDynamic is what kubectl does with `kubectl label po web-1 …`: resolve

@@ -2,6 +2,7 @@ package registry
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"sync/atomic"
 
@@ -130,12 +131,44 @@ type Resource struct {
 	// CRD holds what that CRD says now, swapped whole by its updates.
 	CRDName string
 	CRD     atomic.Pointer[apiextensions.Serving]
+	// OnlyVerbs, when set, are the verbs served (rest.Kind.Verbs); Subresources are the
+	// subresources beyond status, scale and finalize (rest.Kind.Subresources).
+	OnlyVerbs    []string
+	Subresources []rest.Subresource
+	// Storage is the kind objects are stored as, when it is not Info's (rest.Kind.Storage).
+	Storage api.GroupVersionKind
+}
+
+// StorageGVK is the group, version and kind the resource's objects are stored as.
+func (r *Resource) StorageGVK() api.GroupVersionKind {
+	if r.Storage.Kind != "" {
+		return r.Storage
+	}
+	return r.Info.GVK()
 }
 
 // Verbs lists the verbs the resource serves, sorted as discovery sends them.
 func (r *Resource) Verbs() []string {
+	if r.OnlyVerbs != nil {
+		return r.OnlyVerbs
+	}
 	if r.NoCollectionDelete {
 		return []string{"create", "delete", "get", "list", "patch", "update", "watch"}
 	}
 	return []string{"create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"}
+}
+
+// Serves reports whether the resource serves verb on itself (not on a subresource).
+func (r *Resource) Serves(verb string) bool {
+	return slices.Contains(r.Verbs(), verb)
+}
+
+// Subresource returns the further subresource called name, if the resource has one.
+func (r *Resource) Subresource(name string) (rest.Subresource, bool) {
+	for _, sr := range r.Subresources {
+		if sr.Name == name {
+			return sr, true
+		}
+	}
+	return rest.Subresource{}, false
 }

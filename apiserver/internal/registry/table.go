@@ -56,8 +56,12 @@ func infoOf(k rest.Kind) ResourceInfo {
 		labels = append(labels, l)
 	}
 	slices.Sort(labels)
+	version := k.Version
+	if version == "" {
+		version = "v1"
+	}
 	ri := ResourceInfo{
-		Group: k.Group, Version: "v1", Resource: k.Resource, Kind: k.Kind, Namespaced: k.Strategy.NamespaceScoped(),
+		Group: k.Group, Version: version, Resource: k.Resource, Kind: k.Kind, Namespaced: k.Strategy.NamespaceScoped(),
 		ShortNames: slices.Clone(k.ShortNames), Categories: slices.Clone(k.Categories),
 		AllowUnconditionalUpdate: k.Strategy.AllowUnconditionalUpdate(),
 		ReturnDeletedObject:      k.ReturnDeletedObject, FieldLabels: labels,
@@ -95,7 +99,9 @@ type Table struct {
 func NewTable(store *storage.Store, ips *core.ClusterIPAllocator) *Table {
 	t := &Table{store: store, resources: map[string]*Resource{}, byGV: map[string][]*Resource{}}
 	for _, k := range builtinKinds(ips) {
-		if _, err := t.add(&Resource{Info: infoOf(k), Builtin: true, Strategy: k.Strategy, NoCollectionDelete: k.NoCollectionDelete}); err != nil {
+		r := &Resource{Info: infoOf(k), Builtin: true, Strategy: k.Strategy, NoCollectionDelete: k.NoCollectionDelete,
+			OnlyVerbs: k.Verbs, Subresources: k.Subresources, Storage: k.Storage}
+		if _, err := t.add(r); err != nil {
 			panic(err) // the table above has no duplicate
 		}
 	}
@@ -161,6 +167,27 @@ func (t *Table) ByGV(group, version string) []*Resource {
 	return slices.Clone(t.byGV[group+"/"+version])
 }
 
+// builtinGroupOrder is the order of the built-in groups in a default kube-apiserver v1.36's
+// discovery: kube-aggregator sorts APIServices by groupPriorityMinimum, highest first, and
+// the built-in groups' priorities give this list (apiserver/testdata/reference pins it).
+// Other groups (custom resources, priority 1000) follow, by name.
+var builtinGroupOrder = []string{
+	"", "apiregistration.k8s.io", "apps", "events.k8s.io", "authentication.k8s.io",
+	"authorization.k8s.io", "autoscaling", "batch", "certificates.k8s.io", "networking.k8s.io",
+	"policy", "rbac.authorization.k8s.io", "storage.k8s.io", "admissionregistration.k8s.io",
+	"apiextensions.k8s.io", "scheduling.k8s.io", "coordination.k8s.io", "node.k8s.io",
+	"discovery.k8s.io", "resource.k8s.io", "flowcontrol.apiserver.k8s.io",
+}
+
+// groupRank is a group's place in discovery: its index in builtinGroupOrder, or after all
+// of them (groups of equal rank keep their sorted order).
+func groupRank(g string) int {
+	if i := slices.Index(builtinGroupOrder, g); i >= 0 {
+		return i
+	}
+	return len(builtinGroupOrder)
+}
+
 // GroupVersions returns the served group-versions by group, the core group under "", each
 // group's versions in discovery order (the first is the preferred one).
 func (t *Table) GroupVersions() (groups []string, versions map[string][]string) {
@@ -174,6 +201,7 @@ func (t *Table) GroupVersions() (groups []string, versions map[string][]string) 
 		}
 		versions[g] = append(versions[g], v)
 	}
+	slices.SortStableFunc(groups, func(a, b string) int { return groupRank(a) - groupRank(b) })
 	for _, vs := range versions {
 		slices.SortStableFunc(vs, func(a, b string) int {
 			switch {

@@ -187,10 +187,25 @@ func ExamplePaths() {
 	}
 	// Output:
 	// api/v1
+	// apis/admissionregistration.k8s.io/v1
 	// apis/apiextensions.k8s.io/v1
+	// apis/apiregistration.k8s.io/v1
 	// apis/apps/v1
+	// apis/authentication.k8s.io/v1
+	// apis/authorization.k8s.io/v1
+	// apis/autoscaling/v1
+	// apis/autoscaling/v2
 	// apis/batch/v1
+	// apis/certificates.k8s.io/v1
 	// apis/coordination.k8s.io/v1
 	// apis/discovery.k8s.io/v1
 	// apis/events.k8s.io/v1
+	// apis/flowcontrol.apiserver.k8s.io/v1
+	// apis/networking.k8s.io/v1
+	// apis/node.k8s.io/v1
+	// apis/policy/v1
+	// apis/rbac.authorization.k8s.io/v1
+	// apis/resource.k8s.io/v1
+	// apis/scheduling.k8s.io/v1
+	// apis/storage.k8s.io/v1
 }

@@ -29,9 +29,9 @@ import (
 
 // config holds the flags.
 type config struct {
-	refBin, out, knownPath, reportPath, only, from string
-	accept                                         bool
-	concurrency, maxMut, kubectlN                  int
+	refBin, out, knownPath, reportPath, only, from, capture string
+	accept                                                  bool
+	concurrency, maxMut, kubectlN                           int
 }
 
 func main() {
@@ -46,8 +46,13 @@ func main() {
 	flag.IntVar(&c.maxMut, "max-mutations", 30, "schema mutations per manifest")
 	flag.IntVar(&c.kubectlN, "kubectl", 60, "manifests that also get a kubectl case")
 	flag.StringVar(&c.from, "from", "", "check (and -accept, report) the results.json of an earlier run instead of running the servers")
+	flag.StringVar(&c.capture, "capture", "", "write the reference's discovery documents into this directory and exit (make discovery-reference)")
 	flag.Parse()
-	if err := run(c); err != nil {
+	runFn := run
+	if c.capture != "" {
+		runFn = func(c config) error { return capture(c, c.capture) }
+	}
+	if err := runFn(c); err != nil {
 		fmt.Fprintln(os.Stderr, "conform:", err)
 		os.Exit(1)
 	}

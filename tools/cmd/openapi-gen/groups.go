@@ -77,6 +77,17 @@ var groupVersions = []groupVersion{
 			},
 		),
 	},
+	gvOf("admissionregistration.k8s.io", "v1", "MutatingAdmissionPolicy", "MutatingAdmissionPolicyBinding",
+		"MutatingWebhookConfiguration", "ValidatingAdmissionPolicy", "ValidatingAdmissionPolicyBinding",
+		"ValidatingWebhookConfiguration"),
+	{
+		path: "apis/apiextensions.k8s.io/v1", group: "apiextensions.k8s.io", version: "v1",
+		roots: roots(kinds(extensions, "CustomResourceDefinition")),
+	},
+	{
+		path: "apis/apiregistration.k8s.io/v1", group: "apiregistration.k8s.io", version: "v1",
+		roots: roots(kinds("io.k8s.kube-aggregator.pkg.apis.apiregistration.v1.", "APIService")),
+	},
 	{
 		path: "apis/apps/v1", group: "apps", version: "v1",
 		roots: roots(
@@ -86,24 +97,48 @@ var groupVersions = []groupVersion{
 			[]string{"io.k8s.api.autoscaling.v1.Scale"},
 		),
 	},
-	{
-		path: "apis/batch/v1", group: "batch", version: "v1",
-		roots: roots(kinds("io.k8s.api.batch.v1.", "CronJob", "Job")),
-	},
-	{
-		path: "apis/coordination.k8s.io/v1", group: "coordination.k8s.io", version: "v1",
-		roots: roots(kinds("io.k8s.api.coordination.v1.", "Lease")),
-	},
-	{
-		path: "apis/events.k8s.io/v1", group: "events.k8s.io", version: "v1",
-		roots: roots(kinds("io.k8s.api.events.v1.", "Event")),
-	},
-	{
-		path: "apis/discovery.k8s.io/v1", group: "discovery.k8s.io", version: "v1",
-		roots: roots(kinds("io.k8s.api.discovery.v1.", "EndpointSlice")),
-	},
-	{
-		path: "apis/apiextensions.k8s.io/v1", group: "apiextensions.k8s.io", version: "v1",
-		roots: roots(kinds(extensions, "CustomResourceDefinition")),
-	},
+	// The reviews are create-only: their routes name the kind alone, never a List.
+	reviews("authentication.k8s.io", "SelfSubjectReview", "TokenReview"),
+	reviews("authorization.k8s.io", "LocalSubjectAccessReview", "SelfSubjectAccessReview",
+		"SelfSubjectRulesReview", "SubjectAccessReview"),
+	gvOf("autoscaling", "v1", "HorizontalPodAutoscaler"),
+	gvOf("autoscaling", "v2", "HorizontalPodAutoscaler"),
+	gvOf("batch", "v1", "CronJob", "Job"),
+	gvOf("certificates.k8s.io", "v1", "CertificateSigningRequest"),
+	gvOf("coordination.k8s.io", "v1", "Lease"),
+	gvOf("discovery.k8s.io", "v1", "EndpointSlice"),
+	gvOf("events.k8s.io", "v1", "Event"),
+	gvOf("flowcontrol.apiserver.k8s.io", "v1", "FlowSchema", "PriorityLevelConfiguration"),
+	gvOf("networking.k8s.io", "v1", "IPAddress", "Ingress", "IngressClass", "NetworkPolicy", "ServiceCIDR"),
+	gvOf("node.k8s.io", "v1", "RuntimeClass"),
+	gvOf("policy", "v1", "PodDisruptionBudget"),
+	gvOf("rbac.authorization.k8s.io", "v1", "ClusterRole", "ClusterRoleBinding", "Role", "RoleBinding"),
+	gvOf("resource.k8s.io", "v1", "DeviceClass", "ResourceClaim", "ResourceClaimTemplate", "ResourceSlice"),
+	gvOf("scheduling.k8s.io", "v1", "PriorityClass"),
+	gvOf("storage.k8s.io", "v1", "CSIDriver", "CSINode", "CSIStorageCapacity", "StorageClass",
+		"VolumeAttachment", "VolumeAttributesClass"),
+}
+
+// apiPrefix is the definition-name prefix of a group's Go package under k8s.io/api:
+// "io.k8s.api.rbac.v1." for rbac.authorization.k8s.io/v1 (the group's first label).
+func apiPrefix(group, version string) string {
+	pkg, _, _ := strings.Cut(group, ".")
+	return "io.k8s.api." + pkg + "." + version + "."
+}
+
+// gvOf is the document of a group-version of k8s.io/api whose routes serve kinds and their Lists.
+func gvOf(group, version string, names ...string) groupVersion {
+	return groupVersion{path: "apis/" + group + "/" + version, group: group, version: version,
+		roots: roots(kinds(apiPrefix(group, version), names...))}
+}
+
+// reviews is the document of a v1 group whose resources are create-only reviews.
+func reviews(group string, names ...string) groupVersion {
+	var rs []string
+	for _, n := range names {
+		rs = append(rs, apiPrefix(group, "v1")+n)
+	}
+	// Create is their only verb: no DELETE, PATCH, watch or Status body in their routes.
+	rs = append(rs, meta+"APIResourceList")
+	return groupVersion{path: "apis/" + group + "/v1", group: group, version: "v1", roots: rs}
 }

@@ -88,10 +88,10 @@ func protoPackage(goPkg string) string {
 	return strings.ReplaceAll(goPkg, "/", ".")
 }
 
-// visit records the message of struct type t and of every type it reaches, and returns
+// visit records the message of struct type t (or of a special named type) and of every type it reaches, and returns
 // the message's full name.
 func (g *generator) visit(t reflect.Type) (string, error) {
-	if t.Kind() != reflect.Struct || t.Name() == "" || t.PkgPath() == "" {
+	if _, sp := specials[t]; (t.Kind() != reflect.Struct && !sp) || t.Name() == "" || t.PkgPath() == "" {
 		return "", fmt.Errorf("%v is not a named struct type", t)
 	}
 	pkg := protoPackage(t.PkgPath())
@@ -196,7 +196,7 @@ func (g *generator) field(sf reflect.StructField) (field, bool, error) {
 		if f.Key == kindMessage {
 			return field{}, false, fmt.Errorf("map key %v is a message", t.Key())
 		}
-		if t.Elem().Kind() == reflect.Slice && t.Elem().Elem().Kind() != reflect.Uint8 {
+		if _, sp := specials[t.Elem()]; !sp && t.Elem().Kind() == reflect.Slice && t.Elem().Elem().Kind() != reflect.Uint8 {
 			return field{}, false, fmt.Errorf("map value %v is a list (a wrapper message the generator does not know)", t.Elem())
 		}
 		if f.Value, f.ValueType, err = g.elemKind(t.Elem()); err != nil {
@@ -216,6 +216,10 @@ func (g *generator) field(sf reflect.StructField) (field, bool, error) {
 // elemKind is the kind of a single value of type t (a field, a list item, a map key or
 // value), and for a message its full name.
 func (g *generator) elemKind(t reflect.Type) (string, string, error) {
+	if _, ok := specials[t]; ok { // a named non-struct type with a wrapper message
+		name, err := g.visit(t)
+		return kindMessage, name, err
+	}
 	switch t.Kind() {
 	case reflect.String:
 		return "string", "", nil

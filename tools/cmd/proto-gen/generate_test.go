@@ -63,7 +63,7 @@ func TestCh02_CommittedDescriptorsAreCurrent(t *testing.T) {
 func TestCh02_DescriptorsMatchGeneratedProto(t *testing.T) {
 	g, err := collect()
 	require.NoError(t, err)
-	out, err := exec.Command("go", "list", "-m", "-f", "{{.Path}} {{.Dir}}", "k8s.io/api", "k8s.io/apimachinery").Output()
+	out, err := exec.Command("go", "list", "-m", "-f", "{{.Path}} {{.Dir}}", "k8s.io/api", "k8s.io/apimachinery", "k8s.io/kube-aggregator").Output()
 	require.NoError(t, err, "locating the k8s.io modules")
 	modules := map[string]string{}
 	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
@@ -76,8 +76,10 @@ func TestCh02_DescriptorsMatchGeneratedProto(t *testing.T) {
 		pkgPath := typ.PkgPath()
 		if _, ok := protos[pkgPath]; !ok {
 			mod := "k8s.io/api"
-			if strings.HasPrefix(pkgPath, "k8s.io/apimachinery/") {
-				mod = "k8s.io/apimachinery"
+			for _, m := range []string{"k8s.io/apimachinery", "k8s.io/kube-aggregator"} {
+				if strings.HasPrefix(pkgPath, m+"/") {
+					mod = m
+				}
 			}
 			file := filepath.Join(modules[mod], strings.TrimPrefix(pkgPath, mod), "generated.proto")
 			data, err := os.ReadFile(file)

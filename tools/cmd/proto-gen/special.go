@@ -3,6 +3,10 @@ package main
 import (
 	"reflect"
 
+	authenticationv1 "k8s.io/api/authentication/v1"
+	authorizationv1 "k8s.io/api/authorization/v1"
+	certificatesv1 "k8s.io/api/certificates/v1"
+
 	"k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
@@ -32,6 +36,11 @@ var specials = map[reflect.Type]special{
 	reflect.TypeFor[intstr.IntOrString](): {"IntOrString", []field{
 		scalar("type", 1, "int64"), scalar("intVal", 2, "int32"), scalar("strVal", 3, "string"),
 	}},
+	// ExtraValue is a named []string: generated.proto wraps it in a message of one repeated
+	// string (its Marshal writes the items), and its JSON is the list.
+	reflect.TypeFor[authenticationv1.ExtraValue](): {"StringList", stringList},
+	reflect.TypeFor[authorizationv1.ExtraValue]():  {"StringList", stringList},
+	reflect.TypeFor[certificatesv1.ExtraValue]():   {"StringList", stringList},
 	reflect.TypeFor[runtime.Unknown](): {"Unknown", []field{
 		{JSON: "typeMeta", Name: "typeMeta", Number: 1, Kind: kindMessage,
 			Type: "k8s.io.apimachinery.pkg.runtime.TypeMeta"},
@@ -54,3 +63,6 @@ func scalar(name string, number int, kind string) field {
 func nullableBytes(name string, number int) field {
 	return field{JSON: name, Name: name, Number: number, Kind: "bytes", Nullable: true}
 }
+
+// stringList is the one field of a named []string's wrapper message.
+var stringList = []field{{JSON: "items", Name: "items", Number: 1, Kind: "string", Repeated: true, Nullable: true}}

@@ -33,5 +33,7 @@ func (Strategy) ValidateUpdate(obj, old *api.Unstructured) []api.StatusCause {
 // CustomResourceDefinitions is the customresourcedefinitions resource.
 func CustomResourceDefinitions() rest.Kind {
 	return rest.Kind{Group: Group, Resource: "customresourcedefinitions", Kind: "CustomResourceDefinition",
-		ShortNames: []string{"crd", "crds"}, Categories: []string{"api-extensions"}, Strategy: NewStrategy()}
+		ShortNames: []string{"crd", "crds"}, Categories: []string{"api-extensions"}, Strategy: NewStrategy(),
+		// CRDs are still stored as v1beta1 (its storageVersionHash says so).
+		Storage: api.GroupVersionKind{Group: Group, Version: "v1beta1", Kind: "CustomResourceDefinition"}}
 }

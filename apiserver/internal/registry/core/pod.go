@@ -41,5 +41,22 @@ func (s podStrategy) Validate(obj *api.Unstructured) []api.StatusCause {
 func Pods() rest.Kind {
 	return rest.Kind{Resource: "pods", Kind: "Pod", ShortNames: []string{"po"}, Categories: []string{"all"},
 		Fields: podFields, ReturnDeletedObject: true,
+		Subresources: []rest.Subresource{
+			{Name: "attach", Kind: gvk("PodAttachOptions"), Verbs: createGet},
+			{Name: "binding", Kind: gvk("Binding"), Verbs: createOnly},
+			{Name: "ephemeralcontainers", Kind: gvk("Pod"), Verbs: rest.StatusVerbs},
+			{Name: "eviction", Kind: api.GroupVersionKind{Group: "policy", Version: "v1", Kind: "Eviction"}, Verbs: createOnly},
+			{Name: "exec", Kind: gvk("PodExecOptions"), Verbs: createGet},
+			{Name: "log", Kind: gvk("Pod"), Verbs: []string{"get"}},
+			{Name: "portforward", Kind: gvk("PodPortForwardOptions"), Verbs: createGet},
+			{Name: "proxy", Kind: gvk("PodProxyOptions"), Verbs: rest.ProxyVerbs},
+			{Name: "resize", Kind: gvk("Pod"), Verbs: rest.StatusVerbs},
+		},
 		Strategy: podStrategy{rest.Base{GVK: gvk("Pod"), Status: true, Generation: true, Unconditional: true}}}
 }
+
+// The verb sets of pods' further subresources.
+var (
+	createGet  = []string{"create", "get"}
+	createOnly = []string{"create"}
+)

@@ -43,7 +43,8 @@ func (serviceStrategy) KeepAllocated(obj, old *api.Unstructured) {
 // Services is the services resource, allocating from ips.
 func Services(ips *ClusterIPAllocator) rest.Kind {
 	return rest.Kind{Resource: "services", Kind: "Service", ShortNames: []string{"svc"}, Categories: []string{"all"}, ReturnDeletedObject: true,
-		Fields: map[string]rest.FieldRead{"spec.clusterIP": rest.TextField("spec.clusterIP"), "spec.type": rest.TextField("spec.type")},
+		Fields:       map[string]rest.FieldRead{"spec.clusterIP": rest.TextField("spec.clusterIP"), "spec.type": rest.TextField("spec.type")},
+		Subresources: []rest.Subresource{{Name: "proxy", Kind: gvk("ServiceProxyOptions"), Verbs: rest.ProxyVerbs}},
 		Strategy: serviceStrategy{rest.Base{GVK: gvk("Service"), Status: true, Unconditional: true,
 			ResetStatus: func() map[string]any { return map[string]any{"loadBalancer": map[string]any{}} }}, ips}}
 }

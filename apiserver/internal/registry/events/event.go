@@ -20,5 +20,6 @@ var fields = map[string]rest.FieldRead{
 // Events is the events.k8s.io events resource.
 func Events() rest.Kind {
 	return rest.Kind{Group: "events.k8s.io", Resource: "events", Kind: "Event", ShortNames: []string{"ev"}, Fields: fields,
+		Storage:  api.GroupVersionKind{Version: "v1", Kind: "Event"}, // core v1 Events hold them
 		Strategy: rest.Base{GVK: api.GroupVersionKind{Group: "events.k8s.io", Version: "v1", Kind: "Event"}, Unconditional: true}}
 }

@@ -22,7 +22,38 @@ type Kind struct {
 	ReturnDeletedObject bool
 	// NoCollectionDelete: the resource has no collection DELETE (namespaces).
 	NoCollectionDelete bool
-	Strategy           Strategy
+	// Version is the served version; "v1" when empty.
+	Version string
+	// Verbs, when set, are the only verbs served (sorted as discovery sends them): "create"
+	// for the reviews and bindings, "get" and "list" for componentstatuses. Any other verb
+	// is 405, as for a REST storage that lacks the interface.
+	Verbs []string
+	// Subresources are the subresources beyond status, scale and finalize (which the
+	// strategy implies): pods/eviction, serviceaccounts/token, nodes/proxy, … Each needs a
+	// handler in the endpoints layer.
+	Subresources []Subresource
+	// Storage is the kind objects are stored as when it is another group-version's: core
+	// v1 Event for events.k8s.io, autoscaling/v2 for autoscaling/v1 HorizontalPodAutoscalers.
+	Storage  api.GroupVersionKind
+	Strategy Strategy
+}
+
+// The verb sets discovery lists for subresources.
+var (
+	// StatusVerbs are the verbs of status, scale and the other subresources that read and
+	// write a part of the object.
+	StatusVerbs = []string{"get", "patch", "update"}
+	// ProxyVerbs are the verbs of the proxy subresources.
+	ProxyVerbs = []string{"create", "delete", "get", "patch", "update"}
+)
+
+// Subresource is one further subresource of a kind, as discovery lists it.
+type Subresource struct {
+	Name string
+	// Kind is the request and response kind; an empty group and version mean the
+	// resource's own group-version, which discovery then leaves empty as the real one does.
+	Kind  api.GroupVersionKind
+	Verbs []string // sorted
 }
 
 // FieldRead says where the value of one field label comes from, as the registry's
