@@ -137,6 +137,8 @@ type Resource struct {
 	Subresources []rest.Subresource
 	// Storage is the kind objects are stored as, when it is not Info's (rest.Kind.Storage).
 	Storage api.GroupVersionKind
+	// Bootstrap returns the objects a fresh server creates of this kind (rest.Kind.Bootstrap).
+	Bootstrap func() []map[string]any
 }
 
 // StorageGVK is the group, version and kind the resource's objects are stored as.

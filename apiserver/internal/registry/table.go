@@ -100,7 +100,7 @@ func NewTable(store *storage.Store, ips *core.ClusterIPAllocator) *Table {
 	t := &Table{store: store, resources: map[string]*Resource{}, byGV: map[string][]*Resource{}}
 	for _, k := range builtinKinds(ips) {
 		r := &Resource{Info: infoOf(k), Builtin: true, Strategy: k.Strategy, NoCollectionDelete: k.NoCollectionDelete,
-			OnlyVerbs: k.Verbs, Subresources: k.Subresources, Storage: k.Storage}
+			OnlyVerbs: k.Verbs, Subresources: k.Subresources, Storage: k.Storage, Bootstrap: k.Bootstrap}
 		if _, err := t.add(r); err != nil {
 			panic(err) // the table above has no duplicate
 		}

@@ -34,8 +34,13 @@ type Kind struct {
 	Subresources []Subresource
 	// Storage is the kind objects are stored as when it is another group-version's: core
 	// v1 Event for events.k8s.io, autoscaling/v2 for autoscaling/v1 HorizontalPodAutoscalers.
-	Storage  api.GroupVersionKind
-	Strategy Strategy
+	Storage api.GroupVersionKind
+	// Bootstrap returns the objects of this kind a fresh kube-apiserver creates in its
+	// post-start hooks (the system PriorityClasses, the bootstrap RBAC roles and bindings,
+	// the default FlowSchemas, the built-in APIServices, …), as JSON trees with apiVersion
+	// and kind. Nil for none.
+	Bootstrap func() []map[string]any
+	Strategy  Strategy
 }
 
 // The verb sets discovery lists for subresources.
