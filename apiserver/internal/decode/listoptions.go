@@ -135,8 +135,9 @@ func validateListOptions(o *api.ListOptions) []api.StatusCause {
 // (scope.Convertor.ConvertFieldLabel): every field of sel must be in allowed, else 400 with
 // the real text (wire spec L19, E31). Pod, Namespace, Node, Event, Secret and Service have
 // their own conversion functions upstream, which say `field label not supported: <label>`
-// (Job's says `field label "<label>" not supported for Job`); every other kind goes through
-// runtime.DefaultMetaV1FieldSelectorConversion, which says `"<label>" is not a known field
+// (Job's says `field label "<label>" not supported for Job`, ResourceSlice's `field label
+// not supported for resource.k8s.io/v1, Kind=ResourceSlice: <label>`); every other kind goes
+// through runtime.DefaultMetaV1FieldSelectorConversion, which says `"<label>" is not a known field
 // selector: only "metadata.name", "metadata.namespace"`. kind is the Kind ("Pod"). Terms are
 // checked in the selector's (sorted) order, so the first bad one is the one reported, as
 // upstream. The Pod alias spec.host → spec.nodeName is the caller's to apply; list
@@ -154,6 +155,8 @@ func ValidateFieldSelectorFields(sel fields.Selector, allowed []string, kind str
 			return api.NewBadRequest("field label not supported: " + r.Field)
 		case "Job":
 			return api.NewBadRequest(fmt.Sprintf("field label %q not supported for Job", r.Field))
+		case "ResourceSlice": // resource.k8s.io's conversion function, which names the group-version too
+			return api.NewBadRequest("field label not supported for resource.k8s.io/v1, Kind=ResourceSlice: " + r.Field)
 		default:
 			return api.NewBadRequest(strconv.Quote(r.Field) + ` is not a known field selector: only "metadata.name", "metadata.namespace"`)
 		}

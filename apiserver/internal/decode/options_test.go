@@ -171,6 +171,9 @@ func TestCh01_E31_FieldSelectorFields(t *testing.T) {
 		{"Node", "spec.bogus=a", defFields, "field label not supported: spec.bogus"},
 		{"Service", "spec.ports=a", defFields, "field label not supported: spec.ports"},
 		{"Job", "spec.parallelism=1", defFields, `field label "spec.parallelism" not supported for Job`},
+		{"ResourceSlice", "spec.pool=p", []string{"metadata.name", "spec.driver", "spec.nodeName"},
+			"field label not supported for resource.k8s.io/v1, Kind=ResourceSlice: spec.pool"},
+		{"ResourceSlice", "spec.driver=d,spec.nodeName=n", []string{"metadata.name", "spec.driver", "spec.nodeName"}, ""},
 		{"ConfigMap", "", defFields, ""},
 	}
 	for _, tc := range tests {

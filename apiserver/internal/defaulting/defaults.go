@@ -28,6 +28,24 @@ var defaulters = map[kindKey]func(map[string]any){
 	{"", "v1", "ConfigMap"}:                     nil,
 	{"", "v1", "ServiceAccount"}:                nil,
 	{"", "v1", "Event"}:                         nil,
+
+	// networking.k8s.io, node.k8s.io, storage.k8s.io and resource.k8s.io.
+	{"networking.k8s.io", "v1", "Ingress"}:             defaultIngress,
+	{"networking.k8s.io", "v1", "IngressClass"}:        defaultIngressClass,
+	{"networking.k8s.io", "v1", "NetworkPolicy"}:       defaultNetworkPolicy,
+	{"networking.k8s.io", "v1", "IPAddress"}:           nil,
+	{"networking.k8s.io", "v1", "ServiceCIDR"}:         nil,
+	{"node.k8s.io", "v1", "RuntimeClass"}:              nil,
+	{"storage.k8s.io", "v1", "CSIDriver"}:              defaultCSIDriver,
+	{"storage.k8s.io", "v1", "CSINode"}:                nil,
+	{"storage.k8s.io", "v1", "CSIStorageCapacity"}:     nil,
+	{"storage.k8s.io", "v1", "StorageClass"}:           defaultStorageClass,
+	{"storage.k8s.io", "v1", "VolumeAttachment"}:       defaultVolumeAttachment,
+	{"storage.k8s.io", "v1", "VolumeAttributesClass"}:  nil,
+	{"resource.k8s.io", "v1", "DeviceClass"}:           defaultDeviceClass,
+	{"resource.k8s.io", "v1", "ResourceClaim"}:         defaultResourceClaim,
+	{"resource.k8s.io", "v1", "ResourceClaimTemplate"}: defaultResourceClaimTemplate,
+	{"resource.k8s.io", "v1", "ResourceSlice"}:         defaultResourceSlice,
 }
 
 // Default mirrors what runtime.Scheme.Default does to a decoded object of the given kind in

@@ -32,4 +32,10 @@
 //     quantities to milli units, pod-level requests that sum container requests, and
 //     hugepage pod limits. On update, a Service's ipFamilyPolicy should be copied from the
 //     stored object by the caller when the request omits it.
+//  9. The networking.k8s.io, storage.k8s.io and resource.k8s.io kinds get the defaults of
+//     pkg/apis/{networking,storage,resource}/v1, with SELinuxMountReadWriteOncePod on and
+//     VolumeLimitScaling off; node.k8s.io has none. Where a typed server always writes out a
+//     struct member without omitempty (an Ingress's status.loadBalancer, a NetworkPolicy's
+//     spec.podSelector, a VolumeAttachment's status.attached, a DeviceClass's spec, a claim
+//     spec's devices), Default writes it too, listed as "(serialisation)".
 package defaulting

@@ -160,6 +160,51 @@ var kindRows = map[kindKey][]row{
 		{"ports[*].name", `""`, "", "SetDefaults_EndpointPort"},
 		{"ports[*].protocol", "TCP", "", "SetDefaults_EndpointPort"},
 	},
+	{"networking.k8s.io", "v1", "Ingress"}: {{"status.loadBalancer", "{}", "", "(serialisation)"}},
+	{"networking.k8s.io", "v1", "IngressClass"}: {
+		{"spec.parameters.scope", "Cluster", "parameters set", "SetDefaults_IngressClass"},
+	},
+	{"networking.k8s.io", "v1", "NetworkPolicy"}: {
+		{"spec.podSelector", "{}", "", "(serialisation)"},
+		{"spec.policyTypes", `["Ingress"] | ["Ingress","Egress"]`, "Egress too when there are egress rules", "SetDefaults_NetworkPolicy"},
+		{"spec.<ingress|egress>[*].ports[*].protocol", "TCP", "", "SetDefaults_NetworkPolicyPort"},
+	},
+	{"storage.k8s.io", "v1", "StorageClass"}: {
+		{"reclaimPolicy", "Delete", "", "SetDefaults_StorageClass"},
+		{"volumeBindingMode", "Immediate", "", "SetDefaults_StorageClass"},
+	},
+	{"storage.k8s.io", "v1", "CSIDriver"}: {
+		{"spec.attachRequired", "true", "", "SetDefaults_CSIDriver"},
+		{"spec.podInfoOnMount", "false", "", "SetDefaults_CSIDriver"},
+		{"spec.storageCapacity", "false", "", "SetDefaults_CSIDriver"},
+		{"spec.fsGroupPolicy", "ReadWriteOnceWithFSType", "", "SetDefaults_CSIDriver"},
+		{"spec.volumeLifecycleModes", `["Persistent"]`, "", "SetDefaults_CSIDriver"},
+		{"spec.requiresRepublish", "false", "", "SetDefaults_CSIDriver"},
+		{"spec.seLinuxMount", "false", "SELinuxMountReadWriteOncePod, GA", "SetDefaults_CSIDriver"},
+	},
+	{"storage.k8s.io", "v1", "VolumeAttachment"}: {
+		{"spec.source.inlineVolumeSpec.<hostPath|rbd|iscsi|azureDisk|scaleIO>.*", "as a PersistentVolume's", "an inline volume spec", "SetObjectDefaults_VolumeAttachment"},
+		{"status.attached", "false", "", "(serialisation)"},
+	},
+	{"resource.k8s.io", "v1", "DeviceClass"}: {{"spec", "{}", "", "(serialisation)"}},
+	{"resource.k8s.io", "v1", "ResourceClaim"}: {
+		{"spec.devices", "{}", "", "(serialisation)"},
+		{"spec.devices.requests[*].<exactly|firstAvailable[*]>.allocationMode", "ExactCount", "", "SetDefaults_ExactDeviceRequest, SetDefaults_DeviceSubRequest"},
+		{"spec.devices.requests[*].<exactly|firstAvailable[*]>.count", "1", "allocationMode ExactCount", "SetDefaults_ExactDeviceRequest, SetDefaults_DeviceSubRequest"},
+		{"spec.devices.requests[*].<exactly|firstAvailable[*]>.tolerations[*].operator", "Equal", "", "+default in resource/v1 types"},
+		{"status.allocation.devices.results[*].tolerations[*].operator", "Equal", "an allocation is set", "+default in resource/v1 types"},
+	},
+	{"resource.k8s.io", "v1", "ResourceClaimTemplate"}: {
+		{"spec.metadata", "{}", "", "(serialisation)"},
+		{"spec.spec.devices", "{}", "", "(serialisation)"},
+		{"spec.spec.devices.requests[*].<exactly|firstAvailable[*]>.allocationMode", "ExactCount", "", "SetDefaults_ExactDeviceRequest, SetDefaults_DeviceSubRequest"},
+		{"spec.spec.devices.requests[*].<exactly|firstAvailable[*]>.count", "1", "allocationMode ExactCount", "SetDefaults_ExactDeviceRequest, SetDefaults_DeviceSubRequest"},
+		{"spec.spec.devices.requests[*].<exactly|firstAvailable[*]>.tolerations[*].operator", "Equal", "", "+default in resource/v1 types"},
+	},
+	{"resource.k8s.io", "v1", "ResourceSlice"}: {
+		{"spec.devices[*].taints[*].timeAdded", "<the time of the write>", "", "SetDefaults_DeviceTaint"},
+		{"spec.devices[*].nodeAllocatableResourceMappings.<resource>.allocationMultiplier", "1", "", "SetDefaults_Device"},
+	},
 }
 
 // templatePrefix is where each kind keeps its pod spec.

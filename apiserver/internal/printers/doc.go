@@ -34,4 +34,11 @@
 //     kubectl's, counted from TableConverter.Now.
 //  9. Deviation: a kind without a printer gets NAME AGE, as a custom resource without
 //     additionalPrinterColumns does, rather than the real default's Name and Created At.
+//  10. The networking.k8s.io (Ingress, IngressClass, NetworkPolicy, IPAddress, ServiceCIDR),
+//     node.k8s.io (RuntimeClass), storage.k8s.io (CSIDriver, CSINode, StorageClass,
+//     VolumeAttachment, VolumeAttributesClass) and resource.k8s.io (DeviceClass,
+//     ResourceClaim, ResourceClaimTemplate, ResourceSlice) kinds get their printers too, the
+//     default class of an IngressClass or StorageClass marked "(default)". Two follow
+//     upstream's quirks: CSIStorageCapacity has the default convertor's Name and Created At,
+//     and an IPAddress row has one cell more than its two columns (the age).
 package printers

@@ -32,6 +32,18 @@ var (
 		},
 		cells: endpointSliceCells,
 	}
+
+	runtimeClassPrinter = &Printer{
+		columns: []api.TableColumnDefinition{
+			nameColumn(),
+			column("Handler", "string", "The container runtime configuration pods of this class run with."),
+			ageColumn(),
+		},
+		// printRuntimeClass
+		cells: func(o object, now time.Time) ([]any, []api.TableRowCondition) {
+			return []any{o.name(), o.str("handler"), age(o, now)}, nil
+		},
+	}
 )
 
 // endpointSliceCells mirrors printEndpointSlice with formatDiscoveryPorts and

@@ -45,6 +45,24 @@ var builtinPrinters = map[groupKind]*Printer{
 	{"discovery.k8s.io", "EndpointSlice"}: endpointSlicePrinter,
 	// CRDs have no printer upstream: the default convertor's Name and Created At.
 	{"apiextensions.k8s.io", "CustomResourceDefinition"}: createdAtPrinter,
+
+	{"networking.k8s.io", "Ingress"}:       ingressPrinter,
+	{"networking.k8s.io", "IngressClass"}:  ingressClassPrinter,
+	{"networking.k8s.io", "NetworkPolicy"}: networkPolicyPrinter,
+	{"networking.k8s.io", "IPAddress"}:     ipAddressPrinter,
+	{"networking.k8s.io", "ServiceCIDR"}:   serviceCIDRPrinter,
+	{"node.k8s.io", "RuntimeClass"}:        runtimeClassPrinter,
+	{"storage.k8s.io", "CSIDriver"}:        csiDriverPrinter,
+	{"storage.k8s.io", "CSINode"}:          csiNodePrinter,
+	// The csistoragecapacities storage has the default convertor, not a printer.
+	{"storage.k8s.io", "CSIStorageCapacity"}:     createdAtPrinter,
+	{"storage.k8s.io", "StorageClass"}:           storageClassPrinter,
+	{"storage.k8s.io", "VolumeAttachment"}:       volumeAttachmentPrinter,
+	{"storage.k8s.io", "VolumeAttributesClass"}:  volumeAttributesClassPrinter,
+	{"resource.k8s.io", "DeviceClass"}:           deviceClassPrinter,
+	{"resource.k8s.io", "ResourceClaim"}:         resourceClaimPrinter,
+	{"resource.k8s.io", "ResourceClaimTemplate"}: resourceClaimTemplatePrinter,
+	{"resource.k8s.io", "ResourceSlice"}:         resourceSlicePrinter,
 }
 
 // For picks the printer of a kind by its API group ("" for core) and kind. A built-in kind

@@ -214,7 +214,8 @@ func (s *Store) prepareUpdate(res *Resource, obj *api.Unstructured, old *storage
 	}
 	switch {
 	case rv == 0 && uo.ExpectRV == "" && !res.Strategy.AllowUnconditionalUpdate():
-		return nil, api.NewInvalid(res.Info.GroupKind(), obj.GetName(), []api.StatusCause{{
+		// Upstream names the resource where the kind goes: "runtimeclasses.node.k8s.io".
+		return nil, api.NewInvalid(api.GroupKind{Group: gr.Group, Kind: gr.Resource}, obj.GetName(), []api.StatusCause{{
 			Type: api.CauseTypeFieldValueInvalid, Field: "metadata.resourceVersion",
 			Message: "Invalid value: 0: must be specified for an update",
 		}})

@@ -17,7 +17,11 @@ import (
 	"github.com/informer-lab/informer-lab/apiserver/internal/registry/core"
 	"github.com/informer-lab/informer-lab/apiserver/internal/registry/discovery"
 	"github.com/informer-lab/informer-lab/apiserver/internal/registry/events"
+	"github.com/informer-lab/informer-lab/apiserver/internal/registry/networking"
+	"github.com/informer-lab/informer-lab/apiserver/internal/registry/node"
+	"github.com/informer-lab/informer-lab/apiserver/internal/registry/resource"
 	"github.com/informer-lab/informer-lab/apiserver/internal/registry/rest"
+	storagekinds "github.com/informer-lab/informer-lab/apiserver/internal/registry/storage"
 	"github.com/informer-lab/informer-lab/apiserver/storage"
 )
 
@@ -46,7 +50,31 @@ func builtinKinds(ips *core.ClusterIPAllocator) []rest.Kind {
 		coordination.Leases(),
 		discovery.EndpointSlices(),
 		events.Events(),
+		networking.IngressClasses(),
+		networking.Ingresses(),
+		networking.IPAddresses(),
+		networking.NetworkPolicies(),
+		networking.ServiceCIDRs(serviceCIDR(ips)),
+		node.RuntimeClasses(),
+		resource.DeviceClasses(),
+		resource.ResourceClaims(),
+		resource.ResourceClaimTemplates(),
+		resource.ResourceSlices(),
+		storagekinds.CSIDrivers(),
+		storagekinds.CSINodes(),
+		storagekinds.CSIStorageCapacities(),
+		storagekinds.StorageClasses(),
+		storagekinds.VolumeAttachments(),
+		storagekinds.VolumeAttributesClasses(),
 	}
+}
+
+// serviceCIDR is the service range of ips: the range of the default ServiceCIDR.
+func serviceCIDR(ips *core.ClusterIPAllocator) string {
+	if ips == nil {
+		return core.DefaultServiceCIDR
+	}
+	return ips.CIDR()
 }
 
 // infoOf is the ResourceInfo a kind is served with.

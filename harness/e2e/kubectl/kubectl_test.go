@@ -241,6 +241,22 @@ func TestCh01_Kubectl_T7_APIResources(t *testing.T) {
 		"leases coordination.k8s.io/v1 true Lease",
 		"endpointslices discovery.k8s.io/v1 true EndpointSlice",
 		"events ev events.k8s.io/v1 true Event",
+		"ingressclasses networking.k8s.io/v1 false IngressClass",
+		"ingresses ing networking.k8s.io/v1 true Ingress",
+		"ipaddresses ip networking.k8s.io/v1 false IPAddress",
+		"networkpolicies netpol networking.k8s.io/v1 true NetworkPolicy",
+		"servicecidrs networking.k8s.io/v1 false ServiceCIDR",
+		"runtimeclasses node.k8s.io/v1 false RuntimeClass",
+		"deviceclasses resource.k8s.io/v1 false DeviceClass",
+		"resourceclaims resource.k8s.io/v1 true ResourceClaim",
+		"resourceclaimtemplates resource.k8s.io/v1 true ResourceClaimTemplate",
+		"resourceslices resource.k8s.io/v1 false ResourceSlice",
+		"csidrivers storage.k8s.io/v1 false CSIDriver",
+		"csinodes storage.k8s.io/v1 false CSINode",
+		"csistoragecapacities storage.k8s.io/v1 true CSIStorageCapacity",
+		"storageclasses sc storage.k8s.io/v1 false StorageClass",
+		"volumeattachments storage.k8s.io/v1 false VolumeAttachment",
+		"volumeattributesclasses vac storage.k8s.io/v1 false VolumeAttributesClass",
 	}, rows)
 	for _, ex := range e.rec.exchanges() {
 		assert.NotEqual(t, "/api/v1", strings.Split(ex.URI, "?")[0], "aggregated discovery: no per-group-version request")
