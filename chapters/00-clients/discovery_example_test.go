@@ -62,9 +62,25 @@ func Example_discovery() {
 	// events                      ev           events.k8s.io/v1          true         Event
 	// cronjobs                    cj           batch/v1                  true         CronJob
 	// jobs                                     batch/v1                  true         Job
+	// ingressclasses                           networking.k8s.io/v1      false        IngressClass
+	// ingresses                   ing          networking.k8s.io/v1      true         Ingress
+	// ipaddresses                 ip           networking.k8s.io/v1      false        IPAddress
+	// networkpolicies             netpol       networking.k8s.io/v1      true         NetworkPolicy
+	// servicecidrs                             networking.k8s.io/v1      false        ServiceCIDR
+	// csidrivers                               storage.k8s.io/v1         false        CSIDriver
+	// csinodes                                 storage.k8s.io/v1         false        CSINode
+	// csistoragecapacities                     storage.k8s.io/v1         true         CSIStorageCapacity
+	// storageclasses              sc           storage.k8s.io/v1         false        StorageClass
+	// volumeattachments                        storage.k8s.io/v1         false        VolumeAttachment
+	// volumeattributesclasses     vac          storage.k8s.io/v1         false        VolumeAttributesClass
 	// customresourcedefinitions   crd,crds     apiextensions.k8s.io/v1   false        CustomResourceDefinition
 	// leases                                   coordination.k8s.io/v1    true         Lease
+	// runtimeclasses                           node.k8s.io/v1            false        RuntimeClass
 	// endpointslices                           discovery.k8s.io/v1       true         EndpointSlice
+	// deviceclasses                            resource.k8s.io/v1        false        DeviceClass
+	// resourceclaims                           resource.k8s.io/v1        true         ResourceClaim
+	// resourceclaimtemplates                   resource.k8s.io/v1        true         ResourceClaimTemplate
+	// resourceslices                           resource.k8s.io/v1        false        ResourceSlice
 }
 
 // Example_discoveryThenDynamic is what kubectl does with `kubectl label po web-1 …`: resolve
