@@ -200,3 +200,33 @@ func TestCh01_SlowWatcherHTTP(t *testing.T) {
 	assert.Equal(t, "ADDED", ev.Type)
 	assert.Equal(t, strconv.FormatUint(seen+1, 10), rv)
 }
+
+// TestCh01_StrategyWarnings: a kind's strategy may warn about what it stores
+// (WarningsOnCreate, WarningsOnUpdate); the warnings reach the client as Warning headers,
+// after the decoder's own, as the real server sends them. Ingress warns about its class
+// annotation on create only; StorageClass about a deprecated topology label on create and update
+// (both as the reference answers).
+func TestCh01_StrategyWarnings(t *testing.T) {
+	_, c := newServer(t, Options{})
+	const ings = "/apis/networking.k8s.io/v1/namespaces/default/ingresses"
+	deprecated := `299 - "annotation \"kubernetes.io/ingress.class\" is deprecated, please use 'spec.ingressClassName' instead"`
+	r := c.do("POST", ings, `{"metadata":{"name":"web","annotations":{"kubernetes.io/ingress.class":"nginx"}},"bogus":1,"spec":{}}`, "Content-Type", "application/json")
+	require.Equal(t, 201, r.code, "%s", r.body)
+	assert.Equal(t, []string{`299 - "unknown field \"bogus\""`, deprecated}, r.header.Values("Warning"))
+	r = c.do("PUT", ings+"/web", `{"metadata":{"name":"web","annotations":{"kubernetes.io/ingress.class":"nginx"}},"spec":{}}`, "Content-Type", "application/json")
+	require.Equal(t, 200, r.code, "%s", r.body)
+	assert.Empty(t, r.header.Values("Warning"), "ingresses warn on create only")
+	r = c.do("POST", ings, `{"metadata":{"name":"new","annotations":{"kubernetes.io/ingress.class":"nginx"}},"spec":{"ingressClassName":"nginx"}}`, "Content-Type", "application/json")
+	require.Equal(t, 201, r.code, "%s", r.body)
+	assert.Empty(t, r.header.Values("Warning"), "spec.ingressClassName replaces the annotation")
+
+	// A StorageClass warns about a deprecated topology label on create and on update.
+	const scs = "/apis/storage.k8s.io/v1/storageclasses"
+	zoned := `299 - "allowedTopologies[0].matchLabelExpressions[0].key: deprecated since v1.17; use \"topology.kubernetes.io/zone\" instead"`
+	r = c.do("POST", scs, `{"metadata":{"name":"zoned"},"provisioner":"example.com/x","allowedTopologies":[{"matchLabelExpressions":[{"key":"failure-domain.beta.kubernetes.io/zone","values":["a"]}]}]}`, "Content-Type", "application/json")
+	require.Equal(t, 201, r.code, "%s", r.body)
+	assert.Equal(t, []string{zoned}, r.header.Values("Warning"))
+	r = c.do("PATCH", scs+"/zoned", `{"metadata":{"labels":{"a":"b"}}}`, "Content-Type", "application/merge-patch+json")
+	require.Equal(t, 200, r.code, "%s", r.body)
+	assert.Equal(t, []string{zoned}, r.header.Values("Warning"), "the same warning on update")
+}

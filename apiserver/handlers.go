@@ -10,6 +10,7 @@ import (
 	"github.com/informer-lab/informer-lab/apiserver/internal/negotiation"
 	"github.com/informer-lab/informer-lab/apiserver/internal/patch"
 	"github.com/informer-lab/informer-lab/apiserver/internal/printers"
+	"github.com/informer-lab/informer-lab/apiserver/internal/registry/rest"
 	"github.com/informer-lab/informer-lab/apiserver/storage"
 )
 
@@ -140,11 +141,13 @@ func (s *endpoints) serveCreate(w http.ResponseWriter, r *http.Request, info req
 	if !ok {
 		return
 	}
-	rec, err := s.reg.Create(context.Background(), info.res, info.namespace, obj, wo.DryRun)
+	ctx, wr := rest.WithWarnings(context.Background())
+	rec, err := s.reg.Create(ctx, info.res, info.namespace, obj, wo.DryRun)
 	if err != nil {
 		writeError(w, err)
 		return
 	}
+	writeWarnings(w, wr.Warnings())
 	writeObject(w, info, http.StatusCreated, rec)
 }
 
@@ -158,11 +161,13 @@ func (s *endpoints) serveUpdate(w http.ResponseWriter, r *http.Request, info req
 		writeError(w, errNameMismatch(obj.GetName(), info.name))
 		return
 	}
-	rec, err := s.reg.Update(context.Background(), info.res, info.namespace, obj, updateOptions{Subresource: info.subresource, DryRun: wo.DryRun})
+	ctx, wr := rest.WithWarnings(context.Background())
+	rec, err := s.reg.Update(ctx, info.res, info.namespace, obj, updateOptions{Subresource: info.subresource, DryRun: wo.DryRun})
 	if err != nil {
 		writeError(w, err)
 		return
 	}
+	writeWarnings(w, wr.Warnings())
 	writeObject(w, info, http.StatusOK, rec)
 }
 
@@ -183,12 +188,13 @@ func (s *endpoints) servePatch(w http.ResponseWriter, r *http.Request, info requ
 		writeError(w, err)
 		return
 	}
-	rec, created, warnings, err := s.patch(info.res, info.namespace, info.name, info.subresource, pt, body, wo)
+	ctx, wr := rest.WithWarnings(context.Background())
+	rec, created, warnings, err := s.patch(ctx, info.res, info.namespace, info.name, info.subresource, pt, body, wo)
 	if err != nil {
 		writeError(w, err)
 		return
 	}
-	writeWarnings(w, warnings)
+	writeWarnings(w, append(warnings, wr.Warnings()...))
 	code := http.StatusOK
 	if created {
 		code = http.StatusCreated
@@ -199,7 +205,7 @@ func (s *endpoints) servePatch(w http.ResponseWriter, r *http.Request, info requ
 // patch applies a patch to the stored object and updates it, retrying when a concurrent
 // write got in between, as GuaranteedUpdate does. A stale resourceVersion carried by the
 // patch itself is a conflict (X5). An apply patch on a missing object creates it (X4).
-func (s *endpoints) patch(res *resource, ns, name, sub string, pt api.PatchType, body []byte, wo decode.WriteOptions) (*record, bool, []string, error) {
+func (s *endpoints) patch(ctx context.Context, res *resource, ns, name, sub string, pt api.PatchType, body []byte, wo decode.WriteOptions) (*record, bool, []string, error) {
 	for attempt := 0; ; attempt++ {
 		cur, _ := s.store.Get(context.Background(), res.Coll, objectKey(ns, name), storage.GetOptions{})
 		if cur == nil {
@@ -213,7 +219,7 @@ func (s *endpoints) patch(res *resource, ns, name, sub string, pt api.PatchType,
 			if obj.GetName() != name {
 				return nil, false, nil, errNameMismatch(obj.GetName(), name)
 			}
-			rec, err := s.reg.Create(context.Background(), res, ns, obj, wo.DryRun)
+			rec, err := s.reg.Create(ctx, res, ns, obj, wo.DryRun)
 			return rec, err == nil, warnings, err
 		}
 		patched, err := patch.ApplyFor(pt, jsonOf(cur), body, res.Info.GVK(), res.Builtin)
@@ -233,7 +239,7 @@ func (s *endpoints) patch(res *resource, ns, name, sub string, pt api.PatchType,
 		if !fromPatch {
 			m.SetResourceVersion("")
 		}
-		rec, err := s.reg.Update(context.Background(), res, ns, obj, updateOptions{Subresource: sub, ExpectRV: curRV, DryRun: wo.DryRun})
+		rec, err := s.reg.Update(ctx, res, ns, obj, updateOptions{Subresource: sub, ExpectRV: curRV, DryRun: wo.DryRun})
 		if err != nil && api.IsConflict(err) && !fromPatch && attempt < 5 {
 			continue // someone wrote in between: apply the patch to the new state
 		}

@@ -86,6 +86,7 @@ func (s *Store) Create(ctx context.Context, res *Resource, ns string, obj *api.U
 	if err := s.Admission.Validate(ctx, attrs); err != nil {
 		return nil, err
 	}
+	warnings := res.Strategy.WarningsOnCreate(obj)
 	hooks, _ := res.Strategy.(rest.Hooks)
 	rec, err := s.Storage.Create(ctx, res.Coll, storage.ObjectKey(obj.GetNamespace(), obj.GetName()), obj, storage.CreateOptions{
 		DryRun: dryRun,
@@ -108,6 +109,9 @@ func (s *Store) Create(ctx context.Context, res *Resource, ns string, obj *api.U
 	})
 	if errors.Is(err, storage.ErrKeyExists) {
 		return nil, api.NewAlreadyExists(res.Info.GroupResource(), obj.GetName())
+	}
+	if err == nil {
+		rest.AddWarnings(ctx, warnings...)
 	}
 	return rec, err
 }
@@ -176,10 +180,14 @@ func (s *Store) Update(ctx context.Context, res *Resource, ns string, obj *api.U
 	}
 	gr := res.Info.GroupResource()
 	key := storage.ObjectKey(obj.GetNamespace(), obj.GetName())
+	var warnings []string // of the attempt that is stored
 	rec, _, err := s.Storage.GuaranteedUpdate(ctx, res.Coll, key, nil, func(_ *storage.Tx, old *storage.Record) (*api.Unstructured, error) {
 		next, err := s.prepareUpdate(res, obj, old, uo)
 		if err != nil {
 			return nil, err
+		}
+		if uo.Subresource == "" {
+			warnings = res.Strategy.WarningsOnUpdate(next, old.Obj)
 		}
 		if err := s.Admission.Admit(ctx, s.attributes(admission.Update, res, next, old.Obj, uo.Subresource, uo.DryRun)); err != nil {
 			return nil, err
@@ -198,6 +206,9 @@ func (s *Store) Update(ctx context.Context, res *Resource, ns string, obj *api.U
 	})
 	if errors.Is(err, storage.ErrKeyNotFound) {
 		return nil, api.NewNotFound(gr, obj.GetName())
+	}
+	if err == nil {
+		rest.AddWarnings(ctx, warnings...)
 	}
 	return rec, err
 }
