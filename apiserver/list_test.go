@@ -366,3 +366,32 @@ func TestCh01_GetResourceVersion(t *testing.T) {
 	r.decode(t, &p)
 	assert.Equal(t, "a", p.Name)
 }
+
+// TestCh01_ClusterScopedNamespaceFieldSelector: a cluster-scoped kind with the default field
+// label conversion accepts metadata.namespace, which is "" on every object; a kind with its
+// own conversion (namespaces) refuses it, as the reference does.
+func TestCh01_ClusterScopedNamespaceFieldSelector(t *testing.T) {
+	_, c := newServer(t, Options{})
+	r := c.do("POST", "/apis/storage.k8s.io/v1/storageclasses", `{"metadata":{"name":"fast"},"provisioner":"example.com/x"}`, "Content-Type", "application/json")
+	require.Equal(t, 201, r.code, "%s", r.body)
+	tests := []struct {
+		path  string
+		code  int
+		names int
+	}{
+		{"/apis/storage.k8s.io/v1/storageclasses?fieldSelector=metadata.namespace%3Dx", 200, 0},
+		{"/apis/storage.k8s.io/v1/storageclasses?fieldSelector=metadata.namespace%3D", 200, 1},
+		{"/api/v1/namespaces?fieldSelector=metadata.namespace%3Dx", 400, 0},
+	}
+	for _, tt := range tests {
+		r := c.get(tt.path)
+		require.Equal(t, tt.code, r.code, "%s: %s", tt.path, r.body)
+		if tt.code == 200 {
+			var l struct{ Items []any }
+			r.decode(t, &l)
+			assert.Len(t, l.Items, tt.names, tt.path)
+		} else {
+			assert.Contains(t, string(r.body), "field label not supported: metadata.namespace")
+		}
+	}
+}

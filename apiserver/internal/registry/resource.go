@@ -79,10 +79,14 @@ func (ri *ResourceInfo) Singular() string {
 	return strings.ToLower(ri.Kind)
 }
 
-// AllowedFields lists every field label a selector on this resource may use.
+// AllowedFields lists every field label a selector on this resource may use. A kind with
+// no field labels of its own converts them with DefaultMetaV1FieldSelectorConversion, which
+// knows metadata.namespace even on a cluster-scoped kind (where it is always ""); the kinds
+// with their own conversion (namespaces, nodes, resourceslices, …) list it only when
+// namespaced.
 func (ri *ResourceInfo) AllowedFields() []string {
 	out := []string{"metadata.name"}
-	if ri.Namespaced {
+	if ri.Namespaced || len(ri.FieldLabels) == 0 {
 		out = append(out, "metadata.namespace")
 	}
 	return append(out, ri.FieldLabels...)
