@@ -10,6 +10,7 @@ import (
 	"github.com/informer-lab/informer-lab/apiserver/internal/negotiation"
 	"github.com/informer-lab/informer-lab/apiserver/internal/patch"
 	"github.com/informer-lab/informer-lab/apiserver/internal/printers"
+	"github.com/informer-lab/informer-lab/apiserver/internal/registry/rest"
 	"github.com/informer-lab/informer-lab/apiserver/storage"
 )
 
@@ -140,7 +141,7 @@ func (s *endpoints) serveCreate(w http.ResponseWriter, r *http.Request, info req
 	if !ok {
 		return
 	}
-	rec, err := s.reg.Create(context.Background(), info.res, info.namespace, obj, wo.DryRun)
+	rec, err := s.reg.Create(rest.WithUser(context.Background(), s.requestUser(r)), info.res, info.namespace, obj, wo.DryRun)
 	if err != nil {
 		writeError(w, err)
 		return

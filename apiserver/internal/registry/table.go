@@ -10,13 +10,17 @@ import (
 	"sync"
 
 	"github.com/informer-lab/informer-lab/api"
+	"github.com/informer-lab/informer-lab/apiserver/internal/registry/admissionregistration"
 	"github.com/informer-lab/informer-lab/apiserver/internal/registry/apiextensions"
+	"github.com/informer-lab/informer-lab/apiserver/internal/registry/apiregistration"
 	"github.com/informer-lab/informer-lab/apiserver/internal/registry/apps"
 	"github.com/informer-lab/informer-lab/apiserver/internal/registry/batch"
+	"github.com/informer-lab/informer-lab/apiserver/internal/registry/certificates"
 	"github.com/informer-lab/informer-lab/apiserver/internal/registry/coordination"
 	"github.com/informer-lab/informer-lab/apiserver/internal/registry/core"
 	"github.com/informer-lab/informer-lab/apiserver/internal/registry/discovery"
 	"github.com/informer-lab/informer-lab/apiserver/internal/registry/events"
+	"github.com/informer-lab/informer-lab/apiserver/internal/registry/flowcontrol"
 	"github.com/informer-lab/informer-lab/apiserver/internal/registry/rest"
 	"github.com/informer-lab/informer-lab/apiserver/storage"
 )
@@ -36,16 +40,26 @@ func builtinKinds(ips *core.ClusterIPAllocator) []rest.Kind {
 		core.Secrets(),
 		core.ServiceAccounts(),
 		core.Services(ips),
+		admissionregistration.MutatingAdmissionPolicies(),
+		admissionregistration.MutatingAdmissionPolicyBindings(),
+		admissionregistration.MutatingWebhookConfigurations(),
+		admissionregistration.ValidatingAdmissionPolicies(),
+		admissionregistration.ValidatingAdmissionPolicyBindings(),
+		admissionregistration.ValidatingWebhookConfigurations(),
 		apiextensions.CustomResourceDefinitions(),
+		apiregistration.APIServices(),
 		apps.DaemonSets(),
 		apps.Deployments(),
 		apps.ReplicaSets(),
 		apps.StatefulSets(),
 		batch.CronJobs(),
 		batch.Jobs(),
+		certificates.CertificateSigningRequests(),
 		coordination.Leases(),
 		discovery.EndpointSlices(),
 		events.Events(),
+		flowcontrol.FlowSchemas(),
+		flowcontrol.PriorityLevelConfigurations(),
 	}
 }
 
