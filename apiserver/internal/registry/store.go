@@ -217,7 +217,8 @@ func (s *Store) prepareUpdate(res *Resource, obj *api.Unstructured, old *storage
 	}
 	switch {
 	case rv == 0 && uo.ExpectRV == "" && !res.Strategy.AllowUnconditionalUpdate():
-		return nil, api.NewInvalid(res.Info.GroupKind(), obj.GetName(), []api.StatusCause{{
+		// The real store names the resource here, not the kind ("crontabs.stable.example.com").
+		return nil, api.NewInvalid(api.GroupKind{Group: gr.Group, Kind: gr.Resource}, obj.GetName(), []api.StatusCause{{
 			Type: api.CauseTypeFieldValueInvalid, Field: "metadata.resourceVersion",
 			Message: "Invalid value: 0: must be specified for an update",
 		}})

@@ -1,7 +1,6 @@
 package flowcontrol
 
 import (
-	"encoding/json"
 	"fmt"
 	"reflect"
 	"slices"
@@ -28,7 +27,7 @@ func (flowSchemaStrategy) Validate(obj *api.Unstructured) []api.StatusCause {
 	spec := child(obj.Object, "spec")
 	causes := flowSchemaSpecCauses(obj.GetName(), spec)
 	if want, mandatory := mandatoryFlowSchemaSpecs()[obj.GetName()]; mandatory && !reflect.DeepEqual(spec, want) {
-		causes = append(causes, validation.InvalidRaw("spec", jsonText(spec), fmt.Sprintf("spec of '%s' must equal the fixed value", obj.GetName())))
+		causes = append(causes, validation.InvalidRaw("spec", internalText(spec, &internalFlowSchemaSpec{}), fmt.Sprintf("spec of '%s' must equal the fixed value", obj.GetName())))
 	}
 	return append(causes, conditionCauses(obj.Object)...)
 }
@@ -56,7 +55,7 @@ func flowSchemaSpecCauses(name string, spec map[string]any) []api.StatusCause {
 		causes = append(causes, validation.Invalid("spec.matchingPrecedence", mp, "only the schema named 'exempt' may have matchingPrecedence 1"))
 	}
 	if dm := child(spec, "distinguisherMethod"); dm != nil && !slices.Contains(distinguisherMethods, str(dm, "type")) {
-		causes = append(causes, validation.NotSupported("spec.distinguisherMethod.type", dm, distinguisherMethods))
+		causes = append(causes, notSupportedRaw("spec.distinguisherMethod.type", internalText(dm, &internalDistinguisher{}), distinguisherMethods))
 	}
 	if pl := str(child(spec, "priorityLevelConfiguration"), "name"); pl != "" {
 		for _, e := range validation.IsDNS1123Subdomain(pl) {
@@ -227,11 +226,9 @@ func nonResourceURLProblem(p string) string {
 	return ""
 }
 
-// jsonText prints a value as the real messages print a struct: its JSON.
-func jsonText(v any) string {
-	b, err := json.Marshal(v)
-	if err != nil {
-		return fmt.Sprint(v)
-	}
-	return string(b)
+// notSupportedRaw is field.NotSupported with a value already printed.
+func notSupportedRaw(path, value string, valid []string) api.StatusCause {
+	c := validation.NotSupported(path, "", valid)
+	c.Message = strings.Replace(c.Message, `""`, value, 1)
+	return c
 }

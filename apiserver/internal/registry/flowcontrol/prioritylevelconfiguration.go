@@ -53,7 +53,7 @@ func (priorityLevelStrategy) Validate(obj *api.Unstructured) []api.StatusCause {
 			detail = fmt.Sprintf("spec of '%s' except the 'spec.exempt' field must equal the fixed value", obj.GetName())
 		}
 		if !reflect.DeepEqual(have, want) {
-			causes = append(causes, validation.InvalidRaw("spec", jsonText(spec), detail))
+			causes = append(causes, validation.InvalidRaw("spec", internalText(spec, &internalPriorityLevelSpec{}), detail))
 		}
 	}
 	return append(causes, conditionCauses(obj.Object)...)
