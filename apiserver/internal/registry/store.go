@@ -148,6 +148,9 @@ func (s *Store) afterWrite(tx *storage.Tx, res *Resource, rec *storage.Record, t
 			hooks.AfterDelete(rec.Obj)
 		}
 	}
+	if isCRDs(res) && typ != watch.Deleted {
+		s.syncCRDAPIServices(tx, rec.Obj)
+	}
 	switch {
 	case isNamespaces(res) && typ == watch.Modified:
 		return s.maybeFinishNamespace(tx, rec.Obj.GetName())
