@@ -81,7 +81,8 @@ func TestCh01_K4_LegacyDiscovery(t *testing.T) {
 	for _, g := range groupList.Groups {
 		names = append(names, g.Name)
 	}
-	assert.Equal(t, []string{"apps", "events.k8s.io", "batch", "apiextensions.k8s.io", "coordination.k8s.io", "discovery.k8s.io"}, names)
+	assert.Equal(t, []string{"apiregistration.k8s.io", "apps", "events.k8s.io", "batch", "certificates.k8s.io", "admissionregistration.k8s.io",
+		"apiextensions.k8s.io", "coordination.k8s.io", "discovery.k8s.io", "flowcontrol.apiserver.k8s.io"}, names)
 
 	r = c.get("/api/v1")
 	require.Equal(t, 200, r.code)
@@ -268,7 +269,9 @@ func TestCh01_K11_OpenAPIv3(t *testing.T) {
 		} `json:"paths"`
 	}
 	r.decode(t, &index)
-	require.Len(t, index.Paths, 7)
+	var groups api.APIGroupList
+	c.get("/apis").decode(t, &groups)
+	require.Len(t, index.Paths, len(groups.Groups)+1, "one document per group-version, and api/v1")
 	for gvPath, wantKinds := range map[string][]string{
 		"api/v1":        {"ConfigMap", "Endpoints", "Event", "Namespace", "Node", "PersistentVolumeClaim", "Pod", "Secret", "ServiceAccount", "Service"},
 		"apis/apps/v1":  {"DaemonSet", "Deployment", "ReplicaSet", "StatefulSet"},
@@ -323,11 +326,13 @@ func TestCh01_K11_OpenAPIv3(t *testing.T) {
 func TestCh01_DiscoveryFollowsRegister(t *testing.T) {
 	s, c := newServer(t, Options{})
 	before := c.get("/openapi/v3").body
+	var builtin api.APIGroupList
+	c.get("/apis").decode(t, &builtin)
 	require.NoError(t, s.Register(ResourceInfo{Group: "example.dev", Version: "v1", Resource: "widgets", Kind: "Widget", Namespaced: true}))
 	var groups api.APIGroupList
 	c.get("/apis").decode(t, &groups)
-	require.Len(t, groups.Groups, 7)
-	assert.Equal(t, "example.dev", groups.Groups[6].Name)
+	require.Len(t, groups.Groups, len(builtin.Groups)+1)
+	assert.Equal(t, "example.dev", groups.Groups[len(builtin.Groups)].Name, "after the built-in groups")
 	after := c.get("/openapi/v3").body
 	assert.NotEqual(t, string(before), string(after))
 	var idx map[string]map[string]json.RawMessage
