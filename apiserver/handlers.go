@@ -141,7 +141,7 @@ func (s *endpoints) serveCreate(w http.ResponseWriter, r *http.Request, info req
 	if !ok {
 		return
 	}
-	ctx, wr := rest.WithWarnings(context.Background())
+	ctx, wr := rest.WithWarnings(rest.WithUser(context.Background(), s.requestUser(r)))
 	rec, err := s.reg.Create(ctx, info.res, info.namespace, obj, wo.DryRun)
 	if err != nil {
 		writeError(w, err)
@@ -161,7 +161,7 @@ func (s *endpoints) serveUpdate(w http.ResponseWriter, r *http.Request, info req
 		writeError(w, errNameMismatch(obj.GetName(), info.name))
 		return
 	}
-	ctx, wr := rest.WithWarnings(context.Background())
+	ctx, wr := rest.WithWarnings(rest.WithUser(context.Background(), s.requestUser(r)))
 	rec, err := s.reg.Update(ctx, info.res, info.namespace, obj, updateOptions{Subresource: info.subresource, DryRun: wo.DryRun})
 	if err != nil {
 		writeError(w, err)
@@ -188,7 +188,7 @@ func (s *endpoints) servePatch(w http.ResponseWriter, r *http.Request, info requ
 		writeError(w, err)
 		return
 	}
-	ctx, wr := rest.WithWarnings(context.Background())
+	ctx, wr := rest.WithWarnings(rest.WithUser(context.Background(), s.requestUser(r)))
 	rec, created, warnings, err := s.patch(ctx, info.res, info.namespace, info.name, info.subresource, pt, body, wo)
 	if err != nil {
 		writeError(w, err)

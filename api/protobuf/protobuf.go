@@ -71,15 +71,23 @@ func (c *Codec) Recognizes(gvk api.GroupVersionKind) bool {
 
 // protoPackage maps an API group and version to the proto package of its types:
 // "" v1 → k8s.io.api.core.v1, apps v1 → k8s.io.api.apps.v1, coordination.k8s.io v1 →
-// k8s.io.api.coordination.v1, meta.k8s.io v1 → the apimachinery meta package.
+// k8s.io.api.coordination.v1, meta.k8s.io v1 → the apimachinery meta package. k8s.io/api
+// keeps a group under the directory of its first label (rbac.authorization.k8s.io → rbac,
+// flowcontrol.apiserver.k8s.io → flowcontrol); apiregistration.k8s.io is kube-aggregator's.
+// A group outside k8s.io keeps its whole name, so it cannot take a built-in package.
 func protoPackage(group, version string) string {
 	switch group {
 	case "":
 		return "k8s.io.api.core." + version
 	case "meta.k8s.io":
 		return "k8s.io.apimachinery.pkg.apis.meta." + version
+	case "apiregistration.k8s.io":
+		return "k8s.io.kube-aggregator.pkg.apis.apiregistration." + version
 	}
-	return "k8s.io.api." + strings.TrimSuffix(group, ".k8s.io") + "." + version
+	if first, _, dotted := strings.Cut(group, "."); !dotted || strings.HasSuffix(group, ".k8s.io") {
+		return "k8s.io.api." + first + "." + version
+	}
+	return "k8s.io.api." + group + "." + version
 }
 
 // Encode writes obj as the protobuf serializer does: the prefix, then a runtime.Unknown

@@ -233,3 +233,20 @@ func ExampleCodec_Encode() {
 	// 00000010  73 70 61 63 65 12 0a 0a  08 0a 06 74 65 61 6d 2d  |space......team-|
 	// 00000020  61 1a 00 22 00                                    |a..".|
 }
+
+// TestCh02_ProtobufPackages checks protoPackage on the groups whose package is not their
+// name without .k8s.io.
+func TestCh02_ProtobufPackages(t *testing.T) {
+	for group, want := range map[string]string{
+		"":                             "k8s.io.api.core.v1",
+		"apps":                         "k8s.io.api.apps.v1",
+		"coordination.k8s.io":          "k8s.io.api.coordination.v1",
+		"rbac.authorization.k8s.io":    "k8s.io.api.rbac.v1",
+		"flowcontrol.apiserver.k8s.io": "k8s.io.api.flowcontrol.v1",
+		"apiregistration.k8s.io":       "k8s.io.kube-aggregator.pkg.apis.apiregistration.v1",
+		"meta.k8s.io":                  "k8s.io.apimachinery.pkg.apis.meta.v1",
+		"apps.example.com":             "k8s.io.api.apps.example.com.v1",
+	} {
+		assert.Equal(t, want, protoPackage(group, "v1"), group)
+	}
+}

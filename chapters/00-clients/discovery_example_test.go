@@ -44,43 +44,53 @@ func Example_discovery() {
 	// server v1.32.0 (major 1, minor 32)
 	//   GET /api → 200
 	//   GET /apis → 200
-	// NAME                        SHORTNAMES   APIVERSION                NAMESPACED   KIND
-	// configmaps                  cm           v1                        true         ConfigMap
-	// endpoints                   ep           v1                        true         Endpoints
-	// events                      ev           v1                        true         Event
-	// namespaces                  ns           v1                        false        Namespace
-	// nodes                       no           v1                        false        Node
-	// persistentvolumeclaims      pvc          v1                        true         PersistentVolumeClaim
-	// pods                        po           v1                        true         Pod
-	// secrets                                  v1                        true         Secret
-	// serviceaccounts             sa           v1                        true         ServiceAccount
-	// services                    svc          v1                        true         Service
-	// daemonsets                  ds           apps/v1                   true         DaemonSet
-	// deployments                 deploy       apps/v1                   true         Deployment
-	// replicasets                 rs           apps/v1                   true         ReplicaSet
-	// statefulsets                sts          apps/v1                   true         StatefulSet
-	// events                      ev           events.k8s.io/v1          true         Event
-	// cronjobs                    cj           batch/v1                  true         CronJob
-	// jobs                                     batch/v1                  true         Job
-	// ingressclasses                           networking.k8s.io/v1      false        IngressClass
-	// ingresses                   ing          networking.k8s.io/v1      true         Ingress
-	// ipaddresses                 ip           networking.k8s.io/v1      false        IPAddress
-	// networkpolicies             netpol       networking.k8s.io/v1      true         NetworkPolicy
-	// servicecidrs                             networking.k8s.io/v1      false        ServiceCIDR
-	// csidrivers                               storage.k8s.io/v1         false        CSIDriver
-	// csinodes                                 storage.k8s.io/v1         false        CSINode
-	// csistoragecapacities                     storage.k8s.io/v1         true         CSIStorageCapacity
-	// storageclasses              sc           storage.k8s.io/v1         false        StorageClass
-	// volumeattachments                        storage.k8s.io/v1         false        VolumeAttachment
-	// volumeattributesclasses     vac          storage.k8s.io/v1         false        VolumeAttributesClass
-	// customresourcedefinitions   crd,crds     apiextensions.k8s.io/v1   false        CustomResourceDefinition
-	// leases                                   coordination.k8s.io/v1    true         Lease
-	// runtimeclasses                           node.k8s.io/v1            false        RuntimeClass
-	// endpointslices                           discovery.k8s.io/v1       true         EndpointSlice
-	// deviceclasses                            resource.k8s.io/v1        false        DeviceClass
-	// resourceclaims                           resource.k8s.io/v1        true         ResourceClaim
-	// resourceclaimtemplates                   resource.k8s.io/v1        true         ResourceClaimTemplate
-	// resourceslices                           resource.k8s.io/v1        false        ResourceSlice
+	// NAME                                SHORTNAMES   APIVERSION                        NAMESPACED   KIND
+	// configmaps                          cm           v1                                true         ConfigMap
+	// endpoints                           ep           v1                                true         Endpoints
+	// events                              ev           v1                                true         Event
+	// namespaces                          ns           v1                                false        Namespace
+	// nodes                               no           v1                                false        Node
+	// persistentvolumeclaims              pvc          v1                                true         PersistentVolumeClaim
+	// pods                                po           v1                                true         Pod
+	// secrets                                          v1                                true         Secret
+	// serviceaccounts                     sa           v1                                true         ServiceAccount
+	// services                            svc          v1                                true         Service
+	// apiservices                                      apiregistration.k8s.io/v1         false        APIService
+	// daemonsets                          ds           apps/v1                           true         DaemonSet
+	// deployments                         deploy       apps/v1                           true         Deployment
+	// replicasets                         rs           apps/v1                           true         ReplicaSet
+	// statefulsets                        sts          apps/v1                           true         StatefulSet
+	// events                              ev           events.k8s.io/v1                  true         Event
+	// cronjobs                            cj           batch/v1                          true         CronJob
+	// jobs                                             batch/v1                          true         Job
+	// certificatesigningrequests          csr          certificates.k8s.io/v1            false        CertificateSigningRequest
+	// ingressclasses                                   networking.k8s.io/v1              false        IngressClass
+	// ingresses                           ing          networking.k8s.io/v1              true         Ingress
+	// ipaddresses                         ip           networking.k8s.io/v1              false        IPAddress
+	// networkpolicies                     netpol       networking.k8s.io/v1              true         NetworkPolicy
+	// servicecidrs                                     networking.k8s.io/v1              false        ServiceCIDR
+	// csidrivers                                       storage.k8s.io/v1                 false        CSIDriver
+	// csinodes                                         storage.k8s.io/v1                 false        CSINode
+	// csistoragecapacities                             storage.k8s.io/v1                 true         CSIStorageCapacity
+	// storageclasses                      sc           storage.k8s.io/v1                 false        StorageClass
+	// volumeattachments                                storage.k8s.io/v1                 false        VolumeAttachment
+	// volumeattributesclasses             vac          storage.k8s.io/v1                 false        VolumeAttributesClass
+	// mutatingadmissionpolicies                        admissionregistration.k8s.io/v1   false        MutatingAdmissionPolicy
+	// mutatingadmissionpolicybindings                  admissionregistration.k8s.io/v1   false        MutatingAdmissionPolicyBinding
+	// mutatingwebhookconfigurations                    admissionregistration.k8s.io/v1   false        MutatingWebhookConfiguration
+	// validatingadmissionpolicies                      admissionregistration.k8s.io/v1   false        ValidatingAdmissionPolicy
+	// validatingadmissionpolicybindings                admissionregistration.k8s.io/v1   false        ValidatingAdmissionPolicyBinding
+	// validatingwebhookconfigurations                  admissionregistration.k8s.io/v1   false        ValidatingWebhookConfiguration
+	// customresourcedefinitions           crd,crds     apiextensions.k8s.io/v1           false        CustomResourceDefinition
+	// leases                                           coordination.k8s.io/v1            true         Lease
+	// runtimeclasses                                   node.k8s.io/v1                    false        RuntimeClass
+	// endpointslices                                   discovery.k8s.io/v1               true         EndpointSlice
+	// deviceclasses                                    resource.k8s.io/v1                false        DeviceClass
+	// resourceclaims                                   resource.k8s.io/v1                true         ResourceClaim
+	// resourceclaimtemplates                           resource.k8s.io/v1                true         ResourceClaimTemplate
+	// resourceslices                                   resource.k8s.io/v1                false        ResourceSlice
+	// flowschemas                                      flowcontrol.apiserver.k8s.io/v1   false        FlowSchema
+	// prioritylevelconfigurations                      flowcontrol.apiserver.k8s.io/v1   false        PriorityLevelConfiguration
 }
 
 // Example_discoveryThenDynamic is what kubectl does with `kubectl label po web-1 …`: resolve

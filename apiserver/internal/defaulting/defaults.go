@@ -46,6 +46,16 @@ var defaulters = map[kindKey]func(map[string]any){
 	{"resource.k8s.io", "v1", "ResourceClaim"}:         defaultResourceClaim,
 	{"resource.k8s.io", "v1", "ResourceClaimTemplate"}: defaultResourceClaimTemplate,
 	{"resource.k8s.io", "v1", "ResourceSlice"}:         defaultResourceSlice,
+	{"admissionregistration.k8s.io", "v1", "ValidatingWebhookConfiguration"}:   defaultValidatingWebhookConfiguration,
+	{"admissionregistration.k8s.io", "v1", "MutatingWebhookConfiguration"}:     defaultMutatingWebhookConfiguration,
+	{"admissionregistration.k8s.io", "v1", "ValidatingAdmissionPolicy"}:        defaultAdmissionPolicy,
+	{"admissionregistration.k8s.io", "v1", "MutatingAdmissionPolicy"}:          defaultAdmissionPolicy,
+	{"admissionregistration.k8s.io", "v1", "ValidatingAdmissionPolicyBinding"}: defaultPolicyBinding,
+	{"admissionregistration.k8s.io", "v1", "MutatingAdmissionPolicyBinding"}:   defaultPolicyBinding,
+	{"flowcontrol.apiserver.k8s.io", "v1", "FlowSchema"}:                       defaultFlowSchema,
+	{"flowcontrol.apiserver.k8s.io", "v1", "PriorityLevelConfiguration"}:       defaultPriorityLevelConfiguration,
+	{"apiregistration.k8s.io", "v1", "APIService"}:                             defaultAPIService,
+	{"certificates.k8s.io", "v1", "CertificateSigningRequest"}:                 nil,
 }
 
 // Default mirrors what runtime.Scheme.Default does to a decoded object of the given kind in

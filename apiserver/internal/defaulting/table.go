@@ -205,6 +205,56 @@ var kindRows = map[kindKey][]row{
 		{"spec.devices[*].taints[*].timeAdded", "<the time of the write>", "", "SetDefaults_DeviceTaint"},
 		{"spec.devices[*].nodeAllocatableResourceMappings.<resource>.allocationMultiplier", "1", "", "SetDefaults_Device"},
 	},
+	{"admissionregistration.k8s.io", "v1", "ValidatingWebhookConfiguration"}: webhookRows("SetDefaults_ValidatingWebhook"),
+	{"admissionregistration.k8s.io", "v1", "MutatingWebhookConfiguration"}: append(webhookRows("SetDefaults_MutatingWebhook"),
+		row{"webhooks[*].reinvocationPolicy", "Never", "", "SetDefaults_MutatingWebhook"}),
+	{"admissionregistration.k8s.io", "v1", "ValidatingAdmissionPolicy"}:        policyRows("SetDefaults_ValidatingAdmissionPolicySpec"),
+	{"admissionregistration.k8s.io", "v1", "MutatingAdmissionPolicy"}:          policyRows("SetDefaults_MutatingAdmissionPolicySpec"),
+	{"admissionregistration.k8s.io", "v1", "ValidatingAdmissionPolicyBinding"}: matchResourcesRows("spec.matchResources"),
+	{"admissionregistration.k8s.io", "v1", "MutatingAdmissionPolicyBinding"}:   matchResourcesRows("spec.matchResources"),
+	{"flowcontrol.apiserver.k8s.io", "v1", "FlowSchema"}: {
+		{"spec.matchingPrecedence", "1000", "", "SetDefaults_FlowSchemaSpec"},
+	},
+	{"flowcontrol.apiserver.k8s.io", "v1", "PriorityLevelConfiguration"}: {
+		{"spec.limited.nominalConcurrencyShares", "30", "spec.limited set", "SetDefaults_LimitedPriorityLevelConfiguration"},
+		{"spec.limited.lendablePercent", "0", "spec.limited set", "SetDefaults_LimitedPriorityLevelConfiguration"},
+		{"spec.limited.limitResponse.queuing.handSize", "8", "queuing set", "SetDefaults_QueuingConfiguration"},
+		{"spec.limited.limitResponse.queuing.queues", "64", "queuing set", "SetDefaults_QueuingConfiguration"},
+		{"spec.limited.limitResponse.queuing.queueLengthLimit", "50", "queuing set", "SetDefaults_QueuingConfiguration"},
+		{"spec.exempt.nominalConcurrencyShares", "0", "spec.exempt set", "SetDefaults_ExemptPriorityLevelConfiguration"},
+		{"spec.exempt.lendablePercent", "0", "spec.exempt set", "SetDefaults_ExemptPriorityLevelConfiguration"},
+	},
+	{"apiregistration.k8s.io", "v1", "APIService"}: {
+		{"spec.service.port", "443", "spec.service set", "SetDefaults_ServiceReference"},
+	},
+}
+
+// webhookRows are the defaults of every webhook of a webhook configuration.
+func webhookRows(source string) []row {
+	return []row{
+		{"webhooks[*].failurePolicy", "Fail", "", source},
+		{"webhooks[*].matchPolicy", "Equivalent", "", source},
+		{"webhooks[*].namespaceSelector", "{}", "", source},
+		{"webhooks[*].objectSelector", "{}", "", source},
+		{"webhooks[*].timeoutSeconds", "10", "", source},
+		{"webhooks[*].clientConfig.service.port", "443", "clientConfig.service set", "SetDefaults_ServiceReference"},
+		{"webhooks[*].rules[*].scope", "*", "", "SetDefaults_Rule"},
+	}
+}
+
+// matchResourcesRows are the defaults of a MatchResources member at prefix, when it is set.
+func matchResourcesRows(prefix string) []row {
+	return []row{
+		{prefix + ".matchPolicy", "Equivalent", prefix + " set", "SetDefaults_MatchResources"},
+		{prefix + ".namespaceSelector", "{}", prefix + " set", "SetDefaults_MatchResources"},
+		{prefix + ".objectSelector", "{}", prefix + " set", "SetDefaults_MatchResources"},
+		{prefix + ".<resourceRules|excludeResourceRules>[*].scope", "*", prefix + " set", "SetDefaults_Rule"},
+	}
+}
+
+// policyRows are the defaults of an admission policy.
+func policyRows(source string) []row {
+	return append([]row{{"spec.failurePolicy", "Fail", "", source}}, matchResourcesRows("spec.matchConstraints")...)
 }
 
 // templatePrefix is where each kind keeps its pod spec.

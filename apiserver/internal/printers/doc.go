@@ -15,6 +15,8 @@
 //     core conversion); discovery.k8s.io EndpointSlice; a CustomResourceDefinition NAME and
 //     CREATED AT. Every other kind gets NAME AGE; ForColumns prints a custom resource with
 //     its CRD's additionalPrinterColumns (a dotted jsonPath each), or NAME AGE without.
+//     The admissionregistration.k8s.io, flowcontrol.apiserver.k8s.io, certificates.k8s.io
+//     and apiregistration.k8s.io kinds have their real columns too.
 //  3. Column names, types, formats and priorities, and the cells, are the real printer's
 //     with Wide set, as the server always prints: one cell per column, priority-1 columns
 //     for kubectl's -o wide, and the Completed condition on a Succeeded or Failed pod's

@@ -43,6 +43,16 @@ var builtinPrinters = map[groupKind]*Printer{
 	{"coordination.k8s.io", "Lease"}:      leasePrinter,
 	{"events.k8s.io", "Event"}:            eventsV1Printer,
 	{"discovery.k8s.io", "EndpointSlice"}: endpointSlicePrinter,
+	{"admissionregistration.k8s.io", "ValidatingWebhookConfiguration"}:   webhookConfigurationPrinter,
+	{"admissionregistration.k8s.io", "MutatingWebhookConfiguration"}:     webhookConfigurationPrinter,
+	{"admissionregistration.k8s.io", "ValidatingAdmissionPolicy"}:        validatingAdmissionPolicyPrinter,
+	{"admissionregistration.k8s.io", "MutatingAdmissionPolicy"}:          mutatingAdmissionPolicyPrinter,
+	{"admissionregistration.k8s.io", "ValidatingAdmissionPolicyBinding"}: policyBindingPrinter,
+	{"admissionregistration.k8s.io", "MutatingAdmissionPolicyBinding"}:   policyBindingPrinter,
+	{"flowcontrol.apiserver.k8s.io", "FlowSchema"}:                       flowSchemaPrinter,
+	{"flowcontrol.apiserver.k8s.io", "PriorityLevelConfiguration"}:       priorityLevelPrinter,
+	{"certificates.k8s.io", "CertificateSigningRequest"}:                 certificateSigningRequestPrinter,
+	{"apiregistration.k8s.io", "APIService"}:                             apiServicePrinter,
 	// CRDs have no printer upstream: the default convertor's Name and Created At.
 	{"apiextensions.k8s.io", "CustomResourceDefinition"}: createdAtPrinter,
 

@@ -102,10 +102,11 @@ func servedAlso(spec apiextensions.Spec, stored int) []string {
 	return out
 }
 
-// dropCRD is the CRD finalizer and the end of its handler, inside the CRD's delete: every
-// object goes, each with a DELETED event; then the resource's watches end and it leaves the
-// table.
+// dropCRD is the CRD finalizer and the end of its handler, inside the CRD's delete: the
+// APIServices of versions no other CRD serves go; every object goes, each with a DELETED
+// event; then the resource's watches end and it leaves the table.
 func (s *Store) dropCRD(tx *storage.Tx, obj *api.Unstructured) {
+	s.syncCRDAPIServices(tx, obj)
 	spec := apiextensions.ReadSpec(obj)
 	t := s.Table
 	r := t.Get(spec.Group, spec.Names.Plural)

@@ -10,14 +10,17 @@
 //     uid, timestamps, generation), the strategy's PrepareForCreate, the scheme's defaults,
 //     admission's mutating phase, the metadata and strategy validation, admission's
 //     validating phase, then the storage; updates add the conflict checks, the status and
-//     finalize subresources' parts and ValidateUpdate. A dry run runs all of it and stores
-//     nothing.
+//     finalize subresources' parts and ValidateUpdate; a kind's rest.SubresourceStrategy
+//     prepares and checks its own subresources (certificatesigningrequests/approval), and a
+//     create hands the strategy the requesting user (rest.UserFrom). A dry run runs all of
+//     it and stores nothing.
 //  3. Deletes are immediate unless finalizers hold the object; deleting a namespace marks it
 //     Terminating, deletes its contents one transaction at a time, and removes it once it
 //     holds nothing and no finalizer is left (namespace.go).
 //  4. A CRD's write does, in the same transaction, what apiextensions-apiserver's controllers
 //     do: a create or update serves its resource, a delete drops its objects and ends its
-//     watches (crd.go).
+//     watches (crd.go); the group-versions CRDs serve get their APIServices, and lose them
+//     with the last CRD serving them (crd_apiservices.go).
 //  5. Errors are the real server's Status: NotFound, AlreadyExists, Conflict with the
 //     precondition's text, Invalid with the causes in the real order.
 package registry

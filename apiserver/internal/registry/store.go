@@ -69,6 +69,9 @@ func (s *Store) Create(ctx context.Context, res *Resource, ns string, obj *api.U
 		obj.SetGeneration(1)
 	}
 	rc := s.ctx(dryRun)
+	if u, ok := rest.UserFrom(ctx); ok {
+		rc.User = &u
+	}
 	res.Strategy.PrepareForCreate(rc, obj)
 	applyDefaults(res, obj)
 	res.Strategy.Canonicalize(obj)
@@ -148,6 +151,9 @@ func (s *Store) afterWrite(tx *storage.Tx, res *Resource, rec *storage.Record, t
 		if hooks, ok := res.Strategy.(rest.Hooks); ok {
 			hooks.AfterDelete(rec.Obj)
 		}
+	}
+	if isCRDs(res) && typ != watch.Deleted {
+		s.syncCRDAPIServices(tx, rec.Obj)
 	}
 	switch {
 	case isNamespaces(res) && typ == watch.Modified:
@@ -238,14 +244,19 @@ func (s *Store) prepareUpdate(res *Resource, obj *api.Unstructured, old *storage
 	}
 
 	applyDefaults(res, obj) // before the spec comparison: a body without defaults is no change
-	switch uo.Subresource {
-	case "status":
+	var subCauses []api.StatusCause
+	ss, _ := res.Strategy.(rest.SubresourceStrategy)
+	switch sub := uo.Subresource; {
+	case ss != nil && ss.PreparesSubresource(sub):
+		obj = ss.PrepareForSubresourceUpdate(s.ctx(uo.DryRun), sub, obj, old.Obj)
+		subCauses = ss.ValidateSubresourceUpdate(sub, obj, old.Obj)
+	case sub == "status":
 		// The status strategies' PrepareForUpdate: a copy of the stored object with the
 		// new status, nothing else.
 		next := old.Obj.DeepCopy()
 		rest.KeepFields(next, obj, "status")
 		obj = next
-	case "finalize":
+	case sub == "finalize":
 		if fs, ok := res.Strategy.(rest.FinalizeStrategy); ok {
 			obj = fs.PrepareForFinalize(obj, old.Obj)
 		}
@@ -265,7 +276,7 @@ func (s *Store) prepareUpdate(res *Resource, obj *api.Unstructured, old *storage
 		applyDefaults(res, obj) // the stored object with a new status or finalizers
 	}
 	res.Strategy.Canonicalize(obj)
-	if err := ValidateUpdate(res, obj, old.Obj); err != nil {
+	if err := withCauses(res, obj, ValidateUpdate(res, obj, old.Obj), subCauses); err != nil {
 		return nil, err
 	}
 	return obj, nil
@@ -349,6 +360,9 @@ func Validate(res *Resource, obj *api.Unstructured) error {
 			return err
 		}
 		causes = st.Details.Causes
+	}
+	if n, ok := res.Strategy.(rest.UncheckedNamer); ok && n.NameIsUnchecked() {
+		causes = withoutNameFormatCauses(causes)
 	}
 	causes = append(causes, res.Strategy.Validate(obj)...)
 	if len(causes) > 0 {

@@ -10,9 +10,12 @@ import (
 	"sync"
 
 	"github.com/informer-lab/informer-lab/api"
+	"github.com/informer-lab/informer-lab/apiserver/internal/registry/admissionregistration"
 	"github.com/informer-lab/informer-lab/apiserver/internal/registry/apiextensions"
+	"github.com/informer-lab/informer-lab/apiserver/internal/registry/apiregistration"
 	"github.com/informer-lab/informer-lab/apiserver/internal/registry/apps"
 	"github.com/informer-lab/informer-lab/apiserver/internal/registry/batch"
+	"github.com/informer-lab/informer-lab/apiserver/internal/registry/certificates"
 	"github.com/informer-lab/informer-lab/apiserver/internal/registry/coordination"
 	"github.com/informer-lab/informer-lab/apiserver/internal/registry/core"
 	"github.com/informer-lab/informer-lab/apiserver/internal/registry/discovery"
@@ -20,6 +23,7 @@ import (
 	"github.com/informer-lab/informer-lab/apiserver/internal/registry/networking"
 	"github.com/informer-lab/informer-lab/apiserver/internal/registry/node"
 	"github.com/informer-lab/informer-lab/apiserver/internal/registry/resource"
+	"github.com/informer-lab/informer-lab/apiserver/internal/registry/flowcontrol"
 	"github.com/informer-lab/informer-lab/apiserver/internal/registry/rest"
 	storagekinds "github.com/informer-lab/informer-lab/apiserver/internal/registry/storage"
 	"github.com/informer-lab/informer-lab/apiserver/storage"
@@ -40,13 +44,21 @@ func builtinKinds(ips *core.ClusterIPAllocator) []rest.Kind {
 		core.Secrets(),
 		core.ServiceAccounts(),
 		core.Services(ips),
+		admissionregistration.MutatingAdmissionPolicies(),
+		admissionregistration.MutatingAdmissionPolicyBindings(),
+		admissionregistration.MutatingWebhookConfigurations(),
+		admissionregistration.ValidatingAdmissionPolicies(),
+		admissionregistration.ValidatingAdmissionPolicyBindings(),
+		admissionregistration.ValidatingWebhookConfigurations(),
 		apiextensions.CustomResourceDefinitions(),
+		apiregistration.APIServices(),
 		apps.DaemonSets(),
 		apps.Deployments(),
 		apps.ReplicaSets(),
 		apps.StatefulSets(),
 		batch.CronJobs(),
 		batch.Jobs(),
+		certificates.CertificateSigningRequests(),
 		coordination.Leases(),
 		discovery.EndpointSlices(),
 		events.Events(),
@@ -66,6 +78,8 @@ func builtinKinds(ips *core.ClusterIPAllocator) []rest.Kind {
 		storagekinds.StorageClasses(),
 		storagekinds.VolumeAttachments(),
 		storagekinds.VolumeAttributesClasses(),
+		flowcontrol.FlowSchemas(),
+		flowcontrol.PriorityLevelConfigurations(),
 	}
 }
 

@@ -45,6 +45,8 @@ type kindRow struct {
 // kube-apiserver v1.36.3's registries, one row per resource.
 func TestCh01_BuiltinKindsMatchV136(t *testing.T) {
 	all := []string{"all"}
+	apiExt := []string{"api-extensions"}
+	clusterNS := map[string]string{"metadata.namespace": "metadata.namespace"}
 	want := []kindRow{
 		{gr: "configmaps", kind: "ConfigMap", namespaced: true, short: []string{"cm"}, createStatus: "body", collectionDelete: true},
 		{gr: "endpoints", kind: "Endpoints", namespaced: true, short: []string{"ep"}, createStatus: "body", collectionDelete: true},
@@ -79,6 +81,20 @@ func TestCh01_BuiltinKindsMatchV136(t *testing.T) {
 		{gr: "services", kind: "Service", namespaced: true, short: []string{"svc"}, categories: all, status: true,
 			createStatus: `{"loadBalancer":{}}`, deleteObject: true, collectionDelete: true,
 			fields: map[string]string{"spec.clusterIP": "spec.clusterIP", "spec.type": "spec.type"}},
+		// The stores without GetAttrs of their own accept metadata.namespace, always empty
+		// (DefaultClusterScopedAttr).
+		{gr: "mutatingadmissionpolicies.admissionregistration.k8s.io", kind: "MutatingAdmissionPolicy", categories: apiExt,
+			generation: true, createStatus: "body", collectionDelete: true, fields: clusterNS},
+		{gr: "mutatingadmissionpolicybindings.admissionregistration.k8s.io", kind: "MutatingAdmissionPolicyBinding", categories: apiExt,
+			generation: true, createStatus: "body", collectionDelete: true, fields: clusterNS},
+		{gr: "mutatingwebhookconfigurations.admissionregistration.k8s.io", kind: "MutatingWebhookConfiguration", categories: apiExt,
+			generation: true, createStatus: "body", collectionDelete: true, fields: clusterNS},
+		{gr: "validatingadmissionpolicies.admissionregistration.k8s.io", kind: "ValidatingAdmissionPolicy", categories: apiExt,
+			status: true, generation: true, createStatus: "{}", collectionDelete: true, fields: clusterNS},
+		{gr: "validatingadmissionpolicybindings.admissionregistration.k8s.io", kind: "ValidatingAdmissionPolicyBinding", categories: apiExt,
+			generation: true, createStatus: "body", collectionDelete: true, fields: clusterNS},
+		{gr: "validatingwebhookconfigurations.admissionregistration.k8s.io", kind: "ValidatingWebhookConfiguration", categories: apiExt,
+			generation: true, createStatus: "body", collectionDelete: true, fields: clusterNS},
 		// The status is what the naming and establishing controllers write (crd.go).
 		{gr: "customresourcedefinitions.apiextensions.k8s.io", kind: "CustomResourceDefinition", short: []string{"crd", "crds"},
 			categories: []string{"api-extensions"}, status: true, generation: true, collectionDelete: true,
@@ -86,6 +102,9 @@ func TestCh01_BuiltinKindsMatchV136(t *testing.T) {
 				`{"lastTransitionTime":"T","message":"no conflicts found","reason":"NoConflicts","status":"True","type":"NamesAccepted"},` +
 				`{"lastTransitionTime":"T","message":"the initial names have been accepted","reason":"InitialNamesAccepted","status":"True","type":"Established"}],` +
 				`"storedVersions":null}`},
+		// A local APIService is Available at once (kube-aggregator's apiServerStrategy).
+		{gr: "apiservices.apiregistration.k8s.io", kind: "APIService", categories: apiExt, status: true, collectionDelete: true, fields: clusterNS,
+			createStatus: `{"conditions":[{"lastTransitionTime":"T","message":"Local APIServices are always available","reason":"Local","status":"True","type":"Available"}]}`},
 		{gr: "daemonsets.apps", kind: "DaemonSet", namespaced: true, short: []string{"ds"}, categories: all, status: true, generation: true,
 			createStatus:     `{"currentNumberScheduled":0,"desiredNumberScheduled":0,"numberMisscheduled":0,"numberReady":0}`,
 			collectionDelete: true},
@@ -99,6 +118,8 @@ func TestCh01_BuiltinKindsMatchV136(t *testing.T) {
 			createStatus: `{}`, collectionDelete: true},
 		{gr: "jobs.batch", kind: "Job", namespaced: true, categories: all, status: true, generation: true, createStatus: `{}`,
 			collectionDelete: true, fields: map[string]string{"status.successful": "status.succeeded (0)"}},
+		{gr: "certificatesigningrequests.certificates.k8s.io", kind: "CertificateSigningRequest", short: []string{"csr"}, status: true,
+			createStatus: "{}", collectionDelete: true, fields: map[string]string{"spec.signerName": "spec.signerName"}},
 		{gr: "leases.coordination.k8s.io", kind: "Lease", namespaced: true, createStatus: "body", collectionDelete: true},
 		{gr: "endpointslices.discovery.k8s.io", kind: "EndpointSlice", namespaced: true, generation: true, createStatus: "body",
 			collectionDelete: true},
@@ -133,6 +154,10 @@ func TestCh01_BuiltinKindsMatchV136(t *testing.T) {
 			deleteObject: true, collectionDelete: true},
 		{gr: "volumeattributesclasses.storage.k8s.io", kind: "VolumeAttributesClass", short: []string{"vac"}, createStatus: "body",
 			deleteObject: true, collectionDelete: true},
+		{gr: "flowschemas.flowcontrol.apiserver.k8s.io", kind: "FlowSchema", status: true, generation: true, createStatus: "{}",
+			collectionDelete: true, fields: clusterNS},
+		{gr: "prioritylevelconfigurations.flowcontrol.apiserver.k8s.io", kind: "PriorityLevelConfiguration", status: true, generation: true,
+			createStatus: "{}", collectionDelete: true, fields: clusterNS},
 	}
 
 	var got []kindRow

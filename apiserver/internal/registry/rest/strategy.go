@@ -14,6 +14,8 @@ import (
 type Context struct {
 	Now    api.Time // the request's time, to the second
 	DryRun bool
+	// User is the requesting user, when the request carries one (request.UserFrom).
+	User *UserInfo
 }
 
 // Strategy mirrors RESTCreateStrategy, RESTUpdateStrategy and ResetFieldsStrategy of

@@ -1,0 +1,213 @@
+package admissionregistration
+
+import (
+	"fmt"
+	"regexp"
+	"slices"
+	"strings"
+
+	"github.com/informer-lab/informer-lab/api"
+	"github.com/informer-lab/informer-lab/apiserver/internal/registry/rest"
+	"github.com/informer-lab/informer-lab/apiserver/internal/validation"
+)
+
+// ValidatingAdmissionPolicies is the validatingadmissionpolicies resource, with its status
+// subresource (pkg/registry/admissionregistration/validatingadmissionpolicy).
+func ValidatingAdmissionPolicies() rest.Kind {
+	return kind("validatingadmissionpolicies", "ValidatingAdmissionPolicy",
+		newStrategy("ValidatingAdmissionPolicy", true, validatingPolicyCauses))
+}
+
+// MutatingAdmissionPolicies is the mutatingadmissionpolicies resource
+// (pkg/registry/admissionregistration/mutatingadmissionpolicy).
+func MutatingAdmissionPolicies() rest.Kind {
+	k := kind("mutatingadmissionpolicies", "MutatingAdmissionPolicy",
+		newStrategy("MutatingAdmissionPolicy", false, mutatingPolicyCauses))
+	k.Storage = storedAsBeta("MutatingAdmissionPolicy")
+	return k
+}
+
+// storedAsBeta is the storage version of the mutating policies, new in v1 in v1.36: the
+// server still writes them to etcd as v1beta1, which their storageVersionHash tells.
+func storedAsBeta(kind string) api.GroupVersionKind {
+	return api.GroupVersionKind{Group: Group, Version: "v1beta1", Kind: kind}
+}
+
+// validationReasons are the reasons a validation may give (supportedValidationPolicyReason).
+var validationReasons = []string{"Forbidden", "Invalid", "RequestEntityTooLarge"}
+
+// patchTypes are the patch types of a mutation.
+var patchTypes = []string{"ApplyConfiguration", "JSONPatch"}
+
+// maxAuditAnnotations mirrors the limit of a policy's audit annotations.
+const maxAuditAnnotations = 20
+
+var newlines = regexp.MustCompile(`[\n\r]+`)
+
+// policyCommonCauses is what validateValidatingAdmissionPolicySpec and
+// validateMutatingAdmissionPolicySpec share: failure policy, param kind and match
+// constraints with at least one resource rule.
+func policyCommonCauses(spec map[string]any) []api.StatusCause {
+	var causes []api.StatusCause
+	if !set(spec, "failurePolicy") {
+		causes = append(causes, validation.Required("spec.failurePolicy", ""))
+	}
+	causes = append(causes, enumCause(spec, "failurePolicy", "spec.failurePolicy", failurePolicies)...)
+	if pk := child(spec, "paramKind"); set(spec, "paramKind") {
+		causes = append(causes, paramKindCauses(pk, "spec.paramKind")...)
+	}
+	mc := child(spec, "matchConstraints")
+	if !set(spec, "matchConstraints") {
+		return append(causes, validation.Required("spec.matchConstraints", ""))
+	}
+	causes = append(causes, matchResourcesCauses(mc, "spec.matchConstraints")...)
+	if len(list(mc, "resourceRules")) == 0 {
+		causes = append(causes, validation.Required("spec.matchConstraints.resourceRules", ""))
+	}
+	return causes
+}
+
+// validatingPolicyCauses mirrors validateValidatingAdmissionPolicySpec.
+func validatingPolicyCauses(obj map[string]any) []api.StatusCause {
+	spec := child(obj, "spec")
+	causes := policyCommonCauses(spec)
+	validations, audits := objects(spec, "validations"), objects(spec, "auditAnnotations")
+	if len(validations) == 0 && len(audits) == 0 {
+		const detail = "validations or auditAnnotations must contain at least one item"
+		return append(causes, validation.Required("spec.validations", detail), validation.Required("spec.auditAnnotations", detail))
+	}
+	for i, v := range validations {
+		path := at("spec.validations", i)
+		if strings.TrimSpace(str(v, "expression")) == "" {
+			causes = append(causes, validation.Required(path+".expression", "expression is not specified"))
+		}
+		if me := str(v, "messageExpression"); me != "" && strings.TrimSpace(me) == "" {
+			causes = append(causes, validation.Invalid(path+".messageExpression", me, "must be non-empty if specified"))
+		}
+		switch msg := str(v, "message"); {
+		case msg != "" && strings.TrimSpace(msg) == "":
+			causes = append(causes, validation.Invalid(path+".message", msg, "must be non-empty if specified"))
+		case newlines.MatchString(strings.TrimSpace(msg)):
+			causes = append(causes, validation.Invalid(path+".message", msg, "must not contain line breaks"))
+		}
+		causes = append(causes, enumCause(v, "reason", path+".reason", validationReasons)...)
+	}
+	if len(audits) > maxAuditAnnotations {
+		causes = append(causes, validation.Invalid("spec.auditAnnotations", list(spec, "auditAnnotations"), fmt.Sprintf("must not have more than %d auditAnnotations", maxAuditAnnotations)))
+	}
+	keys := map[string]bool{}
+	for i, a := range audits {
+		path := at("spec.auditAnnotations", i)
+		if strings.TrimSpace(str(a, "valueExpression")) == "" {
+			causes = append(causes, validation.Required(path+".valueExpression", "valueExpression is not specified"))
+		}
+		if key := str(a, "key"); keys[key] {
+			causes = append(causes, duplicate(path+".key", key))
+		}
+		keys[str(a, "key")] = true
+	}
+	return causes
+}
+
+// mutatingPolicyCauses mirrors validateMutatingAdmissionPolicySpec.
+func mutatingPolicyCauses(obj map[string]any) []api.StatusCause {
+	spec := child(obj, "spec")
+	causes := policyCommonCauses(spec)
+	for _, r := range objects(child(spec, "matchConstraints"), "resourceRules") {
+		causes = append(causes, mutatingOperationCauses(r, "spec.matchConstraints.resourceRules.operations")...)
+	}
+	mutations := objects(spec, "mutations")
+	if len(mutations) == 0 {
+		causes = append(causes, validation.Required("spec.mutations", "mutations must contain at least one item"))
+	}
+	for i, m := range mutations {
+		causes = append(causes, mutationCauses(m, at("spec.mutations", i))...)
+	}
+	switch rp := str(spec, "reinvocationPolicy"); {
+	case rp == "":
+		causes = append(causes, validation.Required("spec.reinvocationPolicy", ""))
+	case !slices.Contains(reinvocationPolicies, rp):
+		causes = append(causes, validation.NotSupported("spec.reinvocationPolicy", rp, reinvocationPolicies))
+	}
+	return causes
+}
+
+// mutatingOperationCauses: a mutating policy or binding matches only what can be mutated.
+func mutatingOperationCauses(rule map[string]any, path string) []api.StatusCause {
+	var causes []api.StatusCause
+	for _, op := range stringList(rule, "operations") {
+		if !slices.Contains(mutatingOperations, op) {
+			causes = append(causes, validation.NotSupported(path, op, mutatingOperations))
+		}
+	}
+	return causes
+}
+
+// mutationCauses mirrors validateMutation: a patch type and the one member it names.
+func mutationCauses(m map[string]any, path string) []api.StatusCause {
+	expression := func(member string) []api.StatusCause {
+		if strings.TrimSpace(str(child(m, member), "expression")) == "" {
+			return []api.StatusCause{validation.Required(path+"."+member+".expression", "")}
+		}
+		return nil
+	}
+	switch pt := str(m, "patchType"); pt {
+	case "":
+		return []api.StatusCause{validation.Required(path+".patchType", "")}
+	case "JSONPatch":
+		if !set(m, "jsonPatch") {
+			return []api.StatusCause{validation.Required(path+".jsonPatch", "must be specified when patchType is JSONPatch")}
+		}
+		causes := expression("jsonPatch")
+		if set(m, "applyConfiguration") {
+			causes = append(causes, validation.InvalidRaw(path+".applyConfiguration", `"{applyConfiguration}"`, "must not be specified when patchType is JSONPatch"))
+		}
+		return causes
+	case "ApplyConfiguration":
+		if !set(m, "applyConfiguration") {
+			return []api.StatusCause{validation.Required(path+".applyConfiguration", "must be specified when patchType is ApplyConfiguration")}
+		}
+		causes := expression("applyConfiguration")
+		if set(m, "jsonPatch") {
+			causes = append(causes, validation.InvalidRaw(path+".jsonPatch", `"{jsonPatch}"`, "must not be specified when patchType is ApplyConfiguration"))
+		}
+		return causes
+	default:
+		return []api.StatusCause{validation.NotSupported(path+".patchType", pt, patchTypes)}
+	}
+}
+
+// paramKindCauses mirrors validateParamKind.
+func paramKindCauses(pk map[string]any, path string) []api.StatusCause {
+	var causes []api.StatusCause
+	switch av := str(pk, "apiVersion"); {
+	case av == "":
+		causes = append(causes, validation.Required(path+".apiVersion", ""))
+	case strings.Count(av, "/") > 1:
+		causes = append(causes, validation.Invalid(path+".apiVersion", av, "unexpected GroupVersion string: "+av))
+	default:
+		group, version, found := strings.Cut(av, "/")
+		if !found {
+			group, version = "", av
+		}
+		if group != "" {
+			if errs := validation.IsDNS1123Subdomain(group); len(errs) > 0 {
+				causes = append(causes, validation.Invalid(path+".apiVersion", group, strings.Join(errs, ",")))
+			}
+		}
+		if version == "" {
+			causes = append(causes, validation.Invalid(path+".apiVersion", av, "version must be specified"))
+		} else if errs := validation.IsDNS1035Label(version); len(errs) > 0 {
+			causes = append(causes, validation.Invalid(path+".apiVersion", version, strings.Join(errs, ",")))
+		}
+	}
+	switch k := str(pk, "kind"); {
+	case k == "":
+		causes = append(causes, validation.Required(path+".kind", ""))
+	default:
+		if errs := validation.IsDNS1035Label(strings.ToLower(k)); len(errs) > 0 {
+			causes = append(causes, validation.Invalid(path+".kind", k, "may have mixed case, but should otherwise match: "+strings.Join(errs, ",")))
+		}
+	}
+	return causes
+}
