@@ -76,6 +76,12 @@ func capture(c config, dir string) error {
 		files[cp.file] = append(b, '\n')
 	}
 	files["VERSION"] = []byte(referenceVersion(ctx, ref) + "\n")
+	// What kubectl makes of it: the table of `kubectl api-resources -o wide`.
+	ko := ref.Kubectl(ctx, []string{"api-resources", "-o", "wide"}, nil)
+	if ko.Err != "" || ko.Code != 0 {
+		return fmt.Errorf("kubectl api-resources: %s %s", ko.Err, ko.Stderr)
+	}
+	files["api-resources.txt"] = ko.Body
 	names := make([]string, 0, len(files))
 	for n := range files {
 		names = append(names, n)
