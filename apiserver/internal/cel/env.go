@@ -1,0 +1,138 @@
+package cel
+
+import (
+	"errors"
+	"sync"
+)
+
+// Env declares what an expression may use: its variables and the functions of CEL's
+// standard library and of the Kubernetes libraries. It mirrors the *cel.Env that
+// k8s.io/apiserver/pkg/cel/environment builds for the v1.36 compatibility version.
+type Env struct {
+	vars  map[string]*Type
+	funcs map[string]*function
+}
+
+// Var declares one variable.
+type Var struct {
+	Name string
+	Type *Type
+}
+
+var (
+	baseOnce  sync.Once
+	baseFuncs map[string]*function
+)
+
+// base is the function set every Env shares, built once.
+func base() map[string]*function {
+	baseOnce.Do(func() {
+		l := newLibrary()
+		for _, add := range libraries {
+			add(l)
+		}
+		baseFuncs = l.funcs
+	})
+	return baseFuncs
+}
+
+// libraries lists the declaration builders, in the order Kubernetes enables them.
+var libraries []func(*library)
+
+// NewEnv returns an environment with the given variables and every library.
+func NewEnv(vars ...Var) *Env {
+	e := &Env{vars: map[string]*Type{}, funcs: base()}
+	for _, v := range vars {
+		e.vars[v.Name] = v.Type
+	}
+	return e
+}
+
+// Program is a compiled expression: immutable, so one Program may be cached and evaluated
+// by many goroutines at once.
+type Program struct {
+	src     string
+	expr    *Expr
+	root    node
+	nslots  int
+	outType *Type
+	types   map[int64]*Type
+	refs    map[int64]*reference
+	// usesVar records which declared variables the expression reads.
+	uses map[string]bool
+}
+
+// OutputType is the checked type of the expression's result.
+func (p *Program) OutputType() *Type { return p.outType }
+
+// Uses reports whether the expression refers to the variable name.
+func (p *Program) Uses(name string) bool { return p.uses[name] }
+
+// Source is the expression text.
+func (p *Program) Source() string { return p.src }
+
+// Compile parses and checks src in env and plans it for evaluation. On failure the error
+// is an *Errors whose text is cel-go's issues text (without Kubernetes' "compilation
+// failed: " prefix).
+func (env *Env) Compile(src string) (*Program, error) {
+	e, offsets, errs := parse(src)
+	if errs != nil {
+		return nil, errs
+	}
+	errs = newErrors(src)
+	types, refs := check(env, e, offsets, errs)
+	if errs.Len() == 0 {
+		validate(env, e, types, offsets, errs)
+	}
+	if errs.Len() > 0 {
+		return nil, errs
+	}
+	p := &planner{types: types, refs: refs}
+	root := p.plan(e)
+	prog := &Program{src: src, expr: e, root: root, nslots: p.nslots, outType: types[e.ID],
+		types: types, refs: refs, uses: map[string]bool{}}
+	walk(e, func(x *Expr) {
+		if x.Kind == eIdent {
+			if _, ok := env.vars[x.Name]; ok {
+				prog.uses[x.Name] = true
+			}
+		}
+	})
+	return prog, nil
+}
+
+// ErrCostLimit is returned by Eval when the actual cost passes the limit; its text is
+// cel-go's.
+var ErrCostLimit = errors.New("operation cancelled: actual cost limit exceeded")
+
+// Eval evaluates the program with no cost limit.
+func (p *Program) Eval(act Activation) (Value, error) {
+	v, _, err := p.EvalWithCost(act, 0)
+	return v, err
+}
+
+// EvalWithCost evaluates the program, tracking its actual cost as cel-go's cost tracker
+// does with the Kubernetes cost estimator. A limit of 0 means none; past the limit the
+// evaluation stops with ErrCostLimit.
+func (p *Program) EvalWithCost(act Activation, limit uint64) (v Value, cost uint64, err error) {
+	f := &frame{act: act, limit: limit}
+	var slots [8]Value
+	if p.nslots <= len(slots) {
+		f.slots = slots[:p.nslots]
+	} else {
+		f.slots = make([]Value, p.nslots)
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			if _, ok := r.(costExceeded); !ok {
+				panic(r)
+			}
+			v, cost, err = nil, f.cost, ErrCostLimit
+		}
+	}()
+	v = p.root.eval(f)
+	if e, ok := v.(*Err); ok {
+		return nil, f.cost, e
+	}
+	return v, f.cost, nil
+}

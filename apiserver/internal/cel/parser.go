@@ -1,0 +1,548 @@
+package cel
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+)
+
+// Limits cel-go's parser applies by default; Kubernetes keeps them.
+const (
+	maxRecursionDepth = 250
+	maxCodePoints     = 100000
+)
+
+// parser is a recursive-descent parser for cel-spec's grammar (CEL.g4). It builds Expr
+// nodes, expands macros as it goes and records each node's source offset for errors.
+type parser struct {
+	src     string
+	lex     lexer
+	tok     token
+	nextID  int64
+	offsets map[int64]int
+	errs    *Errors
+	depth   int
+	failed  bool // a syntax error stops the parse: no partial tree is returned
+}
+
+// bailout unwinds the parser after the first syntax error.
+type bailout struct{}
+
+// parse parses src into an expression, or returns the syntax errors found.
+func parse(src string) (e *Expr, offsets map[int64]int, errs *Errors) {
+	p := &parser{src: src, lex: lexer{src: src}, offsets: map[int64]int{}, errs: newErrors(src)}
+	if n := len([]rune(src)); n > maxCodePoints {
+		p.errs.add(0, fmt.Sprintf("expression code point size exceeds limit: size: %d, limit %d", n, maxCodePoints))
+		return nil, nil, p.errs
+	}
+	func() {
+		defer func() {
+			if r := recover(); r != nil {
+				if _, ok := r.(bailout); !ok {
+					panic(r)
+				}
+				e = nil
+			}
+		}()
+		p.advance()
+		e = p.expr()
+		if p.tok.kind != tEOF {
+			p.syntax(p.tok.pos, fmt.Sprintf("extraneous input %s expecting <EOF>", quoteTok(p.tok)))
+		}
+	}()
+	if len(p.errs.list) > 0 {
+		return nil, nil, p.errs
+	}
+	return e, p.offsets, nil
+}
+
+func quoteTok(t token) string {
+	if t.kind == tEOF {
+		return "'<EOF>'"
+	}
+	return "'" + t.text + "'"
+}
+
+func (p *parser) advance() {
+	p.tok = p.lex.next()
+	if p.tok.kind == tError {
+		p.syntax(p.tok.pos, fmt.Sprintf("token recognition error at: '%s'", p.tok.text))
+	}
+}
+
+// syntax records a syntax error and abandons the parse.
+func (p *parser) syntax(pos int, msg string) {
+	p.errs.add(pos, "Syntax error: "+msg)
+	panic(bailout{})
+}
+
+// exprStart is the set ANTLR lists when an expression was expected.
+const exprStart = "{'[', '{', '(', '.', '-', '!', 'true', 'false', 'null', NUM_FLOAT, NUM_INT, NUM_UINT, STRING, BYTES, IDENTIFIER}"
+
+func (p *parser) expect(k tokKind, text string) token {
+	t := p.tok
+	if t.kind != k {
+		p.syntax(t.pos, fmt.Sprintf("mismatched input %s expecting '%s'", quoteTok(t), text))
+	}
+	p.advance()
+	return t
+}
+
+func (p *parser) id(pos int) int64 {
+	p.nextID++
+	p.offsets[p.nextID] = pos
+	return p.nextID
+}
+
+func (p *parser) enter(pos int) {
+	p.depth++
+	if p.depth > maxRecursionDepth {
+		p.errs.add(pos, fmt.Sprintf("expression recursion limit exceeded: %d", maxRecursionDepth))
+		panic(bailout{})
+	}
+}
+
+func (p *parser) leave() { p.depth-- }
+
+func (p *parser) call(pos int, fn string, args ...*Expr) *Expr {
+	return &Expr{ID: p.id(pos), Kind: eCall, Name: fn, Args: args}
+}
+
+// expr = conditionalOr ["?" conditionalOr ":" expr]
+func (p *parser) expr() *Expr {
+	p.enter(p.tok.pos)
+	defer p.leave()
+	e := p.or()
+	if p.tok.kind != tQuestion {
+		return e
+	}
+	q := p.tok.pos
+	p.advance()
+	a := p.or()
+	p.expect(tColon, ":")
+	b := p.expr()
+	return p.call(q, opConditional, e, a, b)
+}
+
+// or and and build balanced trees over a chain of operands, as cel-go's balancer does, so
+// that deep chains do not make deep trees.
+func (p *parser) or() *Expr {
+	operands := []*Expr{p.and()}
+	var ops []int
+	for p.tok.kind == tOr {
+		ops = append(ops, p.tok.pos)
+		p.advance()
+		operands = append(operands, p.and())
+	}
+	return p.balance(opLogicalOr, operands, ops, 0, len(ops)-1)
+}
+
+func (p *parser) and() *Expr {
+	operands := []*Expr{p.relation()}
+	var ops []int
+	for p.tok.kind == tAnd {
+		ops = append(ops, p.tok.pos)
+		p.advance()
+		operands = append(operands, p.relation())
+	}
+	return p.balance(opLogicalAnd, operands, ops, 0, len(ops)-1)
+}
+
+func (p *parser) balance(fn string, operands []*Expr, ops []int, lo, hi int) *Expr {
+	if len(ops) == 0 {
+		return operands[0]
+	}
+	if lo > hi {
+		return operands[lo]
+	}
+	mid := (lo + hi + 1) / 2
+	left := p.balance(fn, operands, ops, lo, mid-1)
+	right := p.balance(fn, operands, ops, mid+1, hi)
+	if mid-1 < lo {
+		left = operands[lo]
+	}
+	if mid+1 > hi {
+		right = operands[hi+1]
+	}
+	return p.call(ops[mid], fn, left, right)
+}
+
+var relOps = map[tokKind]string{
+	tLt: opLess, tLe: opLessEquals, tGt: opGreater, tGe: opGreaterEquals,
+	tEq: opEquals, tNe: opNotEquals, tIn: opIn,
+}
+
+func (p *parser) relation() *Expr {
+	e := p.addition()
+	for {
+		fn, ok := relOps[p.tok.kind]
+		if !ok {
+			return e
+		}
+		pos := p.tok.pos
+		p.enter(pos)
+		p.advance()
+		e = p.call(pos, fn, e, p.addition())
+		p.leave()
+	}
+}
+
+func (p *parser) addition() *Expr {
+	e := p.multiplication()
+	for p.tok.kind == tPlus || p.tok.kind == tMinus {
+		fn := opAdd
+		if p.tok.kind == tMinus {
+			fn = opSubtract
+		}
+		pos := p.tok.pos
+		p.enter(pos)
+		p.advance()
+		e = p.call(pos, fn, e, p.multiplication())
+		p.leave()
+	}
+	return e
+}
+
+func (p *parser) multiplication() *Expr {
+	e := p.unary()
+	for p.tok.kind == tStar || p.tok.kind == tSlash || p.tok.kind == tPercent {
+		fn := map[tokKind]string{tStar: opMultiply, tSlash: opDivide, tPercent: opModulo}[p.tok.kind]
+		pos := p.tok.pos
+		p.enter(pos)
+		p.advance()
+		e = p.call(pos, fn, e, p.unary())
+		p.leave()
+	}
+	return e
+}
+
+// unary handles runs of ! and -. A single - directly before a numeric literal is the
+// literal's sign (the grammar's `literal: sign=MINUS? NUM_INT`), so -9223372036854775808
+// is an int; an even run of operators cancels out, as in cel-go.
+func (p *parser) unary() *Expr {
+	switch p.tok.kind {
+	case tNot:
+		pos := p.tok.pos
+		n := 0
+		for p.tok.kind == tNot {
+			n++
+			p.advance()
+		}
+		m := p.member()
+		if n%2 == 0 {
+			return m
+		}
+		return p.call(pos, opLogicalNot, m)
+	case tMinus:
+		pos := p.tok.pos
+		n := 0
+		save := p.lex
+		p.advance()
+		if p.tok.kind == tInt || p.tok.kind == tFloat {
+			// "-1": a signed literal; a member after it applies to the literal.
+			p.lex = save
+			p.tok = token{kind: tMinus, pos: pos, text: "-"}
+			return p.member()
+		}
+		n = 1
+		for p.tok.kind == tMinus {
+			n++
+			p.advance()
+		}
+		m := p.member()
+		if n%2 == 0 {
+			return m
+		}
+		return p.call(pos, opNegate, m)
+	}
+	return p.member()
+}
+
+func (p *parser) member() *Expr {
+	e := p.primary()
+	for {
+		switch p.tok.kind {
+		case tDot:
+			pos := p.tok.pos
+			p.enter(pos)
+			p.advance()
+			opt := false
+			if p.tok.kind == tQuestion {
+				opt = true
+				p.advance()
+			}
+			name, isEsc, npos := p.selector()
+			if p.tok.kind == tLParen && !opt && !isEsc {
+				open := p.tok.pos
+				p.advance()
+				args := p.exprList(tRParen)
+				p.expect(tRParen, ")")
+				e = p.memberCall(open, e, name, args, npos)
+			} else if opt {
+				e = p.call(pos, opOptSelect, e, &Expr{ID: p.id(npos), Kind: eLiteral, Lit: name})
+			} else {
+				e = &Expr{ID: p.id(pos), Kind: eSelect, Target: e, Name: name}
+			}
+			p.leave()
+		case tLBracket:
+			pos := p.tok.pos
+			p.enter(pos)
+			p.advance()
+			fn := opIndex
+			if p.tok.kind == tQuestion {
+				fn = opOptIndex
+				p.advance()
+			}
+			idx := p.expr()
+			p.expect(tRBracket, "]")
+			e = p.call(pos, fn, e, idx)
+			p.leave()
+		default:
+			return e
+		}
+	}
+}
+
+// selector reads a field name: an identifier or a backquoted escaped one.
+func (p *parser) selector() (name string, escaped bool, pos int) {
+	t := p.tok
+	switch t.kind {
+	case tIdent:
+		p.advance()
+		return t.text, false, t.pos
+	case tEscIdent:
+		p.advance()
+		return t.text[1 : len(t.text)-1], true, t.pos
+	case tTrue, tFalse, tNull, tIn:
+		p.syntax(t.pos, fmt.Sprintf("no viable alternative at input '.%s'", t.text))
+	}
+	p.syntax(t.pos, fmt.Sprintf("mismatched input %s expecting {IDENTIFIER, ESC_IDENTIFIER}", quoteTok(t)))
+	return
+}
+
+func (p *parser) exprList(end tokKind) []*Expr {
+	var args []*Expr
+	if p.tok.kind == end {
+		return nil
+	}
+	args = append(args, p.expr())
+	for p.tok.kind == tComma {
+		p.advance()
+		args = append(args, p.expr())
+	}
+	return args
+}
+
+var reservedIdents = map[string]bool{
+	"as": true, "break": true, "const": true, "continue": true, "else": true, "false": true,
+	"for": true, "function": true, "if": true, "import": true, "in": true, "let": true,
+	"loop": true, "package": true, "namespace": true, "null": true, "return": true,
+	"true": true, "var": true, "void": true, "while": true,
+}
+
+func (p *parser) primary() *Expr {
+	t := p.tok
+	switch t.kind {
+	case tDot, tIdent:
+		return p.identOrCall()
+	case tLParen:
+		p.advance()
+		e := p.expr()
+		p.expect(tRParen, ")")
+		return e
+	case tLBracket:
+		return p.listLit()
+	case tLBrace:
+		return p.mapLit()
+	case tMinus, tInt, tUint, tFloat, tString, tBytes, tTrue, tFalse, tNull:
+		return p.literal()
+	case tEOF:
+		p.syntax(t.pos, "mismatched input '<EOF>' expecting "+exprStart)
+	}
+	p.syntax(t.pos, fmt.Sprintf("mismatched input %s expecting %s", quoteTok(t), exprStart))
+	return nil
+}
+
+func (p *parser) identOrCall() *Expr {
+	start := p.tok.pos
+	name := ""
+	if p.tok.kind == tDot {
+		name = "."
+		p.advance()
+		if p.tok.kind != tIdent {
+			p.syntax(p.tok.pos, fmt.Sprintf("no viable alternative at input '.%s'", strings.TrimPrefix(quoteTok(p.tok), "'")))
+		}
+	}
+	idTok := p.tok
+	p.advance()
+	if reservedIdents[idTok.text] {
+		p.errs.add(start, "reserved identifier: "+idTok.text)
+		panic(bailout{})
+	}
+	name += idTok.text
+	switch p.tok.kind {
+	case tLParen:
+		open := p.tok.pos
+		p.advance()
+		args := p.exprList(tRParen)
+		p.expect(tRParen, ")")
+		return p.globalCall(open, name, args)
+	case tLBrace:
+		return p.structLit(name, idTok.pos)
+	case tDot:
+		// A qualified name followed by '{' is a message literal: look ahead without
+		// consuming, since a.b.c alone is a chain of selects.
+		save, saveTok := p.lex, p.tok
+		qual := name
+		for p.tok.kind == tDot {
+			p.advance()
+			if p.tok.kind != tIdent {
+				break
+			}
+			qual += "." + p.tok.text
+			p.advance()
+		}
+		if p.tok.kind == tLBrace {
+			return p.structLit(qual, idTok.pos)
+		}
+		p.lex, p.tok = save, saveTok
+	}
+	return &Expr{ID: p.id(idTok.pos), Kind: eIdent, Name: name}
+}
+
+func (p *parser) structLit(name string, pos int) *Expr {
+	open := p.tok.pos
+	p.advance()
+	e := &Expr{ID: p.id(open), Kind: eStruct, Name: name}
+	_ = pos
+	for p.tok.kind != tRBrace {
+		opt := false
+		if p.tok.kind == tQuestion {
+			opt = true
+			p.advance()
+		}
+		field, _, _ := p.selector()
+		col := p.expect(tColon, ":")
+		v := p.expr()
+		e.Entries = append(e.Entries, &Entry{ID: p.id(col.pos), Field: field, Value: v, Optional: opt})
+		if p.tok.kind != tComma {
+			break
+		}
+		p.advance()
+	}
+	p.expect(tRBrace, "}")
+	return e
+}
+
+func (p *parser) listLit() *Expr {
+	open := p.tok.pos
+	p.advance()
+	e := &Expr{ID: p.id(open), Kind: eList}
+	anyOpt := false
+	for p.tok.kind != tRBracket {
+		opt := false
+		if p.tok.kind == tQuestion {
+			opt, anyOpt = true, true
+			p.advance()
+		}
+		e.Args = append(e.Args, p.expr())
+		e.Optional = append(e.Optional, opt)
+		if p.tok.kind != tComma {
+			break
+		}
+		p.advance()
+	}
+	if !anyOpt {
+		e.Optional = nil
+	}
+	p.expect(tRBracket, "]")
+	return e
+}
+
+func (p *parser) mapLit() *Expr {
+	open := p.tok.pos
+	p.advance()
+	e := &Expr{ID: p.id(open), Kind: eMap}
+	for p.tok.kind != tRBrace {
+		opt := false
+		if p.tok.kind == tQuestion {
+			opt = true
+			p.advance()
+		}
+		k := p.expr()
+		col := p.expect(tColon, ":")
+		v := p.expr()
+		e.Entries = append(e.Entries, &Entry{ID: p.id(col.pos), Key: k, Value: v, Optional: opt})
+		if p.tok.kind != tComma {
+			break
+		}
+		p.advance()
+	}
+	p.expect(tRBrace, "}")
+	return e
+}
+
+func (p *parser) literal() *Expr {
+	t := p.tok
+	neg, pos := "", t.pos
+	if t.kind == tMinus {
+		neg = "-"
+		p.advance()
+		t = p.tok
+	}
+	p.advance()
+	lit := func(v Value) *Expr { return &Expr{ID: p.id(pos), Kind: eLiteral, Lit: v} }
+	switch t.kind {
+	case tInt:
+		text, base := t.text, 10
+		if strings.HasPrefix(text, "0x") {
+			text, base = text[2:], 16
+		}
+		i, err := strconv.ParseInt(neg+text, base, 64)
+		if err != nil {
+			return p.litError(pos, "invalid int literal")
+		}
+		return lit(i)
+	case tUint:
+		text, base := strings.TrimRight(t.text, "uU"), 10
+		if strings.HasPrefix(text, "0x") {
+			text, base = text[2:], 16
+		}
+		u, err := strconv.ParseUint(text, base, 64)
+		if err != nil {
+			return p.litError(pos, "invalid uint literal")
+		}
+		return lit(u)
+	case tFloat:
+		f, err := strconv.ParseFloat(neg+t.text, 64)
+		if err != nil && !strings.Contains(err.Error(), "range") {
+			return p.litError(pos, "invalid double literal")
+		}
+		return lit(f)
+	case tString:
+		s, err := unescape(t.text, false)
+		if err != nil {
+			return p.litError(pos, err.Error())
+		}
+		return lit(s)
+	case tBytes:
+		s, err := unescape(t.text[1:], true)
+		if err != nil {
+			return p.litError(pos, err.Error())
+		}
+		return lit(Bytes(s))
+	case tTrue:
+		return lit(true)
+	case tFalse:
+		return lit(false)
+	case tNull:
+		return lit(Null)
+	}
+	p.syntax(t.pos, fmt.Sprintf("mismatched input %s expecting {NUM_FLOAT, NUM_INT}", quoteTok(t)))
+	return nil
+}
+
+func (p *parser) litError(pos int, msg string) *Expr {
+	p.errs.add(pos, msg)
+	return &Expr{ID: p.id(pos), Kind: eLiteral, Lit: Null}
+}

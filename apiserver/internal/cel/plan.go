@@ -1,0 +1,154 @@
+package cel
+
+// planner turns a checked expression into nodes. Comprehension variables get frame slots,
+// so evaluation looks them up by index instead of by name.
+type planner struct {
+	types  map[int64]*Type
+	refs   map[int64]*reference
+	scopes []map[string]int
+	nslots int
+}
+
+func (p *planner) lookupSlot(name string) (int, bool) {
+	for i := len(p.scopes) - 1; i >= 0; i-- {
+		if s, ok := p.scopes[i][name]; ok {
+			return s, true
+		}
+	}
+	return 0, false
+}
+
+func (p *planner) slot() int {
+	p.nslots++
+	return p.nslots - 1
+}
+
+func (p *planner) plan(e *Expr) node {
+	switch e.Kind {
+	case eLiteral:
+		return &constNode{v: e.Lit}
+	case eIdent:
+		if s, ok := p.lookupSlot(e.Name); ok {
+			return &slotNode{slot: s}
+		}
+		if r := p.refs[e.ID]; r != nil && r.typeValue != nil {
+			return &constNode{v: r.typeValue}
+		}
+		return &varNode{name: e.Name}
+	case eSelect:
+		return &selectNode{operand: p.plan(e.Target), field: e.Name, test: e.TestOnly}
+	case eCall:
+		return p.planCall(e)
+	case eList:
+		n := &listNode{opt: e.Optional}
+		for _, a := range e.Args {
+			n.elems = append(n.elems, p.plan(a))
+		}
+		return n
+	case eMap:
+		n := &mapNode{}
+		anyOpt := false
+		for _, en := range e.Entries {
+			n.keys = append(n.keys, p.plan(en.Key))
+			n.vals = append(n.vals, p.plan(en.Value))
+			n.opt = append(n.opt, en.Optional)
+			anyOpt = anyOpt || en.Optional
+		}
+		if !anyOpt {
+			n.opt = nil
+		}
+		return n
+	case eComprehension:
+		return p.planFold(e)
+	}
+	return &constNode{v: errorf("unsupported expression")}
+}
+
+func (p *planner) planFold(e *Expr) node {
+	n := &foldNode{rng: p.plan(e.IterRange), init: p.plan(e.AccuInit), iter2Slot: -1}
+	n.accu = p.slot()
+	p.scopes = append(p.scopes, map[string]int{e.AccuVar: n.accu})
+	n.iterSlot = p.slot()
+	scope := map[string]int{e.IterVar: n.iterSlot}
+	if e.IterVar2 != "" {
+		n.iter2Slot = p.slot()
+		scope[e.IterVar2] = n.iter2Slot
+	}
+	p.scopes = append(p.scopes, scope)
+	n.cond = p.plan(e.LoopCond)
+	n.step = p.plan(e.LoopStep)
+	p.scopes = p.scopes[:len(p.scopes)-1]
+	n.result = p.plan(e.Res)
+	p.scopes = p.scopes[:len(p.scopes)-1]
+	n.appendAccu = e.AccuVar == accuVar && (e.AccuInit.Kind == eList || e.AccuInit.Kind == eMap) &&
+		len(e.AccuInit.Args) == 0 && len(e.AccuInit.Entries) == 0
+	return n
+}
+
+func (p *planner) planCall(e *Expr) node {
+	switch e.Name {
+	case opLogicalAnd:
+		return &andNode{l: p.plan(e.Args[0]), r: p.plan(e.Args[1])}
+	case opLogicalOr:
+		return &orNode{l: p.plan(e.Args[0]), r: p.plan(e.Args[1])}
+	case opConditional:
+		return &condNode{c: p.plan(e.Args[0]), t: p.plan(e.Args[1]), e: p.plan(e.Args[2])}
+	case opNotStrictlyFalse:
+		return &notStrictlyFalseNode{x: p.plan(e.Args[0])}
+	case opOptSelect:
+		return &optSelectNode{operand: p.plan(e.Args[0]), field: e.Args[1].Lit.(string)}
+	case opIndex:
+		if e.Target == nil && len(e.Args) == 2 {
+			return &indexNode{operand: p.plan(e.Args[0]), index: p.plan(e.Args[1]), identIndex: e.Args[1].Kind == eIdent}
+		}
+	case opOptIndex:
+		if e.Target == nil && len(e.Args) == 2 {
+			return &optIndexNode{operand: p.plan(e.Args[0]), index: p.plan(e.Args[1])}
+		}
+	}
+	n := &callNode{name: e.Name}
+	var all []*Expr
+	if e.Target != nil {
+		all = append(all, e.Target)
+	}
+	all = append(all, e.Args...)
+	for _, a := range all {
+		n.args = append(n.args, p.plan(a))
+	}
+	r := p.refs[e.ID]
+	if r != nil {
+		n.cands = r.overloads
+	}
+	n.direct = len(n.cands) == 1 && staticallyTyped(n.cands[0], all, p.types)
+	n.cost = callCost(e.Name, n.cands)
+	return n
+}
+
+// staticallyTyped reports whether the checker proved every argument has the overload's
+// declared type, so that no run-time check is needed.
+func staticallyTyped(o *overload, args []*Expr, types map[int64]*Type) bool {
+	for i, a := range args {
+		t := types[a.ID]
+		if t == nil || !concrete(t) {
+			return false
+		}
+		if o.args[i].Kind != ParamKind && !isDyn(o.args[i]) && o.args[i].Kind != t.Kind {
+			return false
+		}
+	}
+	return true
+}
+
+// concrete reports whether a type has no dyn or parameter anywhere inside.
+func concrete(t *Type) bool {
+	switch t.Kind {
+	case DynKind, AnyKind, ParamKind, ErrorKind:
+		return false
+	}
+	for _, p := range t.Params {
+		if !concrete(p) {
+			return false
+		}
+	}
+	return true
+}
