@@ -4,7 +4,7 @@ import "fmt"
 
 // globalCall builds f(args), expanding the has() macro.
 func (p *parser) globalCall(pos int, fn string, args []*Expr) *Expr {
-	if fn == "has" && len(args) == 1 {
+	if fn == "has" && len(args) == 1 && p.macros {
 		a := args[0]
 		if a.Kind != eSelect {
 			p.errs.add(p.offsets[a.ID], "invalid argument to has() macro")
@@ -19,6 +19,9 @@ func (p *parser) globalCall(pos int, fn string, args []*Expr) *Expr {
 // set, of the two-variable comprehensions library and of the optional library.
 func (p *parser) memberCall(pos int, target *Expr, fn string, args []*Expr, _ int) *Expr {
 	n := len(args)
+	if !p.macros {
+		n = -1
+	}
 	switch {
 	case (fn == "all" || fn == "exists" || fn == "exists_one" || fn == "existsOne" || fn == "filter") && n == 2,
 		fn == "map" && (n == 2 || n == 3):

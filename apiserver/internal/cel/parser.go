@@ -22,15 +22,17 @@ type parser struct {
 	offsets map[int64]int
 	errs    *Errors
 	depth   int
-	failed  bool // a syntax error stops the parse: no partial tree is returned
+	macros  bool
 }
 
 // bailout unwinds the parser after the first syntax error.
 type bailout struct{}
 
 // parse parses src into an expression, or returns the syntax errors found.
-func parse(src string) (e *Expr, offsets map[int64]int, errs *Errors) {
-	p := &parser{src: src, lex: lexer{src: src}, offsets: map[int64]int{}, errs: newErrors(src)}
+func parse(src string) (*Expr, map[int64]int, *Errors) { return parseWith(src, true) }
+
+func parseWith(src string, macros bool) (e *Expr, offsets map[int64]int, errs *Errors) {
+	p := &parser{src: src, lex: lexer{src: src}, offsets: map[int64]int{}, errs: newErrors(src), macros: macros}
 	if n := len([]rune(src)); n > maxCodePoints {
 		p.errs.add(0, fmt.Sprintf("expression code point size exceeds limit: size: %d, limit %d", n, maxCodePoints))
 		return nil, nil, p.errs

@@ -3,6 +3,7 @@ package cel
 // planner turns a checked expression into nodes. Comprehension variables get frame slots,
 // so evaluation looks them up by index instead of by name.
 type planner struct {
+	env    *Env
 	types  map[int64]*Type
 	refs   map[int64]*reference
 	scopes []map[string]int
@@ -33,6 +34,11 @@ func (p *planner) plan(e *Expr) node {
 		}
 		if r := p.refs[e.ID]; r != nil && r.typeValue != nil {
 			return &constNode{v: r.typeValue}
+		}
+		if _, isVar := p.env.vars[e.Name]; !isVar {
+			if t, ok := typeIdents[e.Name]; ok {
+				return &constNode{v: t}
+			}
 		}
 		return &varNode{name: e.Name}
 	case eSelect:
@@ -118,6 +124,12 @@ func (p *planner) planCall(e *Expr) node {
 	r := p.refs[e.ID]
 	if r != nil {
 		n.cands = r.overloads
+	} else {
+		n.cands, all = p.unchecked(e, all)
+		n.args = n.args[:0]
+		for _, a := range all {
+			n.args = append(n.args, p.plan(a))
+		}
 	}
 	n.direct = len(n.cands) == 1 && staticallyTyped(n.cands[0], all, p.types)
 	n.cost = callCost(e.Name, n.cands)
@@ -151,4 +163,34 @@ func concrete(t *Type) bool {
 		}
 	}
 	return true
+}
+
+// unchecked finds the candidate overloads of a call the checker did not see: every overload
+// of the function with the same call style. A member call on a dotted name may be a
+// namespaced global function (optional.none()).
+func (p *planner) unchecked(e *Expr, all []*Expr) ([]*overload, []*Expr) {
+	if e.Target != nil {
+		if q, ok := qualifiedName(e.Target); ok {
+			if _, isVar := p.env.vars[q]; !isVar {
+				if fn := p.env.funcs[q+"."+e.Name]; fn != nil {
+					return filterOverloads(fn, false), e.Args
+				}
+			}
+		}
+	}
+	fn := p.env.funcs[e.Name]
+	if fn == nil {
+		return nil, all
+	}
+	return filterOverloads(fn, e.Target != nil), all
+}
+
+func filterOverloads(fn *function, member bool) []*overload {
+	var out []*overload
+	for _, o := range fn.overloads {
+		if o.member == member {
+			out = append(out, o)
+		}
+	}
+	return out
 }

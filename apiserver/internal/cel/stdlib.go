@@ -144,6 +144,9 @@ func arith(l *library) {
 // addLists concatenates; a comprehension's own accumulator is extended in place.
 func addLists(a, b Value) Value {
 	r := b.(List)
+	if ad, ok := a.(listAdder); ok {
+		return ad.add(r)
+	}
 	if acc, ok := a.(*accuList); ok {
 		for i := 0; i < r.Len(); i++ {
 			acc.elems = append(acc.elems, r.At(i))

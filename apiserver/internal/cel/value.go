@@ -179,3 +179,19 @@ func doubleToUintExact(f float64) (uint64, bool) {
 	u := uint64(f)
 	return u, float64(u) == f
 }
+
+// NewList makes a list value.
+func NewList(elems []Value) List { return listOf(elems) }
+
+// NewMap makes a map value from keys and values of the same length; a later duplicate key
+// replaces an earlier one.
+func NewMap(keys, vals []Value) Map {
+	m := newMapOf(len(keys))
+	for i, k := range keys {
+		m.put(k, vals[i])
+	}
+	return m
+}
+
+// TypeOfValue is the CEL type of a run-time value, as type(v) returns it.
+func TypeOfValue(v Value) *Type { return typeOfValue(v) }
