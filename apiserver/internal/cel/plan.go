@@ -111,6 +111,10 @@ func (p *planner) planCall(e *Expr) node {
 		if e.Target == nil && len(e.Args) == 2 {
 			return &optIndexNode{operand: p.plan(e.Args[0]), index: p.plan(e.Args[1])}
 		}
+	case "or", "orValue":
+		if e.Target != nil && len(e.Args) == 1 && p.isOptional(e.Target) {
+			return &optOrNode{opt: p.plan(e.Target), other: p.plan(e.Args[0]), value: e.Name == "orValue"}
+		}
 	}
 	n := &callNode{name: e.Name}
 	var all []*Expr
@@ -193,4 +197,11 @@ func filterOverloads(fn *function, member bool) []*overload {
 		}
 	}
 	return out
+}
+
+// isOptional reports whether the checker typed e as an optional (so or/orValue are the
+// optional library's short-circuiting functions).
+func (p *planner) isOptional(e *Expr) bool {
+	t := p.types[e.ID]
+	return t != nil && t.isOptional()
 }

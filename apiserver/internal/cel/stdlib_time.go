@@ -46,7 +46,10 @@ func addTime(t Timestamp, d Duration) Value {
 			}
 		}
 	}
-	return Timestamp{time.Unix(s, ns).UTC()}
+	if s < minUnixTime || s > maxUnixTime {
+		return errTimestampOverflow
+	}
+	return Timestamp{time.Unix(s, ns).In(t.T.Location())}
 }
 
 func subTimeDuration(a, b Value) Value {
@@ -127,7 +130,7 @@ func timeLib(l *library) {
 	}
 	for _, p := range parts {
 		get := p.get
-		l.member(p.name, p.id, IntType, ts(TimestampType), func(v Value) Value { return get(v.(Timestamp).T) })
+		l.member(p.name, p.id, IntType, ts(TimestampType), func(v Value) Value { return get(v.(Timestamp).T.UTC()) })
 		tzID := tzIDs[p.name]
 		if tzID == "" {
 			tzID = p.id + "_with_tz"
