@@ -9,7 +9,18 @@ import (
 // ValidateTimestampLiterals, ValidateRegexLiterals, ValidateHomogeneousAggregateLiterals):
 // literal arguments that would always fail, and mixed-type list and map literals.
 func validate(env *Env, e *Expr, types map[int64]*Type, offsets map[int64]int, errs *Errors) {
+	// Literals under a format() call are exempt from the homogeneity check, as the strings
+	// library configures cel-go's validator.
+	exempt := map[int64]bool{}
 	walk(e, func(x *Expr) {
+		if x.Kind == eCall && x.Name == "format" {
+			walk(x, func(y *Expr) { exempt[y.ID] = true })
+		}
+	})
+	walk(e, func(x *Expr) {
+		if (x.Kind == eList || x.Kind == eMap) && exempt[x.ID] {
+			return
+		}
 		switch x.Kind {
 		case eCall:
 			if len(x.Args) == 0 || x.Args[0].Kind != eLiteral {
