@@ -35,6 +35,10 @@ func (p *parser) memberCall(pos int, target *Expr, fn string, args []*Expr, _ in
 		}
 	case (fn == "optMap" || fn == "optFlatMap") && n == 2:
 		return p.optMap(pos, target, fn, args)
+	case fn == "sortBy" && n == 2:
+		if e := p.sortBy(pos, target, args); e != nil {
+			return e
+		}
 	default:
 		e := p.call(pos, fn, args...)
 		e.Target = target
@@ -199,4 +203,25 @@ func copyExpr(p *parser, e *Expr) *Expr {
 	c.LoopStep, c.Res = copyExpr(p, e.LoopStep), copyExpr(p, e.Res)
 	c.Optional = append([]bool(nil), e.Optional...)
 	return &c
+}
+
+// sortBy expands list.sortBy(x, key) as cel-go's ext.Lists does: bind the list once, map
+// it to its keys and call @sortByAssociatedKeys.
+func (p *parser) sortBy(pos int, target *Expr, args []*Expr) *Expr {
+	switch target.Kind {
+	case eList, eSelect, eIdent, eComprehension, eCall:
+	default:
+		p.errs.add(p.offsets[target.ID], "sortBy can only be applied to a list, identifier, comprehension, call or select expression")
+		return nil
+	}
+	const in = "@__sortBy_input__"
+	mapped := p.oneVar(pos, p.ident(pos, in), "map", args)
+	if mapped == nil {
+		return nil
+	}
+	call := p.call(pos, "@sortByAssociatedKeys", mapped)
+	call.Target = p.ident(pos, in)
+	return &Expr{ID: p.id(pos), Kind: eComprehension, IterRange: &Expr{ID: p.id(pos), Kind: eList},
+		IterVar: "#unused", AccuVar: in, AccuInit: target, LoopCond: p.lit(pos, false),
+		LoopStep: p.ident(pos, in), Res: call}
 }
