@@ -11,6 +11,9 @@ import (
 type Env struct {
 	vars  map[string]*Type
 	funcs map[string]*function
+	// sizeRoot is the type of self in a schema environment: the cost estimator reads the
+	// declared sizes along a rule's paths from it.
+	sizeRoot *Type
 }
 
 // Var declares one variable.
@@ -59,7 +62,8 @@ type Program struct {
 	types   map[int64]*Type
 	refs    map[int64]*reference
 	// usesVar records which declared variables the expression reads.
-	uses map[string]bool
+	uses  map[string]bool
+	root0 *Type
 }
 
 // OutputType is the checked type of the expression's result.
@@ -108,8 +112,11 @@ func (env *Env) CompileWith(src string, opts CompileOptions) (*Program, error) {
 	}
 	p := &planner{env: env, types: types, refs: refs}
 	root := p.plan(e)
+	if p.err != nil {
+		return nil, &ProgramError{msg: p.err.msg}
+	}
 	prog := &Program{src: src, expr: e, root: root, nslots: p.nslots, outType: types[e.ID],
-		types: types, refs: refs, uses: map[string]bool{}}
+		types: types, refs: refs, uses: map[string]bool{}, root0: env.sizeRoot}
 	walk(e, func(x *Expr) {
 		if x.Kind == eIdent {
 			if _, ok := env.vars[x.Name]; ok {
@@ -119,6 +126,13 @@ func (env *Env) CompileWith(src string, opts CompileOptions) (*Program, error) {
 	})
 	return prog, nil
 }
+
+// ProgramError is a failure to make the program of a checked expression: a constant
+// conversion that always fails, such as int('x'). Its text is Kubernetes' "program
+// instantiation failed: <reason>".
+type ProgramError struct{ msg string }
+
+func (e *ProgramError) Error() string { return "program instantiation failed: " + e.msg }
 
 // ErrCostLimit is returned by Eval when the actual cost passes the limit; its text is
 // cel-go's.

@@ -33,6 +33,7 @@ func NewSchemaEnv(s *Schema, resourceRoot, optionalOldSelf bool) (*SchemaEnv, er
 		old = OptionalType(t)
 	}
 	env := NewEnv(Var{ScopedVarName, t}, Var{OldScopedVarName, old})
+	env.sizeRoot = t
 	return &SchemaEnv{Env: env, Root: t, schema: s, root: resourceRoot, opt: optionalOldSelf}, nil
 }
 

@@ -1,6 +1,9 @@
 package cel
 
-import "fmt"
+import (
+	"fmt"
+	"strings"
+)
 
 // indexNode is operand[index].
 type indexNode struct {
@@ -122,7 +125,9 @@ type callNode struct {
 	cands []*overload
 	// direct is set when cands[0] can be called without checking argument types.
 	direct bool
-	cost   costFn
+	// plain: a failed dispatch says just "no such overload".
+	plain bool
+	cost  costFn
 }
 
 // costFn is the actual cost of one call, given its arguments and result.
@@ -145,7 +150,7 @@ func (n *callNode) eval(f *frame) Value {
 	case o == nil:
 		r = strictErr(args)
 		if r == nil {
-			r = errNoSuchOverload
+			r = n.noSuchOverload(args)
 		}
 	default:
 		if !o.nonStrict {
@@ -168,6 +173,22 @@ func (n *callNode) eval(f *frame) Value {
 		f.add(1)
 	}
 	return r
+}
+
+// noSuchOverload is cel-go's error for arguments no overload accepts.
+func (n *callNode) noSuchOverload(args []Value) Value {
+	if n.plain {
+		if trait, ok := operandTraits[n.name]; ok && len(args) > 0 && !trait(args[0]) {
+			// cel-go's operators check their first operand's trait first.
+			return errorf("no such overload: %s", n.name)
+		}
+		return errNoSuchOverload
+	}
+	names := make([]string, len(args))
+	for i, a := range args {
+		names[i] = typeOfValue(a).Name
+	}
+	return errorf("no such overload: %s(%s)", n.name, strings.Join(names, ", "))
 }
 
 func strictErr(args []Value) Value {
@@ -335,4 +356,69 @@ func formatValue(v Value) string {
 		return x.String()
 	}
 	return fmt.Sprint(v)
+}
+
+// operandTraits tell whether a value has the trait (Adder, Comparer, …) an operator's
+// implementation in cel-go requires of its first operand.
+var operandTraits = map[string]func(Value) bool{
+	opAdd: func(v Value) bool {
+		switch v.(type) {
+		case int64, uint64, float64, string, Bytes, List, Duration, Timestamp:
+			return true
+		}
+		return false
+	},
+	opSubtract: func(v Value) bool {
+		switch v.(type) {
+		case int64, uint64, float64, Duration, Timestamp:
+			return true
+		}
+		return false
+	},
+	opMultiply: isArithmetic, opDivide: isArithmetic,
+	opModulo: func(v Value) bool {
+		switch v.(type) {
+		case int64, uint64:
+			return true
+		}
+		return false
+	},
+	opNegate: func(v Value) bool {
+		switch v.(type) {
+		case int64, float64, Duration, bool:
+			return true
+		}
+		return false
+	},
+	opLess: isComparer, opLessEquals: isComparer, opGreater: isComparer, opGreaterEquals: isComparer,
+	opIndex: func(v Value) bool {
+		switch v.(type) {
+		case List, Map, Optional:
+			return true
+		}
+		return false
+	},
+	"size": func(v Value) bool {
+		switch v.(type) {
+		case string, Bytes, List, Map:
+			return true
+		}
+		return false
+	},
+}
+
+func isArithmetic(v Value) bool {
+	switch v.(type) {
+	case int64, uint64, float64:
+		return true
+	}
+	return false
+}
+
+func isComparer(v Value) bool {
+	switch v.(type) {
+	case int64, uint64, float64, string, Bytes, bool, Duration, Timestamp:
+		return true
+	}
+	return false
 }

@@ -289,6 +289,9 @@ func formatFixed(arg Value, precision *int) (string, error) {
 	if s, ok := localeSpecial(f); ok {
 		return s, nil
 	}
+	if f == 0 {
+		f = 0 // x/text prints no sign for negative zero
+	}
 	s := strconv.FormatFloat(f, 'f', p, 64)
 	neg := strings.HasPrefix(s, "-")
 	s = strings.TrimPrefix(s, "-")

@@ -1,8 +1,13 @@
 package cel
 
+import "strings"
+
 // planner turns a checked expression into nodes. Comprehension variables get frame slots,
 // so evaluation looks them up by index instead of by name.
 type planner struct {
+	// err is the first error of a constant folded at plan time: cel-go's optimizer
+	// evaluates conversions of constants when the program is made, and fails then.
+	err    *Err
 	env    *Env
 	types  map[int64]*Type
 	refs   map[int64]*reference
@@ -47,8 +52,15 @@ func (p *planner) plan(e *Expr) node {
 		return p.planCall(e)
 	case eList:
 		n := &listNode{opt: e.Optional}
+		consts := true
 		for _, a := range e.Args {
-			n.elems = append(n.elems, p.plan(a))
+			x := p.plan(a)
+			_, isConst := x.(*constNode)
+			consts = consts && isConst
+			n.elems = append(n.elems, x)
+		}
+		if consts {
+			return &constNode{v: n.eval(&frame{})}
 		}
 		return n
 	case eMap:
@@ -63,7 +75,14 @@ func (p *planner) plan(e *Expr) node {
 		if !anyOpt {
 			n.opt = nil
 		}
-		return n
+		for i := range n.keys {
+			_, kc := n.keys[i].(*constNode)
+			_, vc := n.vals[i].(*constNode)
+			if !kc || !vc {
+				return n
+			}
+		}
+		return &constNode{v: n.eval(&frame{})}
 	case eComprehension:
 		return p.planFold(e)
 	}
@@ -111,6 +130,12 @@ func (p *planner) planCall(e *Expr) node {
 		if e.Target == nil && len(e.Args) == 2 {
 			return &optIndexNode{operand: p.plan(e.Args[0]), index: p.plan(e.Args[1])}
 		}
+	case opIn:
+		// cel-go's optimizer turns membership in a constant empty list into false without
+		// evaluating the left side.
+		if len(e.Args) == 2 && e.Args[1].Kind == eList && len(e.Args[1].Args) == 0 {
+			return &constNode{v: false}
+		}
 	case "or", "orValue":
 		if e.Target != nil && len(e.Args) == 1 && p.isOptional(e.Target) {
 			return &optOrNode{opt: p.plan(e.Target), other: p.plan(e.Args[0]), value: e.Name == "orValue"}
@@ -137,7 +162,35 @@ func (p *planner) planCall(e *Expr) node {
 	}
 	n.direct = len(n.cands) == 1 && staticallyTyped(n.cands[0], all, p.types)
 	n.cost = callCost(e.Name, n.cands)
+	n.plain = plainNoSuchOverload[e.Name] || e.Name == "" || strings.IndexByte("_@!-", e.Name[0]) >= 0
+	if conversionFunctions[e.Name] && len(n.args) == 1 {
+		if _, isConst := n.args[0].(*constNode); isConst {
+			return p.fold(n)
+		}
+	}
 	return n
+}
+
+// conversionFunctions are the calls cel-go's optimizer folds when their argument is a
+// constant (overloads.IsTypeConversionFunction).
+var conversionFunctions = map[string]bool{"bool": true, "bytes": true, "double": true, "duration": true,
+	"dyn": true, "int": true, "string": true, "timestamp": true, "type": true, "uint": true}
+
+// plainNoSuchOverload are the functions whose failed dispatch says only "no such overload"
+// (cel-go's singleton bindings and functions without type guards); others name the
+// function and the argument types.
+var plainNoSuchOverload = map[string]bool{"size": true, "type": true, "dyn": true, "contains": true,
+	"endsWith": true, "startsWith": true, "matches": true, "sort": true, "flatten": true}
+
+func (p *planner) fold(n node) node {
+	v := n.eval(&frame{})
+	if e, ok := v.(*Err); ok {
+		if p.err == nil {
+			p.err = e
+		}
+		return n
+	}
+	return &constNode{v: v}
 }
 
 // staticallyTyped reports whether the checker proved every argument has the overload's

@@ -23,6 +23,13 @@ func validate(env *Env, e *Expr, types map[int64]*Type, offsets map[int64]int, e
 		}
 		switch x.Kind {
 		case eCall:
+			if x.Name == "format" && x.Target != nil && x.Target.Kind == eLiteral && len(x.Args) == 1 && x.Args[0].Kind == eList {
+				if _, isStr := x.Target.Lit.(string); isStr {
+					if is := checkFormat(x, types); is != nil {
+						errs.add(offsets[is.id], is.msg)
+					}
+				}
+			}
 			if len(x.Args) == 0 || x.Args[0].Kind != eLiteral {
 				return
 			}

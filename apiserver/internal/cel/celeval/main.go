@@ -97,8 +97,9 @@ func run(req request) (resp response) {
 		return response{CompileError: err.Error()}
 	}
 	resp.OutType = prog.OutputType().String()
-	if est, ok := estimate(prog); ok {
-		resp.EstMin, resp.EstMax = est[0], est[1]
+	if !req.NoCheck {
+		est := prog.EstimateCost()
+		resp.EstMin, resp.EstMax = est.Min, est.Max
 	}
 	v, cost, err := prog.EvalWithCost(activation, req.Limit)
 	resp.Cost = cost
@@ -110,5 +111,3 @@ func run(req request) (resp response) {
 	resp.Value = &e
 	return resp
 }
-
-func estimate(*cel.Program) ([2]uint64, bool) { return [2]uint64{}, false }
