@@ -70,3 +70,42 @@ func (a *schemaActivation) ResolveName(name string) (Value, bool) {
 	}
 	return nil, false
 }
+
+// RuleError is why a rule cannot be used, worded as apiextensions-apiserver's compileRule
+// words the Detail of its apiservercel.Error.
+type RuleError struct {
+	// Internal marks Kubernetes' ErrorTypeInternal; otherwise ErrorTypeInvalid.
+	Internal bool
+	Detail   string
+}
+
+func (e *RuleError) Error() string { return e.Detail }
+
+// CompileRule compiles an x-kubernetes-validations rule: a bool expression over self (and
+// oldSelf). Its errors read "compilation failed: …", "cel expression must evaluate to a
+// bool" or "program instantiation failed: …", as on the real server.
+func (e *SchemaEnv) CompileRule(rule string) (*Program, *RuleError) {
+	return e.compileAs(rule, BoolKind, "compilation failed: ", "cel expression must evaluate to a bool")
+}
+
+// CompileMessageExpression compiles a rule's messageExpression: a string expression.
+func (e *SchemaEnv) CompileMessageExpression(expr string) (*Program, *RuleError) {
+	return e.compileAs(expr, StringKind, "messageExpression compilation failed: ", "messageExpression must evaluate to a string")
+}
+
+func (e *SchemaEnv) compileAs(expr string, kind Kind, prefix, wrongType string) (*Program, *RuleError) {
+	p, err := e.Compile(expr)
+	if err != nil {
+		if pe, ok := err.(*ProgramError); ok {
+			if kind == StringKind {
+				return nil, &RuleError{Detail: "messageExpression instantiation failed: " + pe.msg}
+			}
+			return nil, &RuleError{Detail: pe.Error()}
+		}
+		return nil, &RuleError{Detail: prefix + err.Error()}
+	}
+	if p.OutputType().Kind != kind {
+		return nil, &RuleError{Detail: wrongType}
+	}
+	return p, nil
+}

@@ -385,7 +385,7 @@ var operandTraits = map[string]func(Value) bool{
 	},
 	opNegate: func(v Value) bool {
 		switch v.(type) {
-		case int64, float64, Duration, bool:
+		case int64, float64, Duration:
 			return true
 		}
 		return false

@@ -73,9 +73,8 @@ func equal(a, b Value) bool {
 	case equaler:
 		return x.equal(b)
 	case List:
-		if e, ok := b.(equaler); ok {
-			return e.equal(a)
-		}
+		// Only the left operand's equality counts, as in cel-go: a plain list compares in
+		// order even with a set list on the right.
 		y, ok := b.(List)
 		if !ok || x.Len() != y.Len() {
 			return false

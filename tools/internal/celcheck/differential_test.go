@@ -63,6 +63,8 @@ func TestCh13_CEL_Differential(t *testing.T) {
 	n := differentialCount()
 	var diffs, msgDiffs []string
 	compiled, evalErrs := 0, 0
+	costs, sameCost := 0, 0
+	var costDiffs []string
 	for i := 0; i < n; i++ {
 		req := request{Expr: g.next(), Vars: g.values(), Limit: celconfig.PerCallLimit}
 		ref := k.eval(req)
@@ -74,6 +76,14 @@ func TestCh13_CEL_Differential(t *testing.T) {
 			compiled++
 			if ref.EvalError != "" {
 				evalErrs++
+			}
+		}
+		if ref.CompileError == "" && mine.CompileError == "" {
+			costs++
+			if ref.Cost == mine.Cost {
+				sameCost++
+			} else if len(costDiffs) < 10 {
+				costDiffs = append(costDiffs, fmt.Sprintf("%s: cel-go %d, ours %d", req.Expr, ref.Cost, mine.Cost))
 			}
 		}
 		d, md := diffOutcome(ref, mine)
@@ -88,6 +98,7 @@ func TestCh13_CEL_Differential(t *testing.T) {
 	}
 	t.Logf("differential: %d expressions, %d compiled (%d of them failed at run time), %d differences, %d differing messages",
 		n, compiled, evalErrs, len(diffs), len(msgDiffs))
+	t.Logf("actual cost: equal on %d of %d evaluations; first differences:\n%s", sameCost, costs, strings.Join(costDiffs, "\n"))
 	if len(msgDiffs) > 0 {
 		t.Logf("first differing messages:\n%s", strings.Join(first(msgDiffs, 15), "\n"))
 	}

@@ -89,13 +89,20 @@ func run(req request) (resp response) {
 		if err != nil {
 			return response{CompileError: err.Error()}
 		}
-		env = senv.Env
-		activation = senv.Activation(req.Self, req.OldSelf)
+		prog, rerr := senv.CompileRule(req.Expr)
+		if rerr != nil {
+			return response{CompileError: rerr.Detail}
+		}
+		return finish(prog, senv.Activation(req.Self, req.OldSelf), req)
 	}
 	prog, err := env.CompileWith(req.Expr, cel.CompileOptions{NoCheck: req.NoCheck, NoMacros: req.NoMacros})
 	if err != nil {
 		return response{CompileError: err.Error()}
 	}
+	return finish(prog, activation, req)
+}
+
+func finish(prog *cel.Program, activation cel.Activation, req request) (resp response) {
 	resp.OutType = prog.OutputType().String()
 	if !req.NoCheck {
 		est := prog.EstimateCost()
