@@ -35,8 +35,8 @@ func specDir(t *testing.T) string {
 // caseOutcome is how one conformance case went.
 type caseOutcome struct {
 	file, section, name string
-	inEnv, ours        bool
-	detail             string
+	inEnv, ours         bool
+	detail              string
 }
 
 // TestCh13_CEL_SpecConformance runs cel-spec's simple conformance tests against both cel-go

@@ -154,7 +154,7 @@ func crdObject(r *rand.Rand) map[string]any {
 }
 
 func pickS(r *rand.Rand, xs ...string) string { return xs[r.Intn(len(xs))] }
-func pickL(r *rand.Rand, xs ...[]any) []any  { return xs[r.Intn(len(xs))] }
+func pickL(r *rand.Rand, xs ...[]any) []any   { return xs[r.Intn(len(xs))] }
 
 // TestCh13_CEL_CRDRuleDifferential compiles and runs CRD rules on generated objects with
 // apiextensions-apiserver's own Compile and value conversion, and with ours: the compile
