@@ -152,12 +152,9 @@ func (n *callNode) eval(f *frame) Value {
 		if r == nil {
 			r = n.noSuchOverload(args)
 		}
+	case !o.nonStrict && strictErr(args) != nil:
+		r = strictErr(args)
 	default:
-		if !o.nonStrict {
-			if e := strictErr(args); e != nil {
-				return e
-			}
-		}
 		switch {
 		case o.fn1 != nil:
 			r = o.fn1(args[0])
