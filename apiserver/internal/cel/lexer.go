@@ -226,7 +226,7 @@ func (l *lexer) str(start, prefix int, kind tokKind) token {
 		for l.pos < len(l.src) {
 			if !raw && l.src[l.pos] == '\\' {
 				if !l.escape() {
-					return l.bad(start)
+					return l.bad(start, l.escapeEnd())
 				}
 				continue
 			}
@@ -236,7 +236,7 @@ func (l *lexer) str(start, prefix int, kind tokKind) token {
 			}
 			l.pos++
 		}
-		return l.bad(start)
+		return l.bad(start, len(l.src))
 	}
 	l.pos++
 	for l.pos < len(l.src) {
@@ -246,16 +246,16 @@ func (l *lexer) str(start, prefix int, kind tokKind) token {
 			l.pos++
 			return token{kind: kind, text: l.src[start:l.pos], pos: start}
 		case c == '\n' || c == '\r':
-			return l.bad(start)
+			return l.bad(start, l.pos+1)
 		case c == '\\' && !raw:
 			if !l.escape() {
-				return l.bad(start)
+				return l.bad(start, l.escapeEnd())
 			}
 		default:
 			l.pos++
 		}
 	}
-	return l.bad(start)
+	return l.bad(start, len(l.src))
 }
 
 // escape consumes one ESC_SEQ at l.pos, reporting whether it is well formed.
@@ -290,10 +290,32 @@ func (l *lexer) escape() bool {
 	return true
 }
 
-// bad turns an unterminated or malformed literal into a one-character error token, as
-// ANTLR reports the first character it could not match.
-func (l *lexer) bad(start int) token {
-	_, sz := utf8.DecodeRuneInString(l.src[start:])
-	l.pos = start + sz
-	return token{kind: tError, text: l.src[start:l.pos], pos: start}
+// bad turns a malformed literal into an error token whose text runs from its start to the
+// character ANTLR's lexer could not match, as its "token recognition error" shows.
+func (l *lexer) bad(start, end int) token {
+	if end > len(l.src) {
+		end = len(l.src)
+	}
+	l.pos = end
+	return token{kind: tError, text: l.src[start:end], pos: start}
+}
+
+// escapeEnd is the end of a bad escape sequence: the character after the backslash, or
+// the first one that is not a digit of it.
+func (l *lexer) escapeEnd() int {
+	i := l.pos + 1
+	switch c := l.peekByte(1); {
+	case c == 'x' || c == 'X' || c == 'u' || c == 'U':
+		i++
+		for i < len(l.src) && isHex(l.src[i]) {
+			i++
+		}
+	case c >= '0' && c <= '3':
+		i++
+		for i < len(l.src) && l.src[i] >= '0' && l.src[i] <= '7' {
+			i++
+		}
+	}
+	_, sz := utf8.DecodeRuneInString(l.src[min(i, len(l.src)):])
+	return i + sz
 }

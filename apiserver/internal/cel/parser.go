@@ -21,6 +21,9 @@ type parser struct {
 	errs    *Errors
 	depth   int
 	macros  bool
+	// startSet is what a missing expression is reported against: ANTLR lists the tokens
+	// its current decision accepts, which depends on where the expression was expected.
+	startSet string
 }
 
 // bailout unwinds the parser after the first syntax error.
@@ -76,16 +79,44 @@ func (p *parser) syntax(pos int, msg string) {
 	panic(bailout{})
 }
 
-// exprStart is the set ANTLR lists when an expression was expected.
-const exprStart = "{'[', '{', '(', '.', '-', '!', 'true', 'false', 'null', NUM_FLOAT, NUM_INT, NUM_UINT, STRING, BYTES, IDENTIFIER}"
+// exprStart is the set ANTLR lists when an expression was expected; in an argument list
+// ')' may also come, and in an index '?'.
+const (
+	exprStart             = "{'[', '{', '(', '.', '-', '!', 'true', 'false', 'null', NUM_FLOAT, NUM_INT, NUM_UINT, STRING, BYTES, IDENTIFIER}"
+	exprStartWithRParen   = "{'[', '{', '(', ')', '.', '-', '!', 'true', 'false', 'null', NUM_FLOAT, NUM_INT, NUM_UINT, STRING, BYTES, IDENTIFIER}"
+	exprStartWithQuestion = "{'[', '{', '(', '.', '-', '!', '?', 'true', 'false', 'null', NUM_FLOAT, NUM_INT, NUM_UINT, STRING, BYTES, IDENTIFIER}"
+)
 
 func (p *parser) expect(k tokKind, text string) token {
 	t := p.tok
 	if t.kind != k {
+		if (k == tRParen || k == tRBracket) && followsCloser(t.kind) {
+			// ANTLR's single-token insertion: what comes next could follow the closer.
+			p.syntax(t.pos, fmt.Sprintf("missing '%s' at %s", text, quoteTok(t)))
+		}
 		p.syntax(t.pos, fmt.Sprintf("mismatched input %s expecting '%s'", quoteTok(t), text))
 	}
 	p.advance()
 	return t
+}
+
+// expectCloser expects the end of a list, map or struct literal, whose loop could also go
+// on with a comma.
+func (p *parser) expectCloser(k tokKind, text string) {
+	if p.tok.kind != k {
+		p.syntax(p.tok.pos, fmt.Sprintf("mismatched input %s expecting {'%s', ','}", quoteTok(p.tok), text))
+	}
+	p.advance()
+}
+
+// followsCloser reports whether a token may come right after ')' or ']'.
+func followsCloser(k tokKind) bool {
+	switch k {
+	case tEOF, tEq, tNe, tIn, tLt, tLe, tGe, tGt, tAnd, tOr, tLBracket, tRBracket, tRBrace, tRParen,
+		tDot, tComma, tMinus, tQuestion, tColon, tPlus, tStar, tSlash, tPercent:
+		return true
+	}
+	return false
 }
 
 func (p *parser) id(pos int) int64 {
@@ -228,6 +259,7 @@ func (p *parser) unary() *Expr {
 			n++
 			p.advance()
 		}
+		p.operandAfterUnary()
 		m := p.member()
 		if n%2 == 0 {
 			return m
@@ -249,6 +281,7 @@ func (p *parser) unary() *Expr {
 			n++
 			p.advance()
 		}
+		p.operandAfterUnary()
 		m := p.member()
 		if n%2 == 0 {
 			return m
@@ -256,6 +289,15 @@ func (p *parser) unary() *Expr {
 		return p.call(pos, opNegate, m)
 	}
 	return p.member()
+}
+
+// operandAfterUnary reports a missing operand after ! or - as ANTLR does.
+func (p *parser) operandAfterUnary() {
+	switch p.tok.kind {
+	case tDot, tIdent, tLParen, tLBracket, tLBrace, tInt, tUint, tFloat, tString, tBytes, tTrue, tFalse, tNull:
+		return
+	}
+	p.syntax(p.tok.pos, fmt.Sprintf("extraneous input %s expecting %s", quoteTok(p.tok), exprStart))
 }
 
 func (p *parser) member() *Expr {
@@ -288,6 +330,7 @@ func (p *parser) member() *Expr {
 			pos := p.tok.pos
 			p.enter(pos)
 			p.advance()
+			p.startSet = exprStartWithQuestion
 			fn := opIndex
 			if p.tok.kind == tQuestion {
 				fn = opOptIndex
@@ -313,10 +356,12 @@ func (p *parser) selector() (name string, escaped bool, pos int) {
 	case tEscIdent:
 		p.advance()
 		return t.text[1 : len(t.text)-1], true, t.pos
-	case tTrue, tFalse, tNull, tIn:
-		p.syntax(t.pos, fmt.Sprintf("no viable alternative at input '.%s'", t.text))
 	}
-	p.syntax(t.pos, fmt.Sprintf("mismatched input %s expecting {IDENTIFIER, ESC_IDENTIFIER}", quoteTok(t)))
+	text := t.text
+	if t.kind == tEOF {
+		text = ""
+	}
+	p.syntax(t.pos, fmt.Sprintf("no viable alternative at input '.%s'", text))
 	return
 }
 
@@ -325,6 +370,7 @@ func (p *parser) exprList(end tokKind) []*Expr {
 	if p.tok.kind == end {
 		return nil
 	}
+	p.startSet = exprStartWithRParen
 	args = append(args, p.expr())
 	for p.tok.kind == tComma {
 		p.advance()

@@ -15,6 +15,11 @@ var reservedIdents = map[string]bool{
 
 func (p *parser) primary() *Expr {
 	t := p.tok
+	set := exprStart
+	if p.startSet != "" {
+		set = p.startSet
+	}
+	p.startSet = ""
 	switch t.kind {
 	case tDot, tIdent:
 		return p.identOrCall()
@@ -29,10 +34,8 @@ func (p *parser) primary() *Expr {
 		return p.mapLit()
 	case tMinus, tInt, tUint, tFloat, tString, tBytes, tTrue, tFalse, tNull:
 		return p.literal()
-	case tEOF:
-		p.syntax(t.pos, "mismatched input '<EOF>' expecting "+exprStart)
 	}
-	p.syntax(t.pos, fmt.Sprintf("mismatched input %s expecting %s", quoteTok(t), exprStart))
+	p.syntax(t.pos, fmt.Sprintf("mismatched input %s expecting %s", quoteTok(t), set))
 	return nil
 }
 
@@ -103,7 +106,7 @@ func (p *parser) structLit(name string, pos int) *Expr {
 		}
 		p.advance()
 	}
-	p.expect(tRBrace, "}")
+	p.expectCloser(tRBrace, "}")
 	return e
 }
 
@@ -128,7 +131,7 @@ func (p *parser) listLit() *Expr {
 	if !anyOpt {
 		e.Optional = nil
 	}
-	p.expect(tRBracket, "]")
+	p.expectCloser(tRBracket, "]")
 	return e
 }
 
@@ -151,7 +154,7 @@ func (p *parser) mapLit() *Expr {
 		}
 		p.advance()
 	}
-	p.expect(tRBrace, "}")
+	p.expectCloser(tRBrace, "}")
 	return e
 }
 
