@@ -14,9 +14,6 @@ func (a *accuMap) Len() int                      { return a.m.Len() }
 func (a *accuMap) Get(k Value) (Value, bool)     { return a.m.Get(k) }
 func (a *accuMap) Range(f func(k, v Value) bool) { a.m.Range(f) }
 
-// accumulator is either kind.
-type accumulator = any
-
 func newAccumulator(init Value) Value {
 	switch x := init.(type) {
 	case listOf:

@@ -1,7 +1,6 @@
 package cel
 
 import (
-	"errors"
 	"fmt"
 	"strconv"
 	"strings"
@@ -62,19 +61,19 @@ func leadingZero(s string) bool { return len(s) > 1 && s[0] == '0' }
 // ParseSemver parses as blang/semver/v4's Parse, with its errors.
 func ParseSemver(s string) (Semver, error) {
 	if s == "" {
-		return Semver{}, errors.New("Version string empty")
+		return Semver{}, errorf("Version string empty")
 	}
 	parts := strings.SplitN(s, ".", 3)
 	if len(parts) != 3 {
-		return Semver{}, errors.New("No Major.Minor.Patch elements found")
+		return Semver{}, errorf("No Major.Minor.Patch elements found")
 	}
 	var v Semver
 	for i, name := range []string{"major", "minor"} {
 		if !containsOnly(parts[i], semverNumbers) {
-			return Semver{}, fmt.Errorf("Invalid character(s) found in %s number %q", name, parts[i])
+			return Semver{}, errorf("Invalid character(s) found in %s number %q", name, parts[i])
 		}
 		if leadingZero(parts[i]) {
-			return Semver{}, fmt.Errorf("%s number must not contain leading zeroes %q", strings.ToUpper(name[:1])+name[1:], parts[i])
+			return Semver{}, errorf("%s number must not contain leading zeroes %q", strings.ToUpper(name[:1])+name[1:], parts[i])
 		}
 		n, err := strconv.ParseUint(parts[i], 10, 64)
 		if err != nil {
@@ -97,10 +96,10 @@ func ParseSemver(s string) (Semver, error) {
 		patch = patch[:i]
 	}
 	if !containsOnly(patch, semverNumbers) {
-		return Semver{}, fmt.Errorf("Invalid character(s) found in patch number %q", patch)
+		return Semver{}, errorf("Invalid character(s) found in patch number %q", patch)
 	}
 	if leadingZero(patch) {
-		return Semver{}, fmt.Errorf("Patch number must not contain leading zeroes %q", patch)
+		return Semver{}, errorf("Patch number must not contain leading zeroes %q", patch)
 	}
 	n, err := strconv.ParseUint(patch, 10, 64)
 	if err != nil {
@@ -110,10 +109,10 @@ func ParseSemver(s string) (Semver, error) {
 	for _, p := range pre {
 		switch {
 		case p == "":
-			return Semver{}, errors.New("Prerelease is empty")
+			return Semver{}, errorf("Prerelease is empty")
 		case containsOnly(p, semverNumbers):
 			if leadingZero(p) {
-				return Semver{}, fmt.Errorf("Numeric PreRelease version must not contain leading zeroes %q", p)
+				return Semver{}, errorf("Numeric PreRelease version must not contain leading zeroes %q", p)
 			}
 			n, err := strconv.ParseUint(p, 10, 64)
 			if err != nil {
@@ -123,15 +122,15 @@ func ParseSemver(s string) (Semver, error) {
 		case containsOnly(p, semverAlphanum):
 			v.Pre = append(v.Pre, prVersion{str: p})
 		default:
-			return Semver{}, fmt.Errorf("Invalid character(s) found in prerelease %q", p)
+			return Semver{}, errorf("Invalid character(s) found in prerelease %q", p)
 		}
 	}
 	for _, b := range build {
 		if b == "" {
-			return Semver{}, errors.New("Build meta data is empty")
+			return Semver{}, errorf("Build meta data is empty")
 		}
 		if !containsOnly(b, semverAlphanum) {
-			return Semver{}, fmt.Errorf("Invalid character(s) found in build meta data %q", b)
+			return Semver{}, errorf("Invalid character(s) found in build meta data %q", b)
 		}
 	}
 	v.Build = build
@@ -203,7 +202,7 @@ func normalizeSemver(s string) (Semver, error) {
 	}
 	if len(parts) < 3 {
 		if strings.ContainsAny(parts[len(parts)-1], "+-") {
-			return Semver{}, errors.New("short version cannot contain PreRelease/Build meta data")
+			return Semver{}, errorf("short version cannot contain PreRelease/Build meta data")
 		}
 		for len(parts) < 3 {
 			parts = append(parts, "0")

@@ -29,9 +29,8 @@ type parser struct {
 // bailout unwinds the parser after the first syntax error.
 type bailout struct{}
 
-// parse parses src into an expression, or returns the syntax errors found.
-func parse(src string) (*Expr, map[int64]int, *Errors) { return parseWith(src, true) }
-
+// parseWith parses src into an expression, expanding macros or not, or returns the
+// syntax errors found.
 func parseWith(src string, macros bool) (e *Expr, offsets map[int64]int, errs *Errors) {
 	p := &parser{src: src, lex: lexer{src: src}, offsets: map[int64]int{}, errs: newErrors(src), macros: macros}
 	if n := len([]rune(src)); n > maxCodePoints {

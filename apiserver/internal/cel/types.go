@@ -107,10 +107,6 @@ func (t *Type) val() *Type {
 	return DynType
 }
 
-func (t *Type) isDynOrErr() bool {
-	return t.Kind == DynKind || t.Kind == ErrorKind || t.Kind == AnyKind
-}
-
 func (t *Type) isOptional() bool { return t.Kind == OpaqueKind && t.Name == "optional_type" }
 
 // String formats a type the way cel-go's checker prints it in messages.

@@ -42,9 +42,7 @@ var (
 	errModulusByZero     = &Err{msg: "modulus by zero"}
 	errIntOverflow       = &Err{msg: "integer overflow"}
 	errUintOverflow      = &Err{msg: "unsigned integer overflow"}
-	errDurationOverflow  = &Err{msg: "duration overflow"}
 	errTimestampOverflow = &Err{msg: "timestamp overflow"}
-	errCostExceeded      = &Err{msg: "operation cancelled: actual cost limit exceeded"}
 )
 
 // Optional is CEL's optional_type value: a value or none.
@@ -74,20 +72,6 @@ type listOf []Value
 
 func (l listOf) Len() int       { return len(l) }
 func (l listOf) At(i int) Value { return l[i] }
-
-// concatList is l + r without copying either side.
-type concatList struct {
-	l, r List
-	n    int
-}
-
-func (c *concatList) Len() int { return c.n }
-func (c *concatList) At(i int) Value {
-	if i < c.l.Len() {
-		return c.l.At(i)
-	}
-	return c.r.At(i - c.l.Len())
-}
 
 // mapOf is a Map with insertion order kept, so that iteration over a literal is stable.
 type mapOf struct {
@@ -128,8 +112,6 @@ func (m *mapOf) put(k, v Value) {
 	}
 	m.m[k] = v
 }
-
-func isErr(v Value) bool { _, ok := v.(*Err); return ok }
 
 // mapKey normalizes a value to the key it would be stored under, and looks up numeric
 // keys across int, uint and double as CEL's heterogeneous equality requires.
