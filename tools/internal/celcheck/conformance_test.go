@@ -1,7 +1,6 @@
 package celcheck
 
 import (
-	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -34,9 +33,8 @@ func specDir(t *testing.T) string {
 
 // caseOutcome is how one conformance case went.
 type caseOutcome struct {
-	file, section, name string
-	inEnv, ours         bool
-	detail              string
+	inEnv, ours bool
+	detail      string
 }
 
 // TestCh13_CEL_SpecConformance runs cel-spec's simple conformance tests against both cel-go
@@ -190,7 +188,6 @@ func buildCase(tc *conformance.SimpleTest) (request, expectation, error) {
 	if tc.GetContainer() != "" {
 		return req, exp, fmt.Errorf("container %q", tc.GetContainer())
 	}
-	declared := map[string]bool{}
 	for _, d := range tc.GetTypeEnv() {
 		id := d.GetIdent()
 		if id == nil {
@@ -201,7 +198,6 @@ func buildCase(tc *conformance.SimpleTest) (request, expectation, error) {
 			return req, exp, err
 		}
 		req.Vars = append(req.Vars, jvar{Name: d.GetName(), Type: t.String()})
-		declared[d.GetName()] = true
 	}
 	names := make([]string, 0, len(tc.GetBindings()))
 	for n := range tc.GetBindings() {
@@ -252,7 +248,6 @@ func buildCase(tc *conformance.SimpleTest) (request, expectation, error) {
 		v := jv{Bool: ptr(true)}
 		exp.value = &v
 	}
-	_ = declared
 	return req, exp, nil
 }
 
@@ -276,5 +271,3 @@ func goModCache(t *testing.T) string {
 	}
 	return out
 }
-
-var _ = json.Marshal

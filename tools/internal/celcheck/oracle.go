@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
-	"sort"
 	"strconv"
 	"strings"
 	"sync"
@@ -328,5 +327,3 @@ func decodeRef(j jv) (ref.Val, error) {
 	}
 	return nil, fmt.Errorf("cannot decode %s", j.key())
 }
-
-var _ = sort.Strings
