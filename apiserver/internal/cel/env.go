@@ -110,7 +110,7 @@ func (env *Env) CompileWith(src string, opts CompileOptions) (*Program, error) {
 	if errs.Len() > 0 {
 		return nil, errs
 	}
-	p := &planner{env: env, types: types, refs: refs}
+	p := &planner{env: env, types: types, refs: refs, noCheck: opts.NoCheck}
 	root := p.plan(e)
 	if p.err != nil {
 		return nil, &ProgramError{msg: p.err.msg}

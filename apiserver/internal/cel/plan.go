@@ -7,12 +7,13 @@ import "strings"
 type planner struct {
 	// err is the first error of a constant folded at plan time: cel-go's optimizer
 	// evaluates conversions of constants when the program is made, and fails then.
-	err    *Err
-	env    *Env
-	types  map[int64]*Type
-	refs   map[int64]*reference
-	scopes []map[string]int
-	nslots int
+	err     *Err
+	env     *Env
+	noCheck bool
+	types   map[int64]*Type
+	refs    map[int64]*reference
+	scopes  []map[string]int
+	nslots  int
 }
 
 func (p *planner) lookupSlot(name string) (int, bool) {
@@ -47,6 +48,14 @@ func (p *planner) plan(e *Expr) node {
 		}
 		return &varNode{name: e.Name}
 	case eSelect:
+		if q, ok := qualifiedName(e); ok && p.noCheck {
+			// Unchecked: a dotted name may be a variable of its own (a.b.c).
+			if _, declared := p.env.vars[q]; declared {
+				if _, inScope := p.lookupSlot(strings.SplitN(q, ".", 2)[0]); !inScope {
+					return &varNode{name: q}
+				}
+			}
+		}
 		return &selectNode{operand: p.plan(e.Target), field: e.Name, test: e.TestOnly}
 	case eCall:
 		return p.planCall(e)
