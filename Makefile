@@ -7,7 +7,7 @@ FUZZTIME    ?= 60s
 
 ARGS        ?=
 
-.PHONY: discovery-reference conformance conformance-accept conformance-unit conformance-build lab-start lab-check lab-status lab-hint lab-mutants chaos soak load abuse bench-compare docs schemas protos scenarios update e2e-browser fuzz test fmt-check vet unit interop e2e-kubectl chapters bench bench-interop lint demo serve ui help
+.PHONY: tools-test discovery-reference conformance conformance-accept conformance-unit conformance-build lab-start lab-check lab-status lab-hint lab-mutants chaos soak load abuse bench-compare docs schemas protos scenarios update e2e-browser fuzz test fmt-check vet unit interop e2e-kubectl chapters bench bench-interop lint demo serve ui help
 
 help: ## list the targets
 	@grep -E '^[a-z0-9%-]+:.*## ' $(MAKEFILE_LIST) | sed 's/:.*## /\t/'
@@ -150,6 +150,11 @@ schemas: ## regenerate the embedded OpenAPI v3 documents and their SHA256SUMS (a
 # and k8s.io/apimachinery v0.36.3 Go types (a run takes well under a second once compiled).
 protos: ## regenerate the embedded protobuf message descriptors and their SHA256SUMS (internal/builtinproto/descriptors)
 	cd tools && $(GO) run ./cmd/proto-gen -out ../internal/builtinproto/descriptors
+
+# tools/ is its own module (generators and oracles: Kubernetes, cel-go, cel-spec). Its tests pin the
+# generated data as current and check our CEL against cel-go and the cel-spec conformance files.
+tools-test: ## the tools module's tests: generated data current, CEL conformance and differential
+	cd tools && $(GO) vet ./... && $(GO) test -count=1 ./...
 
 # The real server's discovery documents that apiserver's discovery tests compare with: captured from
 # the reference kube-apiserver the conformance suite builds (conformance-build first).
