@@ -151,6 +151,12 @@ schemas: ## regenerate the embedded OpenAPI v3 documents and their SHA256SUMS (a
 protos: ## regenerate the embedded protobuf message descriptors and their SHA256SUMS (internal/builtinproto/descriptors)
 	cd tools && $(GO) run ./cmd/proto-gen -out ../internal/builtinproto/descriptors
 
+# The bootstrap RBAC objects (ClusterRoles, ClusterRoleBindings, and the Roles and RoleBindings of
+# kube-system and kube-public) come from bootstrappolicy in the same module.
+.PHONY: rbac
+rbac: ## regenerate the embedded bootstrap RBAC objects and their SHA256SUMS (apiserver/internal/registry/rbac/bootstrap)
+	cd tools && $(GO) run ./cmd/rbac-gen -out ../apiserver/internal/registry/rbac/bootstrap
+
 # The real server's discovery documents that apiserver's discovery tests compare with: captured from
 # the reference kube-apiserver the conformance suite builds (conformance-build first).
 discovery-reference: conformance-build ## recapture apiserver/testdata/reference from the reference kube-apiserver

@@ -28,6 +28,19 @@ var defaulters = map[kindKey]func(map[string]any){
 	{"", "v1", "ConfigMap"}:                     nil,
 	{"", "v1", "ServiceAccount"}:                nil,
 	{"", "v1", "Event"}:                         nil,
+
+	// rbac.authorization.k8s.io, and the reviews (nothing to default: they are answered,
+	// never stored).
+	{"rbac.authorization.k8s.io", "v1", "RoleBinding"}:         defaultBinding,
+	{"rbac.authorization.k8s.io", "v1", "ClusterRoleBinding"}:  defaultBinding,
+	{"rbac.authorization.k8s.io", "v1", "Role"}:                nil,
+	{"rbac.authorization.k8s.io", "v1", "ClusterRole"}:         nil,
+	{"authentication.k8s.io", "v1", "TokenReview"}:             nil,
+	{"authentication.k8s.io", "v1", "SelfSubjectReview"}:       nil,
+	{"authorization.k8s.io", "v1", "SubjectAccessReview"}:      nil,
+	{"authorization.k8s.io", "v1", "SelfSubjectAccessReview"}:  nil,
+	{"authorization.k8s.io", "v1", "LocalSubjectAccessReview"}: nil,
+	{"authorization.k8s.io", "v1", "SelfSubjectRulesReview"}:   nil,
 }
 
 // Default mirrors what runtime.Scheme.Default does to a decoded object of the given kind in

@@ -45,6 +45,12 @@ var builtinPrinters = map[groupKind]*Printer{
 	{"discovery.k8s.io", "EndpointSlice"}: endpointSlicePrinter,
 	// CRDs have no printer upstream: the default convertor's Name and Created At.
 	{"apiextensions.k8s.io", "CustomResourceDefinition"}: createdAtPrinter,
+
+	// Nor have Roles and ClusterRoles.
+	{"rbac.authorization.k8s.io", "Role"}:               createdAtPrinter,
+	{"rbac.authorization.k8s.io", "ClusterRole"}:        createdAtPrinter,
+	{"rbac.authorization.k8s.io", "RoleBinding"}:        roleBindingPrinter,
+	{"rbac.authorization.k8s.io", "ClusterRoleBinding"}: clusterRoleBindingPrinter,
 }
 
 // For picks the printer of a kind by its API group ("" for core) and kind. A built-in kind

@@ -12,11 +12,14 @@ import (
 	"github.com/informer-lab/informer-lab/api"
 	"github.com/informer-lab/informer-lab/apiserver/internal/registry/apiextensions"
 	"github.com/informer-lab/informer-lab/apiserver/internal/registry/apps"
+	"github.com/informer-lab/informer-lab/apiserver/internal/registry/authentication"
+	"github.com/informer-lab/informer-lab/apiserver/internal/registry/authorization"
 	"github.com/informer-lab/informer-lab/apiserver/internal/registry/batch"
 	"github.com/informer-lab/informer-lab/apiserver/internal/registry/coordination"
 	"github.com/informer-lab/informer-lab/apiserver/internal/registry/core"
 	"github.com/informer-lab/informer-lab/apiserver/internal/registry/discovery"
 	"github.com/informer-lab/informer-lab/apiserver/internal/registry/events"
+	"github.com/informer-lab/informer-lab/apiserver/internal/registry/rbac"
 	"github.com/informer-lab/informer-lab/apiserver/internal/registry/rest"
 	"github.com/informer-lab/informer-lab/apiserver/storage"
 )
@@ -41,11 +44,21 @@ func builtinKinds(ips *core.ClusterIPAllocator) []rest.Kind {
 		apps.Deployments(),
 		apps.ReplicaSets(),
 		apps.StatefulSets(),
+		authentication.SelfSubjectReviews(),
+		authentication.TokenReviews(),
+		authorization.LocalSubjectAccessReviews(),
+		authorization.SelfSubjectAccessReviews(),
+		authorization.SelfSubjectRulesReviews(),
+		authorization.SubjectAccessReviews(),
 		batch.CronJobs(),
 		batch.Jobs(),
 		coordination.Leases(),
 		discovery.EndpointSlices(),
 		events.Events(),
+		rbac.ClusterRoleBindings(),
+		rbac.ClusterRoles(),
+		rbac.RoleBindings(),
+		rbac.Roles(),
 	}
 }
 
