@@ -37,7 +37,8 @@ type requestInfo struct {
 	include      string             // includeObject of a Table request
 }
 
-// buildHandler assembles the filter chain: authentication, panic recovery, then routing.
+// buildHandler assembles the filter chain: authentication, the browser and query checks,
+// impersonation and authorization, panic recovery, then routing.
 func (s *endpoints) buildHandler() http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w, r = s.guardBody(w, r) // first, so that every answer is sent without waiting for the body
@@ -46,7 +47,8 @@ func (s *endpoints) buildHandler() http.Handler {
 			return
 		}
 		defer s.life.wg.Done()
-		if st := s.authenticate(r); st != nil {
+		user, st := s.authenticate(r)
+		if st != nil {
 			writeStatus(w, st)
 			return
 		}
@@ -55,6 +57,10 @@ func (s *endpoints) buildHandler() http.Handler {
 			return
 		}
 		if st := s.checkQueryLength(r); st != nil {
+			writeStatus(w, st)
+			return
+		}
+		if r, st = s.authorize(r, user); st != nil {
 			writeStatus(w, st)
 			return
 		}

@@ -78,6 +78,8 @@ func protoPackage(group, version string) string {
 		return "k8s.io.api.core." + version
 	case "meta.k8s.io":
 		return "k8s.io.apimachinery.pkg.apis.meta." + version
+	case "rbac.authorization.k8s.io": // k8s.io/api/rbac
+		return "k8s.io.api.rbac." + version
 	}
 	return "k8s.io.api." + strings.TrimSuffix(group, ".k8s.io") + "." + version
 }
