@@ -159,6 +159,14 @@ func (s *endpoints) serveUpdate(w http.ResponseWriter, r *http.Request, info req
 		return
 	}
 	rec, err := s.reg.Update(context.Background(), info.res, info.namespace, obj, updateOptions{Subresource: info.subresource, DryRun: wo.DryRun})
+	if api.IsNotFound(err) && info.subresource == "" && info.res.Strategy.AllowCreateOnUpdate() {
+		// The strategy's AllowCreateOnUpdate (RBAC's kinds): a PUT of a missing object
+		// creates it, with a 201.
+		if rec, err = s.reg.Create(context.Background(), info.res, info.namespace, obj, wo.DryRun); err == nil {
+			writeObject(w, info, http.StatusCreated, rec)
+			return
+		}
+	}
 	if err != nil {
 		writeError(w, err)
 		return

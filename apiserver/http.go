@@ -374,10 +374,20 @@ func (s *endpoints) classify(info *requestInfo, r *http.Request) error {
 	case !collection && m == http.MethodDelete && info.subresource == "":
 		info.verb = "delete"
 	}
+	if info.name != "" && info.subresource == "" && !servesItems(info.res) {
+		// A storage that only creates (the reviews, bindings) has no item routes at all:
+		// the real server's mux finds none, whatever the method.
+		return registry.NotFoundResource()
+	}
 	if info.verb == "" || info.subresource == "" && !info.res.Serves(info.verb) {
 		return api.NewMethodNotAllowed()
 	}
 	return nil
+}
+
+// servesItems reports whether the resource serves any verb on one object.
+func servesItems(res *resource) bool {
+	return res.Serves("get") || res.Serves("update") || res.Serves("patch") || res.Serves("delete")
 }
 
 // subresourceVerbs maps a method to the verb of a further subresource (rest.Subresource).
