@@ -92,8 +92,9 @@ import (
 // Every authenticated user but the anonymous one is also in system:authenticated (the
 // group adder of the real authenticator chain).
 
-// UnsecuredUser is the user of a request without credentials on a server without
-// authentication (neither BearerToken nor ClientCertAuth), in AdminGroup.
+// UnsecuredUser mirrors the user of the insecure port kube-apiserver once had: the user of a
+// request without credentials on a server without authentication (neither BearerToken nor
+// ClientCertAuth), in AdminGroup.
 const UnsecuredUser = "system:unsecured"
 
 // authenticate returns the user of a request, or the 401 Status for a request that may not

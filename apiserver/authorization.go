@@ -24,7 +24,9 @@ import (
 //  4. The user a request runs as, impersonated or not, is in its context for the reviews
 //     (reviews.go).
 
-// The values of Options.Authorization.
+// The values of Options.Authorization. They mirror the modes of kube-apiserver's
+// --authorization-mode (ModeAlwaysAllow and ModeRBAC in kubernetes
+// pkg/kubeapiserver/authorizer/modes).
 const (
 	AuthorizationAlwaysAllow = authz.ModeAlwaysAllow
 	AuthorizationRBAC        = authz.ModeRBAC

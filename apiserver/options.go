@@ -53,9 +53,9 @@ const (
 	// more is 429 TooManyRequests with Retry-After: 1. Each open watch can hold up to
 	// WatchBufferSize queued events, so the cap bounds the memory watchers can pin.
 	DefaultMaxOpenWatches = 4096
-	// ServiceAccountIssuer is the iss of the service-account tokens the server issues and
-	// the audience they are for by default, --service-account-issuer as kubeadm and kind set
-	// it (the API audiences default to it).
+	// ServiceAccountIssuer mirrors kube-apiserver's --service-account-issuer as kubeadm and
+	// kind set it: the iss of the service-account tokens the server issues, and the audience
+	// they are for by default (--api-audiences defaults to it).
 	ServiceAccountIssuer = "https://kubernetes.default.svc.cluster.local"
 	// DefaultWatchWriteTimeout is how long one write to a watch stream may stay blocked
 	// because the client is not reading; the connection is then closed, so a watcher that

@@ -29,7 +29,7 @@ type RBAC struct {
 	Source Source
 }
 
-// Rule is one PolicyRule.
+// Rule mirrors rbacv1.PolicyRule: one rule of a role.
 type Rule struct {
 	Verbs, APIGroups, Resources, ResourceNames, NonResourceURLs []string
 }
