@@ -114,6 +114,12 @@ func (p policySource) get(resource, namespace, name string) map[string]any {
 	return rec.Obj.Object
 }
 
+// Revision implements authz.Revisioned: the storage's resourceVersion, which every write
+// moves. A write that bumps it between the read of the revision and of the roles only makes
+// the authorizer's cache miss later, never serve stale rules under a new revision, since
+// the rules are read after the revision.
+func (p policySource) Revision() uint64 { return p.s.store.ResourceVersion() }
+
 // ClusterRoleBindings implements authz.Source.
 func (p policySource) ClusterRoleBindings() []map[string]any {
 	return p.list("clusterrolebindings", "", true)
@@ -138,12 +144,16 @@ func (p policySource) ClusterRole(name string) map[string]any { return p.get("cl
 // ensureRBACPolicy mirrors the rbac/bootstrap-roles post-start hook (pkg/registry/rbac/rest
 // EnsureRBACPolicy) for a fresh server: it creates each bootstrap ClusterRole,
 // ClusterRoleBinding, Role and RoleBinding that is not there yet, in that order.
+//
+// The objects are generated from the Kubernetes sources and pinned, so they go to the generic
+// store as they are, without the decoding a client's body gets; the store still defaults and
+// validates them.
 func (s *Server) ensureRBACPolicy() {
 	for _, resource := range []string{"clusterroles", "clusterrolebindings", "roles", "rolebindings"} {
 		res := s.table.Get(rbacGroup, resource)
 		for _, obj := range res.Bootstrap() {
 			u := &api.Unstructured{Object: obj}
-			if _, err := s.Create(context.Background(), resource, u.GetNamespace(), u); err != nil && !api.IsAlreadyExists(err) {
+			if _, err := s.reg.Create(context.Background(), res, u.GetNamespace(), u, false); err != nil && !api.IsAlreadyExists(err) {
 				panic("apiserver: creating the bootstrap " + resource + " " + u.GetName() + ": " + err.Error())
 			}
 		}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/informer-lab/informer-lab/apiserver/internal/validation"
 )
@@ -27,6 +28,18 @@ type Source interface {
 // pkg/registry/rbac/validation (DefaultRuleResolver).
 type RBAC struct {
 	Source Source
+
+	// The aggregated rules of each aggregated ClusterRole, as of the Source's revision
+	// cacheRev, when the Source has revisions (Revisioned): gathering them reads every
+	// ClusterRole, which each request to a RoleBinding of view, edit or admin would repeat.
+	mu       sync.Mutex
+	cacheRev uint64
+	cache    map[string][]Rule
+}
+
+// Revisioned is a Source that can say whether it changed: its revision moves on every write.
+type Revisioned interface {
+	Revision() uint64
 }
 
 // Rule mirrors rbacv1.PolicyRule: one rule of a role.
@@ -142,12 +155,37 @@ func (a *RBAC) roleRefRules(binding map[string]any, namespace string) ([]Rule, e
 			return nil, fmt.Errorf("clusterrole.rbac.authorization.k8s.io %q not found", name)
 		}
 		if _, aggregated := role["aggregationRule"]; aggregated {
-			return a.aggregatedRules(role, nil), nil
+			return a.cachedAggregatedRules(role), nil
 		}
 		return rulesOf(role), nil
 	default:
 		return nil, fmt.Errorf("unsupported role reference kind: %q", kind)
 	}
+}
+
+// cachedAggregatedRules is aggregatedRules, kept until the Source changes.
+func (a *RBAC) cachedAggregatedRules(role map[string]any) []Rule {
+	rs, ok := a.Source.(Revisioned)
+	if !ok {
+		return a.aggregatedRules(role, nil)
+	}
+	rev, name := rs.Revision(), nameOf(role)
+	a.mu.Lock()
+	if a.cacheRev == rev {
+		if rules, ok := a.cache[name]; ok {
+			a.mu.Unlock()
+			return rules
+		}
+	}
+	a.mu.Unlock()
+	rules := a.aggregatedRules(role, nil)
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if a.cacheRev != rev {
+		a.cacheRev, a.cache = rev, map[string][]Rule{}
+	}
+	a.cache[name] = rules
+	return rules
 }
 
 // aggregatedRules computes what the clusterrole-aggregation controller stores in an

@@ -209,3 +209,33 @@ func TestCh01_ChainAndForbidden(t *testing.T) {
 		assert.Equal(t, tt.attrs.Resource, st.Details.Kind)
 	}
 }
+
+// revisioned is a policy whose revision a test moves by hand.
+type revisioned struct {
+	*policy
+	rev uint64
+}
+
+func (r *revisioned) Revision() uint64 { return r.rev }
+
+// TestCh01_RBACAggregationCache: with a Revisioned source the aggregated rules are gathered
+// once per revision, and a new revision sees a changed aggregated role.
+func TestCh01_RBACAggregationCache(t *testing.T) {
+	p := &revisioned{policy: testPolicy(t), rev: 1}
+	a := &RBAC{Source: p}
+	robot := &User{Name: "system:serviceaccount:dev:robot"}
+	deletePods := Attributes{User: robot, Verb: "delete", ResourceRequest: true, Namespace: "dev", Resource: "pods", Name: "x"}
+	d, _ := a.Authorize(deletePods)
+	require.Equal(t, DecisionNoOpinion, d)
+
+	for _, r := range p.clusterRoles {
+		if nameOf(r) == "editor-pods" {
+			r["rules"] = []any{map[string]any{"verbs": []any{"delete"}, "apiGroups": []any{""}, "resources": []any{"pods"}}}
+		}
+	}
+	d, _ = a.Authorize(deletePods)
+	assert.Equal(t, DecisionNoOpinion, d, "same revision: the cached rules")
+	p.rev++
+	d, _ = a.Authorize(deletePods)
+	assert.Equal(t, DecisionAllow, d, "a new revision gathers again")
+}

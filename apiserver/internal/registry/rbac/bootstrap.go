@@ -4,6 +4,9 @@ import (
 	"embed"
 	"encoding/json"
 	"fmt"
+	"sync"
+
+	"github.com/informer-lab/informer-lab/api"
 )
 
 // bootstrapDir holds the objects of the rbac/bootstrap-roles post-start hook, written by
@@ -21,16 +24,28 @@ const (
 //go:embed bootstrap/*.json bootstrap/SHA256SUMS
 var bootstrapFiles embed.FS
 
-// bootstrapObjects parses one embedded file into fresh trees on each call (the objects hold
-// no numbers). The files are generated and pinned, so a parse error is a bug.
+// parsed holds each embedded file parsed once, on first use.
+var parsed sync.Map // file name → func() []map[string]any (a sync.OnceValue)
+
+// bootstrapObjects returns the objects of one embedded file as fresh trees, which the caller
+// may keep and change: the file is parsed once (the objects hold no numbers), and each call
+// gets deep copies. The files are generated and pinned, so a parse error is a bug.
 func bootstrapObjects(file string) []map[string]any {
-	data, err := bootstrapFiles.ReadFile(bootstrapDir + "/" + file)
-	if err != nil {
-		panic(fmt.Sprintf("rbac: embedded %s: %v", file, err))
+	load, _ := parsed.LoadOrStore(file, sync.OnceValue(func() []map[string]any {
+		data, err := bootstrapFiles.ReadFile(bootstrapDir + "/" + file)
+		if err != nil {
+			panic(fmt.Sprintf("rbac: embedded %s: %v", file, err))
+		}
+		var objs []map[string]any
+		if err := json.Unmarshal(data, &objs); err != nil {
+			panic(fmt.Sprintf("rbac: embedded %s: %v", file, err))
+		}
+		return objs
+	}))
+	shared := load.(func() []map[string]any)()
+	out := make([]map[string]any, len(shared))
+	for i, o := range shared {
+		out[i] = api.DeepCopyJSONValue(o).(map[string]any)
 	}
-	var objs []map[string]any
-	if err := json.Unmarshal(data, &objs); err != nil {
-		panic(fmt.Sprintf("rbac: embedded %s: %v", file, err))
-	}
-	return objs
+	return out
 }
