@@ -241,6 +241,16 @@ func TestCh01_Kubectl_T7_APIResources(t *testing.T) {
 		"leases coordination.k8s.io/v1 true Lease",
 		"endpointslices discovery.k8s.io/v1 true EndpointSlice",
 		"events ev events.k8s.io/v1 true Event",
+		"selfsubjectreviews authentication.k8s.io/v1 false SelfSubjectReview",
+		"tokenreviews authentication.k8s.io/v1 false TokenReview",
+		"localsubjectaccessreviews authorization.k8s.io/v1 true LocalSubjectAccessReview",
+		"selfsubjectaccessreviews authorization.k8s.io/v1 false SelfSubjectAccessReview",
+		"selfsubjectrulesreviews authorization.k8s.io/v1 false SelfSubjectRulesReview",
+		"subjectaccessreviews authorization.k8s.io/v1 false SubjectAccessReview",
+		"clusterrolebindings rbac.authorization.k8s.io/v1 false ClusterRoleBinding",
+		"clusterroles rbac.authorization.k8s.io/v1 false ClusterRole",
+		"rolebindings rbac.authorization.k8s.io/v1 true RoleBinding",
+		"roles rbac.authorization.k8s.io/v1 true Role",
 	}, rows)
 	for _, ex := range e.rec.exchanges() {
 		assert.NotEqual(t, "/api/v1", strings.Split(ex.URI, "?")[0], "aggregated discovery: no per-group-version request")
