@@ -138,6 +138,16 @@ func storageVersionHash(gvk api.GroupVersionKind) string {
 	return base64.StdEncoding.EncodeToString(sum[:8])
 }
 
+// storageVersionHashOf is the hash of a resource's storage version, or none for a REST
+// storage that is not a generic store (StorageVersionProvider): the kinds that serve only
+// some verbs (the reviews, bindings, componentstatuses) store nothing.
+func storageVersionHashOf(res *resource) string {
+	if res.OnlyVerbs != nil {
+		return ""
+	}
+	return storageVersionHash(res.StorageGVK())
+}
+
 func legacyResources(infos []served) []api.APIResource {
 	out := []api.APIResource{}
 	for _, sv := range infos {
@@ -145,7 +155,7 @@ func legacyResources(infos []served) []api.APIResource {
 		out = append(out, api.APIResource{
 			Name: ri.Resource, SingularName: ri.Singular(), Namespaced: ri.Namespaced, Kind: ri.Kind,
 			Verbs: res.Verbs(), ShortNames: ri.ShortNames, Categories: ri.Categories,
-			StorageVersionHash: storageVersionHash(res.StorageGVK()),
+			StorageVersionHash: storageVersionHashOf(res),
 		})
 		for _, sr := range subresourcesOf(ri, res) {
 			k := responseKind(ri, res, sr.Kind)

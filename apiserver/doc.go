@@ -40,7 +40,10 @@
 //     picks JSON or protobuf, a Table or PartialObjectMetadata (protobuf.go, internal/…).
 //  9. Discovery, /version, /openapi/v3 and health checks answer as clients expect.
 //  10. With Options.BearerToken or Options.ClientCertAuth a request must authenticate as
-//     kube-apiserver's authenticators decide (auth.go); web pages are refused (origin.go).
+//     kube-apiserver's authenticators decide (auth.go), service-account tokens the server
+//     issued included (token_request.go); web pages are refused (origin.go). Then
+//     Options.Authorization (AlwaysAllow, or RBAC over the stored roles) decides, after
+//     impersonation (authorization.go); the reviews answer who and what (reviews.go).
 //  11. Every limit a hostile or broken client meets is tested, and is an Options field with
 //     an exported default where it has a size or a time (limits.go, options.go).
 //  12. Faults come on demand, in process or at /debug/faults (faults.go, debug_faults.go);

@@ -7,7 +7,9 @@ import (
 
 	"github.com/informer-lab/informer-lab/api"
 	"github.com/informer-lab/informer-lab/api/watch"
+	"github.com/informer-lab/informer-lab/apiserver/internal/authz"
 	"github.com/informer-lab/informer-lab/apiserver/internal/registry"
+	"github.com/informer-lab/informer-lab/apiserver/internal/serviceaccount"
 	"github.com/informer-lab/informer-lab/apiserver/storage"
 	"github.com/informer-lab/informer-lab/internal/clock"
 )
@@ -35,6 +37,11 @@ type endpoints struct {
 	// openAPICache holds each group-version's OpenAPI document by the kinds it served when
 	// built (openapi.go).
 	openAPICache sync.Map
+
+	// tokens issues and authenticates service-account tokens (auth.go, token_request.go);
+	// authorizer is the chain of Options.Authorization (authorization.go).
+	tokens     *serviceaccount.Tokens
+	authorizer *authz.Chain
 }
 
 // debugFaults serves /debug/faults over the Server's exported fault API.

@@ -163,6 +163,15 @@ func (s *endpoints) serveUpdate(w http.ResponseWriter, r *http.Request, info req
 	}
 	ctx, wr := rest.WithWarnings(rest.WithUser(context.Background(), s.requestUser(r)))
 	rec, err := s.reg.Update(ctx, info.res, info.namespace, obj, updateOptions{Subresource: info.subresource, DryRun: wo.DryRun})
+	if api.IsNotFound(err) && info.subresource == "" && info.res.Strategy.AllowCreateOnUpdate() {
+		// The strategy's AllowCreateOnUpdate (RBAC's kinds): a PUT of a missing object
+		// creates it, with a 201.
+		if rec, err = s.reg.Create(ctx, info.res, info.namespace, obj, wo.DryRun); err == nil {
+			writeWarnings(w, wr.Warnings())
+			writeObject(w, info, http.StatusCreated, rec)
+			return
+		}
+	}
 	if err != nil {
 		writeError(w, err)
 		return

@@ -295,8 +295,8 @@ func TestCh01_HostileBodyContentType(t *testing.T) {
 func TestCh01_HostileUnservedGroupWrite(t *testing.T) {
 	_, c := newServer(t, Options{})
 	for _, path := range []string{
-		"/apis/authentication.k8s.io/v1/selfsubjectreviews", "/apis/authentication.k8s.io/v1",
-		"/apis/authentication.k8s.io", "/apis/apps/v2", "/apis/apps/v2/deployments",
+		"/apis/nope.example.com/v1/widgets", "/apis/nope.example.com/v1",
+		"/apis/nope.example.com", "/apis/apps/v2", "/apis/apps/v2/deployments",
 		"/apis/apps/v2/namespaces/default/deployments", "/healthz/bogus", "/openapi/v3/apis/nope/v1",
 		"/openapi/v2", "/nonexistent", "/api/v2",
 	} {

@@ -37,7 +37,8 @@ type requestInfo struct {
 	include      string             // includeObject of a Table request
 }
 
-// buildHandler assembles the filter chain: authentication, panic recovery, then routing.
+// buildHandler assembles the filter chain: authentication, the browser and query checks,
+// impersonation and authorization, panic recovery, then routing.
 func (s *endpoints) buildHandler() http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w, r = s.guardBody(w, r) // first, so that every answer is sent without waiting for the body
@@ -46,7 +47,8 @@ func (s *endpoints) buildHandler() http.Handler {
 			return
 		}
 		defer s.life.wg.Done()
-		if st := s.authenticate(r); st != nil {
+		user, st := s.authenticate(r)
+		if st != nil {
 			writeStatus(w, st)
 			return
 		}
@@ -55,6 +57,10 @@ func (s *endpoints) buildHandler() http.Handler {
 			return
 		}
 		if st := s.checkQueryLength(r); st != nil {
+			writeStatus(w, st)
+			return
+		}
+		if r, st = s.authorize(r, user); st != nil {
 			writeStatus(w, st)
 			return
 		}
@@ -368,10 +374,20 @@ func (s *endpoints) classify(info *requestInfo, r *http.Request) error {
 	case !collection && m == http.MethodDelete && info.subresource == "":
 		info.verb = "delete"
 	}
+	if info.name != "" && info.subresource == "" && !servesItems(info.res) {
+		// A storage that only creates (the reviews, bindings) has no item routes at all:
+		// the real server's mux finds none, whatever the method.
+		return registry.NotFoundResource()
+	}
 	if info.verb == "" || info.subresource == "" && !info.res.Serves(info.verb) {
 		return api.NewMethodNotAllowed()
 	}
 	return nil
+}
+
+// servesItems reports whether the resource serves any verb on one object.
+func servesItems(res *resource) bool {
+	return res.Serves("get") || res.Serves("update") || res.Serves("patch") || res.Serves("delete")
 }
 
 // subresourceVerbs maps a method to the verb of a further subresource (rest.Subresource).

@@ -53,6 +53,10 @@ const (
 	// more is 429 TooManyRequests with Retry-After: 1. Each open watch can hold up to
 	// WatchBufferSize queued events, so the cap bounds the memory watchers can pin.
 	DefaultMaxOpenWatches = 4096
+	// ServiceAccountIssuer mirrors kube-apiserver's --service-account-issuer as kubeadm and
+	// kind set it: the iss of the service-account tokens the server issues, and the audience
+	// they are for by default (--api-audiences defaults to it).
+	ServiceAccountIssuer = "https://kubernetes.default.svc.cluster.local"
 	// DefaultWatchWriteTimeout is how long one write to a watch stream may stay blocked
 	// because the client is not reading; the connection is then closed, so a watcher that
 	// never reads cannot pin its goroutine, queue and buffers (or its MaxOpenWatches place).
@@ -122,6 +126,12 @@ type Options struct {
 	// DebugFaults serves the fault API as JSON at /debug/faults, for instructors with curl
 	// (debug_faults.go). Anyone who can reach the port can use it (false: not served).
 	DebugFaults bool
+	// Authorization mirrors --authorization-mode with one mode: AuthorizationAlwaysAllow
+	// (every authenticated request passes, as kube-apiserver's default) or AuthorizationRBAC
+	// (what the stored roles and bindings grant, plus everything to system:masters; New
+	// creates the bootstrap RBAC policy). Impersonation works in both, for those allowed to
+	// impersonate (authorization.go). Empty: AlwaysAllow; anything else: invalid.
+	Authorization string
 
 	// ReadHeaderTimeout, IdleTimeout and MaxHeaderBytes configure the http.Server of Start and
 	// StartTLS (0: DefaultReadHeaderTimeout, DefaultIdleTimeout, DefaultMaxHeaderBytes; a
@@ -174,6 +184,11 @@ func (o Options) Validate() error {
 	}
 	if strings.ContainsAny(o.BearerToken, " \t\r\n") {
 		return errors.New("apiserver: the bearer token must not contain white space")
+	}
+	switch o.Authorization {
+	case "", AuthorizationAlwaysAllow, AuthorizationRBAC:
+	default:
+		return fmt.Errorf("apiserver: unknown authorization mode %q: use %q or %q", o.Authorization, AuthorizationAlwaysAllow, AuthorizationRBAC)
 	}
 	seen := map[string]bool{}
 	for _, ri := range registry.BuiltinInfos() {

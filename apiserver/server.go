@@ -17,6 +17,7 @@ import (
 	"github.com/informer-lab/informer-lab/apiserver/internal/admission"
 	"github.com/informer-lab/informer-lab/apiserver/internal/registry"
 	"github.com/informer-lab/informer-lab/apiserver/internal/registry/core"
+	"github.com/informer-lab/informer-lab/apiserver/internal/serviceaccount"
 	"github.com/informer-lab/informer-lab/apiserver/storage"
 	"github.com/informer-lab/informer-lab/internal/clock"
 )
@@ -77,6 +78,12 @@ func New(opts Options) *Server {
 		store: s.store, table: s.table, reg: s.reg, faults: &s.faults, counts: &s.counts, life: s.life,
 		debug: debugFaults{s},
 	}
+	tokens, err := serviceaccount.New(ServiceAccountIssuer, []string{ServiceAccountIssuer})
+	if err != nil {
+		panic(err) // the system's random source failed
+	}
+	s.ep.tokens = tokens
+	s.ep.authorizer = s.ep.newAuthorizer()
 	s.counts.reset()
 	for _, ri := range opts.Resources {
 		if err := s.Register(ri); err != nil {
@@ -88,6 +95,9 @@ func New(opts Options) *Server {
 		if _, err := s.Create(context.Background(), "namespaces", "", obj); err != nil {
 			panic(fmt.Sprintf("apiserver: creating namespace %s: %v", ns, err))
 		}
+	}
+	if s.ep.authorizer.Mode == AuthorizationRBAC {
+		s.ensureRBACPolicy()
 	}
 	s.counts.reset()
 	s.handler = s.ep.buildHandler()

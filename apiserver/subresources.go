@@ -11,6 +11,14 @@ type handlerFunc func(s *endpoints, w http.ResponseWriter, r *http.Request, info
 // kube-apiserver that are not a genericregistry.Store: they answer from the request.
 var handlers = map[string]handlerFunc{
 	"certificates.k8s.io/certificatesigningrequests/approval": serveStoredSubresource,
+	// The reviews (reviews.go) and TokenRequest (token_request.go).
+	"authentication.k8s.io/tokenreviews":             serveTokenReview,
+	"authentication.k8s.io/selfsubjectreviews":       serveSelfSubjectReview,
+	"authorization.k8s.io/subjectaccessreviews":      serveAccessReview,
+	"authorization.k8s.io/selfsubjectaccessreviews":  serveAccessReview,
+	"authorization.k8s.io/localsubjectaccessreviews": serveAccessReview,
+	"authorization.k8s.io/selfsubjectrulesreviews":   serveSelfSubjectRulesReview,
+	"/serviceaccounts/token":                         serveTokenRequest,
 }
 
 // handlerFor returns the handler of the request's resource or subresource, or nil when the

@@ -83,6 +83,8 @@ func protoPackage(group, version string) string {
 		return "k8s.io.apimachinery.pkg.apis.meta." + version
 	case "apiregistration.k8s.io":
 		return "k8s.io.kube-aggregator.pkg.apis.apiregistration." + version
+	case "rbac.authorization.k8s.io": // k8s.io/api/rbac
+		return "k8s.io.api.rbac." + version
 	}
 	if first, _, dotted := strings.Cut(group, "."); !dotted || strings.HasSuffix(group, ".k8s.io") {
 		return "k8s.io.api." + first + "." + version

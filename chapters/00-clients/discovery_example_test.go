@@ -61,6 +61,12 @@ func Example_discovery() {
 	// replicasets                         rs           apps/v1                           true         ReplicaSet
 	// statefulsets                        sts          apps/v1                           true         StatefulSet
 	// events                              ev           events.k8s.io/v1                  true         Event
+	// selfsubjectreviews                               authentication.k8s.io/v1          false        SelfSubjectReview
+	// tokenreviews                                     authentication.k8s.io/v1          false        TokenReview
+	// localsubjectaccessreviews                        authorization.k8s.io/v1           true         LocalSubjectAccessReview
+	// selfsubjectaccessreviews                         authorization.k8s.io/v1           false        SelfSubjectAccessReview
+	// selfsubjectrulesreviews                          authorization.k8s.io/v1           false        SelfSubjectRulesReview
+	// subjectaccessreviews                             authorization.k8s.io/v1           false        SubjectAccessReview
 	// cronjobs                            cj           batch/v1                          true         CronJob
 	// jobs                                             batch/v1                          true         Job
 	// certificatesigningrequests          csr          certificates.k8s.io/v1            false        CertificateSigningRequest
@@ -69,6 +75,10 @@ func Example_discovery() {
 	// ipaddresses                         ip           networking.k8s.io/v1              false        IPAddress
 	// networkpolicies                     netpol       networking.k8s.io/v1              true         NetworkPolicy
 	// servicecidrs                                     networking.k8s.io/v1              false        ServiceCIDR
+	// clusterrolebindings                              rbac.authorization.k8s.io/v1      false        ClusterRoleBinding
+	// clusterroles                                     rbac.authorization.k8s.io/v1      false        ClusterRole
+	// rolebindings                                     rbac.authorization.k8s.io/v1      true         RoleBinding
+	// roles                                            rbac.authorization.k8s.io/v1      true         Role
 	// csidrivers                                       storage.k8s.io/v1                 false        CSIDriver
 	// csinodes                                         storage.k8s.io/v1                 false        CSINode
 	// csistoragecapacities                             storage.k8s.io/v1                 true         CSIStorageCapacity

@@ -2,6 +2,8 @@ package main
 
 import (
 	"context"
+	cryptorand "crypto/rand"
+	"encoding/hex"
 	"fmt"
 	"io"
 	"net"
@@ -30,6 +32,7 @@ func cmdServe(ctx context.Context, args []string, out io.Writer, ready func(serv
 	token := fs.String("token", "", "require this bearer token (a wrong or missing one gets 401); implies --tls")
 	tlsOn := fs.Bool("tls", false, "serve https with a self-signed CA, written into the kubeconfig and beside it as FILE.ca.crt")
 	clientCerts := fs.Bool("client-certs", false, "require a client certificate of a CA made at start-up, as kind and kubeadm do: the kubeconfig gets an admin one (CN kubernetes-admin, O system:masters), also written as FILE.client.crt and FILE.client.key; implies --tls")
+	authorization := fs.String("authorization", apiserver.AuthorizationAlwaysAllow, "authorization mode: AlwaysAllow (every request passes) or RBAC (what the roles and bindings grant; the bootstrap roles are created at start; the kubeconfig's user is in system:masters); RBAC without --token or --client-certs makes a random admin token, as --token would")
 	faults := fs.Bool("faults", true, "serve the fault API as JSON at /debug/faults")
 	traceOn := fs.Bool("trace", false, "print the server's trace: one line per request, write and watch event")
 	var crdFiles stringList
@@ -51,7 +54,16 @@ func cmdServe(ctx context.Context, args []string, out io.Writer, ready func(serv
 	if *kubeconfig == "" {
 		return errorf("--kubeconfig must name a file")
 	}
-	opts := apiserver.Options{BearerToken: *token, ClientCertAuth: *clientCerts, DebugFaults: *faults}
+	if *authorization == apiserver.AuthorizationRBAC && *token == "" && !*clientCerts {
+		// RBAC is shown with other users' tokens, which kubectl sends only over https to a
+		// server that authenticates: the kubeconfig's user gets a random admin token.
+		t, err := randomToken()
+		if err != nil {
+			return err
+		}
+		*token = t
+	}
+	opts := apiserver.Options{BearerToken: *token, ClientCertAuth: *clientCerts, DebugFaults: *faults, Authorization: *authorization}
 	if *traceOn {
 		opts.Logger = trace.NewPlainLogger(out)
 	}
@@ -134,6 +146,9 @@ func cmdServe(ctx context.Context, args []string, out io.Writer, ready func(serv
 	if certFile != "" {
 		fmt.Fprintf(out, "  client     the admin certificate also in %s and %s\n", certFile, keyFile)
 	}
+	if *authorization == apiserver.AuthorizationRBAC {
+		fmt.Fprintf(out, "  authz      RBAC: the bootstrap roles and bindings are in place; try kubectl auth can-i --list --as someone\n")
+	}
 	fmt.Fprintf(out, "\nTry:\n")
 	fmt.Fprintf(out, "  kubectl --kubeconfig %s get pods\n", *kubeconfig)
 	fmt.Fprintf(out, "  go run ./cmd/demo watch --kubeconfig %s\n", *kubeconfig)
@@ -191,4 +206,13 @@ func seedServer(ctx context.Context, srv *apiserver.Server, n int) error {
 	}
 	srv.ResetRequestCounts()
 	return nil
+}
+
+// randomToken is a fresh bearer token: 16 random bytes in hex.
+func randomToken() (string, error) {
+	b := make([]byte, 16)
+	if _, err := cryptorand.Read(b); err != nil {
+		return "", fmt.Errorf("making a token: %w", err)
+	}
+	return hex.EncodeToString(b), nil
 }

@@ -101,6 +101,7 @@ func TestDemo_TourFlags(t *testing.T) {
 		{[]string{"serve", "--listen", "nonsense"}, 2, "--listen must be host:port"},
 		{[]string{"serve", "--seed-pods", "-1"}, 2, "--seed-pods must be between 0 and 10000"},
 		{[]string{"serve", "--token", "a b"}, 2, "must not contain white space"},
+		{[]string{"serve", "--authorization", "ABAC"}, 2, `unknown authorization mode "ABAC"`},
 		{[]string{"serve", "--listen", "127.0.0.1:99999"}, 2, "the port must be a number from 0 to 65535"},
 		{[]string{"run", "--ui", "nonsense"}, 2, "--ui must be host:port"},
 		{[]string{"run", "--ui", ":70000"}, 2, "the port must be a number from 0 to 65535"},

@@ -73,6 +73,11 @@ var builtinPrinters = map[groupKind]*Printer{
 	{"resource.k8s.io", "ResourceClaim"}:         resourceClaimPrinter,
 	{"resource.k8s.io", "ResourceClaimTemplate"}: resourceClaimTemplatePrinter,
 	{"resource.k8s.io", "ResourceSlice"}:         resourceSlicePrinter,
+	// Nor have Roles and ClusterRoles.
+	{"rbac.authorization.k8s.io", "Role"}:               createdAtPrinter,
+	{"rbac.authorization.k8s.io", "ClusterRole"}:        createdAtPrinter,
+	{"rbac.authorization.k8s.io", "RoleBinding"}:        roleBindingPrinter,
+	{"rbac.authorization.k8s.io", "ClusterRoleBinding"}: clusterRoleBindingPrinter,
 }
 
 // For picks the printer of a kind by its API group ("" for core) and kind. A built-in kind

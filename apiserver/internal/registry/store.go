@@ -354,7 +354,11 @@ func Validate(res *Resource, obj *api.Unstructured) error {
 		dnsLabel = n.NameIsDNSLabel()
 	}
 	var causes []api.StatusCause
-	if err := validation.ValidateObjectMeta(res.Info.GroupKind().String(), obj, dnsLabel, res.Info.Namespaced); err != nil {
+	err := validation.ValidateObjectMeta(res.Info.GroupKind().String(), obj, dnsLabel, res.Info.Namespaced)
+	if nv, ok := res.Strategy.(rest.NameValidator); ok {
+		err = validation.ValidateObjectMetaNamed(res.Info.GroupKind().String(), obj, nv.ValidateName, res.Info.Namespaced)
+	}
+	if err != nil {
 		var st *api.Status
 		if !errors.As(err, &st) || st.Details == nil || len(st.Details.Causes) == 0 {
 			return err

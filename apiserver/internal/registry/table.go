@@ -14,16 +14,19 @@ import (
 	"github.com/informer-lab/informer-lab/apiserver/internal/registry/apiextensions"
 	"github.com/informer-lab/informer-lab/apiserver/internal/registry/apiregistration"
 	"github.com/informer-lab/informer-lab/apiserver/internal/registry/apps"
+	"github.com/informer-lab/informer-lab/apiserver/internal/registry/authentication"
+	"github.com/informer-lab/informer-lab/apiserver/internal/registry/authorization"
 	"github.com/informer-lab/informer-lab/apiserver/internal/registry/batch"
 	"github.com/informer-lab/informer-lab/apiserver/internal/registry/certificates"
 	"github.com/informer-lab/informer-lab/apiserver/internal/registry/coordination"
 	"github.com/informer-lab/informer-lab/apiserver/internal/registry/core"
 	"github.com/informer-lab/informer-lab/apiserver/internal/registry/discovery"
 	"github.com/informer-lab/informer-lab/apiserver/internal/registry/events"
+	"github.com/informer-lab/informer-lab/apiserver/internal/registry/flowcontrol"
 	"github.com/informer-lab/informer-lab/apiserver/internal/registry/networking"
 	"github.com/informer-lab/informer-lab/apiserver/internal/registry/node"
+	"github.com/informer-lab/informer-lab/apiserver/internal/registry/rbac"
 	"github.com/informer-lab/informer-lab/apiserver/internal/registry/resource"
-	"github.com/informer-lab/informer-lab/apiserver/internal/registry/flowcontrol"
 	"github.com/informer-lab/informer-lab/apiserver/internal/registry/rest"
 	storagekinds "github.com/informer-lab/informer-lab/apiserver/internal/registry/storage"
 	"github.com/informer-lab/informer-lab/apiserver/storage"
@@ -56,6 +59,12 @@ func builtinKinds(ips *core.ClusterIPAllocator) []rest.Kind {
 		apps.Deployments(),
 		apps.ReplicaSets(),
 		apps.StatefulSets(),
+		authentication.SelfSubjectReviews(),
+		authentication.TokenReviews(),
+		authorization.LocalSubjectAccessReviews(),
+		authorization.SelfSubjectAccessReviews(),
+		authorization.SelfSubjectRulesReviews(),
+		authorization.SubjectAccessReviews(),
 		batch.CronJobs(),
 		batch.Jobs(),
 		certificates.CertificateSigningRequests(),
@@ -80,6 +89,10 @@ func builtinKinds(ips *core.ClusterIPAllocator) []rest.Kind {
 		storagekinds.VolumeAttributesClasses(),
 		flowcontrol.FlowSchemas(),
 		flowcontrol.PriorityLevelConfigurations(),
+		rbac.ClusterRoleBindings(),
+		rbac.ClusterRoles(),
+		rbac.RoleBindings(),
+		rbac.Roles(),
 	}
 }
 

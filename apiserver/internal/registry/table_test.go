@@ -114,6 +114,14 @@ func TestCh01_BuiltinKindsMatchV136(t *testing.T) {
 			generation: true, createStatus: `{"replicas":0}`, collectionDelete: true},
 		{gr: "statefulsets.apps", kind: "StatefulSet", namespaced: true, short: []string{"sts"}, categories: all, status: true, scale: true,
 			generation: true, createStatus: `{"availableReplicas":0,"replicas":0}`, collectionDelete: true},
+		// The reviews store nothing: rest.Kind.Verbs leaves them only create.
+		{gr: "selfsubjectreviews.authentication.k8s.io", kind: "SelfSubjectReview", createStatus: "body", collectionDelete: true},
+		{gr: "tokenreviews.authentication.k8s.io", kind: "TokenReview", createStatus: "body", collectionDelete: true},
+		{gr: "localsubjectaccessreviews.authorization.k8s.io", kind: "LocalSubjectAccessReview", namespaced: true, createStatus: "body",
+			collectionDelete: true},
+		{gr: "selfsubjectaccessreviews.authorization.k8s.io", kind: "SelfSubjectAccessReview", createStatus: "body", collectionDelete: true},
+		{gr: "selfsubjectrulesreviews.authorization.k8s.io", kind: "SelfSubjectRulesReview", createStatus: "body", collectionDelete: true},
+		{gr: "subjectaccessreviews.authorization.k8s.io", kind: "SubjectAccessReview", createStatus: "body", collectionDelete: true},
 		{gr: "cronjobs.batch", kind: "CronJob", namespaced: true, short: []string{"cj"}, categories: all, status: true, generation: true,
 			createStatus: `{}`, collectionDelete: true},
 		{gr: "jobs.batch", kind: "Job", namespaced: true, categories: all, status: true, generation: true, createStatus: `{}`,
@@ -158,6 +166,10 @@ func TestCh01_BuiltinKindsMatchV136(t *testing.T) {
 			collectionDelete: true, fields: clusterNS},
 		{gr: "prioritylevelconfigurations.flowcontrol.apiserver.k8s.io", kind: "PriorityLevelConfiguration", status: true, generation: true,
 			createStatus: "{}", collectionDelete: true, fields: clusterNS},
+		{gr: "clusterrolebindings.rbac.authorization.k8s.io", kind: "ClusterRoleBinding", createStatus: "body", collectionDelete: true},
+		{gr: "clusterroles.rbac.authorization.k8s.io", kind: "ClusterRole", createStatus: "body", collectionDelete: true},
+		{gr: "rolebindings.rbac.authorization.k8s.io", kind: "RoleBinding", namespaced: true, createStatus: "body", collectionDelete: true},
+		{gr: "roles.rbac.authorization.k8s.io", kind: "Role", namespaced: true, createStatus: "body", collectionDelete: true},
 	}
 
 	var got []kindRow

@@ -31,6 +31,14 @@ func ValidateObjectMeta(kind string, obj api.MetaObject, nameIsDNSLabel bool, na
 	if nameIsDNSLabel {
 		nameFn = isDNS1123Label
 	}
+	return validateObjectMeta(kind, obj, nameFn, namespaced)
+}
+
+// validateObjectMeta is ValidateObjectMeta with the name rule given.
+func validateObjectMeta(kind string, obj api.MetaObject, nameFn func(string) []string, namespaced bool) error {
+	if obj == nil {
+		return api.NewInternalError(fmt.Errorf("ValidateObjectMeta: nil object of kind %s", kind))
+	}
 	var causes []api.StatusCause
 	if gn := obj.GetGenerateName(); gn != "" {
 		for _, m := range nameFn(maskTrailingDash(gn)) {

@@ -244,3 +244,10 @@ func ZeroStatus(members ...string) func() map[string]any {
 type DNSLabelNamer interface {
 	NameIsDNSLabel() bool
 }
+
+// NameValidator is a kind whose names follow a rule of their own instead of the DNS ones,
+// as the ValidateNameFunc its strategy hands ValidateObjectMeta (RBAC's roles and bindings
+// take any path segment name).
+type NameValidator interface {
+	ValidateName(name string) []string
+}
