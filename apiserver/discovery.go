@@ -138,6 +138,15 @@ func storageVersionHash(gvk api.GroupVersionKind) string {
 	return base64.StdEncoding.EncodeToString(sum[:8])
 }
 
+// storageHashOf is the hash discovery lists for res: none for a REST storage that is not a
+// store (bindings, componentstatuses, the reviews), which serves no watch.
+func storageHashOf(res *resource) string {
+	if res.OnlyVerbs != nil && !slices.Contains(res.OnlyVerbs, "watch") {
+		return ""
+	}
+	return storageVersionHash(res.StorageGVK())
+}
+
 func legacyResources(infos []served) []api.APIResource {
 	out := []api.APIResource{}
 	for _, sv := range infos {
@@ -145,7 +154,7 @@ func legacyResources(infos []served) []api.APIResource {
 		out = append(out, api.APIResource{
 			Name: ri.Resource, SingularName: ri.Singular(), Namespaced: ri.Namespaced, Kind: ri.Kind,
 			Verbs: res.Verbs(), ShortNames: ri.ShortNames, Categories: ri.Categories,
-			StorageVersionHash: storageVersionHash(res.StorageGVK()),
+			StorageVersionHash: storageHashOf(res),
 		})
 		for _, sr := range subresourcesOf(ri, res) {
 			k := responseKind(ri, res, sr.Kind)
@@ -365,6 +374,17 @@ func servesSubresource(res *resource, sub string) bool {
 		return hasFinalize(res)
 	case "scale":
 		return res.Strategy.HasScale()
+	}
+	return false
+}
+
+// servesItems reports whether res serves any verb on a named object (the path
+// .../{resource}/{name} exists at all).
+func servesItems(res *resource) bool {
+	for _, v := range []string{"get", "update", "patch", "delete"} {
+		if res.Serves(v) {
+			return true
+		}
 	}
 	return false
 }

@@ -9,7 +9,12 @@ type handlerFunc func(s *endpoints, w http.ResponseWriter, r *http.Request, info
 // handlers maps "group/resource" (a resource's own verbs, e.g. a review's create) or
 // "group/resource/subresource" to its handler. These are the REST storages of a
 // kube-apiserver that are not a genericregistry.Store: they answer from the request.
-var handlers = map[string]handlerFunc{}
+var handlers = map[string]handlerFunc{
+	"/bindings":          serveLegacyBinding,
+	"/componentstatuses": serveComponentStatuses,
+	"/pods/binding":      serveBinding,
+	"/pods/eviction":     serveEviction,
+}
 
 // handlerFor returns the handler of the request's resource or subresource, or nil when the
 // generic storage serves it.

@@ -131,7 +131,7 @@ func TestCh01_RegisteredKind(t *testing.T) {
 	require.Equal(t, 201, r.code, "%s", r.body)
 	r = c.do("PUT", "/apis/example.dev/v1/namespaces/default/widgets/w", `{"apiVersion":"example.dev/v1","kind":"Widget","metadata":{"name":"w"},"size":2}`)
 	require.Equal(t, 422, r.code, "P3: custom resources need a resourceVersion")
-	assert.Equal(t, `Widget.example.dev "w" is invalid: metadata.resourceVersion: Invalid value: 0: must be specified for an update`, r.status(t).Message)
+	assert.Equal(t, `widgets.example.dev "w" is invalid: metadata.resourceVersion: Invalid value: 0: must be specified for an update`, r.status(t).Message)
 
 	require.Error(t, s.Register(widgets), "registered twice")
 	require.Error(t, s.Register(ResourceInfo{Version: "v1", Resource: "Bad/x", Kind: "X"}))

@@ -93,9 +93,14 @@ func (s *Store) Create(ctx context.Context, res *Resource, ns string, obj *api.U
 			attrs.Namespaces = s.namespaceReader(tx)
 			return s.Admission.Recheck(ctx, attrs)
 		},
-		BeforeWrite: func(*storage.Tx) error {
+		BeforeWrite: func(tx *storage.Tx) error {
 			if isCRDs(res) {
 				if err := s.Table.admitCRD(obj); err != nil {
+					return err
+				}
+			}
+			if sv, ok := res.Strategy.(rest.StateValidator); ok {
+				if err := sv.ValidateState(obj, nil, s.lister(tx)); err != nil {
 					return err
 				}
 			}
@@ -176,13 +181,18 @@ func (s *Store) Update(ctx context.Context, res *Resource, ns string, obj *api.U
 	}
 	gr := res.Info.GroupResource()
 	key := storage.ObjectKey(obj.GetNamespace(), obj.GetName())
-	rec, _, err := s.Storage.GuaranteedUpdate(ctx, res.Coll, key, nil, func(_ *storage.Tx, old *storage.Record) (*api.Unstructured, error) {
+	rec, _, err := s.Storage.GuaranteedUpdate(ctx, res.Coll, key, nil, func(tx *storage.Tx, old *storage.Record) (*api.Unstructured, error) {
 		next, err := s.prepareUpdate(res, obj, old, uo)
 		if err != nil {
 			return nil, err
 		}
 		if err := s.Admission.Admit(ctx, s.attributes(admission.Update, res, next, old.Obj, uo.Subresource, uo.DryRun)); err != nil {
 			return nil, err
+		}
+		if sv, ok := res.Strategy.(rest.StateValidator); ok && uo.Subresource == "" {
+			if err := sv.ValidateState(next, old.Obj, s.lister(tx)); err != nil {
+				return nil, err
+			}
 		}
 		return next, nil
 	}, storage.UpdateOptions{
@@ -214,7 +224,8 @@ func (s *Store) prepareUpdate(res *Resource, obj *api.Unstructured, old *storage
 	}
 	switch {
 	case rv == 0 && uo.ExpectRV == "" && !res.Strategy.AllowUnconditionalUpdate():
-		return nil, api.NewInvalid(res.Info.GroupKind(), obj.GetName(), []api.StatusCause{{
+		// The real store names the resource here, not the kind: "poddisruptionbudgets.policy".
+		return nil, api.NewInvalid(api.GroupKind{Group: gr.Group, Kind: gr.Resource}, obj.GetName(), []api.StatusCause{{
 			Type: api.CauseTypeFieldValueInvalid, Field: "metadata.resourceVersion",
 			Message: "Invalid value: 0: must be specified for an update",
 		}})
@@ -232,6 +243,9 @@ func (s *Store) prepareUpdate(res *Resource, obj *api.Unstructured, old *storage
 		// new status, nothing else.
 		next := old.Obj.DeepCopy()
 		rest.KeepFields(next, obj, "status")
+		if sp, ok := res.Strategy.(rest.StatusPreparer); ok {
+			sp.PrepareForStatusUpdate(s.ctx(uo.DryRun), next, old.Obj)
+		}
 		obj = next
 	case "finalize":
 		if fs, ok := res.Strategy.(rest.FinalizeStrategy); ok {
@@ -386,4 +400,35 @@ func isNamespaces(res *Resource) bool {
 
 func isCRDs(res *Resource) bool {
 	return res.Builtin && res.Info.Group == apiextensions.Group && res.Info.Kind == "CustomResourceDefinition"
+}
+
+// lister reads other resources' objects through tx, for a rest.StateValidator.
+func (s *Store) lister(tx *storage.Tx) rest.Lister {
+	return func(group, resource string) []*api.Unstructured {
+		r := s.Table.Get(group, resource)
+		if r == nil {
+			return nil
+		}
+		keys := tx.Keys(r.Coll)
+		out := make([]*api.Unstructured, 0, len(keys))
+		for _, k := range keys {
+			if rec := tx.Get(r.Coll, k); rec != nil {
+				out = append(out, rec.Obj)
+			}
+		}
+		return out
+	}
+}
+
+// UpdateOrCreate is Update for a PUT: where the strategy allows it (AllowCreateOnUpdate), a
+// missing object is created instead, whatever resourceVersion the body names, and created
+// says so (201).
+func (s *Store) UpdateOrCreate(ctx context.Context, res *Resource, ns string, obj *api.Unstructured, uo UpdateOptions) (rec *storage.Record, created bool, err error) {
+	rec, err = s.Update(ctx, res, ns, obj, uo)
+	if err == nil || uo.Subresource != "" || !api.IsNotFound(err) || !res.Strategy.AllowCreateOnUpdate() {
+		return rec, false, err
+	}
+	obj.SetResourceVersion("")
+	rec, err = s.Create(ctx, res, ns, obj, uo.DryRun)
+	return rec, err == nil, err
 }

@@ -12,12 +12,15 @@ import (
 	"github.com/informer-lab/informer-lab/api"
 	"github.com/informer-lab/informer-lab/apiserver/internal/registry/apiextensions"
 	"github.com/informer-lab/informer-lab/apiserver/internal/registry/apps"
+	"github.com/informer-lab/informer-lab/apiserver/internal/registry/autoscaling"
 	"github.com/informer-lab/informer-lab/apiserver/internal/registry/batch"
 	"github.com/informer-lab/informer-lab/apiserver/internal/registry/coordination"
 	"github.com/informer-lab/informer-lab/apiserver/internal/registry/core"
 	"github.com/informer-lab/informer-lab/apiserver/internal/registry/discovery"
 	"github.com/informer-lab/informer-lab/apiserver/internal/registry/events"
+	"github.com/informer-lab/informer-lab/apiserver/internal/registry/policy"
 	"github.com/informer-lab/informer-lab/apiserver/internal/registry/rest"
+	"github.com/informer-lab/informer-lab/apiserver/internal/registry/scheduling"
 	"github.com/informer-lab/informer-lab/apiserver/storage"
 )
 
@@ -26,26 +29,37 @@ import (
 // is one file under registry/<group>/ and one line here.
 func builtinKinds(ips *core.ClusterIPAllocator) []rest.Kind {
 	return []rest.Kind{
+		core.Bindings(),
+		core.ComponentStatuses(),
 		core.ConfigMaps(),
 		core.Endpoints(),
 		core.Events(),
+		core.LimitRanges(),
 		core.Namespaces(),
 		core.Nodes(),
 		core.PersistentVolumeClaims(),
+		core.PersistentVolumes(),
 		core.Pods(),
+		core.PodTemplates(),
+		core.ReplicationControllers(),
+		core.ResourceQuotas(),
 		core.Secrets(),
 		core.ServiceAccounts(),
 		core.Services(ips),
 		apiextensions.CustomResourceDefinitions(),
+		apps.ControllerRevisions(),
 		apps.DaemonSets(),
 		apps.Deployments(),
 		apps.ReplicaSets(),
 		apps.StatefulSets(),
+		autoscaling.HorizontalPodAutoscalers(),
 		batch.CronJobs(),
 		batch.Jobs(),
 		coordination.Leases(),
 		discovery.EndpointSlices(),
 		events.Events(),
+		policy.PodDisruptionBudgets(),
+		scheduling.PriorityClasses(),
 	}
 }
 
@@ -72,12 +86,18 @@ func infoOf(k rest.Kind) ResourceInfo {
 	return ri
 }
 
-// BuiltinInfos returns the infos of the built-in kinds, in discovery order.
+// BuiltinInfos returns the infos of the built-in kinds, in discovery order; a kind served
+// at several versions is listed at each, as Table.Infos lists it.
 func BuiltinInfos() []ResourceInfo {
 	kinds := builtinKinds(nil)
-	out := make([]ResourceInfo, len(kinds))
-	for i, k := range kinds {
-		out[i] = infoOf(k)
+	out := make([]ResourceInfo, 0, len(kinds))
+	for _, k := range kinds {
+		ri := infoOf(k)
+		out = append(out, ri)
+		for _, c := range k.Conversions {
+			ri.Version = c.Version
+			out = append(out, ri)
+		}
 	}
 	return out
 }
@@ -101,8 +121,14 @@ func NewTable(store *storage.Store, ips *core.ClusterIPAllocator) *Table {
 	for _, k := range builtinKinds(ips) {
 		r := &Resource{Info: infoOf(k), Builtin: true, Strategy: k.Strategy, NoCollectionDelete: k.NoCollectionDelete,
 			OnlyVerbs: k.Verbs, Subresources: k.Subresources, Storage: k.Storage, Bootstrap: k.Bootstrap}
+		r.Conversions = k.Conversions
 		if _, err := t.add(r); err != nil {
 			panic(err) // the table above has no duplicate
+		}
+		for _, c := range k.Conversions {
+			t.mu.Lock()
+			t.addVersionAliases(r, []string{c.Version})
+			t.mu.Unlock()
 		}
 	}
 	t.namespaces = t.resources["/namespaces"]

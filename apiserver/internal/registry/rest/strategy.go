@@ -242,3 +242,28 @@ func ZeroStatus(members ...string) func() map[string]any {
 type DNSLabelNamer interface {
 	NameIsDNSLabel() bool
 }
+
+// StatusPreparer is a kind whose status subresource's PrepareForUpdate does more than keep
+// the stored spec (a PersistentVolume stamps the time of a phase change). The store calls it
+// with the stored object carrying the new status.
+type StatusPreparer interface {
+	PrepareForStatusUpdate(ctx Context, obj, old *api.Unstructured)
+}
+
+// DeleteValidator is a kind whose REST storage refuses to delete some objects by name,
+// before looking them up (the system PriorityClasses).
+type DeleteValidator interface {
+	ValidateDelete(name string) error
+}
+
+// Lister returns the stored objects of another resource (group "" for core), as the write's
+// storage transaction sees them.
+type Lister func(group, resource string) []*api.Unstructured
+
+// StateValidator is a kind whose creates and updates are checked against other stored
+// objects, under the storage's write lock: what an admission plugin that reads cluster
+// state refuses (the Priority plugin's single default PriorityClass). It runs after
+// validation, just before the write; old is nil on create.
+type StateValidator interface {
+	ValidateState(obj, old *api.Unstructured, list Lister) error
+}
