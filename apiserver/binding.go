@@ -147,7 +147,9 @@ func (s *endpoints) assignPod(ctx context.Context, ns string, b *api.Unstructure
 	case errors.Is(err, storage.ErrKeyNotFound):
 		return api.NewNotFound(api.GroupResource{Resource: "pods"}, name)
 	case errors.As(err, &inv):
-		return api.NewConflict(api.GroupResource{Resource: "pods"}, name, err)
+		// A guaranteed update's precondition fails as the etcd store's StorageError.
+		return api.NewConflict(api.GroupResource{Resource: "pods"}, name, fmt.Errorf(
+			"StorageError: invalid object, Code: 4, Key: /registry/pods/%s/%s, ResourceVersion: 0, AdditionalErrorMsg: %w", ns, name, err))
 	case err != nil && !isStatus(err):
 		return api.NewConflict(api.GroupResource{Resource: "pods/binding"}, name, err)
 	}
@@ -227,6 +229,9 @@ func (s *endpoints) decodeKindBody(w http.ResponseWriter, r *http.Request, want,
 		return fail(err)
 	}
 	sch, ok := schema.ForKind(want)
+	if !ok {
+		sch, ok = schema.ForKindIn("v1", want) // policy/v1 Eviction, which pods/eviction defines
+	}
 	if !ok {
 		return fail(api.NewInternalError(fmt.Errorf("no schema for %s", want)))
 	}

@@ -107,7 +107,7 @@ func (s *endpoints) goPatch(ctx context.Context, resource, namespace, name strin
 	if patchType, err = patch.TypeFromContentType(string(patchType)); err != nil {
 		return nil, err
 	}
-	rec, _, _, err := s.patch(res, namespace, name, "", patchType, data, decode.WriteOptions{}, nil)
+	rec, _, _, err := s.patch(ctx, res, namespace, name, "", patchType, data, decode.WriteOptions{}, nil)
 	if err != nil {
 		return nil, err
 	}

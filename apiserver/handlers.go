@@ -10,6 +10,7 @@ import (
 	"github.com/informer-lab/informer-lab/apiserver/internal/negotiation"
 	"github.com/informer-lab/informer-lab/apiserver/internal/patch"
 	"github.com/informer-lab/informer-lab/apiserver/internal/printers"
+	"github.com/informer-lab/informer-lab/apiserver/internal/registry"
 	"github.com/informer-lab/informer-lab/apiserver/storage"
 )
 
@@ -140,7 +141,9 @@ func (s *endpoints) serveCreate(w http.ResponseWriter, r *http.Request, info req
 	if !ok {
 		return
 	}
-	rec, err := s.reg.Create(context.Background(), info.res, info.namespace, obj, wo.DryRun)
+	ctx, warnings := registry.WithWarnings(context.Background())
+	rec, err := s.reg.Create(ctx, info.res, info.namespace, obj, wo.DryRun)
+	writeWarnings(w, warnings())
 	if err != nil {
 		writeError(w, err)
 		return
@@ -158,7 +161,9 @@ func (s *endpoints) serveUpdate(w http.ResponseWriter, r *http.Request, info req
 		writeError(w, errNameMismatch(obj.GetName(), info.name))
 		return
 	}
-	rec, created, err := s.reg.UpdateOrCreate(context.Background(), info.res, info.namespace, obj, updateOptions{Subresource: info.subresource, DryRun: wo.DryRun})
+	ctx, warnings := registry.WithWarnings(context.Background())
+	rec, created, err := s.reg.UpdateOrCreate(ctx, info.res, info.namespace, obj, updateOptions{Subresource: info.subresource, DryRun: wo.DryRun})
+	writeWarnings(w, warnings())
 	if err != nil {
 		writeError(w, err)
 		return
@@ -187,7 +192,9 @@ func (s *endpoints) servePatch(w http.ResponseWriter, r *http.Request, info requ
 		writeError(w, err)
 		return
 	}
-	rec, created, warnings, err := s.patch(info.res, info.namespace, info.name, info.subresource, pt, body, wo, info.conv)
+	ctx, strategyWarnings := registry.WithWarnings(context.Background())
+	rec, created, warnings, err := s.patch(ctx, info.res, info.namespace, info.name, info.subresource, pt, body, wo, info.conv)
+	writeWarnings(w, strategyWarnings())
 	if err != nil {
 		writeError(w, err)
 		return
@@ -203,7 +210,7 @@ func (s *endpoints) servePatch(w http.ResponseWriter, r *http.Request, info requ
 // patch applies a patch to the stored object and updates it, retrying when a concurrent
 // write got in between, as GuaranteedUpdate does. A stale resourceVersion carried by the
 // patch itself is a conflict (X5). An apply patch on a missing object creates it (X4).
-func (s *endpoints) patch(res *resource, ns, name, sub string, pt api.PatchType, body []byte, wo decode.WriteOptions, conv *conversion) (*record, bool, []string, error) {
+func (s *endpoints) patch(ctx context.Context, res *resource, ns, name, sub string, pt api.PatchType, body []byte, wo decode.WriteOptions, conv *conversion) (*record, bool, []string, error) {
 	decodeAt := func(data []byte) (*api.Unstructured, []string, error) {
 		if conv != nil { // the patch is in the terms of the version it was sent at
 			return conv.decode(s, res, data, wo.FieldValidation)
@@ -223,7 +230,7 @@ func (s *endpoints) patch(res *resource, ns, name, sub string, pt api.PatchType,
 			if obj.GetName() != name {
 				return nil, false, nil, errNameMismatch(obj.GetName(), name)
 			}
-			rec, err := s.reg.Create(context.Background(), res, ns, obj, wo.DryRun)
+			rec, err := s.reg.Create(ctx, res, ns, obj, wo.DryRun)
 			return rec, err == nil, warnings, err
 		}
 		curJSON, gvk := jsonOf(cur), res.Info.GVK()
@@ -247,7 +254,7 @@ func (s *endpoints) patch(res *resource, ns, name, sub string, pt api.PatchType,
 		if !fromPatch {
 			m.SetResourceVersion("")
 		}
-		rec, err := s.reg.Update(context.Background(), res, ns, obj, updateOptions{Subresource: sub, ExpectRV: curRV, DryRun: wo.DryRun})
+		rec, err := s.reg.Update(ctx, res, ns, obj, updateOptions{Subresource: sub, ExpectRV: curRV, DryRun: wo.DryRun})
 		if err != nil && api.IsConflict(err) && !fromPatch && attempt < 5 {
 			continue // someone wrote in between: apply the patch to the new state
 		}

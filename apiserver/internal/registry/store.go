@@ -83,6 +83,7 @@ func (s *Store) Create(ctx context.Context, res *Resource, ns string, obj *api.U
 	if err := Validate(res, obj); err != nil {
 		return nil, err
 	}
+	recordWarnings(ctx, res.Strategy.WarningsOnCreate(obj))
 	if err := s.Admission.Validate(ctx, attrs); err != nil {
 		return nil, err
 	}
@@ -188,6 +189,9 @@ func (s *Store) Update(ctx context.Context, res *Resource, ns string, obj *api.U
 		}
 		if err := s.Admission.Admit(ctx, s.attributes(admission.Update, res, next, old.Obj, uo.Subresource, uo.DryRun)); err != nil {
 			return nil, err
+		}
+		if uo.Subresource == "" {
+			recordWarnings(ctx, res.Strategy.WarningsOnUpdate(next, old.Obj))
 		}
 		if sv, ok := res.Strategy.(rest.StateValidator); ok && uo.Subresource == "" {
 			if err := sv.ValidateState(next, old.Obj, s.lister(tx)); err != nil {
@@ -345,7 +349,11 @@ func Validate(res *Resource, obj *api.Unstructured) error {
 		dnsLabel = n.NameIsDNSLabel()
 	}
 	var causes []api.StatusCause
-	if err := validation.ValidateObjectMeta(res.Info.GroupKind().String(), obj, dnsLabel, res.Info.Namespaced); err != nil {
+	metaErr := validation.ValidateObjectMeta(res.Info.GroupKind().String(), obj, dnsLabel, res.Info.Namespaced)
+	if n, ok := res.Strategy.(rest.NameValidator); ok {
+		metaErr = validation.ValidateObjectMetaWith(res.Info.GroupKind().String(), obj, n.ValidateName, res.Info.Namespaced)
+	}
+	if err := metaErr; err != nil {
 		var st *api.Status
 		if !errors.As(err, &st) || st.Details == nil || len(st.Details.Causes) == 0 {
 			return err

@@ -31,3 +31,11 @@ func IsDNS1123Subdomain(v string) []string { return isDNS1123Subdomain(v, "chara
 
 // IsDNS1123Label mirrors validation.IsDNS1123Label in k8s.io/apimachinery.
 func IsDNS1123Label(v string) []string { return isDNS1123Label(v) }
+
+// DNS1123SubdomainInBytes is IsDNS1123Subdomain with its length limit stated in bytes, as
+// the declarative validation of some kinds (ReplicationControllers) states it.
+func DNS1123SubdomainInBytes(v string) []string { return isDNS1123Subdomain(v, "bytes") }
+
+// IsQualifiedName mirrors validation.IsQualifiedName in k8s.io/apimachinery: an optional
+// DNS subdomain prefix and "/", then a name of up to 63 characters.
+func IsQualifiedName(v string) []string { return isQualifiedName(v) }

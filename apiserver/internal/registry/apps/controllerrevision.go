@@ -38,6 +38,11 @@ func (controllerRevisionStrategy) ValidateUpdate(obj, old *api.Unstructured) []a
 	return []api.StatusCause{validation.InvalidRaw("data", string(text), "field is immutable")}
 }
 
+// Canonicalize implements rest.Strategy: the revision is always written out.
+func (controllerRevisionStrategy) Canonicalize(obj *api.Unstructured) {
+	rest.EnsureMember(obj.Object, int64(0), "revision")
+}
+
 // revisionCauses is validateControllerRevision's check of the revision number.
 func revisionCauses(obj *api.Unstructured) []api.StatusCause {
 	if n, ok := api.AsInt64(obj.Object["revision"]); ok && n < 0 {

@@ -39,7 +39,25 @@ func (hpaStrategy) Validate(obj *api.Unstructured) []api.StatusCause {
 	if hasMin && maxR < minR {
 		causes = append(causes, validation.Invalid("spec.maxReplicas", maxR, "must be greater than or equal to `minReplicas`"))
 	}
-	return append(causes, scaleTargetCauses(spec)...)
+	causes = append(causes, scaleTargetCauses(spec)...)
+	if hasMin && minR == 0 && !hasMetricOfType(spec, "Object", "External") {
+		causes = append(causes, validation.Forbidden("spec.metrics", "must specify at least one Object or External metric to support scaling to zero replicas"))
+	}
+	return causes
+}
+
+// hasMetricOfType reports whether spec.metrics has a metric of one of the types.
+func hasMetricOfType(spec map[string]any, types ...string) bool {
+	metrics, _ := spec["metrics"].([]any)
+	for _, m := range metrics {
+		mm, _ := m.(map[string]any)
+		for _, t := range types {
+			if mm["type"] == t {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // scaleTargetCauses mirrors ValidateCrossVersionObjectReference for spec.scaleTargetRef,

@@ -3,9 +3,11 @@ package core
 import (
 	"crypto/rand"
 	"fmt"
+	"strings"
 
 	"github.com/informer-lab/informer-lab/api"
 	"github.com/informer-lab/informer-lab/apiserver/internal/registry/rest"
+	"github.com/informer-lab/informer-lab/apiserver/internal/validation"
 )
 
 // limitRangeStrategy mirrors pkg/registry/core/limitrange/strategy.go. Surprising: a
@@ -23,6 +25,11 @@ func (limitRangeStrategy) PrepareForCreate(_ rest.Context, obj *api.Unstructured
 // AllowCreateOnUpdate implements rest.Strategy.
 func (limitRangeStrategy) AllowCreateOnUpdate() bool { return true }
 
+// Canonicalize implements rest.Strategy: spec and its limits are always written out.
+func (limitRangeStrategy) Canonicalize(obj *api.Unstructured) {
+	rest.EnsureMember(obj.Object, nil, "spec", "limits")
+}
+
 // LimitRanges is the limitranges resource (pkg/registry/core/limitrange).
 func LimitRanges() rest.Kind {
 	return rest.Kind{Resource: "limitranges", Kind: "LimitRange", ShortNames: []string{"limits"},
@@ -36,4 +43,44 @@ func newUUID() string {
 	b[6] = b[6]&0x0f | 0x40
 	b[8] = b[8]&0x3f | 0x80
 	return fmt.Sprintf("%x-%x-%x-%x-%x", b[0:4], b[4:6], b[6:8], b[8:10], b[10:16])
+}
+
+// standardLimitTypes mirrors standardLimitRangeTypes.
+var standardLimitTypes = map[string]bool{"Pod": true, "Container": true, "PersistentVolumeClaim": true}
+
+// Validate implements rest.Strategy: ValidateLimitRange's checks of each limit's type, its
+// defaults and a claim limit's storage. (Its schema's required limits list is not enforced:
+// the real server accepts a LimitRange without one.)
+func (limitRangeStrategy) Validate(obj *api.Unstructured) []api.StatusCause {
+	var causes []api.StatusCause
+	seen := map[string]bool{}
+	limits, _ := child(obj.Object, "spec")["limits"].([]any)
+	for i, l := range limits {
+		limit, _ := l.(map[string]any)
+		path := fmt.Sprintf("spec.limits[%d]", i)
+		typ := str(limit, "type")
+		typeCauses := []api.StatusCause{}
+		for _, msg := range validation.IsQualifiedName(typ) {
+			typeCauses = append(typeCauses, validation.Invalid(path+".type", typ, msg))
+		}
+		if len(typeCauses) == 0 && !strings.Contains(typ, "/") && !standardLimitTypes[typ] {
+			typeCauses = append(typeCauses, validation.Invalid(path+".type", typ, "must be a standard limit type or fully qualified"))
+		}
+		causes = append(causes, typeCauses...)
+		if seen[typ] {
+			causes = append(causes, api.StatusCause{Type: api.CauseTypeFieldValueDuplicate, Field: path + ".type", Message: fmt.Sprintf("Duplicate value: %q", typ)})
+		}
+		seen[typ] = true
+		if typ == "Pod" {
+			for _, f := range []string{"default", "defaultRequest"} {
+				if len(child(limit, f)) > 0 {
+					causes = append(causes, validation.Forbidden(path+"."+f, "may not be specified when `type` is 'Pod'"))
+				}
+			}
+		}
+		if typ == "PersistentVolumeClaim" && child(limit, "min")["storage"] == nil && child(limit, "max")["storage"] == nil {
+			causes = append(causes, validation.Required(path+".limits", "either minimum or maximum storage value is required, but neither was provided"))
+		}
+	}
+	return causes
 }

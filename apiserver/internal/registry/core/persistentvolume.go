@@ -39,6 +39,58 @@ func (persistentVolumeStrategy) PrepareForStatusUpdate(ctx rest.Context, obj, ol
 	}
 }
 
+// Canonicalize implements rest.Strategy: the spec is always written out.
+func (persistentVolumeStrategy) Canonicalize(obj *api.Unstructured) {
+	rest.EnsureMember(obj.Object, map[string]any{}, "spec")
+}
+
+// WarningsOnCreate implements rest.Strategy: GetWarningsForPersistentVolume.
+func (persistentVolumeStrategy) WarningsOnCreate(obj *api.Unstructured) []string {
+	return pvWarnings(obj)
+}
+
+// WarningsOnUpdate implements rest.Strategy: the same warnings on every update.
+func (persistentVolumeStrategy) WarningsOnUpdate(obj, _ *api.Unstructured) []string {
+	return pvWarnings(obj)
+}
+
+// pvWarnings mirrors warningsForPersistentVolumeSpecAndMeta: deprecated annotations, the
+// Recycle policy and the volume plugins that no longer work. (The deprecated node labels of
+// a node affinity are not looked for.)
+func pvWarnings(obj *api.Unstructured) []string {
+	var warnings []string
+	ann := obj.GetAnnotations()
+	for _, d := range []struct{ key, msg string }{
+		{"volume.beta.kubernetes.io/storage-class", `deprecated since v1.8; use "storageClassName" attribute instead`},
+		{"volume.beta.kubernetes.io/mount-options", `deprecated since v1.31; use "mountOptions" attribute instead`},
+	} {
+		if _, ok := ann[d.key]; ok {
+			warnings = append(warnings, "metadata.annotations["+d.key+"]: "+d.msg)
+		}
+	}
+	spec := child(obj.Object, "spec")
+	if str(spec, "persistentVolumeReclaimPolicy") == "Recycle" {
+		warnings = append(warnings, "spec.persistentVolumeReclaimPolicy: The Recycle reclaim policy is deprecated. Instead, the recommended approach is to use dynamic provisioning.")
+	}
+	for _, p := range []struct{ field, msg string }{
+		{"cephfs", "deprecated in v1.28, non-functional in v1.31+"},
+		{"photonPersistentDisk", "deprecated in v1.11, non-functional in v1.16+"},
+		{"scaleIO", "deprecated in v1.16, non-functional in v1.22+"},
+		{"storageos", "deprecated in v1.22, non-functional in v1.25+"},
+		{"glusterfs", "deprecated in v1.25, non-functional in v1.26+"},
+		{"rbd", "deprecated in v1.28, non-functional in v1.31+"},
+	} {
+		if spec[p.field] != nil {
+			path := p.field
+			if path == "storageos" {
+				path = "storageOS" // the warning names the Go field
+			}
+			warnings = append(warnings, "spec."+path+": "+p.msg)
+		}
+	}
+	return warnings
+}
+
 // PersistentVolumes is the persistentvolumes resource (pkg/registry/core/persistentvolume).
 // Its GetAttrs sets a "name" label, but core/v1 registers no field-label conversion for the
 // kind, so only metadata.name may be selected on.

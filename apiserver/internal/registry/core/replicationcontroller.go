@@ -1,6 +1,8 @@
 package core
 
 import (
+	"fmt"
+
 	"github.com/informer-lab/informer-lab/api"
 	"github.com/informer-lab/informer-lab/apiserver/internal/registry/rest"
 	"github.com/informer-lab/informer-lab/apiserver/internal/validation"
@@ -24,6 +26,21 @@ func (s replicationControllerStrategy) Validate(obj *api.Unstructured) []api.Sta
 	return rest.RequiredCauses(s.GVK, obj, rcCauses(obj.Object), "spec.template")
 }
 
+// ValidateName implements rest.NameValidator: the declarative validation of
+// ReplicationControllers counts a name's length in bytes, and says so.
+func (replicationControllerStrategy) ValidateName(name string) []string {
+	return validation.DNS1123SubdomainInBytes(name)
+}
+
+// WarningsOnCreate implements rest.Strategy: a name that is not a DNS label. (The pod
+// template's own warnings are not computed.)
+func (replicationControllerStrategy) WarningsOnCreate(obj *api.Unstructured) []string {
+	if msgs := validation.IsDNS1123Label(obj.GetName()); len(msgs) > 0 {
+		return []string{fmt.Sprintf("metadata.name: this is used in Pod names and hostnames, which can result in surprising behavior; a DNS label is recommended: %v", msgs)}
+	}
+	return nil
+}
+
 // rcCauses mirrors ValidateReplicationControllerSpec and ValidatePodTemplateSpecForRC on the
 // defaulted object: a selector and a template are required, the selector (a plain map) must
 // match the template's labels, its pods restart Always and have no deadline.
@@ -43,11 +60,16 @@ func rcCauses(obj map[string]any) []api.StatusCause {
 	}
 	labels := child(child(tmpl, "metadata"), "labels")
 	if len(sel) > 0 && !validation.SelectorMatches(map[string]any{"matchLabels": sel}, labels) {
-		causes = append(causes, validation.InvalidRaw("spec.template.metadata.labels", validation.GoMap(labels), "`selector` does not match template `labels`"))
+		causes = append(causes, validation.Invalid("spec.template.metadata.labels", labels, "`selector` does not match template `labels`"))
 	}
 	causes = append(causes, validation.PodSpecCauses(obj, "spec.template.spec")...)
 	podSpec := child(tmpl, "spec")
-	if rp := str(podSpec, "restartPolicy"); rp != "Always" {
+	rp := str(podSpec, "restartPolicy")
+	if rp != "Always" && rp != "OnFailure" && rp != "Never" {
+		// ValidatePodSpec's own check comes first.
+		causes = append(causes, validation.NotSupported("spec.template.spec.restartPolicy", rp, []string{"Always", "OnFailure", "Never"}))
+	}
+	if rp != "Always" {
 		causes = append(causes, validation.NotSupported("spec.template.spec.restartPolicy", rp, []string{"Always"}))
 	}
 	if podSpec["activeDeadlineSeconds"] != nil {

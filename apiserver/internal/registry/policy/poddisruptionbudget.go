@@ -33,6 +33,17 @@ func (podDisruptionBudgetStrategy) Validate(obj *api.Unstructured) []api.StatusC
 	return causes
 }
 
+// ValidateName implements rest.NameValidator: ValidatePodDisruptionBudget checks no name,
+// so "Bad_Name" and a 254-character name are both accepted.
+func (podDisruptionBudgetStrategy) ValidateName(name string) []string {
+	return validation.PathSegmentName(name)
+}
+
+// Canonicalize implements rest.Strategy: the spec is always written out.
+func (podDisruptionBudgetStrategy) Canonicalize(obj *api.Unstructured) {
+	rest.EnsureMember(obj.Object, map[string]any{}, "spec")
+}
+
 // evictionPolicies are the supported unhealthyPodEvictionPolicy values, sorted.
 var evictionPolicies = []string{"AlwaysAllow", "IfHealthyBudget"}
 

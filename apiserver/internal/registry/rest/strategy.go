@@ -267,3 +267,30 @@ type Lister func(group, resource string) []*api.Unstructured
 type StateValidator interface {
 	ValidateState(obj, old *api.Unstructured, list Lister) error
 }
+
+// NameValidator is a kind whose name rule is not the DNS subdomain one: it returns the
+// problems of a name (PodDisruptionBudgets check none of their own, so only the generic
+// path-segment rule applies).
+type NameValidator interface {
+	ValidateName(name string) []string
+}
+
+// EnsureMember writes out a member the typed object always has (one without omitempty) as
+// its zero value when obj lacks it: what a Canonicalize does so that the stored object reads
+// as the real server's typed one ("spec": {}, "value": 0, "limits": null).
+func EnsureMember(obj map[string]any, zero any, path ...string) {
+	for _, p := range path[:len(path)-1] {
+		next, ok := obj[p].(map[string]any)
+		if !ok {
+			if obj[p] != nil {
+				return
+			}
+			next = map[string]any{}
+			obj[p] = next
+		}
+		obj = next
+	}
+	if _, ok := obj[path[len(path)-1]]; !ok {
+		obj[path[len(path)-1]] = zero
+	}
+}

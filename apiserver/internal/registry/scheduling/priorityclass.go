@@ -62,6 +62,11 @@ func (priorityClassStrategy) Validate(obj *api.Unstructured) []api.StatusCause {
 	return causes
 }
 
+// Canonicalize implements rest.Strategy: the value is always written out.
+func (priorityClassStrategy) Canonicalize(obj *api.Unstructured) {
+	rest.EnsureMember(obj.Object, int64(0), "value")
+}
+
 // isKnownSystemClass mirrors IsKnownSystemPriorityClass.
 func isKnownSystemClass(name string, value int64, globalDefault bool) error {
 	for _, c := range systemClasses {
