@@ -221,26 +221,37 @@ func TestCh01_Kubectl_T7_APIResources(t *testing.T) {
 	assert.Equal(t, []string{"NAME", "SHORTNAMES", "APIVERSION", "NAMESPACED", "KIND"}, fields(lines[0]))
 	// kubectl sorts by group, then name; the columns are as a real v1.36 cluster shows them.
 	assert.ElementsMatch(t, []string{
+		"bindings v1 true Binding",
+		"componentstatuses cs v1 false ComponentStatus",
 		"configmaps cm v1 true ConfigMap",
 		"endpoints ep v1 true Endpoints",
 		"events ev v1 true Event",
+		"limitranges limits v1 true LimitRange",
 		"namespaces ns v1 false Namespace",
 		"nodes no v1 false Node",
 		"persistentvolumeclaims pvc v1 true PersistentVolumeClaim",
+		"persistentvolumes pv v1 false PersistentVolume",
 		"pods po v1 true Pod",
+		"podtemplates v1 true PodTemplate",
+		"replicationcontrollers rc v1 true ReplicationController",
+		"resourcequotas quota v1 true ResourceQuota",
 		"secrets v1 true Secret",
 		"serviceaccounts sa v1 true ServiceAccount",
 		"services svc v1 true Service",
 		"customresourcedefinitions crd,crds apiextensions.k8s.io/v1 false CustomResourceDefinition",
+		"controllerrevisions apps/v1 true ControllerRevision",
 		"daemonsets ds apps/v1 true DaemonSet",
 		"deployments deploy apps/v1 true Deployment",
 		"replicasets rs apps/v1 true ReplicaSet",
 		"statefulsets sts apps/v1 true StatefulSet",
+		"horizontalpodautoscalers hpa autoscaling/v2 true HorizontalPodAutoscaler",
 		"cronjobs cj batch/v1 true CronJob",
 		"jobs batch/v1 true Job",
 		"leases coordination.k8s.io/v1 true Lease",
 		"endpointslices discovery.k8s.io/v1 true EndpointSlice",
 		"events ev events.k8s.io/v1 true Event",
+		"poddisruptionbudgets pdb policy/v1 true PodDisruptionBudget",
+		"priorityclasses pc scheduling.k8s.io/v1 false PriorityClass",
 	}, rows)
 	for _, ex := range e.rec.exchanges() {
 		assert.NotEqual(t, "/api/v1", strings.Split(ex.URI, "?")[0], "aggregated discovery: no per-group-version request")
