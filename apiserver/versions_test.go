@@ -26,9 +26,9 @@ type hpaView struct {
 		Annotations map[string]string `json:"annotations"`
 	} `json:"metadata"`
 	Spec struct {
-		MinReplicas  *int64 `json:"minReplicas"`
-		MaxReplicas  int64  `json:"maxReplicas"`
-		TargetCPU    *int64 `json:"targetCPUUtilizationPercentage"`
+		MinReplicas  *int64          `json:"minReplicas"`
+		MaxReplicas  int64           `json:"maxReplicas"`
+		TargetCPU    *int64          `json:"targetCPUUtilizationPercentage"`
 		MetricsField json.RawMessage `json:"metrics"`
 	} `json:"spec"`
 	Status map[string]any `json:"status"`
@@ -46,7 +46,7 @@ func TestCh01_HPAServedAtTwoVersions(t *testing.T) {
 		"minReplicas":1,"maxReplicas":5,"targetCPUUtilizationPercentage":50},"status":{"currentReplicas":0,"desiredReplicas":0}}`, withoutMeta(t, r.body))
 
 	var v2 hpaView
-	c.get(hpaV2Path + "/web").decode(t, &v2)
+	c.get(hpaV2Path+"/web").decode(t, &v2)
 	assert.Equal(t, "autoscaling/v2", v2.APIVersion)
 	assert.JSONEq(t, `[{"type":"Resource","resource":{"name":"cpu","target":{"type":"Utilization","averageUtilization":50}}}]`, string(v2.Spec.MetricsField))
 	assert.Equal(t, map[string]any{"desiredReplicas": float64(0), "currentMetrics": nil}, v2.Status)
@@ -72,7 +72,7 @@ func TestCh01_HPAServedAtTwoVersions(t *testing.T) {
 	obj["spec"].(map[string]any)["maxReplicas"] = 9
 	r = c.do("PUT", hpaV1Path+"/web", obj)
 	require.Equal(t, 200, r.code, "%s", r.body)
-	c.get(hpaV2Path + "/web").decode(t, &v2)
+	c.get(hpaV2Path+"/web").decode(t, &v2)
 	assert.Equal(t, int64(9), v2.Spec.MaxReplicas)
 	assert.Empty(t, v2.Metadata.Annotations, "the stored object keeps no v1 annotation")
 	assert.JSONEq(t, `[{"type":"Pods","pods":{"metric":{"name":"qps"},"target":{"type":"AverageValue","averageValue":"10"}}},
