@@ -67,7 +67,7 @@ func TestCh01_BuiltinKindsMatchV136(t *testing.T) {
 		{gr: "persistentvolumeclaims", kind: "PersistentVolumeClaim", namespaced: true, short: []string{"pvc"}, status: true,
 			createStatus: `{"phase":"Pending"}`, deleteObject: true, collectionDelete: true},
 		{gr: "persistentvolumes", kind: "PersistentVolume", short: []string{"pv"}, status: true,
-			createStatus: `{"lastPhaseTransitionTime":"1970-01-01T00:00:00Z","phase":"Pending"}`, collectionDelete: true},
+			createStatus: `{"lastPhaseTransitionTime":"1970-01-01T00:00:00Z","phase":"Pending"}`, deleteObject: true, collectionDelete: true},
 		// Not v1.36.3: the real PrepareForCreate replaces the body's status with {phase:
 		// Pending, qosClass}; object.go keeps it and only fills in a missing phase.
 		{gr: "pods", kind: "Pod", namespaced: true, short: []string{"po"}, categories: all, status: true, generation: true,
@@ -78,12 +78,12 @@ func TestCh01_BuiltinKindsMatchV136(t *testing.T) {
 				"spec.serviceAccountName": "spec.serviceAccountName|spec.serviceAccount", "status.nominatedNodeName": "status.nominatedNodeName",
 				"status.phase": "status.phase", "status.podIP": "status.podIP|status.podIPs.0.ip", "status.podIPs": "",
 			}},
-		{gr: "podtemplates", kind: "PodTemplate", namespaced: true, generation: true, createStatus: "body", collectionDelete: true},
+		{gr: "podtemplates", kind: "PodTemplate", namespaced: true, generation: true, createStatus: "body", deleteObject: true, collectionDelete: true},
 		{gr: "replicationcontrollers", kind: "ReplicationController", namespaced: true, short: []string{"rc"}, categories: all,
 			status: true, scale: true, generation: true, createStatus: `{"replicas":0}`, collectionDelete: true,
 			fields: map[string]string{"status.replicas": "status.replicas (0)"}},
 		{gr: "resourcequotas", kind: "ResourceQuota", namespaced: true, short: []string{"quota"}, status: true, createStatus: "{}",
-			collectionDelete: true},
+			deleteObject: true, collectionDelete: true},
 		{gr: "secrets", kind: "Secret", namespaced: true, createStatus: "body", collectionDelete: true,
 			fields: map[string]string{"type": "type"}},
 		{gr: "serviceaccounts", kind: "ServiceAccount", namespaced: true, short: []string{"sa"}, createStatus: "body",

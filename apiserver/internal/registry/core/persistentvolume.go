@@ -95,7 +95,7 @@ func pvWarnings(obj *api.Unstructured) []string {
 // Its GetAttrs sets a "name" label, but core/v1 registers no field-label conversion for the
 // kind, so only metadata.name may be selected on.
 func PersistentVolumes() rest.Kind {
-	return rest.Kind{Resource: "persistentvolumes", Kind: "PersistentVolume", ShortNames: []string{"pv"},
+	return rest.Kind{Resource: "persistentvolumes", Kind: "PersistentVolume", ReturnDeletedObject: true, ShortNames: []string{"pv"},
 		Strategy: persistentVolumeStrategy{rest.Base{GVK: gvk("PersistentVolume"), Cluster: true, Status: true, Unconditional: true}}}
 }
 

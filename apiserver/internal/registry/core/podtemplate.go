@@ -17,6 +17,6 @@ func (s podTemplateStrategy) Validate(obj *api.Unstructured) []api.StatusCause {
 
 // PodTemplates is the podtemplates resource (pkg/registry/core/podtemplate).
 func PodTemplates() rest.Kind {
-	return rest.Kind{Resource: "podtemplates", Kind: "PodTemplate",
+	return rest.Kind{Resource: "podtemplates", Kind: "PodTemplate", ReturnDeletedObject: true,
 		Strategy: podTemplateStrategy{rest.Base{GVK: gvk("PodTemplate"), Generation: true, Unconditional: true}}}
 }

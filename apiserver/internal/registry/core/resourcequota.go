@@ -48,6 +48,6 @@ func (resourceQuotaStrategy) Canonicalize(obj *api.Unstructured) {
 // starts with an empty status, which only the status subresource (the quota controller)
 // writes.
 func ResourceQuotas() rest.Kind {
-	return rest.Kind{Resource: "resourcequotas", Kind: "ResourceQuota", ShortNames: []string{"quota"},
+	return rest.Kind{Resource: "resourcequotas", Kind: "ResourceQuota", ReturnDeletedObject: true, ShortNames: []string{"quota"},
 		Strategy: resourceQuotaStrategy{rest.Base{GVK: gvk("ResourceQuota"), Status: true, Unconditional: true, ResetStatus: rest.EmptyStatus}}}
 }

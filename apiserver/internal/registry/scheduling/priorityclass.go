@@ -62,9 +62,16 @@ func (priorityClassStrategy) Validate(obj *api.Unstructured) []api.StatusCause {
 	return causes
 }
 
-// Canonicalize implements rest.Strategy: the value is always written out.
+// Canonicalize implements rest.Strategy: the object as the typed one is written out: the
+// value always, a false globalDefault and an empty description never (omitempty).
 func (priorityClassStrategy) Canonicalize(obj *api.Unstructured) {
 	rest.EnsureMember(obj.Object, int64(0), "value")
+	if obj.Object["globalDefault"] == false {
+		delete(obj.Object, "globalDefault")
+	}
+	if obj.Object["description"] == "" {
+		delete(obj.Object, "description")
+	}
 }
 
 // isKnownSystemClass mirrors IsKnownSystemPriorityClass.
