@@ -218,14 +218,14 @@ func Defaults() []Applied {
 type Kind struct{ Group, Version, Kind string }
 
 // Kinds lists the kinds Default knows, those without visible defaults included, sorted by
-// group and kind.
+// group, kind and version.
 func Kinds() []Kind {
 	out := make([]Kind, 0, len(defaulters))
 	for k := range defaulters {
 		out = append(out, Kind{k.group, k.version, k.kind})
 	}
 	slices.SortFunc(out, func(a, b Kind) int {
-		return cmp.Or(cmp.Compare(a.Group, b.Group), cmp.Compare(a.Kind, b.Kind))
+		return cmp.Or(cmp.Compare(a.Group, b.Group), cmp.Compare(a.Kind, b.Kind), cmp.Compare(a.Version, b.Version))
 	})
 	return out
 }
