@@ -101,12 +101,12 @@ func TestInterop_EvictAndBindThroughClientGo(t *testing.T) {
 	defer cancel()
 	pods := cs.CoreV1().Pods("default")
 	for _, n := range []string{"db-0", "db-1"} {
-		p, err := pods.Create(ctx, &corev1.Pod{ObjectMeta: metav1.ObjectMeta{Name: n, Labels: map[string]string{"app": "db"}},
+		_, err := pods.Create(ctx, &corev1.Pod{ObjectMeta: metav1.ObjectMeta{Name: n, Labels: map[string]string{"app": "db"}},
 			Spec: corev1.PodSpec{Containers: []corev1.Container{{Name: "db", Image: "postgres:17"}}}}, metav1.CreateOptions{})
 		require.NoError(t, err)
 		require.NoError(t, pods.Bind(ctx, &corev1.Binding{ObjectMeta: metav1.ObjectMeta{Name: n},
 			Target: corev1.ObjectReference{Kind: "Node", Name: "node-1"}}, metav1.CreateOptions{}))
-		p, err = pods.Get(ctx, n, metav1.GetOptions{})
+		p, err := pods.Get(ctx, n, metav1.GetOptions{})
 		require.NoError(t, err)
 		assert.Equal(t, "node-1", p.Spec.NodeName)
 		p.Status.Phase = corev1.PodRunning
