@@ -107,7 +107,7 @@ func (s *endpoints) goPatch(ctx context.Context, resource, namespace, name strin
 	if patchType, err = patch.TypeFromContentType(string(patchType)); err != nil {
 		return nil, err
 	}
-	rec, _, _, err := s.patch(context.Background(), res, namespace, name, "", patchType, data, decode.WriteOptions{})
+	rec, _, _, err := s.patch(ctx, res, namespace, name, "", patchType, data, decode.WriteOptions{}, nil)
 	if err != nil {
 		return nil, err
 	}
@@ -124,6 +124,9 @@ func (s *endpoints) goDelete(ctx context.Context, resource, namespace, name stri
 	var o api.DeleteOptions
 	if opts != nil {
 		o = *opts
+	}
+	if err := validateDelete(res, name); err != nil {
+		return nil, err
 	}
 	dr, err := s.reg.Delete(context.Background(), res, namespace, name, o, decode.IsDryRun(o))
 	if err != nil {

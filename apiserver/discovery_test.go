@@ -279,8 +279,9 @@ func TestCh01_K11_OpenAPIv3(t *testing.T) {
 	r.decode(t, &index)
 	require.Len(t, index.Paths, servedGroupVersions(s), "one document per served group-version")
 	for gvPath, wantKinds := range map[string][]string{
-		"api/v1":        {"ConfigMap", "Endpoints", "Event", "Namespace", "Node", "PersistentVolumeClaim", "Pod", "Secret", "ServiceAccount", "Service"},
-		"apis/apps/v1":  {"DaemonSet", "Deployment", "ReplicaSet", "StatefulSet"},
+		"api/v1": {"Binding", "ComponentStatus", "ConfigMap", "Endpoints", "Event", "LimitRange", "Namespace", "Node", "PersistentVolumeClaim",
+			"PersistentVolume", "Pod", "PodTemplate", "ReplicationController", "ResourceQuota", "Secret", "ServiceAccount", "Service"},
+		"apis/apps/v1":  {"ControllerRevision", "DaemonSet", "Deployment", "ReplicaSet", "StatefulSet"},
 		"apis/batch/v1": {"CronJob", "Job"},
 	} {
 		entry, ok := index.Paths[gvPath]

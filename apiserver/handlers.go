@@ -162,22 +162,17 @@ func (s *endpoints) serveUpdate(w http.ResponseWriter, r *http.Request, info req
 		return
 	}
 	ctx, wr := rest.WithWarnings(rest.WithUser(context.Background(), s.requestUser(r)))
-	rec, err := s.reg.Update(ctx, info.res, info.namespace, obj, updateOptions{Subresource: info.subresource, DryRun: wo.DryRun})
-	if api.IsNotFound(err) && info.subresource == "" && info.res.Strategy.AllowCreateOnUpdate() {
-		// The strategy's AllowCreateOnUpdate (RBAC's kinds): a PUT of a missing object
-		// creates it, with a 201.
-		if rec, err = s.reg.Create(ctx, info.res, info.namespace, obj, wo.DryRun); err == nil {
-			writeWarnings(w, wr.Warnings())
-			writeObject(w, info, http.StatusCreated, rec)
-			return
-		}
-	}
+	rec, created, err := s.reg.UpdateOrCreate(ctx, info.res, info.namespace, obj, updateOptions{Subresource: info.subresource, DryRun: wo.DryRun})
 	if err != nil {
 		writeError(w, err)
 		return
 	}
 	writeWarnings(w, wr.Warnings())
-	writeObject(w, info, http.StatusOK, rec)
+	code := http.StatusOK
+	if created {
+		code = http.StatusCreated
+	}
+	writeObject(w, info, code, rec)
 }
 
 // servePatch serves PATCH (X1–X5).
@@ -198,7 +193,7 @@ func (s *endpoints) servePatch(w http.ResponseWriter, r *http.Request, info requ
 		return
 	}
 	ctx, wr := rest.WithWarnings(rest.WithUser(context.Background(), s.requestUser(r)))
-	rec, created, warnings, err := s.patch(ctx, info.res, info.namespace, info.name, info.subresource, pt, body, wo)
+	rec, created, warnings, err := s.patch(ctx, info.res, info.namespace, info.name, info.subresource, pt, body, wo, info.conv)
 	if err != nil {
 		writeError(w, err)
 		return
@@ -214,14 +209,20 @@ func (s *endpoints) servePatch(w http.ResponseWriter, r *http.Request, info requ
 // patch applies a patch to the stored object and updates it, retrying when a concurrent
 // write got in between, as GuaranteedUpdate does. A stale resourceVersion carried by the
 // patch itself is a conflict (X5). An apply patch on a missing object creates it (X4).
-func (s *endpoints) patch(ctx context.Context, res *resource, ns, name, sub string, pt api.PatchType, body []byte, wo decode.WriteOptions) (*record, bool, []string, error) {
+func (s *endpoints) patch(ctx context.Context, res *resource, ns, name, sub string, pt api.PatchType, body []byte, wo decode.WriteOptions, conv *conversion) (*record, bool, []string, error) {
+	decodeAt := func(data []byte) (*api.Unstructured, []string, error) {
+		if conv != nil { // the patch is in the terms of the version it was sent at
+			return conv.decode(s, res, data, wo.FieldValidation)
+		}
+		return s.decodeObject(res, data, wo.FieldValidation)
+	}
 	for attempt := 0; ; attempt++ {
 		cur, _ := s.store.Get(context.Background(), res.Coll, objectKey(ns, name), storage.GetOptions{})
 		if cur == nil {
 			if pt != api.ApplyPatchType || sub != "" {
 				return nil, false, nil, api.NewNotFound(res.Info.GroupResource(), name)
 			}
-			obj, warnings, err := s.decodeObject(res, body, wo.FieldValidation)
+			obj, warnings, err := decodeAt(body)
 			if err != nil {
 				return nil, false, nil, err
 			}
@@ -231,11 +232,15 @@ func (s *endpoints) patch(ctx context.Context, res *resource, ns, name, sub stri
 			rec, err := s.reg.Create(ctx, res, ns, obj, wo.DryRun)
 			return rec, err == nil, warnings, err
 		}
-		patched, err := patch.ApplyFor(pt, jsonOf(cur), body, res.Info.GVK(), res.Builtin)
+		curJSON, gvk := jsonOf(cur), res.Info.GVK()
+		if conv != nil {
+			curJSON, gvk = conv.view(curJSON), conv.asked
+		}
+		patched, err := patch.ApplyFor(pt, curJSON, body, gvk, res.Builtin)
 		if err != nil {
 			return nil, false, nil, err
 		}
-		obj, warnings, err := s.decodeObject(res, patched, wo.FieldValidation)
+		obj, warnings, err := decodeAt(patched)
 		if err != nil {
 			return nil, false, nil, err
 		}
@@ -265,6 +270,10 @@ func (s *endpoints) serveDelete(w http.ResponseWriter, r *http.Request, info req
 	}
 	opts, err := decode.ParseDeleteOptions(r.URL.Query(), body)
 	if err != nil {
+		writeError(w, err)
+		return
+	}
+	if err := validateDelete(info.res, info.name); err != nil {
 		writeError(w, err)
 		return
 	}

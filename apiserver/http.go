@@ -35,6 +35,7 @@ type requestInfo struct {
 	verb         string
 	out          negotiation.Output // the response shape the Accept header asked for
 	include      string             // includeObject of a Table request
+	conv         *conversion        // a built-in asked for at a version it is not stored at
 }
 
 // buildHandler assembles the filter chain: authentication, the browser and query checks,
@@ -214,6 +215,13 @@ func (s *endpoints) route(w http.ResponseWriter, r *http.Request) {
 		vw := &versionWriter{ResponseWriter: w, from: stored, to: asked, stream: info.verb == "watch"}
 		defer vw.finish()
 		w = vw
+	} else if info.conv = builtinConversion(info.res, gv); info.conv != nil {
+		if (info.verb == "create" || info.verb == "update") && !s.convertBody(w, r, info, info.conv) {
+			return
+		}
+		cw := &convertingWriter{ResponseWriter: w, c: info.conv, stream: info.verb == "watch"}
+		defer cw.finish()
+		w = cw
 	}
 	if h := handlerFor(info); h != nil {
 		h(s, w, r, info)
@@ -374,9 +382,8 @@ func (s *endpoints) classify(info *requestInfo, r *http.Request) error {
 	case !collection && m == http.MethodDelete && info.subresource == "":
 		info.verb = "delete"
 	}
-	if info.name != "" && info.subresource == "" && !servesItems(info.res) {
-		// A storage that only creates (the reviews, bindings) has no item routes at all:
-		// the real server's mux finds none, whatever the method.
+	if !collection && info.subresource == "" && !servesItems(info.res) {
+		// A REST storage without Getter, Updater, Patcher or Deleter has no item path.
 		return registry.NotFoundResource()
 	}
 	if info.verb == "" || info.subresource == "" && !info.res.Serves(info.verb) {

@@ -43,6 +43,10 @@ func scaleOf(res *resource, obj *api.Unstructured) map[string]any {
 		var n int64
 		replicas, n, sel = customScaleOf(cs.Scale, obj)
 		status["replicas"] = n
+	} else if res.Builtin && res.Info.Group == "" && res.Info.Kind == "ReplicationController" {
+		// A ReplicationController's selector is a plain map (SelectorFromSet).
+		ml, _, _ := api.NestedMap(obj.Object, "spec", "selector")
+		sel = selectorText(map[string]any{"spec": map[string]any{"selector": map[string]any{"matchLabels": ml}}})
 	} else {
 		sel = selectorText(obj.Object)
 	}

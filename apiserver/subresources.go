@@ -19,6 +19,10 @@ var handlers = map[string]handlerFunc{
 	"authorization.k8s.io/localsubjectaccessreviews": serveAccessReview,
 	"authorization.k8s.io/selfsubjectrulesreviews":   serveSelfSubjectRulesReview,
 	"/serviceaccounts/token":                         serveTokenRequest,
+	"/bindings":                                      serveLegacyBinding,
+	"/componentstatuses":                             serveComponentStatuses,
+	"/pods/binding":                                  serveBinding,
+	"/pods/eviction":                                 serveEviction,
 }
 
 // handlerFor returns the handler of the request's resource or subresource, or nil when the

@@ -45,17 +45,25 @@ func Example_discovery() {
 	//   GET /api → 200
 	//   GET /apis → 200
 	// NAME                                SHORTNAMES   APIVERSION                        NAMESPACED   KIND
+	// bindings                                         v1                                true         Binding
+	// componentstatuses                   cs           v1                                false        ComponentStatus
 	// configmaps                          cm           v1                                true         ConfigMap
 	// endpoints                           ep           v1                                true         Endpoints
 	// events                              ev           v1                                true         Event
+	// limitranges                         limits       v1                                true         LimitRange
 	// namespaces                          ns           v1                                false        Namespace
 	// nodes                               no           v1                                false        Node
 	// persistentvolumeclaims              pvc          v1                                true         PersistentVolumeClaim
+	// persistentvolumes                   pv           v1                                false        PersistentVolume
 	// pods                                po           v1                                true         Pod
+	// podtemplates                                     v1                                true         PodTemplate
+	// replicationcontrollers              rc           v1                                true         ReplicationController
+	// resourcequotas                      quota        v1                                true         ResourceQuota
 	// secrets                                          v1                                true         Secret
 	// serviceaccounts                     sa           v1                                true         ServiceAccount
 	// services                            svc          v1                                true         Service
 	// apiservices                                      apiregistration.k8s.io/v1         false        APIService
+	// controllerrevisions                              apps/v1                           true         ControllerRevision
 	// daemonsets                          ds           apps/v1                           true         DaemonSet
 	// deployments                         deploy       apps/v1                           true         Deployment
 	// replicasets                         rs           apps/v1                           true         ReplicaSet
@@ -67,6 +75,8 @@ func Example_discovery() {
 	// selfsubjectaccessreviews                         authorization.k8s.io/v1           false        SelfSubjectAccessReview
 	// selfsubjectrulesreviews                          authorization.k8s.io/v1           false        SelfSubjectRulesReview
 	// subjectaccessreviews                             authorization.k8s.io/v1           false        SubjectAccessReview
+	// horizontalpodautoscalers            hpa          autoscaling/v2                    true         HorizontalPodAutoscaler
+	// horizontalpodautoscalers            hpa          autoscaling/v1                    true         HorizontalPodAutoscaler
 	// cronjobs                            cj           batch/v1                          true         CronJob
 	// jobs                                             batch/v1                          true         Job
 	// certificatesigningrequests          csr          certificates.k8s.io/v1            false        CertificateSigningRequest
@@ -75,6 +85,7 @@ func Example_discovery() {
 	// ipaddresses                         ip           networking.k8s.io/v1              false        IPAddress
 	// networkpolicies                     netpol       networking.k8s.io/v1              true         NetworkPolicy
 	// servicecidrs                                     networking.k8s.io/v1              false        ServiceCIDR
+	// poddisruptionbudgets                pdb          policy/v1                         true         PodDisruptionBudget
 	// clusterrolebindings                              rbac.authorization.k8s.io/v1      false        ClusterRoleBinding
 	// clusterroles                                     rbac.authorization.k8s.io/v1      false        ClusterRole
 	// rolebindings                                     rbac.authorization.k8s.io/v1      true         RoleBinding
@@ -92,6 +103,7 @@ func Example_discovery() {
 	// validatingadmissionpolicybindings                admissionregistration.k8s.io/v1   false        ValidatingAdmissionPolicyBinding
 	// validatingwebhookconfigurations                  admissionregistration.k8s.io/v1   false        ValidatingWebhookConfiguration
 	// customresourcedefinitions           crd,crds     apiextensions.k8s.io/v1           false        CustomResourceDefinition
+	// priorityclasses                     pc           scheduling.k8s.io/v1              false        PriorityClass
 	// leases                                           coordination.k8s.io/v1            true         Lease
 	// runtimeclasses                                   node.k8s.io/v1                    false        RuntimeClass
 	// endpointslices                                   discovery.k8s.io/v1               true         EndpointSlice

@@ -40,7 +40,7 @@ func runCases(t *testing.T, cases []defaultCase) {
 // allCases is every table of the package's tests, for the idempotence test.
 func allCases() []defaultCase {
 	var out []defaultCase
-	for _, cs := range [][]defaultCase{podCases, serviceCases, coreCases, appsCases, batchCases, otherCases, groupCases, adminCases} {
+	for _, cs := range [][]defaultCase{podCases, serviceCases, coreCases, appsCases, batchCases, otherCases, groupCases, adminCases, policyCases} {
 		out = append(out, cs...)
 	}
 	return out

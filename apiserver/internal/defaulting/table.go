@@ -112,6 +112,21 @@ var kindRows = map[kindKey][]row{
 		{"spec.selector", "<template labels>", "selector empty", "SetDefaults_ReplicationController"},
 		{"metadata.labels", "<template labels>", "labels empty", "SetDefaults_ReplicationController"},
 	},
+	{"", "v1", "LimitRange"}: {
+		{"spec.limits[*].default", "<max>", "type Container, per resource not set", "SetDefaults_LimitRangeItem"},
+		{"spec.limits[*].defaultRequest", "<default, else min>", "type Container, per resource not set", "SetDefaults_LimitRangeItem"},
+	},
+	{"autoscaling", "v2", "HorizontalPodAutoscaler"}: {
+		{"spec.minReplicas", "1", "", "SetDefaults_HorizontalPodAutoscaler"},
+		{"spec.metrics", `[{"type":"Resource","resource":{"name":"cpu","target":{"type":"Utilization","averageUtilization":80}}}]`, "no metric", "SetDefaults_HorizontalPodAutoscaler"},
+		{"spec.behavior.scaleUp", "stabilizationWindowSeconds 0, selectPolicy Max, policies Pods 4 and Percent 100 per 15s", "behavior set, per member not set", "SetDefaults_HorizontalPodAutoscalerBehavior"},
+		{"spec.behavior.scaleDown", "selectPolicy Max, policies Percent 100 per 15s", "behavior set, per member not set", "SetDefaults_HorizontalPodAutoscalerBehavior"},
+	},
+	{"autoscaling", "v1", "HorizontalPodAutoscaler"}: {
+		{"spec.minReplicas", "1", "", "SetDefaults_HorizontalPodAutoscaler"},
+		{"spec.targetCPUUtilizationPercentage", "80", "no metric in spec or annotations; applied by the conversion to v2", "Convert_v1_HorizontalPodAutoscaler_To_autoscaling_HorizontalPodAutoscaler"},
+	},
+	{"scheduling.k8s.io", "v1", "PriorityClass"}: {{"preemptionPolicy", "PreemptLowerPriority", "", "SetDefaults_PriorityClass"}},
 	{"apps", "v1", "Deployment"}: {
 		{"spec.replicas", "1", "", "SetDefaults_Deployment"},
 		{"spec.strategy.type", "RollingUpdate", "", "SetDefaults_Deployment"},
@@ -298,14 +313,14 @@ func Defaults() []Applied {
 type Kind struct{ Group, Version, Kind string }
 
 // Kinds lists the kinds Default knows, those without visible defaults included, sorted by
-// group and kind.
+// group, kind and version.
 func Kinds() []Kind {
 	out := make([]Kind, 0, len(defaulters))
 	for k := range defaulters {
 		out = append(out, Kind{k.group, k.version, k.kind})
 	}
 	slices.SortFunc(out, func(a, b Kind) int {
-		return cmp.Or(cmp.Compare(a.Group, b.Group), cmp.Compare(a.Kind, b.Kind))
+		return cmp.Or(cmp.Compare(a.Group, b.Group), cmp.Compare(a.Kind, b.Kind), cmp.Compare(a.Version, b.Version))
 	})
 	return out
 }

@@ -96,7 +96,9 @@ func TestCh01_Printers_For(t *testing.T) {
 		{"apps", "Deployment", false, defaultPrinter}, // registered as a custom kind
 		{"", "Deployment", true, defaultPrinter},      // wrong group
 		{"example.com", "Foo", false, defaultPrinter},
-		{"", "PodTemplate", true, defaultPrinter}, // built in, but we have no printer for it
+		{"", "RangeAllocation", true, defaultPrinter}, // built in, but we have no printer for it
+		{"", "PodTemplate", true, podTemplatePrinter},
+		{"", "LimitRange", true, createdAtPrinter}, // no printer upstream: Created At
 	} {
 		assert.Same(t, tc.want, For(tc.group, tc.kind, tc.builtin), "%s/%s builtin=%v", tc.group, tc.kind, tc.builtin)
 	}

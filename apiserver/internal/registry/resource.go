@@ -143,6 +143,18 @@ type Resource struct {
 	Storage api.GroupVersionKind
 	// Bootstrap returns the objects a fresh server creates of this kind (rest.Kind.Bootstrap).
 	Bootstrap func() []map[string]any
+	// Conversions are the further versions the kind is served at (rest.Kind.Conversions).
+	Conversions []rest.Conversion
+}
+
+// Conversion returns the conversion of a further served version, if the kind has one.
+func (r *Resource) Conversion(version string) (rest.Conversion, bool) {
+	for _, c := range r.Conversions {
+		if c.Version == version {
+			return c, true
+		}
+	}
+	return rest.Conversion{}, false
 }
 
 // StorageGVK is the group, version and kind the resource's objects are stored as.

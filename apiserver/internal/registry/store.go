@@ -97,9 +97,14 @@ func (s *Store) Create(ctx context.Context, res *Resource, ns string, obj *api.U
 			attrs.Namespaces = s.namespaceReader(tx)
 			return s.Admission.Recheck(ctx, attrs)
 		},
-		BeforeWrite: func(*storage.Tx) error {
+		BeforeWrite: func(tx *storage.Tx) error {
 			if isCRDs(res) {
 				if err := s.Table.admitCRD(obj); err != nil {
+					return err
+				}
+			}
+			if sv, ok := res.Strategy.(rest.StateValidator); ok {
+				if err := sv.ValidateState(obj, nil, s.lister(tx)); err != nil {
 					return err
 				}
 			}
@@ -187,7 +192,7 @@ func (s *Store) Update(ctx context.Context, res *Resource, ns string, obj *api.U
 	gr := res.Info.GroupResource()
 	key := storage.ObjectKey(obj.GetNamespace(), obj.GetName())
 	var warnings []string // of the attempt that is stored
-	rec, _, err := s.Storage.GuaranteedUpdate(ctx, res.Coll, key, nil, func(_ *storage.Tx, old *storage.Record) (*api.Unstructured, error) {
+	rec, _, err := s.Storage.GuaranteedUpdate(ctx, res.Coll, key, nil, func(tx *storage.Tx, old *storage.Record) (*api.Unstructured, error) {
 		next, err := s.prepareUpdate(res, obj, old, uo)
 		if err != nil {
 			return nil, err
@@ -197,6 +202,11 @@ func (s *Store) Update(ctx context.Context, res *Resource, ns string, obj *api.U
 		}
 		if err := s.Admission.Admit(ctx, s.attributes(admission.Update, res, next, old.Obj, uo.Subresource, uo.DryRun)); err != nil {
 			return nil, err
+		}
+		if sv, ok := res.Strategy.(rest.StateValidator); ok && uo.Subresource == "" {
+			if err := sv.ValidateState(next, old.Obj, s.lister(tx)); err != nil {
+				return nil, err
+			}
 		}
 		return next, nil
 	}, storage.UpdateOptions{
@@ -231,7 +241,7 @@ func (s *Store) prepareUpdate(res *Resource, obj *api.Unstructured, old *storage
 	}
 	switch {
 	case rv == 0 && uo.ExpectRV == "" && !res.Strategy.AllowUnconditionalUpdate():
-		// Upstream names the resource where the kind goes: "runtimeclasses.node.k8s.io".
+		// The real store names the resource here, not the kind: "poddisruptionbudgets.policy".
 		return nil, api.NewInvalid(api.GroupKind{Group: gr.Group, Kind: gr.Resource}, obj.GetName(), []api.StatusCause{{
 			Type: api.CauseTypeFieldValueInvalid, Field: "metadata.resourceVersion",
 			Message: "Invalid value: 0: must be specified for an update",
@@ -255,6 +265,9 @@ func (s *Store) prepareUpdate(res *Resource, obj *api.Unstructured, old *storage
 		// new status, nothing else.
 		next := old.Obj.DeepCopy()
 		rest.KeepFields(next, obj, "status")
+		if sp, ok := res.Strategy.(rest.StatusPreparer); ok {
+			sp.PrepareForStatusUpdate(s.ctx(uo.DryRun), next, old.Obj)
+		}
 		obj = next
 	case sub == "finalize":
 		if fs, ok := res.Strategy.(rest.FinalizeStrategy); ok {
@@ -354,11 +367,11 @@ func Validate(res *Resource, obj *api.Unstructured) error {
 		dnsLabel = n.NameIsDNSLabel()
 	}
 	var causes []api.StatusCause
-	err := validation.ValidateObjectMeta(res.Info.GroupKind().String(), obj, dnsLabel, res.Info.Namespaced)
-	if nv, ok := res.Strategy.(rest.NameValidator); ok {
-		err = validation.ValidateObjectMetaNamed(res.Info.GroupKind().String(), obj, nv.ValidateName, res.Info.Namespaced)
+	metaErr := validation.ValidateObjectMeta(res.Info.GroupKind().String(), obj, dnsLabel, res.Info.Namespaced)
+	if n, ok := res.Strategy.(rest.NameValidator); ok {
+		metaErr = validation.ValidateObjectMetaWith(res.Info.GroupKind().String(), obj, n.ValidateName, res.Info.Namespaced)
 	}
-	if err != nil {
+	if err := metaErr; err != nil {
 		var st *api.Status
 		if !errors.As(err, &st) || st.Details == nil || len(st.Details.Causes) == 0 {
 			return err

@@ -16,6 +16,7 @@ import (
 	"github.com/informer-lab/informer-lab/apiserver/internal/registry/apps"
 	"github.com/informer-lab/informer-lab/apiserver/internal/registry/authentication"
 	"github.com/informer-lab/informer-lab/apiserver/internal/registry/authorization"
+	"github.com/informer-lab/informer-lab/apiserver/internal/registry/autoscaling"
 	"github.com/informer-lab/informer-lab/apiserver/internal/registry/batch"
 	"github.com/informer-lab/informer-lab/apiserver/internal/registry/certificates"
 	"github.com/informer-lab/informer-lab/apiserver/internal/registry/coordination"
@@ -25,9 +26,11 @@ import (
 	"github.com/informer-lab/informer-lab/apiserver/internal/registry/flowcontrol"
 	"github.com/informer-lab/informer-lab/apiserver/internal/registry/networking"
 	"github.com/informer-lab/informer-lab/apiserver/internal/registry/node"
+	"github.com/informer-lab/informer-lab/apiserver/internal/registry/policy"
 	"github.com/informer-lab/informer-lab/apiserver/internal/registry/rbac"
 	"github.com/informer-lab/informer-lab/apiserver/internal/registry/resource"
 	"github.com/informer-lab/informer-lab/apiserver/internal/registry/rest"
+	"github.com/informer-lab/informer-lab/apiserver/internal/registry/scheduling"
 	storagekinds "github.com/informer-lab/informer-lab/apiserver/internal/registry/storage"
 	"github.com/informer-lab/informer-lab/apiserver/storage"
 )
@@ -37,13 +40,20 @@ import (
 // is one file under registry/<group>/ and one line here.
 func builtinKinds(ips *core.ClusterIPAllocator) []rest.Kind {
 	return []rest.Kind{
+		core.Bindings(),
+		core.ComponentStatuses(),
 		core.ConfigMaps(),
 		core.Endpoints(),
 		core.Events(),
+		core.LimitRanges(),
 		core.Namespaces(),
 		core.Nodes(),
 		core.PersistentVolumeClaims(),
+		core.PersistentVolumes(),
 		core.Pods(),
+		core.PodTemplates(),
+		core.ReplicationControllers(),
+		core.ResourceQuotas(),
 		core.Secrets(),
 		core.ServiceAccounts(),
 		core.Services(ips),
@@ -55,6 +65,7 @@ func builtinKinds(ips *core.ClusterIPAllocator) []rest.Kind {
 		admissionregistration.ValidatingWebhookConfigurations(),
 		apiextensions.CustomResourceDefinitions(),
 		apiregistration.APIServices(),
+		apps.ControllerRevisions(),
 		apps.DaemonSets(),
 		apps.Deployments(),
 		apps.ReplicaSets(),
@@ -65,6 +76,7 @@ func builtinKinds(ips *core.ClusterIPAllocator) []rest.Kind {
 		authorization.SelfSubjectAccessReviews(),
 		authorization.SelfSubjectRulesReviews(),
 		authorization.SubjectAccessReviews(),
+		autoscaling.HorizontalPodAutoscalers(),
 		batch.CronJobs(),
 		batch.Jobs(),
 		certificates.CertificateSigningRequests(),
@@ -93,6 +105,8 @@ func builtinKinds(ips *core.ClusterIPAllocator) []rest.Kind {
 		rbac.ClusterRoles(),
 		rbac.RoleBindings(),
 		rbac.Roles(),
+		policy.PodDisruptionBudgets(),
+		scheduling.PriorityClasses(),
 	}
 }
 
@@ -127,12 +141,18 @@ func infoOf(k rest.Kind) ResourceInfo {
 	return ri
 }
 
-// BuiltinInfos returns the infos of the built-in kinds, in discovery order.
+// BuiltinInfos returns the infos of the built-in kinds, in discovery order; a kind served
+// at several versions is listed at each, as Table.Infos lists it.
 func BuiltinInfos() []ResourceInfo {
 	kinds := builtinKinds(nil)
-	out := make([]ResourceInfo, len(kinds))
-	for i, k := range kinds {
-		out[i] = infoOf(k)
+	out := make([]ResourceInfo, 0, len(kinds))
+	for _, k := range kinds {
+		ri := infoOf(k)
+		out = append(out, ri)
+		for _, c := range k.Conversions {
+			ri.Version = c.Version
+			out = append(out, ri)
+		}
 	}
 	return out
 }
@@ -156,8 +176,14 @@ func NewTable(store *storage.Store, ips *core.ClusterIPAllocator) *Table {
 	for _, k := range builtinKinds(ips) {
 		r := &Resource{Info: infoOf(k), Builtin: true, Strategy: k.Strategy, NoCollectionDelete: k.NoCollectionDelete,
 			OnlyVerbs: k.Verbs, Subresources: k.Subresources, Storage: k.Storage, Bootstrap: k.Bootstrap}
+		r.Conversions = k.Conversions
 		if _, err := t.add(r); err != nil {
 			panic(err) // the table above has no duplicate
+		}
+		for _, c := range k.Conversions {
+			t.mu.Lock()
+			t.addVersionAliases(r, []string{c.Version})
+			t.mu.Unlock()
 		}
 	}
 	t.namespaces = t.resources["/namespaces"]

@@ -48,6 +48,9 @@ func TestCh01_BuiltinKindsMatchV136(t *testing.T) {
 	apiExt := []string{"api-extensions"}
 	clusterNS := map[string]string{"metadata.namespace": "metadata.namespace"}
 	want := []kindRow{
+		// No storage: create only, and get and list only (their verbs are pinned by discovery).
+		{gr: "bindings", kind: "Binding", namespaced: true, createStatus: "body", collectionDelete: true},
+		{gr: "componentstatuses", kind: "ComponentStatus", short: []string{"cs"}, createStatus: "body", collectionDelete: true},
 		{gr: "configmaps", kind: "ConfigMap", namespaced: true, short: []string{"cm"}, createStatus: "body", collectionDelete: true},
 		{gr: "endpoints", kind: "Endpoints", namespaced: true, short: []string{"ep"}, createStatus: "body", collectionDelete: true},
 		{gr: "events", kind: "Event", namespaced: true, short: []string{"ev"}, createStatus: "body", collectionDelete: true,
@@ -58,12 +61,15 @@ func TestCh01_BuiltinKindsMatchV136(t *testing.T) {
 				"involvedObject.uid": "involvedObject.uid", "reason": "reason", "reportingComponent": "reportingComponent",
 				"source": "source.component|reportingComponent", "type": "type",
 			}},
+		{gr: "limitranges", kind: "LimitRange", namespaced: true, short: []string{"limits"}, createStatus: "body", collectionDelete: true},
 		{gr: "namespaces", kind: "Namespace", short: []string{"ns"}, status: true, createStatus: `{"phase":"Active"}`, deleteObject: true,
 			fields: map[string]string{"status.phase": "status.phase"}},
 		{gr: "nodes", kind: "Node", short: []string{"no"}, status: true, createStatus: "body", collectionDelete: true,
 			fields: map[string]string{"spec.unschedulable": "spec.unschedulable (false)"}},
 		{gr: "persistentvolumeclaims", kind: "PersistentVolumeClaim", namespaced: true, short: []string{"pvc"}, status: true,
 			createStatus: `{"phase":"Pending"}`, deleteObject: true, collectionDelete: true},
+		{gr: "persistentvolumes", kind: "PersistentVolume", short: []string{"pv"}, status: true,
+			createStatus: `{"lastPhaseTransitionTime":"1970-01-01T00:00:00Z","phase":"Pending"}`, deleteObject: true, collectionDelete: true},
 		// Not v1.36.3: the real PrepareForCreate replaces the body's status with {phase:
 		// Pending, qosClass}; object.go keeps it and only fills in a missing phase.
 		{gr: "pods", kind: "Pod", namespaced: true, short: []string{"po"}, categories: all, status: true, generation: true,
@@ -74,6 +80,12 @@ func TestCh01_BuiltinKindsMatchV136(t *testing.T) {
 				"spec.serviceAccountName": "spec.serviceAccountName|spec.serviceAccount", "status.nominatedNodeName": "status.nominatedNodeName",
 				"status.phase": "status.phase", "status.podIP": "status.podIP|status.podIPs.0.ip", "status.podIPs": "",
 			}},
+		{gr: "podtemplates", kind: "PodTemplate", namespaced: true, generation: true, createStatus: "body", deleteObject: true, collectionDelete: true},
+		{gr: "replicationcontrollers", kind: "ReplicationController", namespaced: true, short: []string{"rc"}, categories: all,
+			status: true, scale: true, generation: true, createStatus: `{"replicas":0}`, collectionDelete: true,
+			fields: map[string]string{"status.replicas": "status.replicas (0)"}},
+		{gr: "resourcequotas", kind: "ResourceQuota", namespaced: true, short: []string{"quota"}, status: true, createStatus: "{}",
+			deleteObject: true, collectionDelete: true},
 		{gr: "secrets", kind: "Secret", namespaced: true, createStatus: "body", collectionDelete: true,
 			fields: map[string]string{"type": "type"}},
 		{gr: "serviceaccounts", kind: "ServiceAccount", namespaced: true, short: []string{"sa"}, createStatus: "body",
@@ -105,6 +117,7 @@ func TestCh01_BuiltinKindsMatchV136(t *testing.T) {
 		// A local APIService is Available at once (kube-aggregator's apiServerStrategy).
 		{gr: "apiservices.apiregistration.k8s.io", kind: "APIService", categories: apiExt, status: true, collectionDelete: true, fields: clusterNS,
 			createStatus: `{"conditions":[{"lastTransitionTime":"T","message":"Local APIServices are always available","reason":"Local","status":"True","type":"Available"}]}`},
+		{gr: "controllerrevisions.apps", kind: "ControllerRevision", namespaced: true, createStatus: "body", collectionDelete: true},
 		{gr: "daemonsets.apps", kind: "DaemonSet", namespaced: true, short: []string{"ds"}, categories: all, status: true, generation: true,
 			createStatus:     `{"currentNumberScheduled":0,"desiredNumberScheduled":0,"numberMisscheduled":0,"numberReady":0}`,
 			collectionDelete: true},
@@ -122,6 +135,9 @@ func TestCh01_BuiltinKindsMatchV136(t *testing.T) {
 		{gr: "selfsubjectaccessreviews.authorization.k8s.io", kind: "SelfSubjectAccessReview", createStatus: "body", collectionDelete: true},
 		{gr: "selfsubjectrulesreviews.authorization.k8s.io", kind: "SelfSubjectRulesReview", createStatus: "body", collectionDelete: true},
 		{gr: "subjectaccessreviews.authorization.k8s.io", kind: "SubjectAccessReview", createStatus: "body", collectionDelete: true},
+		// Stored at v2; CanonicalV2 writes the null currentMetrics out.
+		{gr: "horizontalpodautoscalers.autoscaling", kind: "HorizontalPodAutoscaler", namespaced: true, short: []string{"hpa"},
+			categories: all, status: true, createStatus: `{"currentMetrics":null,"desiredReplicas":0}`, collectionDelete: true},
 		{gr: "cronjobs.batch", kind: "CronJob", namespaced: true, short: []string{"cj"}, categories: all, status: true, generation: true,
 			createStatus: `{}`, collectionDelete: true},
 		{gr: "jobs.batch", kind: "Job", namespaced: true, categories: all, status: true, generation: true, createStatus: `{}`,
@@ -170,13 +186,22 @@ func TestCh01_BuiltinKindsMatchV136(t *testing.T) {
 		{gr: "clusterroles.rbac.authorization.k8s.io", kind: "ClusterRole", createStatus: "body", collectionDelete: true},
 		{gr: "rolebindings.rbac.authorization.k8s.io", kind: "RoleBinding", namespaced: true, createStatus: "body", collectionDelete: true},
 		{gr: "roles.rbac.authorization.k8s.io", kind: "Role", namespaced: true, createStatus: "body", collectionDelete: true},
+		{gr: "poddisruptionbudgets.policy", kind: "PodDisruptionBudget", namespaced: true, short: []string{"pdb"}, status: true,
+			generation: true, createStatus: `{"currentHealthy":0,"desiredHealthy":0,"disruptionsAllowed":0,"expectedPods":0}`,
+			collectionDelete: true},
+		{gr: "priorityclasses.scheduling.k8s.io", kind: "PriorityClass", short: []string{"pc"}, generation: true, createStatus: "body",
+			collectionDelete: true},
 	}
 
 	var got []kindRow
 	for _, k := range builtinKinds(nil) {
 		ri := infoOf(k)
 		st := k.Strategy
-		require.Equal(t, "v1", ri.Version, ri.Resource)
+		wantVersion := "v1"
+		if k.Version != "" {
+			wantVersion = k.Version // autoscaling: stored and preferred at v2
+		}
+		require.Equal(t, wantVersion, ri.Version, ri.Resource)
 		row := kindRow{
 			gr: ri.GroupResource().String(), kind: ri.Kind, namespaced: ri.Namespaced,
 			short: ri.ShortNames, categories: ri.Categories,

@@ -84,3 +84,18 @@ func ForKind(gvk api.GroupVersionKind) (*Schema, bool) {
 	}
 	return d.ForKind(gvk)
 }
+
+// ForKindIn is ForKind looking in the document of group-version apiVersion ("v1" for the
+// core group): a subresource's kind is defined in its resource's document, as policy/v1
+// Eviction is in /api/v1's.
+func ForKindIn(apiVersion string, gvk api.GroupVersionKind) (*Schema, bool) {
+	l := index()[apiVersion]
+	if l == nil {
+		return nil, false
+	}
+	d := l.get()
+	if d == nil {
+		return nil, false
+	}
+	return d.ForKind(gvk)
+}

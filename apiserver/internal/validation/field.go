@@ -76,3 +76,45 @@ func badValue(v any) string {
 	}
 	return string(b)
 }
+
+// LabelSelector is metav1.LabelSelector as encoding/json writes it: its members in the Go
+// struct's order, for messages and annotations that embed a selector's JSON.
+type LabelSelector struct {
+	MatchLabels      map[string]string          `json:"matchLabels,omitempty"`
+	MatchExpressions []LabelSelectorRequirement `json:"matchExpressions,omitempty"`
+}
+
+// LabelSelectorRequirement is metav1.LabelSelectorRequirement as encoding/json writes it.
+type LabelSelectorRequirement struct {
+	Key      string   `json:"key"`
+	Operator string   `json:"operator"`
+	Values   []string `json:"values,omitempty"`
+}
+
+// LabelSelectorOf reads a LabelSelector member of a JSON tree; nil for a missing one.
+func LabelSelectorOf(v any) *LabelSelector {
+	m, ok := v.(map[string]any)
+	if !ok {
+		return nil
+	}
+	sel := &LabelSelector{}
+	if ml, ok := m["matchLabels"].(map[string]any); ok {
+		sel.MatchLabels = map[string]string{}
+		for k, v := range ml {
+			s, _ := v.(string)
+			sel.MatchLabels[k] = s
+		}
+	}
+	for _, e := range asSlice(m["matchExpressions"]) {
+		em := asMap(e)
+		r := LabelSelectorRequirement{}
+		r.Key, _ = em["key"].(string)
+		r.Operator, _ = em["operator"].(string)
+		for _, v := range asSlice(em["values"]) {
+			s, _ := v.(string)
+			r.Values = append(r.Values, s)
+		}
+		sel.MatchExpressions = append(sel.MatchExpressions, r)
+	}
+	return sel
+}

@@ -24,18 +24,16 @@ func parseKind(kind string) api.GroupKind {
 // generateName, as the real server does. Failures are one 422 Invalid *api.Status with a
 // cause per problem; nil means valid.
 func ValidateObjectMeta(kind string, obj api.MetaObject, nameIsDNSLabel bool, namespaced bool) error {
-	if obj == nil {
-		return api.NewInternalError(fmt.Errorf("ValidateObjectMeta: nil object of kind %s", kind))
-	}
 	nameFn := func(v string) []string { return isDNS1123Subdomain(v, "characters") }
 	if nameIsDNSLabel {
 		nameFn = isDNS1123Label
 	}
-	return validateObjectMeta(kind, obj, nameFn, namespaced)
+	return ValidateObjectMetaWith(kind, obj, nameFn, namespaced)
 }
 
-// validateObjectMeta is ValidateObjectMeta with the name rule given.
-func validateObjectMeta(kind string, obj api.MetaObject, nameFn func(string) []string, namespaced bool) error {
+// ValidateObjectMetaWith is ValidateObjectMeta with the kind's own name rule: nameFn returns
+// the problems of a name (PathSegmentName for a kind whose validation has none).
+func ValidateObjectMetaWith(kind string, obj api.MetaObject, nameFn func(string) []string, namespaced bool) error {
 	if obj == nil {
 		return api.NewInternalError(fmt.Errorf("ValidateObjectMeta: nil object of kind %s", kind))
 	}
@@ -118,4 +116,19 @@ func sortedStringKeys[V any](m map[string]V) []string {
 	}
 	slices.Sort(keys)
 	return keys
+}
+
+// PathSegmentName mirrors path.IsValidPathSegmentName, the only name rule the generic
+// registry applies: a name that can be one segment of a URL path.
+func PathSegmentName(name string) []string {
+	var out []string
+	if name == "." || name == ".." {
+		out = append(out, fmt.Sprintf("may not be '%s'", name))
+	}
+	for _, bad := range []string{"/", "%"} {
+		if strings.Contains(name, bad) {
+			out = append(out, fmt.Sprintf("may not contain '%s'", bad))
+		}
+	}
+	return out
 }

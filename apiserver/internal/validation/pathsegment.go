@@ -3,8 +3,6 @@ package validation
 import (
 	"fmt"
 	"strings"
-
-	"github.com/informer-lab/informer-lab/api"
 )
 
 // IsPathSegmentName mirrors path.IsValidPathSegmentName in k8s.io/apimachinery: the rule of
@@ -23,11 +21,4 @@ func IsPathSegmentName(name string) []string {
 		}
 	}
 	return errs
-}
-
-// ValidateObjectMetaNamed is ValidateObjectMeta with the kind's own name rule in place of the
-// DNS ones, as ValidateObjectMeta takes a ValidateNameFunc upstream; nameFn checks both the
-// name and the generateName prefix.
-func ValidateObjectMetaNamed(kind string, obj api.MetaObject, nameFn func(string) []string, namespaced bool) error {
-	return validateObjectMeta(kind, obj, nameFn, namespaced)
 }

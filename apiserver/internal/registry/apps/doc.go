@@ -7,6 +7,8 @@
 //  3. A selector is required and must select the template's labels, and the template needs
 //     a pod spec with containers (workload.go).
 //  4. A Deployment's generation also moves when its annotations change.
+//  5. A ControllerRevision has neither status nor generation; its data is required and
+//     immutable, its revision number is not.
 package apps
 
 import (

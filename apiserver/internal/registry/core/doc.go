@@ -5,13 +5,19 @@
 //  1. Each kind's constructor (ConfigMaps, Pods, …) returns its rest.Kind: names, field
 //     labels and strategy. Only what differs from rest.Base is written out.
 //  2. A Pod starts Pending; a PVC and a Service start with their reset status; Nodes,
-//     Namespaces, Pods, PVCs and Services have the status subresource.
-//  3. A Namespace starts Active with the "kubernetes" spec finalizer; its main resource
+//     Namespaces, Pods, PVCs and Services have the status subresource. So do
+//     PersistentVolumes (Pending since their create, each phase change stamped),
+//     ReplicationControllers (with scale and a generation) and ResourceQuotas (an empty
+//     status); PodTemplates have a generation; a LimitRange names itself when nameless and
+//     may be created by a PUT.
+//  3. ComponentStatuses and Bindings have no storage: get and list, create only; the
+//     endpoints layer answers them (the component probes, the pod binding).
+//  4. A Namespace starts Active with the "kubernetes" spec finalizer; its main resource
 //     never changes its spec finalizers (only the finalize subresource does) and its phase
 //     follows its deletionTimestamp.
-//  4. A Service gets its cluster IP from the allocator on create, under the storage's
+//  5. A Service gets its cluster IP from the allocator on create, under the storage's
 //     write lock, keeps it across updates that leave it out, and frees it when deleted.
-//  5. ClusterIPAllocator hands out the IPs of one range (DefaultServiceCIDR unless told
+//  6. ClusterIPAllocator hands out the IPs of one range (DefaultServiceCIDR unless told
 //     otherwise) with the first held for the "kubernetes" Service; a dry run reserves
 //     nothing. Failures are the real Status: 422 for a malformed, out-of-range or taken
 //     address or an unserved family, 500 when the range is full.

@@ -40,7 +40,19 @@ type Kind struct {
 	// the default FlowSchemas, the built-in APIServices, …), as JSON trees with apiVersion
 	// and kind. Nil for none.
 	Bootstrap func() []map[string]any
-	Strategy  Strategy
+	// Conversions are the further versions the kind is served at, each converted to and
+	// from Version (autoscaling/v1 HorizontalPodAutoscalers beside the stored v2).
+	Conversions []Conversion
+	Strategy    Strategy
+}
+
+// Conversion is one further served version of a kind: what the scheme's conversion through
+// the internal version does to an object, as two functions that change a JSON tree in place,
+// its apiVersion included.
+type Conversion struct {
+	Version string
+	// ToStorage turns an object of Version into the stored version; FromStorage the reverse.
+	ToStorage, FromStorage func(obj map[string]any)
 }
 
 // The verb sets discovery lists for subresources.

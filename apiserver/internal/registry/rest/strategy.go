@@ -245,9 +245,54 @@ type DNSLabelNamer interface {
 	NameIsDNSLabel() bool
 }
 
-// NameValidator is a kind whose names follow a rule of their own instead of the DNS ones,
-// as the ValidateNameFunc its strategy hands ValidateObjectMeta (RBAC's roles and bindings
-// take any path segment name).
+// StatusPreparer is a kind whose status subresource's PrepareForUpdate does more than keep
+// the stored spec (a PersistentVolume stamps the time of a phase change). The store calls it
+// with the stored object carrying the new status.
+type StatusPreparer interface {
+	PrepareForStatusUpdate(ctx Context, obj, old *api.Unstructured)
+}
+
+// DeleteValidator is a kind whose REST storage refuses to delete some objects by name,
+// before looking them up (the system PriorityClasses).
+type DeleteValidator interface {
+	ValidateDelete(name string) error
+}
+
+// Lister returns the stored objects of another resource (group "" for core), as the write's
+// storage transaction sees them.
+type Lister func(group, resource string) []*api.Unstructured
+
+// StateValidator is a kind whose creates and updates are checked against other stored
+// objects, under the storage's write lock: what an admission plugin that reads cluster
+// state refuses (the Priority plugin's single default PriorityClass). It runs after
+// validation, just before the write; old is nil on create.
+type StateValidator interface {
+	ValidateState(obj, old *api.Unstructured, list Lister) error
+}
+
+// NameValidator is a kind whose name rule is not the DNS subdomain one: it returns the
+// problems of a name (PodDisruptionBudgets check none of their own, so only the generic
+// path-segment rule applies).
 type NameValidator interface {
 	ValidateName(name string) []string
+}
+
+// EnsureMember writes out a member the typed object always has (one without omitempty) as
+// its zero value when obj lacks it: what a Canonicalize does so that the stored object reads
+// as the real server's typed one ("spec": {}, "value": 0, "limits": null).
+func EnsureMember(obj map[string]any, zero any, path ...string) {
+	for _, p := range path[:len(path)-1] {
+		next, ok := obj[p].(map[string]any)
+		if !ok {
+			if obj[p] != nil {
+				return
+			}
+			next = map[string]any{}
+			obj[p] = next
+		}
+		obj = next
+	}
+	if _, ok := obj[path[len(path)-1]]; !ok {
+		obj[path[len(path)-1]] = zero
+	}
 }
