@@ -28,6 +28,8 @@ var defaulters = map[kindKey]func(map[string]any){
 	{"", "v1", "ConfigMap"}:                     nil,
 	{"", "v1", "ServiceAccount"}:                nil,
 	{"", "v1", "Event"}:                         nil,
+
+	{"apiextensions.k8s.io", "v1", "CustomResourceDefinition"}: defaultCRD,
 }
 
 // Default mirrors what runtime.Scheme.Default does to a decoded object of the given kind in

@@ -242,3 +242,10 @@ func ZeroStatus(members ...string) func() map[string]any {
 type DNSLabelNamer interface {
 	NameIsDNSLabel() bool
 }
+
+// FullUpdateValidator is a strategy whose ValidateUpdate checks the whole object, so that
+// the store adds only the object metadata's causes to it, not Validate's (custom resources,
+// whose update validation ratchets).
+type FullUpdateValidator interface {
+	ValidatesUpdateFully() bool
+}
