@@ -131,12 +131,12 @@ func replaceObjects(v any, from string, depth int, converted []map[string]any, i
 // handler returns, then converted whole.
 type versionWriter struct {
 	http.ResponseWriter
-	ctx              context.Context
-	cs               *apiextensions.Serving
-	from, to, gvk    string
-	stream, failed   bool
-	code             int
-	buf              bytes.Buffer
+	ctx            context.Context
+	cs             *apiextensions.Serving
+	from, to, gvk  string
+	stream, failed bool
+	code           int
+	buf            bytes.Buffer
 }
 
 func (w *versionWriter) WriteHeader(code int) {

@@ -265,4 +265,3 @@ func pathSegmentErrors(name string, prefix bool) []string {
 	}
 	return errs
 }
-

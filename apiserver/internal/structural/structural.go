@@ -224,7 +224,7 @@ func nested(v *Schema, skipAnyOf, skipAllOfAnyOf bool, lvl level, path string, c
 		add(validation.Forbidden(path+".additionalProperties", "must be undefined to be structural"))
 	}
 	checks := []struct {
-		set          bool
+		set           bool
 		field, detail string
 	}{
 		{v.HasDefault, "default", "must be undefined to be structural"},
