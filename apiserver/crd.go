@@ -56,7 +56,11 @@ func (s *endpoints) decodeCustom(res *resource, cs *apiextensions.Serving, versi
 	if vs != nil {
 		sch = vs.Schema
 	}
-	unknown := structural.Prune(u.Object, sch, true)
+	unknown, err := structural.CoerceObjectMeta(u.Object)
+	if err != nil {
+		return nil, nil, api.NewBadRequest(fmt.Sprintf("%s in version %q cannot be handled as a %s: %v", gvk.Kind, gvk.Version, gvk.Kind, err))
+	}
+	unknown = append(unknown, structural.Prune(u.Object, sch, true)...)
 	structural.PruneNulls(u.Object, sch)
 	embedded, cerr := structural.Coerce(u.Object, sch)
 	if cerr != nil {

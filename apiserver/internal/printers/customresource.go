@@ -19,6 +19,10 @@ type Column struct {
 // which the default Age column of a custom resource carries.
 const creationTimestampDescription = "CreationTimestamp is a timestamp representing the server time when this object was created. It is not guaranteed to be set in happens-before order across separate operations. Clients may not set this value. It is represented in RFC3339 form and is in UTC.\n\nPopulated by the system. Read-only. Null for lists. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata"
 
+// objectMetaNameDescription is ObjectMeta's swagger description of name, which the Name
+// column of a custom resource carries.
+const objectMetaNameDescription = "Name must be unique within a namespace. Is required when creating resources, although some resources may allow a client to request the generation of an appropriate name automatically. Name is primarily intended for creation idempotence and configuration definition. Cannot be updated. More info: https://kubernetes.io/docs/concepts/overview/working-with-objects/names#names"
+
 // ForColumns is the table convertor of a custom resource version. It mirrors
 // tableconvertor.New in k8s.io/apiextensions-apiserver pkg/registry/customresource: a Name
 // column, then the declared columns, each a JSONPath evaluated with missing keys allowed
@@ -29,7 +33,9 @@ func ForColumns(cols []Column) *Printer {
 	if len(cols) == 0 {
 		cols = []Column{{Name: "Age", Type: "date", Description: creationTimestampDescription, JSONPath: ".metadata.creationTimestamp"}}
 	}
-	defs := []api.TableColumnDefinition{nameColumn()}
+	name := nameColumn()
+	name.Description = objectMetaNameDescription
+	defs := []api.TableColumnDefinition{name}
 	var paths []*jsonpath.JSONPath
 	var kept []Column
 	for _, c := range cols {

@@ -265,3 +265,21 @@ func pathSegmentErrors(name string, prefix bool) []string {
 	}
 	return errs
 }
+
+// CoerceObjectMeta mirrors what the custom resource decoder does to an object's own
+// metadata (GetObjectMetaWithOptions, then SetObjectMeta): it is rewritten as an ObjectMeta
+// encodes, unknown members returned as paths ("metadata.bogus"); metadata that does not
+// decode is the error, with encoding/json's text.
+func CoerceObjectMeta(obj map[string]any) ([]string, error) {
+	md, ok := obj["metadata"]
+	if !ok {
+		return nil, nil
+	}
+	m, unknown, err := decodeMeta(md, "metadata")
+	if err != nil {
+		return nil, err
+	}
+	stripZero(m)
+	obj["metadata"] = m
+	return unknown, nil
+}

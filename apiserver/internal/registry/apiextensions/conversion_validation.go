@@ -84,13 +84,15 @@ func webhookURLCauses(path, raw string) []api.StatusCause {
 	return causes
 }
 
-// webhookServiceCauses mirrors webhook.ValidateWebhookService.
+// webhookServiceCauses mirrors webhook.ValidateWebhookService as the CRD validation calls
+// it, with the name and the namespace in each other's places: a missing namespace is
+// reported as service.name, a missing name as service.namespace.
 func webhookServiceCauses(path string, s *ServiceReference) []api.StatusCause {
 	var causes []api.StatusCause
-	if s.Name == "" {
+	if s.Namespace == "" {
 		causes = append(causes, validation.Required(path+".name", ""))
 	}
-	if s.Namespace == "" {
+	if s.Name == "" {
 		causes = append(causes, validation.Required(path+".namespace", ""))
 	}
 	port := int32(443)
