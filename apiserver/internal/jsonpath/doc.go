@@ -15,6 +15,6 @@
 //     a string with a number) are errors too, as in the real package.
 //  3. Where the real package walks a Go map (wildcards, recursive descent), this one walks
 //     the keys in sorted order, so its results come in a stable order.
-//  4. PrintResults prints objects and lists as JSON, a null as "<no value>", anything else
+//  4. PrintResults prints objects and lists as JSON, a null as "<no value>" (Execute: "null"), anything else
 //     as fmt.Print does, separated by spaces.
 package jsonpath

@@ -91,23 +91,29 @@ func (j *JSONPath) find(nodes []*node, data any) ([][]any, error) {
 	return full, nil
 }
 
-// Execute mirrors JSONPath.Execute.
+// Execute mirrors JSONPath.Execute, as kubectl -o jsonpath prints: a null as "null".
 func (j *JSONPath) Execute(w io.Writer, data any) error {
 	results, err := j.FindResults(data)
 	if err != nil {
 		return err
 	}
 	for _, r := range results {
-		if err := j.PrintResults(w, r); err != nil {
+		if err := printResults(w, r, "null"); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
-// PrintResults mirrors JSONPath.PrintResults: objects and lists as JSON, anything else as
-// fmt prints it, a missing value as "<no value>", results separated by a space.
+// PrintResults mirrors JSONPath.PrintResults as the apiserver's column printer calls it:
+// objects and lists as JSON, anything else as fmt prints it, a null as "<no value>" (the
+// printer is handed the value itself, where Execute hands it the map entry holding it and
+// prints "null"), results separated by a space.
 func (j *JSONPath) PrintResults(w io.Writer, results []any) error {
+	return printResults(w, results, "<no value>")
+}
+
+func printResults(w io.Writer, results []any, null string) error {
 	for i, r := range results {
 		var text []byte
 		switch v := r.(type) {
@@ -117,7 +123,7 @@ func (j *JSONPath) PrintResults(w io.Writer, results []any) error {
 				return err
 			}
 		case nil:
-			text = []byte("<no value>")
+			text = []byte(null)
 		default:
 			text = []byte(fmt.Sprint(v))
 		}
