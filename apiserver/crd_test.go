@@ -248,7 +248,7 @@ func TestCh13_CRD_ShadowedByBuiltin(t *testing.T) {
 	r := c.do(http.MethodPost, crdPath, crd)
 	require.Equal(t, http.StatusCreated, r.code, "%s", r.body)
 	var got map[string]any
-	c.get(crdPath + "/leases.coordination.k8s.io").decode(t, &got)
+	c.get(crdPath+"/leases.coordination.k8s.io").decode(t, &got)
 	assert.Contains(t, string(mustJSON(t, got["status"])), `"reason":"InitialNamesAccepted"`)
 	var list api.APIResourceList
 	c.get("/apis/coordination.k8s.io/v1").decode(t, &list)
