@@ -51,7 +51,10 @@ func convertJSON(ctx context.Context, cs *apiextensions.Serving, data []byte, fr
 	}
 	var objs []map[string]any
 	collectObjects(v, from, 0, &objs)
-	if len(objs) == 0 {
+	list, isList := v.(map[string]any)
+	if _, hasItems := list["items"]; isList && hasItems && list["apiVersion"] == from {
+		list["apiVersion"] = to // a list is at the version asked, its items converted
+	} else if len(objs) == 0 {
 		return data, nil
 	}
 	converted, err := cs.Converter.Convert(ctx, objs, to, gvk)
@@ -73,14 +76,14 @@ func convertJSON(ctx context.Context, cs *apiextensions.Serving, data []byte, fr
 	return out, nil
 }
 
-// collectObjects gathers, depth first, the objects at apiVersion from: v itself, a list's
-// items, a table's row objects, a watch event's object.
+// collectObjects gathers, depth first, the objects at apiVersion from: v itself (unless it
+// is a list), a list's items, a table's row objects, a watch event's object.
 func collectObjects(v any, from string, depth int, out *[]map[string]any) {
 	m, ok := v.(map[string]any)
 	if !ok || depth > 4 {
 		return
 	}
-	if m["apiVersion"] == from {
+	if _, isList := m["items"]; m["apiVersion"] == from && !isList {
 		*out = append(*out, m)
 	}
 	for _, key := range []string{"items", "rows"} {
@@ -103,7 +106,12 @@ func replaceObjects(v any, from string, depth int, converted []map[string]any, i
 	if !ok || depth > 4 {
 		return v
 	}
-	self := m["apiVersion"] == from
+	_, isList := m["items"]
+	var out any = m
+	if m["apiVersion"] == from && !isList && *i < len(converted) {
+		out = converted[*i]
+		*i++
+	}
 	for _, key := range []string{"items", "rows"} {
 		list, _ := m[key].([]any)
 		for j, e := range list {
@@ -118,12 +126,7 @@ func replaceObjects(v any, from string, depth int, converted []map[string]any, i
 	if obj, ok := m["object"]; ok {
 		m["object"] = replaceObjects(obj, from, depth+1, converted, i)
 	}
-	if self && *i < len(converted) {
-		c := converted[*i]
-		*i++
-		return c
-	}
-	return v
+	return out
 }
 
 // versionWriter converts the answer to a request at another version. A watch is converted

@@ -1,7 +1,10 @@
 package registry
 
 import (
+	"context"
+	"net"
 	"slices"
+	"strconv"
 
 	"github.com/informer-lab/informer-lab/api"
 	"github.com/informer-lab/informer-lab/apiserver/internal/registry/apiextensions"
@@ -88,6 +91,7 @@ func (t *Table) serveCRD(obj *api.Unstructured) {
 		return
 	}
 	cs := apiextensions.ServingOf(obj)
+	cs.Converter.Resolve = t.resolveService
 	next := customResource(obj, cs)
 	var also []string
 	for _, v := range spec.Versions {
@@ -112,6 +116,26 @@ func (t *Table) serveCRD(obj *api.Unstructured) {
 	gv := next.Info.Group + "/" + next.Info.Version
 	t.byGV[gv] = append(t.byGV[gv], next)
 	t.addVersionAliases(next, also)
+}
+
+// resolveService is where a conversion webhook's service reference is dialled, as the
+// cluster-IP service resolver of kube-apiserver resolves an ExternalName Service: a Service
+// of that name of type ExternalName is its externalName at the port; any other (the
+// simulator runs no service network) is <name>.<namespace>.svc at the port, through the
+// host's resolver, so that an /etc/hosts entry or a local DNS can point it at a webhook.
+func (t *Table) resolveService(namespace, name string, port int32) string {
+	host := name + "." + namespace + ".svc"
+	if r := t.Get("", "services"); r != nil {
+		rec, _ := t.store.Get(context.Background(), r.Coll, storage.ObjectKey(namespace, name), storage.GetOptions{})
+		if rec != nil {
+			if typ, _, _ := api.NestedString(rec.Obj.Object, "spec", "type"); typ == "ExternalName" {
+				if ext, _, _ := api.NestedString(rec.Obj.Object, "spec", "externalName"); ext != "" {
+					host = ext
+				}
+			}
+		}
+	}
+	return net.JoinHostPort(host, strconv.Itoa(int(port)))
 }
 
 // unserve takes a custom resource out of the table, keeping its objects in storage.
