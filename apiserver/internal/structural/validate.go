@@ -35,14 +35,13 @@ const (
 )
 
 type verr struct {
-	kind        errKind
-	name        string // the path kube-openapi names ("spec.replicas", "" for the value itself)
-	value       any
-	valid       int64
-	enum        []any
-	msg         string
-	hasValue    bool
-	omitPrinted bool
+	kind     errKind
+	name     string // the path kube-openapi names ("spec.replicas", "" for the value itself)
+	value    any
+	valid    int64
+	enum     []any
+	msg      string
+	hasValue bool
 }
 
 // result mirrors validate.Result: errors deduplicated by text, and a match count.

@@ -52,12 +52,6 @@ func (v view) schemaOf(i int) map[string]any {
 	return m
 }
 
-// hasSchema reports a version with a schema object (possibly without openAPIV3Schema).
-func (v view) hasSchema(i int) bool {
-	_, ok := v.raw[i]["schema"].(map[string]any)
-	return ok
-}
-
 // statusEnabled is whether version i (or, for the hoisted schema, any version) has the
 // status subresource.
 func (v view) statusEnabled(i int) bool {
