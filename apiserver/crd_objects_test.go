@@ -229,3 +229,23 @@ func TestCh13_CRD_OpenAPI(t *testing.T) {
 	r = c.do(http.MethodPost, foosPath, foo("a", map[string]any{"deploymentName": "d", "replicas": 15}))
 	assert.Equal(t, http.StatusCreated, r.code, "%s", r.body)
 }
+
+// TestCh13_CRD_ObjectTooLarge: a custom object whose JSON passes etcd's 1.5 MiB request
+// limit is the real server's 500, on create and on update.
+func TestCh13_CRD_ObjectTooLarge(t *testing.T) {
+	_, c := newServer(t, Options{})
+	createFooCRD(t, c)
+	big := foo("big", map[string]any{"deploymentName": "d", "extra": map[string]any{"blob": strings.Repeat("x", 1600*1024)}})
+	r := c.do(http.MethodPost, foosPath, big)
+	require.Equal(t, http.StatusInternalServerError, r.code, "%s", r.body)
+	assert.Equal(t, "etcdserver: request is too large", r.status(t).Message)
+
+	r = c.do(http.MethodPost, foosPath, foo("big", map[string]any{"deploymentName": "d"}))
+	require.Equal(t, http.StatusCreated, r.code, "%s", r.body)
+	var got map[string]any
+	r.decode(t, &got)
+	at(got, "spec")["extra"] = map[string]any{"blob": strings.Repeat("x", 1600*1024)}
+	r = c.do(http.MethodPut, foosPath+"/big", got)
+	require.Equal(t, http.StatusInternalServerError, r.code, "%s", r.body)
+	assert.Equal(t, "etcdserver: request is too large", r.status(t).Message)
+}

@@ -392,6 +392,9 @@ func validateFullUpdate(res *Resource, obj, old *api.Unstructured, causes []api.
 	if len(causes) > 0 {
 		return api.NewInvalid(res.Info.GroupKind(), obj.GetName(), causes)
 	}
+	if lv, ok := res.Strategy.(rest.LateValidator); ok {
+		return lv.ValidateLate(obj)
+	}
 	return nil
 }
 

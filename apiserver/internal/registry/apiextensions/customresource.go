@@ -1,8 +1,10 @@
 package apiextensions
 
 import (
+	"encoding/json"
 	"fmt"
 	"math"
+	"net/http"
 	"reflect"
 	"strings"
 	"sync/atomic"
@@ -113,6 +115,23 @@ func (s CustomResourceStrategy) ValidateUpdate(obj, old *api.Unstructured) []api
 		causes = append(causes, structural.ValidateListSetsAndMaps(vs.Schema, obj.Object)...)
 	}
 	return append(causes, ruleCauses(vs, obj.Object, old.Object, causes)...)
+}
+
+// maxStoredBytes is etcd's limit on one request (--max-request-bytes, 1.5 MiB), which a
+// custom object stored as JSON must fit.
+const maxStoredBytes = 1572864
+
+// ValidateLate implements rest.LateValidator: an object too large for etcd is the 500
+// the real server answers, "etcdserver: request is too large". The size is the object's
+// JSON, which the real server measures with its managedFields and etcd's framing: close,
+// not to the byte.
+func (CustomResourceStrategy) ValidateLate(obj *api.Unstructured) error {
+	data, err := json.Marshal(obj.Object)
+	if err != nil || len(data) <= maxStoredBytes {
+		return nil
+	}
+	return &api.Status{TypeMeta: api.TypeMeta{Kind: "Status", APIVersion: "v1"}, Status: api.StatusFailure,
+		Code: http.StatusInternalServerError, Message: "etcdserver: request is too large"}
 }
 
 // ruleCauses runs the version's x-kubernetes-validations rules, unless an error the rules
