@@ -90,6 +90,11 @@ func (s *endpoints) decodeCustom(res *resource, cs *apiextensions.Serving, versi
 			return nil, nil, api.NewInternalError(err)
 		}
 		u.Object = out[0]
+		// The storage version's schema prunes what the conversion carried over, silently,
+		// as schemaCoercingConverter does after every conversion.
+		if svs := cs.Version(cs.Storage); svs != nil {
+			structural.Prune(u.Object, svs.Schema, true)
+		}
 	}
 	return u, warnings, nil
 }
