@@ -249,3 +249,18 @@ func TestCh13_CRD_ObjectTooLarge(t *testing.T) {
 	require.Equal(t, http.StatusInternalServerError, r.code, "%s", r.body)
 	assert.Equal(t, "etcdserver: request is too large", r.status(t).Message)
 }
+
+// TestCh13_CRD_CRDTooLarge: a CRD whose JSON passes etcd's 1.5 MiB request limit (here a
+// long description) is the same 500, and is not stored.
+func TestCh13_CRD_CRDTooLarge(t *testing.T) {
+	_, c := newServer(t, Options{})
+	crd := fooCRD(t, func(m map[string]any) {
+		v := m["spec"].(map[string]any)["versions"].([]any)[0].(map[string]any)
+		at(v, "schema", "openAPIV3Schema")["description"] = strings.Repeat("x", 1600*1024)
+	})
+	r := c.do(http.MethodPost, crdPath, crd)
+	require.Equal(t, http.StatusInternalServerError, r.code, "%s", r.body)
+	assert.Equal(t, "etcdserver: request is too large", r.status(t).Message)
+	r = c.do(http.MethodGet, crdPath+"/foos.samplecontroller.k8s.io", nil)
+	assert.Equal(t, http.StatusNotFound, r.code, "%s", r.body)
+}

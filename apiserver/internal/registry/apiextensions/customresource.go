@@ -118,14 +118,18 @@ func (s CustomResourceStrategy) ValidateUpdate(obj, old *api.Unstructured) []api
 }
 
 // maxStoredBytes is etcd's limit on one request (--max-request-bytes, 1.5 MiB), which a
-// custom object stored as JSON must fit.
+// custom object or a CRD stored as JSON must fit.
 const maxStoredBytes = 1572864
 
 // ValidateLate implements rest.LateValidator: an object too large for etcd is the 500
-// the real server answers, "etcdserver: request is too large". The size is the object's
-// JSON, which the real server measures with its managedFields and etcd's framing: close,
-// not to the byte.
+// the real server answers, "etcdserver: request is too large".
 func (CustomResourceStrategy) ValidateLate(obj *api.Unstructured) error {
+	return tooLargeForEtcd(obj)
+}
+
+// tooLargeForEtcd measures the object's JSON, which the real server measures with its
+// managedFields and etcd's framing: close, not to the byte.
+func tooLargeForEtcd(obj *api.Unstructured) error {
 	data, err := json.Marshal(obj.Object)
 	if err != nil || len(data) <= maxStoredBytes {
 		return nil

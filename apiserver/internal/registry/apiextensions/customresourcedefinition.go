@@ -74,6 +74,12 @@ func (Strategy) ValidateUpdate(obj, old *api.Unstructured) []api.StatusCause {
 
 // WarningsOnCreate implements rest.Strategy: an `unrecognized format "…"` warning for every
 // format the server does not check.
+// ValidateLate implements rest.LateValidator: a CRD too large for etcd (a schema of
+// 1.5 MiB) is the real 500, as a custom object is.
+func (Strategy) ValidateLate(obj *api.Unstructured) error {
+	return tooLargeForEtcd(obj)
+}
+
 func (Strategy) WarningsOnCreate(obj *api.Unstructured) []string {
 	return formatWarnings(obj, nil)
 }
