@@ -26,8 +26,9 @@ func TestCh13_CRD_ObjectsValidated(t *testing.T) {
 			[]string{`spec.replicas: Invalid value: 12: spec.replicas in body should be less than or equal to 10`}},
 		{"minimum", map[string]any{"deploymentName": "d", "replicas": 0},
 			[]string{`spec.replicas: Invalid value: 0: spec.replicas in body should be greater than or equal to 1`}},
-		{"type", map[string]any{"deploymentName": "d", "replicas": "three"},
-			[]string{`spec.replicas: Invalid value: "string": spec.replicas in body must be of type integer: "string"`}},
+		{"type, also at the scale path", map[string]any{"deploymentName": "d", "replicas": "three"},
+			[]string{`spec.replicas: Invalid value: "string": spec.replicas in body must be of type integer: "string"`,
+				`.spec.replicas: Invalid value: 0: .spec.replicas accessor error: three is of the type string, expected int64`}},
 		{"enum", map[string]any{"deploymentName": "d", "mode": "medium"},
 			[]string{`spec.mode: Unsupported value: "medium": supported values: "fast", "slow"`}},
 		{"pattern", map[string]any{"deploymentName": "Bad_Name"},
@@ -35,13 +36,11 @@ func TestCh13_CRD_ObjectsValidated(t *testing.T) {
 		{"maxLength", map[string]any{"deploymentName": "a-very-long-deployment-name"},
 			[]string{`spec.deploymentName: Too long: may not be more than 20 bytes`}},
 		{"maxItems and minLength", map[string]any{"deploymentName": "d", "tags": []any{"a", "", "c"}},
-			[]string{`spec.tags: Too many: 3: must have at most 2 items`, `spec.tags[1]: Invalid value: "": spec.tags[1] in body should be at least 1 chars long`}},
+			[]string{`spec.tags[1]: Invalid value: "": spec.tags[1] in body should be at least 1 chars long`, `spec.tags: Too many: 3: must have at most 2 items`}},
 		{"date-time", map[string]any{"deploymentName": "d", "since": "yesterday"},
 			[]string{`spec.since: Invalid value: "yesterday": spec.since in body must be of type date-time: "yesterday"`}},
-		{"null where not nullable", map[string]any{"deploymentName": "d", "mode": nil},
-			[]string{`spec.mode: Invalid value: "null": spec.mode in body must be of type string: "null"`}},
 		{"int-or-string", map[string]any{"deploymentName": "d", "port": true},
-			[]string{`spec.port: Invalid value: true: spec.port in body must be of type integer,string: "boolean"`}},
+			[]string{`spec.port: Invalid value: "boolean": spec.port in body must be of type integer,string: "boolean"`}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -60,9 +59,10 @@ func TestCh13_CRD_ObjectsValidated(t *testing.T) {
 			assert.Equal(t, `Foo.samplecontroller.k8s.io "bad" is invalid: `+joined, st.Message)
 		})
 	}
-	// What is valid: a nullable null, an int-or-string of either kind, a good date.
+	// What is valid: a nullable null, a null where not nullable (the decoder drops it), an
+	// int-or-string of either kind, a good date.
 	for i, spec := range []map[string]any{
-		{"deploymentName": "d", "note": nil, "port": 8080},
+		{"deploymentName": "d", "note": nil, "port": 8080, "mode": nil},
 		{"deploymentName": "d", "port": "http", "since": "2026-01-02T03:04:05Z", "tags": []any{"a"}},
 	} {
 		r := c.do(http.MethodPost, foosPath, foo("ok"+string(rune('a'+i)), spec))
@@ -228,4 +228,39 @@ func TestCh13_CRD_OpenAPI(t *testing.T) {
 	assert.Equal(t, float64(20), at(doc.Components.Schemas["io.k8s.samplecontroller.v1alpha1.Foo"], "properties", "spec", "properties", "replicas")["maximum"])
 	r = c.do(http.MethodPost, foosPath, foo("a", map[string]any{"deploymentName": "d", "replicas": 15}))
 	assert.Equal(t, http.StatusCreated, r.code, "%s", r.body)
+}
+
+// TestCh13_CRD_ObjectTooLarge: a custom object whose JSON passes etcd's 1.5 MiB request
+// limit is the real server's 500, on create and on update.
+func TestCh13_CRD_ObjectTooLarge(t *testing.T) {
+	_, c := newServer(t, Options{})
+	createFooCRD(t, c)
+	big := foo("big", map[string]any{"deploymentName": "d", "extra": map[string]any{"blob": strings.Repeat("x", 1600*1024)}})
+	r := c.do(http.MethodPost, foosPath, big)
+	require.Equal(t, http.StatusInternalServerError, r.code, "%s", r.body)
+	assert.Equal(t, "etcdserver: request is too large", r.status(t).Message)
+
+	r = c.do(http.MethodPost, foosPath, foo("big", map[string]any{"deploymentName": "d"}))
+	require.Equal(t, http.StatusCreated, r.code, "%s", r.body)
+	var got map[string]any
+	r.decode(t, &got)
+	at(got, "spec")["extra"] = map[string]any{"blob": strings.Repeat("x", 1600*1024)}
+	r = c.do(http.MethodPut, foosPath+"/big", got)
+	require.Equal(t, http.StatusInternalServerError, r.code, "%s", r.body)
+	assert.Equal(t, "etcdserver: request is too large", r.status(t).Message)
+}
+
+// TestCh13_CRD_CRDTooLarge: a CRD whose JSON passes etcd's 1.5 MiB request limit (here a
+// long description) is the same 500, and is not stored.
+func TestCh13_CRD_CRDTooLarge(t *testing.T) {
+	_, c := newServer(t, Options{})
+	crd := fooCRD(t, func(m map[string]any) {
+		v := m["spec"].(map[string]any)["versions"].([]any)[0].(map[string]any)
+		at(v, "schema", "openAPIV3Schema")["description"] = strings.Repeat("x", 1600*1024)
+	})
+	r := c.do(http.MethodPost, crdPath, crd)
+	require.Equal(t, http.StatusInternalServerError, r.code, "%s", r.body)
+	assert.Equal(t, "etcdserver: request is too large", r.status(t).Message)
+	r = c.do(http.MethodGet, crdPath+"/foos.samplecontroller.k8s.io", nil)
+	assert.Equal(t, http.StatusNotFound, r.code, "%s", r.body)
 }

@@ -81,29 +81,46 @@ func foo(name string, spec map[string]any) map[string]any {
 		"metadata": map[string]any{"name": name}, "spec": spec}
 }
 
+// TestCh13_CRD_CreateSetsConditionsAndServes checks a CRD's create: the answer is the CRD as
+// stored, before its controllers (no conditions, names not yet accepted); by the next read
+// they have written the accepted names, NamesAccepted, Established and, the group being
+// under k8s.io, KubernetesAPIApprovalPolicyConformant; and the resource is served.
 func TestCh13_CRD_CreateSetsConditionsAndServes(t *testing.T) {
 	_, c := newServer(t, Options{})
 	r := c.do(http.MethodPost, crdPath, fooCRDJSON)
 	require.Equal(t, http.StatusCreated, r.code, "%s", r.body)
-	var crd struct {
+	type crdStatus struct {
 		Metadata struct{ Generation int64 }
-		Status   struct {
+		Spec     struct {
+			Conversion struct{ Strategy string }
+		}
+		Status struct {
 			AcceptedNames struct {
 				Plural, Kind string
 				ShortNames   []string
 			}
-			Conditions []struct{ Type, Status, Reason string }
+			Conditions     []struct{ Type, Status, Reason string }
+			StoredVersions []string
 		}
 	}
+	var crd crdStatus
 	r.decode(t, &crd)
 	assert.Equal(t, int64(1), crd.Metadata.Generation)
+	assert.Equal(t, "None", crd.Spec.Conversion.Strategy, "the conversion strategy is defaulted")
+	assert.Empty(t, crd.Status.AcceptedNames.Plural, "the create's answer is before the naming controller")
+	assert.Empty(t, crd.Status.Conditions)
+	assert.Equal(t, []string{"v1alpha1"}, crd.Status.StoredVersions)
+
+	crd = crdStatus{}
+	c.get(crdPath+"/foos.samplecontroller.k8s.io").decode(t, &crd)
 	assert.Equal(t, "foos", crd.Status.AcceptedNames.Plural)
 	assert.Equal(t, []string{"fo"}, crd.Status.AcceptedNames.ShortNames)
 	var conds []string
 	for _, c := range crd.Status.Conditions {
 		conds = append(conds, c.Type+"="+c.Status+"/"+c.Reason)
 	}
-	assert.Equal(t, []string{"NamesAccepted=True/NoConflicts", "Established=True/InitialNamesAccepted"}, conds)
+	assert.Equal(t, []string{"NamesAccepted=True/NoConflicts", "Established=True/InitialNamesAccepted",
+		"KubernetesAPIApprovalPolicyConformant=False/UnapprovedAnnotation"}, conds)
 
 	// Discovery: legacy and aggregated list the resource with its names.
 	var list api.APIResourceList
@@ -170,26 +187,35 @@ func TestCh13_CRD_Validation(t *testing.T) {
 			_ = json.Unmarshal(data, &v2)
 			v2["name"] = "v1beta1"
 			at(m, "spec")["versions"] = append(versions(m), v2)
-		}, []string{`spec.versions: Invalid value: []apiextensions.CustomResourceDefinitionVersion{…}: must have exactly one version marked as storage version`}},
+		}, []string{`spec.versions: Invalid value: [{"Name":"v1alpha1","Served":true,"Storage":true,"Deprecated":false,"DeprecationWarning":null,"Schema":null,"Subresources":null,"AdditionalPrinterColumns":null,"SelectableFields":null},` +
+			`{"Name":"v1beta1","Served":true,"Storage":true,"Deprecated":false,"DeprecationWarning":null,"Schema":null,"Subresources":null,"AdditionalPrinterColumns":null,"SelectableFields":null}]: must have exactly one version marked as storage version`,
+			`status.storedVersions: Invalid value: ["v1alpha1"]: must have the storage version v1beta1`}},
 		{"no storage version", func(m map[string]any) { at(m, "spec", "versions", 0)["storage"] = false },
-			[]string{`spec.versions: Invalid value: []apiextensions.CustomResourceDefinitionVersion{…}: must have exactly one version marked as storage version`}},
+			[]string{`spec.versions: Invalid value: [{"Name":"v1alpha1","Served":true,"Storage":false,"Deprecated":false,"DeprecationWarning":null,"Schema":null,"Subresources":null,"AdditionalPrinterColumns":null,"SelectableFields":null}]: must have exactly one version marked as storage version`,
+				`status.storedVersions: Invalid value: null: must have at least one stored version`}},
 		{"non-structural schema: no type", func(m map[string]any) {
 			delete(at(m, "spec", "versions", 0, "schema", "openAPIV3Schema", "properties", "spec", "properties", "mode"), "type")
-		}, []string{`spec.versions[0].schema.openAPIV3Schema.properties[spec].properties[mode].type: Required value: must not be empty for specified object fields`}},
+		}, []string{`spec.validation.openAPIV3Schema.properties[spec].properties[mode].type: Required value: must not be empty for specified object fields`}},
 		{"metadata restricted", func(m map[string]any) {
 			at(m, "spec", "versions", 0, "schema", "openAPIV3Schema", "properties")["metadata"] = map[string]any{
 				"type": "object", "properties": map[string]any{"labels": map[string]any{"type": "object"}}}
-		}, []string{`spec.versions[0].schema.openAPIV3Schema.properties[metadata].properties[labels]: Forbidden: must not be specified`}},
-		{"CEL rules", func(m map[string]any) {
-			at(m, "spec", "versions", 0, "schema", "openAPIV3Schema", "properties", "spec")["x-kubernetes-validations"] = []any{map[string]any{"rule": "self.replicas < 5"}}
-		}, []string{`spec.versions[0].schema.openAPIV3Schema.properties[spec].x-kubernetes-validations: Forbidden: CEL validation rules are not supported by this simulator`}},
+		}, []string{`spec.validation.openAPIV3Schema.properties[metadata]: Forbidden: must not specify anything other than name and generateName, but metadata is implicitly specified`}},
+		{"a rule without its rule", func(m map[string]any) {
+			at(m, "spec", "versions", 0, "schema", "openAPIV3Schema", "properties", "spec")["x-kubernetes-validations"] = []any{map[string]any{"message": "m"}}
+		}, []string{`spec.validation.openAPIV3Schema.properties[spec].x-kubernetes-validations[0].rule: Required value: rule is not specified`}},
+		{"anyOf clause with a type", func(m map[string]any) {
+			at(m, "spec", "versions", 0, "schema", "openAPIV3Schema", "properties", "spec", "properties", "mode")["anyOf"] = []any{map[string]any{"type": "string"}}
+		}, []string{`spec.validation.openAPIV3Schema.properties[spec].properties[mode].anyOf[0].type: Forbidden: must be empty to be structural`}},
 		{"missing approval annotation", func(m map[string]any) { delete(at(m, "metadata"), "annotations") },
 			[]string{`metadata.annotations[api-approved.kubernetes.io]: Required value: protected groups must have approval annotation "api-approved.kubernetes.io", see https://github.com/kubernetes/enhancements/pull/1111`}},
 		{"bad scope", func(m map[string]any) { at(m, "spec")["scope"] = "Global" },
 			[]string{`spec.scope: Unsupported value: "Global": supported values: "Cluster", "Namespaced"`}},
 		{"bad column type", func(m map[string]any) {
 			at(m, "spec", "versions", 0, "additionalPrinterColumns", 0)["type"] = "text"
-		}, []string{`spec.versions[0].additionalPrinterColumns[0].type: Invalid value: "text": must be one of boolean,date,integer,number,string`}},
+		}, []string{`spec.additionalPrinterColumns[0].type: Invalid value: "text": must be one of boolean,date,integer,number,string`}},
+		{"column path not starting with a dot", func(m map[string]any) {
+			at(m, "spec", "versions", 0, "additionalPrinterColumns", 0)["jsonPath"] = "spec.deploymentName"
+		}, []string{`spec.additionalPrinterColumns[0].JSONPath: Invalid value: "spec.deploymentName": must be a simple json path starting with .`}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -207,23 +233,44 @@ func TestCh13_CRD_Validation(t *testing.T) {
 	}
 }
 
-func TestCh13_CRD_ClashWithBuiltin(t *testing.T) {
+// TestCh13_CRD_ShadowedByBuiltin checks a CRD whose plural a built-in resource of its group
+// serves: as on the real server it is accepted and Established, and the built-in goes on
+// serving the resource.
+func TestCh13_CRD_ShadowedByBuiltin(t *testing.T) {
 	_, c := newServer(t, Options{})
 	crd := fooCRD(t, func(m map[string]any) {
 		at(m, "metadata")["name"] = "leases.coordination.k8s.io"
 		at(m, "spec")["group"] = "coordination.k8s.io"
 		names := at(m, "spec", "names")
 		names["plural"], names["singular"], names["kind"], names["listKind"] = "leases", "lease", "MyLease", "MyLeaseList"
+		delete(names, "shortNames")
 	})
 	r := c.do(http.MethodPost, crdPath, crd)
-	require.Equal(t, http.StatusUnprocessableEntity, r.code, "%s", r.body)
-	st := r.status(t)
-	assert.Equal(t, `CustomResourceDefinition.apiextensions.k8s.io "leases.coordination.k8s.io" is invalid: spec.names.plural: Invalid value: "leases": is already served by the built-in resource leases.coordination.k8s.io: this simulator refuses a CRD it would shadow`, st.Message)
+	require.Equal(t, http.StatusCreated, r.code, "%s", r.body)
+	var got map[string]any
+	c.get(crdPath+"/leases.coordination.k8s.io").decode(t, &got)
+	assert.Contains(t, string(mustJSON(t, got["status"])), `"reason":"InitialNamesAccepted"`)
+	var list api.APIResourceList
+	c.get("/apis/coordination.k8s.io/v1").decode(t, &list)
+	for _, r := range list.APIResources {
+		if r.Name == "leases" {
+			assert.Equal(t, "Lease", r.Kind, "the built-in still serves leases")
+		}
+	}
 }
 
-func TestCh13_CRD_ClashWithRegisteredKind(t *testing.T) {
+// TestCh13_CRD_ShadowedByRegisteredKind is the same for a resource registered with Register.
+func TestCh13_CRD_ShadowedByRegisteredKind(t *testing.T) {
 	_, c := newServer(t, Options{Resources: []ResourceInfo{fooResource}})
 	r := c.do(http.MethodPost, crdPath, fooCRDJSON)
-	require.Equal(t, http.StatusUnprocessableEntity, r.code, "%s", r.body)
-	assert.Contains(t, r.status(t).Message, `spec.names.plural: Invalid value: "foos": is already served by the resource registered with Register, foos.samplecontroller.k8s.io`)
+	require.Equal(t, http.StatusCreated, r.code, "%s", r.body)
+	r = c.do(http.MethodPost, foosPath, foo("a", map[string]any{"replicas": "not checked by a CRD schema"}))
+	assert.Equal(t, http.StatusCreated, r.code, "the registered kind serves foos, not the CRD: %s", r.body)
+}
+
+func mustJSON(t *testing.T, v any) []byte {
+	t.Helper()
+	data, err := json.Marshal(v)
+	require.NoError(t, err)
+	return data
 }

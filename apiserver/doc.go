@@ -49,11 +49,12 @@
 //  12. Faults come on demand, in process or at /debug/faults (faults.go, debug_faults.go);
 //     event faults attach at the storage's Hooks seam; time comes from Options.Clock;
 //     Options.Logger gets one Debug hop per operation.
-//  13. A CRD is validated as kube-apiserver does, Established, and its resource served (its
-//     versions; discovery, OpenAPI, columns, status, scale); custom objects are pruned,
-//     defaulted and checked against its structural schema, CEL rules refused; deleting it
-//     deletes them and ends their watches (internal/registry: crd.go, apiextensions;
-//     crd.go, internal/structural).
+//  13. A CRD is validated as kube-apiserver does, its controllers' conditions written, and
+//     its resource served at every served version (discovery, OpenAPI, JSONPath columns,
+//     status, scale; None or Webhook conversion); custom objects are pruned, defaulted and
+//     checked against their version's structural schema, CEL rules kept but not evaluated;
+//     deleting it deletes them and ends their watches (internal/registry: crd.go,
+//     apiextensions; crd.go, crd_versions.go, internal/structural, internal/jsonpath).
 //  14. Deviations, for a teaching simulator: no controller runs (a Deployment makes no Pod);
 //     apply is a merge without field ownership; no RBAC (401 where it would answer 403).
 package apiserver

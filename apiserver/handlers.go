@@ -60,7 +60,7 @@ func (s *endpoints) serveCollectionGet(w http.ResponseWriter, r *http.Request, i
 // tableConverter prints the request's resource as of now.
 func (s *endpoints) tableConverter(info requestInfo) *printers.TableConverter {
 	return &printers.TableConverter{
-		Printer: printerFor(info.res),
+		Printer: printerFor(info.res, info.version),
 		Version: info.out.Version,
 		Include: info.include,
 		Now:     s.clock.Now(),
@@ -126,7 +126,7 @@ func (s *endpoints) decodeRequest(w http.ResponseWriter, r *http.Request, info r
 		writeError(w, err)
 		return nil, wo, false
 	}
-	obj, warnings, err := s.decodeObject(info.res, body, wo.FieldValidation)
+	obj, warnings, err := s.decodeObjectAt(info.res, info.version, body, wo.FieldValidation)
 	if err != nil {
 		writeError(w, err)
 		return nil, wo, false

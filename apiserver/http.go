@@ -36,6 +36,7 @@ type requestInfo struct {
 	out          negotiation.Output // the response shape the Accept header asked for
 	include      string             // includeObject of a Table request
 	conv         *conversion        // a built-in asked for at a version it is not stored at
+	version      string             // a custom resource's version, as the path names it
 }
 
 // buildHandler assembles the filter chain: authentication, the browser and query checks,
@@ -208,11 +209,17 @@ func (s *endpoints) route(w http.ResponseWriter, r *http.Request) {
 		writeError(w, err)
 		return
 	}
-	if stored, asked, ok := alsoServed(info.res, gv); ok {
-		if info.verb == "create" || info.verb == "update" && info.subresource != "scale" {
-			convertRequestBody(r, asked, stored)
+	if info.res.CRDName != "" {
+		info.version = v
+		if cs := info.res.CRD.Load(); cs != nil {
+			if text := cs.DeprecationWarningText(v); text != "" {
+				writeWarnings(w, []string{text})
+			}
 		}
-		vw := &versionWriter{ResponseWriter: w, from: stored, to: asked, stream: info.verb == "watch"}
+	}
+	if cs, stored, asked, ok := alsoServed(info.res, gv); ok {
+		gvk := asked + ", Kind=" + info.res.Info.Kind
+		vw := &versionWriter{ResponseWriter: w, ctx: r.Context(), cs: cs, from: stored, to: asked, gvk: gvk, stream: info.verb == "watch"}
 		defer vw.finish()
 		w = vw
 	} else if info.conv = builtinConversion(info.res, gv); info.conv != nil {

@@ -18,8 +18,14 @@ import (
 // decoder does (unknown, duplicate and mistyped fields follow fieldValidation), and returns
 // it as stored objects are kept: whole.
 func (s *endpoints) decodeObject(res *resource, body []byte, fieldValidation string) (*api.Unstructured, []string, error) {
+	return s.decodeObjectAt(res, "", body, fieldValidation)
+}
+
+// decodeObjectAt is decodeObject for a request at a version of a custom resource ("": the
+// version the body's apiVersion names, for a patched object).
+func (s *endpoints) decodeObjectAt(res *resource, version string, body []byte, fieldValidation string) (*api.Unstructured, []string, error) {
 	if cs := res.CRD.Load(); cs != nil {
-		return s.decodeCustom(res, cs, body, fieldValidation)
+		return s.decodeCustom(res, cs, version, body, fieldValidation)
 	}
 	if res.Builtin {
 		if sch, ok := schema.ForKind(res.Info.GVK()); ok {

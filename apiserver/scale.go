@@ -39,9 +39,9 @@ func scaleOf(res *resource, obj *api.Unstructured) map[string]any {
 		status["replicas"] = n
 	}
 	sel := ""
-	if cs := res.CRD.Load(); cs != nil && cs.Scale != nil {
+	if sc := crdScale(res); sc != nil {
 		var n int64
-		replicas, n, sel = customScaleOf(cs.Scale, obj)
+		replicas, n, sel = customScaleOf(sc, obj)
 		status["replicas"] = n
 	} else if res.Builtin && res.Info.Group == "" && res.Info.Kind == "ReplicationController" {
 		// A ReplicationController's selector is a plain map (SelectorFromSet).
@@ -179,8 +179,8 @@ func (s *endpoints) serveScale(w http.ResponseWriter, r *http.Request, info requ
 		}
 		obj := rec.Obj.DeepCopy()
 		replicasPath := []string{"spec", "replicas"}
-		if cs := res.CRD.Load(); cs != nil && cs.Scale != nil {
-			replicasPath = columnPath(cs.Scale.SpecReplicasPath)
+		if sc := crdScale(res); sc != nil {
+			replicasPath = scalePath(sc.SpecReplicasPath)
 		}
 		_ = api.SetNestedField(obj.Object, replicas, replicasPath...)
 		expect := strconv.FormatUint(rec.RV, 10)

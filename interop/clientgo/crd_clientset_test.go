@@ -47,17 +47,18 @@ func TestInterop_APIExtensionsClientsetCRDs(t *testing.T) {
 	}
 	created, err := crds.Create(ctx, crd, metav1.CreateOptions{})
 	require.NoError(t, err)
+	assert.Empty(t, created.Status.Conditions, "the create's answer is the CRD before its controllers, as on the real server")
+
+	got, err := crds.Get(ctx, "widgets.example.com", metav1.GetOptions{})
+	require.NoError(t, err)
 	established := false
-	for _, c := range created.Status.Conditions {
+	for _, c := range got.Status.Conditions {
 		if c.Type == apiextensionsv1.Established && c.Status == apiextensionsv1.ConditionTrue {
 			established = true
 		}
 	}
-	assert.True(t, established, "Established: %+v", created.Status.Conditions)
-	assert.Equal(t, "Widget", created.Status.AcceptedNames.Kind)
-
-	got, err := crds.Get(ctx, "widgets.example.com", metav1.GetOptions{})
-	require.NoError(t, err)
+	assert.True(t, established, "Established: %+v", got.Status.Conditions)
+	assert.Equal(t, "Widget", got.Status.AcceptedNames.Kind)
 	assert.Equal(t, 1.0, *got.Spec.Versions[0].Schema.OpenAPIV3Schema.Properties["spec"].Properties["size"].Minimum, "the schema reads back whole")
 	list, err := crds.List(ctx, metav1.ListOptions{})
 	require.NoError(t, err)

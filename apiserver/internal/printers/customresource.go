@@ -1,72 +1,86 @@
 package printers
 
 import (
-	"encoding/json"
-	"fmt"
-	"strconv"
-	"strings"
+	"bytes"
 	"time"
 
 	"github.com/informer-lab/informer-lab/api"
+	"github.com/informer-lab/informer-lab/apiserver/internal/jsonpath"
 )
 
 // Column is one additionalPrinterColumn of a CustomResourceDefinition version.
 type Column struct {
 	Name, Type, Format, Description string
 	Priority                        int32
-	JSONPath                        string // a dotted path: .spec.replicas, .metadata.creationTimestamp
+	JSONPath                        string // any JSONPath: .spec.replicas, .status.conditions[?(@.type=="Ready")].status
 }
 
-// ParseColumnPath checks a column's jsonPath against the subset we evaluate: a dotted path
-// of member names (".spec.x", ".status.y", ".metadata.creationTimestamp"). It returns the
-// member names, or an error naming the path.
-func ParseColumnPath(p string) ([]string, error) {
-	rest, ok := strings.CutPrefix(p, ".")
-	if !ok || rest == "" {
-		return nil, fmt.Errorf("unrecognized column definition %q", p)
-	}
-	parts := strings.Split(rest, ".")
-	for _, part := range parts {
-		if part == "" || strings.ContainsAny(part, "[]*@?()'\" {}") {
-			return nil, fmt.Errorf("unrecognized column definition %q: this simulator evaluates dotted member paths only", p)
-		}
-	}
-	return parts, nil
-}
+// creationTimestampDescription is ObjectMeta's swagger description of creationTimestamp,
+// which the default Age column of a custom resource carries.
+const creationTimestampDescription = "CreationTimestamp is a timestamp representing the server time when this object was created. It is not guaranteed to be set in happens-before order across separate operations. Clients may not set this value. It is represented in RFC3339 form and is in UTC.\n\nPopulated by the system. Read-only. Null for lists. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata"
+
+// objectMetaNameDescription is ObjectMeta's swagger description of name, which the Name
+// column of a custom resource carries.
+const objectMetaNameDescription = "Name must be unique within a namespace. Is required when creating resources, although some resources may allow a client to request the generation of an appropriate name automatically. Name is primarily intended for creation idempotence and configuration definition. Cannot be updated. More info: https://kubernetes.io/docs/concepts/overview/working-with-objects/names#names"
 
 // ForColumns is the table convertor of a custom resource version. It mirrors
 // tableconvertor.New in k8s.io/apiextensions-apiserver pkg/registry/customresource: a Name
-// column, then the declared columns; without any, a single Age column (a date), as
-// serveDefaultColumnsIfEmpty gives. Columns whose path ParseColumnPath refuses print empty.
+// column, then the declared columns, each a JSONPath evaluated with missing keys allowed
+// (package jsonpath); without any, a single Age column (serveDefaultColumnsIfEmpty). A
+// column whose path does not parse ends the table there: it and the columns after it are
+// left out, as the real convertor returns what it had built when it fails.
 func ForColumns(cols []Column) *Printer {
 	if len(cols) == 0 {
-		cols = []Column{{Name: "Age", Type: "date", Description: ageDescription, JSONPath: ".metadata.creationTimestamp"}}
+		cols = []Column{{Name: "Age", Type: "date", Description: creationTimestampDescription, JSONPath: ".metadata.creationTimestamp"}}
 	}
-	defs := []api.TableColumnDefinition{nameColumn()}
-	paths := make([][]string, len(cols))
-	for i, c := range cols {
+	name := nameColumn()
+	name.Description = objectMetaNameDescription
+	defs := []api.TableColumnDefinition{name}
+	var paths []*jsonpath.JSONPath
+	var kept []Column
+	for _, c := range cols {
+		p := jsonpath.New(c.Name).AllowMissingKeys(true)
+		if err := p.Parse("{" + c.JSONPath + "}"); err != nil {
+			break
+		}
 		desc := c.Description
 		if desc == "" {
 			desc = "Custom resource definition column (in JSONPath format): " + c.JSONPath
 		}
 		defs = append(defs, api.TableColumnDefinition{Name: c.Name, Type: c.Type, Format: c.Format, Description: desc, Priority: c.Priority})
-		paths[i], _ = ParseColumnPath(c.JSONPath)
+		paths = append(paths, p)
+		kept = append(kept, c)
 	}
 	return &Printer{
 		columns: defs,
 		cells: func(o object, now time.Time) ([]any, []api.TableRowCondition) {
-			cells := make([]any, 1, 1+len(cols))
+			cells := make([]any, 1, 1+len(kept))
 			cells[0] = o.name()
-			for i, c := range cols {
-				var v any
-				if paths[i] != nil {
-					v = o.get(paths[i]...)
-				}
-				cells = append(cells, cellFor(c.Type, v, now))
+			for i, c := range kept {
+				cells = append(cells, columnCell(paths[i], c.Type, map[string]any(o), now))
 			}
 			return cells, nil
 		},
 	}
+}
+
+// columnCell is one cell, as ConvertToTable makes it: the first value the path finds, a
+// string column printed as the JSONPath printer prints it, other types by cellFor; nil
+// when the path finds nothing or fails.
+func columnCell(p *jsonpath.JSONPath, typ string, obj map[string]any, now time.Time) any {
+	results, err := p.FindResults(obj)
+	if err != nil || len(results) == 0 || len(results[0]) == 0 {
+		return nil
+	}
+	v := results[0][0]
+	if typ == "string" {
+		var buf bytes.Buffer
+		if err := p.PrintResults(&buf, []any{v}); err != nil {
+			return nil
+		}
+		return buf.String()
+	}
+	return cellFor(typ, v, now)
 }
 
 // createdAtPrinter mirrors the default table convertor of k8s.io/apiserver
@@ -82,7 +96,7 @@ var createdAtPrinter = &Printer{
 }
 
 // cellFor mirrors cellForJSONValue: the value as the column's type, or nil (an empty
-// cell) when it is missing or of another type. A string column prints any value.
+// cell) when it is missing or of another type.
 func cellFor(typ string, v any, now time.Time) any {
 	if v == nil {
 		return nil
@@ -106,25 +120,20 @@ func cellFor(typ string, v any, now time.Time) any {
 		if b, ok := v.(bool); ok {
 			return b
 		}
+	case "string":
+		if s, ok := v.(string); ok {
+			return s
+		}
 	case "date":
 		if s, ok := v.(string); ok {
+			if s == "" || s == "null" {
+				return "<unknown>"
+			}
 			t, err := time.Parse(time.RFC3339, s)
 			if err != nil {
 				return "<invalid>"
 			}
 			return since(t, true, now)
-		}
-	case "string":
-		switch x := v.(type) {
-		case string:
-			return x
-		case int64:
-			return strconv.FormatInt(x, 10)
-		case bool, float64:
-			return fmt.Sprint(x)
-		default:
-			b, _ := json.Marshal(x)
-			return string(b)
 		}
 	}
 	return nil

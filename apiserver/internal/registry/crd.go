@@ -1,49 +1,68 @@
 package registry
 
 import (
-	"fmt"
+	"context"
+	"net"
 	"slices"
-	"strings"
+	"strconv"
 
 	"github.com/informer-lab/informer-lab/api"
 	"github.com/informer-lab/informer-lab/apiserver/internal/registry/apiextensions"
-	"github.com/informer-lab/informer-lab/apiserver/internal/validation"
 	"github.com/informer-lab/informer-lab/apiserver/storage"
 )
 
-// What the controllers of k8s.io/apiextensions-apiserver do, done at once inside the CRD's
-// own write: a valid CRD is created with NamesAccepted and Established already True and its
-// resource registered (crdHandler, NamingConditionController, EstablishingController); an
-// update swaps the schema, columns and scale paths its objects are served with; a delete
-// removes every object of the resource (each a DELETED event), ends its watches after those
-// events and takes it out of the table (crdFinalizer).
+// What the controllers and the handler of k8s.io/apiextensions-apiserver do around a CRD's
+// writes, done at once inside the write's transaction, each controller's status change a
+// write of its own (a MODIFIED event each):
+//
+//   - after a create or update: the NamingConditionController (acceptedNames,
+//     NamesAccepted, Established False "Installing"), the EstablishingController
+//     (Established True) and the API approval condition controller; then the resource is
+//     served (crdHandler) with every served version, or swapped to the CRD's new state.
+//     The answer to the write is the object as written, before the controllers' changes,
+//     as on the real server (its read-back already shows them here; there it races them).
+//   - a delete marks the CRD (deletionTimestamp, the customresourcecleanup finalizer, the
+//     Terminating condition) and answers with it; the CRDFinalizer then deletes every custom
+//     object (a DELETED event each), ends the resource's watches, takes it out of the table
+//     and removes its finalizer, which deletes the CRD.
+//
+// A CRD whose plural a built-in (or Register-ed) resource of its group already serves is
+// accepted and established, and stays shadowed, as on the real server.
 
-// admitCRD refuses a new CRD whose resource is already served in its group by something
-// else than a CRD, and one with no served version.
-func (t *Table) admitCRD(obj *api.Unstructured) error {
-	spec := apiextensions.ReadSpec(obj)
-	crdKind := api.GroupKind{Group: apiextensions.Group, Kind: "CustomResourceDefinition"}
-	if r := t.Get(spec.Group, spec.Names.Plural); r != nil && r.CRDName != obj.GetName() {
-		by := "the built-in resource"
-		if !r.Builtin {
-			by = "the resource registered with Register,"
+// crdWritten runs the CRD controllers after a write of the CRD in rec and serves what the
+// CRD says.
+func (s *Store) crdWritten(tx *storage.Tx, res *Resource, rec *storage.Record) {
+	now := s.Now()
+	others := func() []*api.Unstructured {
+		var out []*api.Unstructured
+		for _, k := range tx.Keys(res.Coll) {
+			if r := tx.Get(res.Coll, k); r != nil {
+				out = append(out, r.Obj)
+			}
 		}
-		return api.NewInvalid(crdKind, obj.GetName(), []api.StatusCause{
-			validation.Invalid("spec.names.plural", spec.Names.Plural, fmt.Sprintf("is already served by %s %s: this simulator refuses a CRD it would shadow", by, r.Info.GroupResource()))})
+		return out
 	}
-	if apiextensions.ServedVersion(spec) < 0 {
-		return api.NewInvalid(crdKind, obj.GetName(), []api.StatusCause{
-			validation.InvalidRaw("spec.versions", "[]apiextensions.CustomResourceDefinitionVersion{…}", "this simulator needs at least one served version")})
+	cur := rec
+	step := func(next *api.Unstructured) {
+		if next != nil {
+			cur = tx.Put(res.Coll, cur, next)
+		}
 	}
-	return nil
+	if cur.Obj.GetDeletionTimestamp() == nil {
+		step(apiextensions.NamingStatus(cur.Obj, others(), now))
+		step(apiextensions.EstablishedStatus(cur.Obj, now))
+		step(apiextensions.ApprovalStatus(cur.Obj, now))
+	}
+	s.Table.serveCRD(cur.Obj)
 }
 
-// customResource is the Resource a CRD registers, for its version i.
-func customResource(obj *api.Unstructured, spec apiextensions.Spec, i int) *Resource {
-	v := spec.Versions[i]
+// customResource is the Resource a CRD registers.
+func customResource(obj *api.Unstructured, cs *apiextensions.Serving) *Resource {
+	spec := cs.Spec
+	home := cs.Versions[cs.Home]
 	r := &Resource{
 		Info: ResourceInfo{
-			Group: spec.Group, Version: v.Name, Resource: spec.Names.Plural, Kind: spec.Names.Kind,
+			Group: spec.Group, Version: cs.Home, Resource: spec.Names.Plural, Kind: spec.Names.Kind,
 			ListKind: spec.Names.ListKind, Namespaced: spec.Scope == "Namespaced",
 			ShortNames: slices.Clone(spec.Names.ShortNames), Categories: slices.Clone(spec.Names.Categories),
 			SingularName:        spec.Names.Singular,
@@ -51,62 +70,127 @@ func customResource(obj *api.Unstructured, spec apiextensions.Spec, i int) *Reso
 		},
 		CRDName: obj.GetName(),
 	}
-	status := v.Subresources != nil && v.Subresources.Status != nil
-	scale := v.Subresources != nil && v.Subresources.Scale != nil
-	r.Strategy = apiextensions.NewCustomResourceStrategy(r.Info.Namespaced, status, scale, &r.CRD)
+	r.Strategy = apiextensions.NewCustomResourceStrategy(r.Info.Namespaced, home.HasStatus, home.HasScale, &r.CRD)
+	r.CRD.Store(cs)
 	return r
 }
 
-// serveCRD registers the resource of a CRD just stored, or, for a CRD already served, swaps
-// in its new schema, columns and scale paths.
+// serveCRD registers the resource of a CRD, or replaces it by one built from the CRD's new
+// state (sharing its collection, so objects and watches carry on), or stops serving it
+// when none of its versions is served or its names are not accepted.
 func (t *Table) serveCRD(obj *api.Unstructured) {
 	spec := apiextensions.ReadSpec(obj)
-	i := apiextensions.ServedVersion(spec)
-	if i < 0 {
+	cur := t.Get(spec.Group, spec.Names.Plural)
+	if cur != nil && cur.CRDName != obj.GetName() {
+		return // shadowed by a resource that is not this CRD's
+	}
+	if apiextensions.HomeVersion(spec) < 0 || !apiextensions.Serves(obj) || obj.GetDeletionTimestamp() != nil {
+		if cur != nil && obj.GetDeletionTimestamp() == nil {
+			t.unserve(cur)
+		}
 		return
 	}
-	r := t.Get(spec.Group, spec.Names.Plural)
-	if r == nil {
-		var err error
-		if r, err = t.add(customResource(obj, spec, i)); err != nil {
-			return // admitCRD has ruled this out
+	cs := apiextensions.ServingOf(obj)
+	cs.Converter.Resolve = t.resolveService
+	next := customResource(obj, cs)
+	var also []string
+	for _, v := range spec.Versions {
+		if v.Served && v.Name != cs.Home {
+			also = append(also, v.Name)
 		}
+	}
+	if cur == nil {
+		if _, err := t.add(next); err != nil {
+			return
+		}
+		t.mu.Lock()
+		t.addVersionAliases(next, also)
+		t.mu.Unlock()
+		return
 	}
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	if r.CRDName == obj.GetName() && r.Info.Version == spec.Versions[i].Name {
-		r.CRD.Store(apiextensions.ServingOf(obj, spec, i))
-		also := servedAlso(spec, i)
-		for gv, list := range t.byGV {
-			g, v, _ := strings.Cut(gv, "/")
-			if g == r.Info.Group && v != r.Info.Version && slices.Contains(list, r) && !slices.Contains(also, v) {
-				t.byGV[gv] = slices.DeleteFunc(slices.Clone(list), func(x *Resource) bool { return x == r })
-				if len(t.byGV[gv]) == 0 {
-					delete(t.byGV, gv)
+	next.Coll = cur.Coll
+	t.resources[spec.Group+"/"+spec.Names.Plural] = next
+	t.removeFromGVs(cur)
+	gv := next.Info.Group + "/" + next.Info.Version
+	t.byGV[gv] = append(t.byGV[gv], next)
+	t.addVersionAliases(next, also)
+}
+
+// resolveService is where a conversion webhook's service reference is dialled, as the
+// cluster-IP service resolver of kube-apiserver resolves an ExternalName Service: a Service
+// of that name of type ExternalName is its externalName at the port; any other (the
+// simulator runs no service network) is <name>.<namespace>.svc at the port, through the
+// host's resolver, so that an /etc/hosts entry or a local DNS can point it at a webhook.
+func (t *Table) resolveService(namespace, name string, port int32) string {
+	host := name + "." + namespace + ".svc"
+	if r := t.Get("", "services"); r != nil {
+		rec, _ := t.store.Get(context.Background(), r.Coll, storage.ObjectKey(namespace, name), storage.GetOptions{})
+		if rec != nil {
+			if typ, _, _ := api.NestedString(rec.Obj.Object, "spec", "type"); typ == "ExternalName" {
+				if ext, _, _ := api.NestedString(rec.Obj.Object, "spec", "externalName"); ext != "" {
+					host = ext
 				}
 			}
 		}
-		t.addVersionAliases(r, also)
 	}
+	return net.JoinHostPort(host, strconv.Itoa(int(port)))
 }
 
-// servedAlso returns the served versions of a CRD other than the one its resource is stored
-// at.
-func servedAlso(spec apiextensions.Spec, stored int) []string {
-	var out []string
-	for i, v := range spec.Versions {
-		if v.Served && i != stored {
-			out = append(out, v.Name)
-		}
-	}
-	return out
+// unserve takes a custom resource out of the table, keeping its objects in storage.
+func (t *Table) unserve(r *Resource) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	delete(t.resources, r.Info.Group+"/"+r.Info.Resource)
+	t.removeFromGVs(r)
 }
 
-// dropCRD is the CRD finalizer and the end of its handler, inside the CRD's delete: the
-// APIServices of versions no other CRD serves go; every object goes, each with a DELETED
-// event; then the resource's watches end and it leaves the table.
+const cleanupFinalizer = "customresourcecleanup.apiextensions.k8s.io"
+
+// deleteCRD mirrors the CRD REST storage's Delete and the CRDFinalizer: the CRD is marked
+// (the answer), then its objects go and the finalizer with them, which deletes the CRD
+// unless other finalizers hold it.
+func (s *Store) deleteCRD(tx *storage.Tx, res *Resource, old *storage.Record, dryRun bool) DeleteResult {
+	now := s.Now()
+	obj := old.Obj.DeepCopy()
+	if obj.GetDeletionTimestamp() == nil {
+		obj.SetDeletionTimestamp(&now)
+	}
+	if !slices.Contains(obj.GetFinalizers(), cleanupFinalizer) {
+		obj.SetFinalizers(append(obj.GetFinalizers(), cleanupFinalizer))
+	}
+	apiextensions.SetTerminating(obj, "True", "InstanceDeletionPending", "CustomResourceDefinition marked for deletion; CustomResource deletion will begin soon", now)
+	if dryRun {
+		return DeleteResult{Rec: s.Storage.NewRecord(obj, old.Key, old.RV)}
+	}
+	marked := tx.Put(res.Coll, old, obj)
+
+	next := marked.Obj.DeepCopy()
+	apiextensions.SetTerminating(next, "True", "InstanceDeletionInProgress", "CustomResource deletion is in progress", now)
+	cur := tx.Put(res.Coll, marked, next)
+	next = cur.Obj.DeepCopy()
+	if apiextensions.Established(next) {
+		s.dropCRD(tx, next)
+		apiextensions.SetTerminating(next, "False", "InstanceDeletionCompleted", "removed all instances", now)
+	} else {
+		apiextensions.SetTerminating(next, "False", "NeverEstablished", "resource was never established", now)
+	}
+	next.SetFinalizers(slices.DeleteFunc(next.GetFinalizers(), func(f string) bool { return f == cleanupFinalizer }))
+	if len(next.GetFinalizers()) == 0 {
+		tx.Remove(res.Coll, cur, next)
+		// The CRD is gone: its versions' APIServices go, unless another CRD serves them.
+		s.syncCRDAPIServices(tx, next)
+	} else {
+		tx.Put(res.Coll, cur, next)
+	}
+	return DeleteResult{Rec: marked}
+}
+
+// dropCRD is the CRD finalizer and the end of its handler, inside the CRD's delete: every
+// object goes, each with a DELETED event; then the resource's watches end and it leaves the
+// table.
 func (s *Store) dropCRD(tx *storage.Tx, obj *api.Unstructured) {
-	s.syncCRDAPIServices(tx, obj)
 	spec := apiextensions.ReadSpec(obj)
 	t := s.Table
 	r := t.Get(spec.Group, spec.Names.Plural)
@@ -121,10 +205,7 @@ func (s *Store) dropCRD(tx *storage.Tx, obj *api.Unstructured) {
 		}
 	}
 	tx.StopWatches(r.Coll)
-	t.mu.Lock()
-	delete(t.resources, spec.Group+"/"+spec.Names.Plural)
-	t.removeFromGVs(r)
-	t.mu.Unlock()
+	t.unserve(r)
 	for ns := range namespaces {
 		if ns != "" {
 			s.maybeFinishNamespace(tx, ns)

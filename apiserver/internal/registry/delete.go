@@ -68,6 +68,9 @@ func deleteTarget(tx *storage.Tx, res *Resource, ns, name string, opts api.Delet
 // it. A dry run answers the same without writing: the marked copy keeps the stored RV. The
 // caller finishes a namespace the delete may have emptied.
 func (s *Store) removeIn(tx *storage.Tx, res *Resource, old *storage.Record, dryRun bool) DeleteResult {
+	if isCRDs(res) {
+		return s.deleteCRD(tx, res, old, dryRun)
+	}
 	if len(old.Obj.GetFinalizers()) > 0 {
 		if old.Obj.GetDeletionTimestamp() != nil {
 			return DeleteResult{Rec: old}
@@ -88,6 +91,7 @@ func (s *Store) removeIn(tx *storage.Tx, res *Resource, old *storage.Record, dry
 	rec := tx.Remove(res.Coll, old, old.Obj.DeepCopy())
 	if isCRDs(res) {
 		s.dropCRD(tx, rec.Obj)
+		s.syncCRDAPIServices(tx, rec.Obj)
 	} else if hooks, ok := res.Strategy.(rest.Hooks); ok {
 		hooks.AfterDelete(rec.Obj)
 	}

@@ -98,11 +98,6 @@ func (s *Store) Create(ctx context.Context, res *Resource, ns string, obj *api.U
 			return s.Admission.Recheck(ctx, attrs)
 		},
 		BeforeWrite: func(tx *storage.Tx) error {
-			if isCRDs(res) {
-				if err := s.Table.admitCRD(obj); err != nil {
-					return err
-				}
-			}
 			if sv, ok := res.Strategy.(rest.StateValidator); ok {
 				if err := sv.ValidateState(obj, nil, s.lister(tx)); err != nil {
 					return err
@@ -157,8 +152,8 @@ func (s *Store) afterWrite(tx *storage.Tx, res *Resource, rec *storage.Record, t
 			hooks.AfterDelete(rec.Obj)
 		}
 	}
-	if isCRDs(res) && typ != watch.Deleted {
-		s.syncCRDAPIServices(tx, rec.Obj)
+	if isCRDs(res) {
+		s.syncCRDAPIServices(tx, rec.Obj) // after the write: a deleted CRD serves nothing now
 	}
 	switch {
 	case isNamespaces(res) && typ == watch.Modified:
@@ -166,7 +161,7 @@ func (s *Store) afterWrite(tx *storage.Tx, res *Resource, rec *storage.Record, t
 	case typ == watch.Deleted && res.Info.Namespaced:
 		s.maybeFinishNamespace(tx, rec.Namespace())
 	case isCRDs(res) && typ != watch.Deleted:
-		s.Table.serveCRD(rec.Obj)
+		s.crdWritten(tx, res, rec)
 	case isCRDs(res):
 		s.dropCRD(tx, rec.Obj)
 	}
@@ -409,6 +404,9 @@ func ValidateUpdate(res *Resource, obj, old *api.Unstructured) error {
 				"no new finalizers can be added if the object is being deleted, found new finalizers %#v", extra)))
 		}
 	}
+	if f, ok := res.Strategy.(rest.FullUpdateValidator); ok && f.ValidatesUpdateFully() {
+		return validateFullUpdate(res, obj, old, causes)
+	}
 	causes = append(causes, res.Strategy.ValidateUpdate(obj, old)...)
 	err := Validate(res, obj)
 	if len(causes) == 0 {
@@ -421,6 +419,26 @@ func ValidateUpdate(res *Resource, obj, old *api.Unstructured) error {
 		return err
 	}
 	return api.NewInvalid(res.Info.GroupKind(), obj.GetName(), causes)
+}
+
+// validateFullUpdate is ValidateUpdate for a strategy that checks whole objects on update:
+// the metadata's causes, then the strategy's.
+func validateFullUpdate(res *Resource, obj, old *api.Unstructured, causes []api.StatusCause) error {
+	if err := validation.ValidateObjectMeta(res.Info.GroupKind().String(), obj, false, res.Info.Namespaced); err != nil {
+		var st *api.Status
+		if !errors.As(err, &st) || st.Details == nil {
+			return err
+		}
+		causes = append(causes, st.Details.Causes...)
+	}
+	causes = append(causes, res.Strategy.ValidateUpdate(obj, old)...)
+	if len(causes) > 0 {
+		return api.NewInvalid(res.Info.GroupKind(), obj.GetName(), causes)
+	}
+	if lv, ok := res.Strategy.(rest.LateValidator); ok {
+		return lv.ValidateLate(obj)
+	}
+	return nil
 }
 
 func isNamespaces(res *Resource) bool {

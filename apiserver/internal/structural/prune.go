@@ -1,104 +1,198 @@
 package structural
 
 import (
-	"fmt"
 	"slices"
 	"strconv"
+	"strings"
 )
 
-// Prune removes from obj, in place, every member s does not specify, and returns each
-// removed member as the decoder's warning text (`unknown field "spec.bogus"`), sorted. It
-// mirrors structuralpruning.PruneWithOptions (pkg/apiserver/schema/pruning) with
-// ReturnPruned set: apiVersion, kind and metadata are kept at the root and in embedded
-// resources, and x-kubernetes-preserve-unknown-fields keeps what it covers.
-func Prune(obj map[string]any, s *Schema) []string {
-	var pruned []string
-	pruneObject(obj, s, "", true, &pruned)
-	slices.Sort(pruned)
-	out := make([]string, len(pruned))
-	for i, p := range pruned {
-		out[i] = "unknown field " + strconv.Quote(p)
-	}
-	return out
-}
-
-func join(path, name string) string {
-	if path == "" {
-		return name
-	}
-	return path + "." + name
-}
-
-func pruneObject(m map[string]any, s *Schema, path string, resourceRoot bool, pruned *[]string) {
-	for name, val := range m {
-		if resourceRoot && (name == "apiVersion" || name == "kind" || name == "metadata") {
-			continue
+// Prune removes from obj, in place, every member s does not specify, and returns the paths
+// removed ("spec.bogus", "spec.items[0].x"), sorted. It mirrors
+// structuralpruning.PruneWithOptions (pkg/apiserver/schema/pruning) with isResourceRoot
+// set: apiVersion, kind and metadata are kept at the root and in embedded resources (their
+// metadata is Coerce's), and x-kubernetes-preserve-unknown-fields keeps what it covers
+// unless properties or additionalProperties say more further down.
+func Prune(obj any, s *Schema, isResourceRoot bool) []string {
+	if isResourceRoot {
+		root := Schema{}
+		if s != nil {
+			root = *s
 		}
-		var child *Schema
-		switch {
-		case s == nil:
-		case s.Properties[name] != nil:
-			child = s.Properties[name]
-		case s.Additional != nil:
-			child = s.Additional
-		case s.PreserveUnknown || s.Type == "":
-			// Kept whole, unless a deeper schema is known: nothing to prune below.
-			continue
-		default:
-			*pruned = append(*pruned, join(path, name))
-			delete(m, name)
-			continue
+		root.EmbeddedResource = true
+		s = &root
+	}
+	p := pruner{}
+	p.prune(obj, s)
+	slices.Sort(p.unknown)
+	return p.unknown
+}
+
+var metaFields = map[string]bool{"apiVersion": true, "kind": true, "metadata": true}
+
+type pruner struct {
+	path    []string
+	unknown []string
+}
+
+func (p *pruner) push(k string) {
+	if len(p.path) > 0 {
+		p.path = append(p.path, ".")
+	}
+	p.path = append(p.path, k)
+}
+
+func (p *pruner) record(k string) {
+	n := len(p.path)
+	p.push(k)
+	p.unknown = append(p.unknown, strings.Join(p.path, ""))
+	p.path = p.path[:n]
+}
+
+func (p *pruner) prune(x any, s *Schema) {
+	if s.preserves() {
+		p.skip(x, s)
+		return
+	}
+	n := len(p.path)
+	switch v := x.(type) {
+	case map[string]any:
+		if s == nil {
+			for k := range v {
+				p.record(k)
+				delete(v, k)
+			}
+			return
 		}
-		pruneValue(val, child, join(path, name), pruned)
+		for k, e := range v {
+			if s.EmbeddedResource && metaFields[k] {
+				continue
+			}
+			if c, ok := s.Properties[k]; ok {
+				p.push(k)
+				p.prune(e, c)
+			} else if s.AdditionalProperties != nil || s.AdditionalPropertiesBool != nil {
+				p.push(k)
+				p.prune(e, s.AdditionalProperties)
+			} else {
+				if !metaFields[k] || len(p.path) > 0 {
+					p.record(k)
+				}
+				delete(v, k)
+			}
+			p.path = p.path[:n]
+		}
+	case []any:
+		var items *Schema
+		if s != nil {
+			items = s.Items
+		}
+		for i, e := range v {
+			p.path = append(p.path, "[", strconv.Itoa(i), "]")
+			p.prune(e, items)
+			p.path = p.path[:n]
+		}
 	}
 }
 
-func pruneValue(x any, s *Schema, path string, pruned *[]string) {
+// skip walks what x-kubernetes-preserve-unknown-fields keeps, pruning only below the
+// properties and additionalProperties it declares.
+func (p *pruner) skip(x any, s *Schema) {
 	if s == nil {
 		return
 	}
+	n := len(p.path)
 	switch v := x.(type) {
 	case map[string]any:
-		if s.Type != "object" && !s.EmbeddedResource {
-			if s.Type == "" {
-				return
+		for k, e := range v {
+			if s.EmbeddedResource && metaFields[k] {
+				continue
 			}
+			if c, ok := s.Properties[k]; ok {
+				p.push(k)
+				p.prune(e, c)
+			} else if s.AdditionalProperties != nil || s.AdditionalPropertiesBool != nil {
+				p.push(k)
+				p.prune(e, s.AdditionalProperties)
+			}
+			p.path = p.path[:n]
 		}
-		pruneObject(v, s, path, s.EmbeddedResource, pruned)
 	case []any:
 		for i, e := range v {
-			pruneValue(e, s.Items, fmt.Sprintf("%s[%d]", path, i), pruned)
+			p.path = append(p.path, "[", strconv.Itoa(i), "]")
+			p.skip(e, s.Items)
+			p.path = p.path[:n]
 		}
 	}
 }
 
-// Default fills in, in place, every absent member whose schema has a default, walking down
-// into objects, maps and arrays. It mirrors structuraldefaulting.Default
-// (pkg/apiserver/schema/defaulting/algorithm.go); a default is applied as a deep copy, and
-// null members are defaulted as absent ones are, unless the schema is nullable.
+// PruneNulls mirrors structuraldefaulting.PruneNonNullableNullsWithoutDefaults: a null
+// member or item whose schema is neither nullable nor defaulted is removed.
+func PruneNulls(x any, s *Schema) {
+	switch v := x.(type) {
+	case map[string]any:
+		for k, e := range v {
+			c := memberSchema(s, k)
+			if e == nil && c != nil && !c.Nullable && !c.HasDefault {
+				delete(v, k)
+			} else {
+				PruneNulls(e, c)
+			}
+		}
+	case []any:
+		var items *Schema
+		if s != nil {
+			items = s.Items
+		}
+		for _, e := range v {
+			PruneNulls(e, items)
+		}
+	}
+}
+
+func memberSchema(s *Schema, k string) *Schema {
+	if s == nil {
+		return nil
+	}
+	if c, ok := s.Properties[k]; ok {
+		return c
+	}
+	return s.AdditionalProperties
+}
+
+// Default mirrors structuraldefaulting.Default (pkg/apiserver/schema/defaulting): every
+// absent member whose schema has a default gets a copy of it, and so does a null one whose
+// schema is not nullable (in maps and lists too), walking down after filling each level.
 func Default(x any, s *Schema) {
 	if s == nil {
 		return
 	}
 	switch v := x.(type) {
 	case map[string]any:
-		for _, name := range sortedKeys(s.Properties) {
-			prop := s.Properties[name]
-			cur, ok := v[name]
-			if prop.HasDefault && (!ok || (cur == nil && !prop.Nullable)) {
-				v[name] = deepCopy(prop.Default)
+		for _, k := range sortedKeys(s.Properties) {
+			c := s.Properties[k]
+			if !c.HasDefault {
+				continue
+			}
+			if cur, found := v[k]; !found || (cur == nil && !c.Nullable) {
+				v[k] = deepCopy(c.Default)
 			}
 		}
-		for name, val := range v {
-			if prop, ok := s.Properties[name]; ok {
-				Default(val, prop)
-			} else if s.Additional != nil {
-				Default(val, s.Additional)
+		for k := range v {
+			if c, ok := s.Properties[k]; ok {
+				Default(v[k], c)
+			} else if a := s.AdditionalProperties; a != nil {
+				if v[k] == nil && !a.Nullable {
+					v[k] = deepCopy(a.Default)
+				}
+				Default(v[k], a)
 			}
 		}
 	case []any:
-		for _, e := range v {
-			Default(e, s.Items)
+		for i := range v {
+			if it := s.Items; it != nil && v[i] == nil && !it.Nullable {
+				v[i] = deepCopy(it.Default)
+			}
+			Default(v[i], s.Items)
 		}
 	}
 }

@@ -2,233 +2,288 @@ package structural
 
 import (
 	"fmt"
-	"math"
-	"regexp"
 	"slices"
-	"sort"
 
 	"github.com/informer-lab/informer-lab/api"
 	"github.com/informer-lab/informer-lab/apiserver/internal/validation"
 )
 
-// Schema is one node of a structural schema. It mirrors structuralschema.Structural in
-// k8s.io/apiextensions-apiserver pkg/apiserver/schema/structural.go, with the value
-// validations of its ValueValidation folded in.
-type Schema struct {
-	Type        string // object, array, string, integer, number, boolean, or "" (any)
-	Format      string
-	Description string
-	Properties  map[string]*Schema
-	// Additional is the schema of additionalProperties: the values of a map.
-	Additional *Schema
-	Items      *Schema
-	Required   []string
-	Enum       []any
-	Default    any
-	HasDefault bool
+// The structural rules of pkg/apiserver/schema/validation.go and complete.go: a type at
+// every level (x-kubernetes-int-or-string and x-kubernetes-preserve-unknown-fields may stand
+// in), the logical junctors carrying value validations only, every field they name also
+// specified outside them, metadata at the root restricted to name and generateName.
 
-	Minimum, Maximum                   *float64
-	ExclusiveMinimum, ExclusiveMaximum bool
-	MinLength, MaxLength               *int64
-	MinItems, MaxItems                 *int64
-	Pattern                            *regexp.Regexp
-	PatternText                        string
+type level int
 
-	Nullable         bool
-	IntOrString      bool // x-kubernetes-int-or-string
-	PreserveUnknown  bool // x-kubernetes-preserve-unknown-fields
-	EmbeddedResource bool // x-kubernetes-embedded-resource
+const (
+	rootLevel level = iota
+	itemLevel
+	fieldLevel
+)
+
+// ValidateStructural mirrors ValidateStructural: the causes of every structural rule s
+// breaks, under path, sorted as the real server sorts them (by their text).
+func ValidateStructural(s *Schema, path string) []api.StatusCause {
+	var causes []api.StatusCause
+	invariants(s, rootLevel, path, &causes)
+	completeness(s, s, path, path, &causes)
+	slices.SortStableFunc(causes, func(a, b api.StatusCause) int {
+		ea, eb := a.Field+": "+a.Message, b.Field+": "+b.Message
+		switch {
+		case ea < eb:
+			return -1
+		case ea > eb:
+			return 1
+		}
+		return 0
+	})
+	return causes
 }
 
-// known lists the keywords Parse accepts: the value validations a structural schema may
-// carry and the Kubernetes extensions. Others (not, $ref, allOf with types, …) are refused.
-var known = map[string]bool{
-	"type": true, "format": true, "description": true, "title": true, "properties": true,
-	"additionalProperties": true, "items": true, "required": true, "enum": true, "default": true,
-	"minimum": true, "maximum": true, "exclusiveMinimum": true, "exclusiveMaximum": true,
-	"minLength": true, "maxLength": true, "minItems": true, "maxItems": true, "pattern": true,
-	"nullable": true, "example": true, "uniqueItems": true, "multipleOf": true,
-	"minProperties": true, "maxProperties": true, "externalDocs": true,
-	"x-kubernetes-int-or-string": true, "x-kubernetes-preserve-unknown-fields": true,
-	"x-kubernetes-embedded-resource": true, "x-kubernetes-list-type": true,
-	"x-kubernetes-list-map-keys": true, "x-kubernetes-map-type": true,
-	"x-kubernetes-validations": true,
+// NewStructuralError mirrors the errors of NewStructural that the OpenAPI checks do not
+// also report ("OpenAPIV3Schema 'schema' is not supported", …): the first one found, or "".
+func NewStructuralError(s *Schema) string {
+	if s == nil {
+		return ""
+	}
+	for _, k := range s.Unsupported {
+		switch k {
+		case "$schema":
+			return "OpenAPIV3Schema 'schema' is not supported"
+		case "$ref":
+			return "OpenAPIV3Schema '$ref' is not supported"
+		default:
+			return fmt.Sprintf("OpenAPIV3Schema '%s' is not supported", k)
+		}
+	}
+	if len(s.ItemsArray) > 0 {
+		return "OpenAPIV3Schema 'items' must be a schema, but is an array"
+	}
+	if s.PreserveUnknown != nil && !*s.PreserveUnknown {
+		return "internal error: 'x-kubernetes-preserve-unknown-fields' must be true or undefined"
+	}
+	children := []*Schema{s.Not, s.Items, s.AdditionalProperties}
+	children = append(children, s.AllOf...)
+	children = append(children, s.AnyOf...)
+	children = append(children, s.OneOf...)
+	for _, k := range sortedKeys(s.Properties) {
+		children = append(children, s.Properties[k])
+	}
+	for _, c := range children {
+		if e := NewStructuralError(c); e != "" {
+			return e
+		}
+	}
+	return ""
 }
 
-// Parse reads the schema tree m and returns its structural schema together with the causes
-// of every structural rule it breaks, under path (for a CRD:
-// "spec.versions[0].schema.openAPIV3Schema"). It mirrors NewStructural and
-// ValidateStructural in pkg/apiserver/schema.
-func Parse(m map[string]any, path string) (*Schema, []api.StatusCause) {
-	p := &parser{}
-	s := p.node(m, path, 0)
-	if s != nil && s.Type != "object" && len(p.causes) == 0 {
-		p.causes = append(p.causes, validation.Invalid(path+".type", s.Type, "must be object at the root"))
+func prop(path, name string) string { return path + ".properties[" + name + "]" }
+
+func invariants(s *Schema, lvl level, path string, causes *[]api.StatusCause) {
+	if s == nil {
+		return
 	}
-	if s != nil {
-		if md, ok := s.Properties["metadata"]; ok {
-			p.metadata(md, path+".properties[metadata]")
+	add := func(c api.StatusCause) { *causes = append(*causes, c) }
+	if s.Type == "array" && s.Items == nil {
+		add(validation.Required(path+".items", "must be specified"))
+	}
+	invariants(s.Items, itemLevel, path+".items", causes)
+	for _, k := range sortedKeys(s.Properties) {
+		invariants(s.Properties[k], fieldLevel, prop(path, k), causes)
+	}
+	hasAdditional := s.AdditionalProperties != nil || s.AdditionalPropertiesBool != nil
+	if hasAdditional && lvl == rootLevel {
+		add(validation.Forbidden(path+".additionalProperties", "must not be used at the root"))
+	}
+	invariants(s.AdditionalProperties, fieldLevel, path+".additionalProperties", causes)
+
+	if s.IntOrString && s.preserves() {
+		add(validation.Invalid(path+".x-kubernetes-preserve-unknown-fields", true, "must be false if x-kubernetes-int-or-string is true"))
+	}
+	if s.IntOrString && s.EmbeddedResource {
+		add(validation.Invalid(path+".x-kubernetes-embedded-resource", true, "must be false if x-kubernetes-int-or-string is true"))
+	}
+	junctors(s, intOrStringAnyOf(s.AnyOf), len(s.AllOf) > 0 && intOrStringAnyOf(s.AllOf[0].AnyOf), lvl, path, causes)
+
+	checkMeta := lvl == rootLevel || s.EmbeddedResource
+	switch {
+	case s.EmbeddedResource && s.Type == "":
+		add(validation.Required(path+".type", "must be object if x-kubernetes-embedded-resource is true"))
+	case s.EmbeddedResource && s.Type != "object":
+		add(validation.Invalid(path+".type", s.Type, "must be object if x-kubernetes-embedded-resource is true"))
+	case !s.EmbeddedResource && s.Type == "" && !s.IntOrString && !s.preserves():
+		detail := map[level]string{rootLevel: "must not be empty at the root", itemLevel: "must not be empty for specified array items",
+			fieldLevel: "must not be empty for specified object fields"}[lvl]
+		add(validation.Required(path+".type", detail))
+	}
+	if s.EmbeddedResource && hasAdditional {
+		add(validation.Forbidden(path+".additionalProperties", "must not be used if x-kubernetes-embedded-resource is set"))
+	}
+	if lvl == rootLevel && s.Type != "" && s.Type != "object" {
+		add(validation.Invalid(path+".type", s.Type, "must be object at the root"))
+	}
+	for _, k := range []string{"kind", "apiVersion"} {
+		if c, ok := s.Properties[k]; ok && checkMeta && c.Type != "string" {
+			add(validation.Invalid(prop(path, k)+".type", c.Type, "must be string"))
 		}
 	}
-	return s, p.causes
+	if md, ok := s.Properties["metadata"]; ok {
+		metadataInvariants(md, checkMeta, lvl, prop(path, "metadata"), causes)
+	}
+	if s.EmbeddedResource && !s.preserves() && len(s.Properties) == 0 {
+		add(validation.Required(path+".properties", "must not be empty if x-kubernetes-embedded-resource is true without x-kubernetes-preserve-unknown-fields"))
+	}
 }
 
-type parser struct{ causes []api.StatusCause }
-
-func (p *parser) add(c api.StatusCause) { p.causes = append(p.causes, c) }
-
-// maxDepth bounds the recursion of hostile schemas; real ones are a few levels deep.
-const maxDepth = 64
-
-func (p *parser) node(m map[string]any, path string, depth int) *Schema {
-	if depth > maxDepth {
-		p.add(validation.Forbidden(path, "must not be nested more than 64 levels"))
-		return nil
+// metadataInvariants mirrors validateStructuralMetadataInvariants: at the root, metadata
+// may restrict name and generateName, and say nothing else.
+func metadataInvariants(md *Schema, checkMeta bool, lvl level, path string, causes *[]api.StatusCause) {
+	if checkMeta && md.Type != "object" {
+		*causes = append(*causes, validation.Invalid(path+".type", md.Type, "must be object"))
 	}
-	s := &Schema{}
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
+	if lvl != rootLevel {
+		return
 	}
-	sort.Strings(keys)
-	for _, k := range keys {
-		if !known[k] {
-			p.add(validation.Forbidden(path+"."+k, "must not be used: this simulator knows only the keywords of a structural schema"))
-		}
+	_, name := md.Properties["name"]
+	_, gen := md.Properties["generateName"]
+	onlyNames := len(md.Properties) == 0 || (name && gen && len(md.Properties) == 2) || ((name || gen) && len(md.Properties) == 1)
+	rest := *md
+	rest.Type, rest.Default, rest.HasDefault, rest.Properties, rest.pattern = "", nil, false, nil, nil
+	if !onlyNames || !isEmpty(&rest) {
+		*causes = append(*causes, validation.Forbidden(path, "must not specify anything other than name and generateName, but metadata is implicitly specified"))
 	}
-	s.Type, _ = m["type"].(string)
-	s.Format, _ = m["format"].(string)
-	s.Description, _ = m["description"].(string)
-	s.Nullable, _ = m["nullable"].(bool)
-	s.IntOrString, _ = m["x-kubernetes-int-or-string"].(bool)
-	s.PreserveUnknown, _ = m["x-kubernetes-preserve-unknown-fields"].(bool)
-	s.EmbeddedResource, _ = m["x-kubernetes-embedded-resource"].(bool)
-	if _, ok := m["x-kubernetes-validations"]; ok {
-		p.add(validation.Forbidden(path+".x-kubernetes-validations", "CEL validation rules are not supported by this simulator"))
-	}
-	switch s.Type {
-	case "", "object", "array", "string", "integer", "number", "boolean":
-	default:
-		p.add(validation.NotSupported(path+".type", s.Type, []string{"array", "boolean", "integer", "number", "object", "string"}))
-	}
-	if s.Type == "" && !s.IntOrString && !s.PreserveUnknown {
-		p.add(validation.Required(path+".type", "must not be empty for specified object fields"))
-	}
-	if s.IntOrString && s.Type != "" {
-		p.add(validation.Forbidden(path+".type", "must be empty if x-kubernetes-int-or-string is true"))
-	}
-	if s.EmbeddedResource && s.Type != "object" {
-		p.add(validation.Invalid(path+".type", s.Type, "must be object if x-kubernetes-embedded-resource is true"))
-	}
-	if v, ok := m["default"]; ok {
-		s.Default, s.HasDefault = v, true
-	}
-	if e, ok := m["enum"].([]any); ok {
-		s.Enum = e
-	}
-	for _, r := range asSlice(m["required"]) {
-		if name, ok := r.(string); ok {
-			s.Required = append(s.Required, name)
-		}
-	}
-	s.Minimum, s.Maximum = number(m["minimum"]), number(m["maximum"])
-	s.ExclusiveMinimum, _ = m["exclusiveMinimum"].(bool)
-	s.ExclusiveMaximum, _ = m["exclusiveMaximum"].(bool)
-	s.MinLength, s.MaxLength = count(m["minLength"]), count(m["maxLength"])
-	s.MinItems, s.MaxItems = count(m["minItems"]), count(m["maxItems"])
-	if pat, ok := m["pattern"].(string); ok {
-		re, err := regexp.Compile(pat)
-		if err != nil {
-			p.add(validation.Invalid(path+".pattern", pat, "must be a valid regular expression, but isn't: "+err.Error()))
-		}
-		s.Pattern, s.PatternText = re, pat
-	}
-	if props, ok := m["properties"].(map[string]any); ok {
-		if s.Type != "object" && s.Type != "" {
-			p.add(validation.Forbidden(path+".properties", "must not be specified unless type is object"))
-		}
-		s.Properties = make(map[string]*Schema, len(props))
-		for _, name := range sortedKeys(props) {
-			child, _ := props[name].(map[string]any)
-			if child == nil {
-				p.add(validation.Required(fmt.Sprintf("%s.properties[%s].type", path, name), "must not be empty for specified object fields"))
-				continue
-			}
-			if c := p.node(child, fmt.Sprintf("%s.properties[%s]", path, name), depth+1); c != nil {
-				s.Properties[name] = c
-			}
-		}
-	}
-	switch ap := m["additionalProperties"].(type) {
-	case map[string]any:
-		if len(s.Properties) > 0 {
-			p.add(validation.Forbidden(path+".additionalProperties", "additionalProperties and properties are mutual exclusive"))
-		}
-		s.Additional = p.node(ap, path+".additionalProperties", depth+1)
-	case bool:
-		if !ap {
-			p.add(validation.Forbidden(path+".additionalProperties", "must not be false"))
-		}
-	}
-	if it, ok := m["items"].(map[string]any); ok {
-		s.Items = p.node(it, path+".items", depth+1)
-	} else if s.Type == "array" {
-		p.add(validation.Required(path+".items", "must be specified"))
-	}
-	return s
 }
 
-// metadata checks the root's metadata member: only name and generateName, strings without
-// defaults, may be specified (the metadata rule of ValidateStructural).
-func (p *parser) metadata(md *Schema, path string) {
-	if md.Type != "object" {
-		p.add(validation.Invalid(path+".type", md.Type, "must be object"))
+// isEmpty reports a node with nothing set.
+func isEmpty(s *Schema) bool {
+	return s.Type == "" && s.Format == "" && s.Title == "" && s.Description == "" && !s.Nullable && !s.HasDefault &&
+		len(s.Properties) == 0 && s.AdditionalProperties == nil && s.AdditionalPropertiesBool == nil && s.Items == nil &&
+		s.Maximum == nil && s.Minimum == nil && !s.ExclusiveMaximum && !s.ExclusiveMinimum &&
+		s.MaxLength == nil && s.MinLength == nil && s.MaxItems == nil && s.MinItems == nil &&
+		s.MaxProperties == nil && s.MinProperties == nil && s.MultipleOf == nil && !s.UniqueItems && s.Pattern == "" &&
+		s.Enum == nil && s.Required == nil && s.AllOf == nil && s.AnyOf == nil && s.OneOf == nil && s.Not == nil &&
+		s.PreserveUnknown == nil && !s.EmbeddedResource && !s.IntOrString && s.ListType == nil && s.ListMapKeys == nil &&
+		s.MapType == nil && s.Validations == nil
+}
+
+// intOrStringAnyOf reports kubebuilder's int-or-string pattern: anyOf [{type: integer},
+// {type: string}] and nothing else in either clause.
+func intOrStringAnyOf(anyOf []*Schema) bool {
+	if len(anyOf) != 2 {
+		return false
 	}
-	for _, name := range sortedKeys(md.Properties) {
-		if name != "name" && name != "generateName" {
-			p.add(validation.Forbidden(path+".properties["+name+"]", "must not be specified"))
+	for i, t := range []string{"integer", "string"} {
+		c := *anyOf[i]
+		if c.Type != t {
+			return false
+		}
+		c.Type = ""
+		if !isEmpty(&c) {
+			return false
+		}
+	}
+	return true
+}
+
+// junctors mirrors validateValueValidation: the clauses of anyOf, allOf, oneOf and not
+// (but the int-or-string patterns) are value validations only; the pattern compiles.
+func junctors(s *Schema, skipAnyOf, skipFirstAllOfAnyOf bool, lvl level, path string, causes *[]api.StatusCause) {
+	if !skipAnyOf {
+		for i, c := range s.AnyOf {
+			nested(c, false, false, lvl, fmt.Sprintf("%s.anyOf[%d]", path, i), causes)
+		}
+	}
+	for i, c := range s.AllOf {
+		nested(c, skipFirstAllOfAnyOf && i == 0, false, lvl, fmt.Sprintf("%s.allOf[%d]", path, i), causes)
+	}
+	for i, c := range s.OneOf {
+		nested(c, false, false, lvl, fmt.Sprintf("%s.oneOf[%d]", path, i), causes)
+	}
+	nested(s.Not, false, false, lvl, path+".not", causes)
+	if s.Pattern != "" && s.pattern == nil {
+		_, err := compilePattern(s.Pattern)
+		*causes = append(*causes, validation.Invalid(path+".pattern", s.Pattern, fmt.Sprintf("must be a valid regular expression, but isn't: %v", err)))
+	}
+}
+
+// nested mirrors validateNestedValueValidation.
+func nested(v *Schema, skipAnyOf, skipAllOfAnyOf bool, lvl level, path string, causes *[]api.StatusCause) {
+	if v == nil {
+		return
+	}
+	add := func(c api.StatusCause) { *causes = append(*causes, c) }
+	junctors(v, skipAnyOf, skipAllOfAnyOf, lvl, path, causes)
+	nested(v.Items, false, false, lvl, path+".items", causes)
+	for _, k := range sortedKeys(v.Properties) {
+		nested(v.Properties[k], false, false, fieldLevel, prop(path, k), causes)
+	}
+	if v.Type != "" {
+		add(validation.Forbidden(path+".type", "must be empty to be structural"))
+	}
+	if v.AdditionalProperties != nil || (v.AdditionalPropertiesBool != nil && *v.AdditionalPropertiesBool) {
+		add(validation.Forbidden(path+".additionalProperties", "must be undefined to be structural"))
+	}
+	checks := []struct {
+		set           bool
+		field, detail string
+	}{
+		{v.HasDefault, "default", "must be undefined to be structural"},
+		{v.Title != "", "title", "must be empty to be structural"},
+		{v.Description != "", "description", "must be empty to be structural"},
+		{v.Nullable, "nullable", "must be false to be structural"},
+		{v.preserves(), "x-kubernetes-preserve-unknown-fields", "must be false to be structural"},
+		{v.EmbeddedResource, "x-kubernetes-embedded-resource", "must be false to be structural"},
+		{v.IntOrString, "x-kubernetes-int-or-string", "must be false to be structural"},
+		{len(v.ListMapKeys) > 0, "x-kubernetes-list-map-keys", "must be empty to be structural"},
+		{v.ListType != nil, "x-kubernetes-list-type", "must be undefined to be structural"},
+		{v.MapType != nil, "x-kubernetes-map-type", "must be undefined to be structural"},
+		{len(v.Validations) > 0, "x-kubernetes-validations", "must be empty to be structural"},
+	}
+	for _, c := range checks {
+		if c.set {
+			add(validation.Forbidden(path+"."+c.field, c.detail))
+		}
+	}
+	if _, ok := v.Properties["metadata"]; ok {
+		add(validation.Forbidden(prop(path, "metadata"), "must not be specified in a nested context"))
+	}
+}
+
+// completeness mirrors validateStructuralCompleteness: a field a junctor's clause names must
+// be specified by the structural schema at the same place.
+func completeness(v, s *Schema, sPath, vPath string, causes *[]api.StatusCause) {
+	if v == nil {
+		return
+	}
+	clauses := func(name string, l []*Schema) {
+		for i, c := range l {
+			nestedCompleteness(c, s, sPath, fmt.Sprintf("%s.%s[%d]", vPath, name, i), causes)
+		}
+	}
+	if v.Not != nil {
+		nestedCompleteness(v.Not, s, sPath, vPath+".not", causes)
+	}
+	clauses("allOf", v.AllOf)
+	clauses("anyOf", v.AnyOf)
+	clauses("oneOf", v.OneOf)
+}
+
+func nestedCompleteness(v, s *Schema, sPath, vPath string, causes *[]api.StatusCause) {
+	if v == nil {
+		return
+	}
+	if s == nil {
+		*causes = append(*causes, validation.Required(sPath, "because it is defined in "+vPath))
+		return
+	}
+	completeness(v, s, sPath, vPath, causes)
+	nestedCompleteness(v.Items, s.Items, sPath+".items", vPath+".items", causes)
+	for _, k := range sortedKeys(v.Properties) {
+		sf, ok := s.Properties[k]
+		if !ok {
+			*causes = append(*causes, validation.Required(prop(sPath, k), "because it is defined in "+prop(vPath, k)))
 			continue
 		}
-		if c := md.Properties[name]; c.Type != "string" {
-			p.add(validation.Invalid(path+".properties["+name+"].type", c.Type, "must be string"))
-		}
+		nestedCompleteness(v.Properties[k], sf, prop(sPath, k), prop(vPath, k), causes)
 	}
-	if md.HasDefault {
-		p.add(validation.Forbidden(path+".default", "must not be specified"))
-	}
-}
-
-func asSlice(v any) []any { s, _ := v.([]any); return s }
-
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	return keys
-}
-
-func number(v any) *float64 {
-	var f float64
-	switch n := v.(type) {
-	case int64:
-		f = float64(n)
-	case int:
-		f = float64(n)
-	case float64:
-		f = n
-	default:
-		return nil
-	}
-	return &f
-}
-
-func count(v any) *int64 {
-	f := number(v)
-	if f == nil || *f < 0 || *f > math.MaxInt32 {
-		return nil
-	}
-	n := int64(*f)
-	return &n
 }

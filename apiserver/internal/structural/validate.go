@@ -4,62 +4,217 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
-	"reflect"
-	"strconv"
 	"strings"
-	"time"
-	"unicode/utf8"
 
 	"github.com/informer-lab/informer-lab/api"
 	"github.com/informer-lab/informer-lab/apiserver/internal/validation"
 )
 
-// Validate checks obj against s, as the custom resource validator of
-// k8s.io/apiextensions-apiserver pkg/apiserver/validation (kube-openapi's SchemaValidator
-// underneath) does, and returns the field causes with the real messages. metadata, apiVersion
-// and kind at the root are left to the object-meta checks.
-func Validate(s *Schema, obj map[string]any) []api.StatusCause {
-	v := &validator{}
-	if s == nil {
+// The value validation of custom objects: kube-openapi's SchemaValidator
+// (k8s.io/kube-openapi pkg/validation/validate) as apiextensions-apiserver builds it
+// (pkg/apiserver/validation: NewSchemaValidator, ValidateCustomResource and the ratcheting
+// of ValidateCustomResourceUpdate). Each node runs the validators kube-openapi runs, in its
+// order (type, the junctors, string, format, number, array, enum, object), counts matches as
+// it does (anyOf and oneOf report the best-matching clause's errors), deduplicates errors by
+// their text, and turns them into field causes as kubeOpenAPIResultToFieldErrors does:
+// errors that are not about one field (the junctors', range checks of the schema's own
+// bounds) get the field "<nil>" at the root.
+
+// errKind says what field error a kube-openapi error becomes.
+type errKind int
+
+const (
+	kInvalid      errKind = iota // any other *errors.Validation: field.Invalid
+	kRequired                    // field.Required
+	kEnum                        // field.NotSupported
+	kTooLong                     // field.TooLong
+	kMaxItems                    // field.TooMany
+	kTooManyProps                // field.TooMany
+	kType                        // field.TypeInvalid
+	kPlain                       // not an *errors.Validation: field.Invalid of the whole value, ""
+)
+
+type verr struct {
+	kind     errKind
+	name     string // the path kube-openapi names ("spec.replicas", "" for the value itself)
+	value    any
+	valid    int64
+	enum     []any
+	msg      string
+	hasValue bool
+}
+
+// result mirrors validate.Result: errors deduplicated by text, and a match count.
+type result struct {
+	errs    []verr
+	matches int
+}
+
+func (r *result) add(errs ...verr) {
+	for _, e := range errs {
+		dup := false
+		for _, x := range r.errs {
+			if x.msg == e.msg {
+				dup = true
+				break
+			}
+		}
+		if !dup {
+			r.errs = append(r.errs, e)
+		}
+	}
+}
+
+func (r *result) merge(others ...*result) *result {
+	for _, o := range others {
+		if o != nil {
+			r.add(o.errs...)
+			r.matches += o.matches
+		}
+	}
+	return r
+}
+
+func (r *result) valid() bool { return r == nil || len(r.errs) == 0 }
+
+func one(e verr) *result { return &result{errs: []verr{e}} }
+
+// Validator checks values against one schema. The zero value checks as the validator of
+// custom objects does; Defaults is the one ValidateDefaults builds from the structural
+// schema (formats kept as written, x-kubernetes-int-or-string not turned into a type).
+type Validator struct {
+	Schema   *Schema
+	Defaults bool
+}
+
+// Validate mirrors ValidateCustomResource: the causes of value against the schema, their
+// fields under prefix ("" for a whole object, "status" for a status update,
+// "….default" for a default).
+func (v Validator) Validate(prefix string, value any) []api.StatusCause {
+	if v.Schema == nil {
 		return nil
 	}
-	for _, name := range s.Required {
-		if _, ok := obj[name]; !ok {
-			v.causes = append(v.causes, validation.Required(name, ""))
-		}
-	}
-	for _, name := range sortedKeys(obj) {
-		if name == "metadata" || name == "apiVersion" || name == "kind" {
-			continue
-		}
-		if c := s.child(name); c != nil {
-			v.value(c, obj[name], name)
-		}
-	}
-	return v.causes
+	c := &vctx{defaults: v.Defaults}
+	return toCauses(prefix, c.node(v.Schema, "", value, nil))
 }
 
-type validator struct{ causes []api.StatusCause }
-
-// child is the schema of member name of an object node, or nil when nothing checks it.
-func (s *Schema) child(name string) *Schema {
-	if c, ok := s.Properties[name]; ok {
-		return c
+// ValidateUpdate mirrors ValidateCustomResourceUpdate with CRDValidationRatcheting (on by
+// default since v1.30): the errors of a part of value that equals its correlated part of
+// old (same member of an object or map, same key in a map-list) are dropped, so that an
+// object invalid under a tightened schema can still be updated elsewhere.
+func (v Validator) ValidateUpdate(prefix string, value, old any) []api.StatusCause {
+	if v.Schema == nil {
+		return nil
 	}
-	return s.Additional
+	c := &vctx{defaults: v.Defaults}
+	return toCauses(prefix, c.node(v.Schema, "", value, newCorrelation(value, old, v.Schema)))
 }
 
-// invalid is the kube-openapi error that becomes field.Invalid: the detail repeats the
-// path with "in body".
-func (v *validator) invalid(path string, value any, format string, args ...any) {
-	v.causes = append(v.causes, validation.Invalid(path, value, path+" in body "+fmt.Sprintf(format, args...)))
+type vctx struct{ defaults bool }
+
+// types is the schema's type as the validator sees it: int-or-string is both types for
+// custom objects (ConvertJSONSchemaProps), nothing for defaults (ToKubeOpenAPI).
+func (c *vctx) types(s *Schema) []string {
+	if s.IntOrString && !c.defaults {
+		return []string{"integer", "string"}
+	}
+	if s.Type == "" {
+		return nil
+	}
+	return []string{s.Type}
 }
 
-// typeName is the JSON type kube-openapi reports for a value.
-func typeName(x any) string {
-	switch n := x.(type) {
-	case nil:
-		return "null"
+// format is the schema's format after StripUnsupportedFormatsPostProcess, for custom
+// objects; as written for defaults.
+func (c *vctx) format(s *Schema, types []string) string {
+	if c.defaults || s.Format == "" {
+		return s.Format
+	}
+	t := ""
+	if len(types) == 1 {
+		t = types[0]
+	}
+	switch t {
+	case "", "string":
+		if supportedFormats[strings.ReplaceAll(s.Format, "-", "")] {
+			return s.Format
+		}
+	case "integer":
+		if s.Format == "int32" || s.Format == "int64" {
+			return s.Format
+		}
+	case "number":
+		if s.Format == "float" || s.Format == "double" {
+			return s.Format
+		}
+	}
+	return ""
+}
+
+func join(path, name string) string {
+	if path == "" {
+		return name
+	}
+	return path + "." + name
+}
+
+// node mirrors SchemaValidator.Validate for one schema node, then the ratcheting of
+// ratchetingValueValidator when the node is correlated with an old value.
+func (c *vctx) node(s *Schema, path string, data any, cor *correlation) *result {
+	res := &result{}
+	if s == nil {
+		return res
+	}
+	types := c.types(s)
+	format := c.format(s, types)
+	if data == nil {
+		res.merge(typeCheck(types, s.Nullable, format, path, nil))
+		res.merge(enumCheck(s.Enum, path, nil))
+		return ratchet(res, cor)
+	}
+	kind := kindOf(data)
+	run := func(r *result) { res.merge(r); res.matches++ }
+	if len(types) > 0 || format != "" {
+		run(typeCheck(types, s.Nullable, format, path, data))
+	}
+	run(c.junctors(s, path, data))
+	if kind == "string" {
+		run(stringCheck(s, path, data.(string)))
+		if knownFormat(format) {
+			run(formatCheck(format, path, data.(string)))
+		}
+	}
+	if kind == "integer" || kind == "number" {
+		t, f := "", ""
+		if len(types) == 1 && (types[0] == "integer" || types[0] == "number") {
+			t = types[0]
+			if (t == "integer" && (format == "int32" || format == "int64")) || (t == "number" && (format == "float" || format == "double")) {
+				f = format
+			}
+		}
+		run(numberCheck(s, t, f, path, data))
+	}
+	if kind == "array" {
+		run(c.array(s, path, data.([]any), cor))
+	}
+	run(enumCheck(s.Enum, path, data))
+	if kind == "object" {
+		run(c.object(s, path, data.(map[string]any), cor))
+	}
+	res.matches++
+	return ratchet(res, cor)
+}
+
+// ratchet drops the errors of a node equal to its old self (MergeAsWarnings).
+func ratchet(res *result, cor *correlation) *result {
+	if cor != nil && !res.valid() && cor.equal() {
+		return &result{matches: res.matches}
+	}
+	return res
+}
+
+func kindOf(x any) string {
+	switch x.(type) {
 	case string:
 		return "string"
 	case bool:
@@ -67,109 +222,256 @@ func typeName(x any) string {
 	case int64, int:
 		return "integer"
 	case float64:
-		if n == math.Trunc(n) {
-			return "integer"
-		}
 		return "number"
 	case []any:
 		return "array"
 	case map[string]any:
 		return "object"
 	}
-	return "unknown"
+	return ""
 }
 
-func (v *validator) value(s *Schema, x any, path string) {
-	if x == nil {
-		if !s.Nullable && s.Type != "" {
-			v.typeInvalid(path, x, s.Type)
-		}
-		return
+// invalidType mirrors errors.InvalidType: the value kube-openapi reports is the type or
+// format found, quoted in the message when it is a string.
+func invalidType(path, want string, value any) verr {
+	var msg string
+	if s, ok := value.(string); ok {
+		msg = fmt.Sprintf("%s in body must be of type %s: %q", path, want, s)
+	} else {
+		msg = fmt.Sprintf("%s in body must be of type %s", path, want)
 	}
-	got := typeName(x)
-	switch {
-	case s.IntOrString:
-		if got != "integer" && got != "string" {
-			v.causes = append(v.causes, validation.Invalid(path, x, path+" in body must be of type integer,string: "+strconv.Quote(got)))
-			return
+	return verr{kind: kType, name: path, value: value, hasValue: true, msg: msg}
+}
+
+func has(list []string, s string) bool { return contains(list, s) }
+
+// typeCheck mirrors typeValidator.Validate.
+func typeCheck(types []string, nullable bool, format, path string, data any) *result {
+	if data == nil {
+		if len(types) > 0 && !has(types, "null") && !nullable {
+			return one(invalidType(path, strings.Join(types, ","), "null"))
 		}
-	case s.Type == "":
-	case s.Type == "number" && got == "integer":
-	case s.Type != got:
-		v.typeInvalid(path, x, s.Type)
-		return
+		return &result{matches: 1}
 	}
-	if len(s.Enum) > 0 && !inEnum(s.Enum, x) {
-		values := make([]string, len(s.Enum))
-		for i, e := range s.Enum {
-			if str, ok := e.(string); ok {
-				values[i] = str
-			} else {
-				b, _ := json.Marshal(e)
-				values[i] = string(b)
+	kind := kindOf(data)
+	schFormat := ""
+	switch kind {
+	case "integer":
+		schFormat = "int64"
+	case "number":
+		schFormat = "float64"
+	}
+	isFloatInt := kind == "number" && isJSONInteger(data.(float64)) && has(types, "integer")
+	isIntFloat := kind == "integer" && has(types, "number")
+	if kind != "string" && kind != "array" && format != "" && !(has(types, kind) || schFormat == format || isFloatInt || isIntFloat) {
+		return one(invalidType(path, format, schFormat))
+	}
+	if !(has(types, "number") || has(types, "integer")) && format != "" && (kind == "string" || kind == "array") {
+		return &result{matches: 1}
+	}
+	if !(has(types, kind) || isFloatInt || isIntFloat) {
+		return one(invalidType(path, strings.Join(types, ","), kind))
+	}
+	return &result{matches: 1}
+}
+
+// isJSONInteger mirrors swag.IsFloat64AJSONInteger.
+func isJSONInteger(f float64) bool {
+	if math.IsNaN(f) || math.IsInf(f, 0) || f < -(1<<53) || f > 1<<53 {
+		return false
+	}
+	return f == math.Trunc(f)
+}
+
+// junctors mirrors schemaPropsValidator.Validate: anyOf, oneOf, allOf, not.
+func (c *vctx) junctors(s *Schema, path string, data any) *result {
+	main := &result{}
+	if len(s.AnyOf) > 0 {
+		var best, first *result
+		ok := false
+		for _, clause := range s.AnyOf {
+			r := c.node(clause, path, data, nil)
+			if r.valid() {
+				best, ok, first = nil, true, r
+				break
+			}
+			if best == nil || r.matches > best.matches {
+				best = r
 			}
 		}
-		v.causes = append(v.causes, validation.NotSupported(path, x, values))
+		if !ok {
+			main.add(verr{kind: kPlain, msg: fmt.Sprintf("%q must validate at least one schema (anyOf)", path)})
+		}
+		if best != nil {
+			main.merge(best)
+		} else if first != nil {
+			main.merge(first)
+		}
 	}
-	switch val := x.(type) {
-	case string:
-		v.str(s, val, path)
-	case int64, int, float64:
-		v.num(s, x, path)
-	case []any:
-		if s.MaxItems != nil && int64(len(val)) > *s.MaxItems {
-			v.causes = append(v.causes, api.StatusCause{Type: api.CauseTypeTooMany, Field: path,
-				Message: fmt.Sprintf("Too many: %d: must have at most %d %s", len(val), *s.MaxItems, plural(*s.MaxItems, "item"))})
-		}
-		if s.MinItems != nil && int64(len(val)) < *s.MinItems {
-			v.invalid(path, int64(len(val)), "should have at least %d items", *s.MinItems)
-		}
-		if s.Items != nil {
-			for i, e := range val {
-				v.value(s.Items, e, fmt.Sprintf("%s[%d]", path, i))
-			}
-		}
-	case map[string]any:
-		if s.EmbeddedResource {
-			v.embedded(val, path)
-		}
-		for _, name := range s.Required {
-			if _, ok := val[name]; !ok {
-				v.causes = append(v.causes, validation.Required(path+"."+name, ""))
-			}
-		}
-		for _, name := range sortedKeys(val) {
-			if s.EmbeddedResource && (name == "metadata" || name == "apiVersion" || name == "kind") {
+	if len(s.OneOf) > 0 {
+		var best, first *result
+		validated := 0
+		for _, clause := range s.OneOf {
+			r := c.node(clause, path, data, nil)
+			if r.valid() {
+				validated++
+				best = nil
+				if first == nil {
+					first = r
+				}
 				continue
 			}
-			if c := s.child(name); c != nil {
-				v.value(c, val[name], path+"."+name)
+			if validated == 0 && (best == nil || r.matches > best.matches) {
+				best = r
 			}
 		}
+		if validated != 1 {
+			more := "Found none valid"
+			if validated > 0 {
+				more = fmt.Sprintf("Found %d valid alternatives", validated)
+			}
+			main.add(verr{kind: kPlain, msg: fmt.Sprintf("%q must validate one and only one schema (oneOf). %s", path, more)})
+			if best != nil {
+				main.merge(best)
+			}
+		} else if first != nil {
+			main.merge(first)
+		}
 	}
+	if len(s.AllOf) > 0 {
+		validated := 0
+		for _, clause := range s.AllOf {
+			r := c.node(clause, path, data, nil)
+			if r.valid() {
+				validated++
+			}
+			main.merge(r)
+		}
+		if validated != len(s.AllOf) {
+			more := ""
+			if validated == 0 {
+				more = ". None validated"
+			}
+			main.add(verr{kind: kPlain, msg: fmt.Sprintf("%q must validate all the schemas (allOf)%s", path, more)})
+		}
+	}
+	if s.Not != nil && c.node(s.Not, path, data, nil).valid() {
+		main.add(verr{kind: kPlain, msg: fmt.Sprintf("%q must not validate the schema (not)", path)})
+	}
+	main.matches++
+	return main
 }
 
-// embedded mirrors validateEmbeddedResource (pkg/apiserver/schema/objectmeta): an embedded
-// object needs a string apiVersion and a kind that is a DNS-1035 label in any case.
-func (v *validator) embedded(m map[string]any, path string) {
-	for _, name := range []string{"apiVersion", "kind"} {
-		x, found := m[name]
-		str, isString := x.(string)
-		switch {
-		case !found:
-			v.causes = append(v.causes, validation.Required(path+"."+name, ""))
-		case !isString:
-			v.causes = append(v.causes, validation.Invalid(path+"."+name, x, "must be a string"))
-		case str == "":
-			v.causes = append(v.causes, validation.Invalid(path+"."+name, str, "must not be empty"))
-		case name == "kind":
-			if errs := validation.IsDNS1035Label(strings.ToLower(str)); len(errs) > 0 {
-				v.causes = append(v.causes, validation.Invalid(path+".kind", str, "may have mixed case, but should otherwise match: "+strings.Join(errs, ",")))
-			}
-		case strings.Count(str, "/") > 1:
-			v.causes = append(v.causes, validation.Invalid(path+".apiVersion", str, "unexpected GroupVersion string: "+str))
+// array mirrors schemaSliceValidator.Validate.
+func (c *vctx) array(s *Schema, path string, data []any, cor *correlation) *result {
+	res := &result{}
+	if s.Items != nil {
+		for i, e := range data {
+			res.merge(c.node(s.Items, fmt.Sprintf("%s[%d]", path, i), e, cor.index(i)))
 		}
 	}
+	size := int64(len(data))
+	if s.MinItems != nil && size < *s.MinItems {
+		res.add(verr{kind: kInvalid, name: path, value: size, hasValue: true, msg: fmt.Sprintf("%s in body should have at least %d items", path, *s.MinItems)})
+	}
+	if s.MaxItems != nil && size > *s.MaxItems {
+		res.add(verr{kind: kMaxItems, name: path, value: size, valid: *s.MaxItems, msg: fmt.Sprintf("%s in body should have at most %d items", path, *s.MaxItems)})
+	}
+	if s.UniqueItems {
+		for i := range data {
+			for j := 0; j < i; j++ {
+				if jsonEqual(data[i], data[j]) {
+					res.add(verr{kind: kInvalid, name: path, msg: fmt.Sprintf("%s in body shouldn't contain duplicates", path)})
+				}
+			}
+		}
+	}
+	res.matches++
+	return res
+}
+
+// object mirrors objectValidator.Validate, members in sorted order (kube-openapi walks Go
+// maps, in no order).
+func (c *vctx) object(s *Schema, path string, data map[string]any, cor *correlation) *result {
+	res := &result{}
+	n := int64(len(data))
+	if s.MinProperties != nil && n < *s.MinProperties {
+		res.add(verr{kind: kInvalid, name: path, value: n, hasValue: true, msg: fmt.Sprintf("%s in body should have at least %d properties", path, *s.MinProperties)})
+	}
+	if s.MaxProperties != nil && n > *s.MaxProperties {
+		res.add(verr{kind: kTooManyProps, name: path, value: n, valid: *s.MaxProperties, msg: fmt.Sprintf("%s in body should have at most %d properties", path, *s.MaxProperties)})
+	}
+	keys := sortedKeys(data)
+	if s.AdditionalPropertiesBool != nil && !*s.AdditionalPropertiesBool {
+		for _, k := range keys {
+			if _, ok := s.Properties[k]; !ok {
+				res.add(verr{kind: kInvalid, name: path, value: k, hasValue: true, msg: fmt.Sprintf("%s.%s in body is a forbidden property", path, k)})
+			}
+		}
+	} else if s.AdditionalProperties != nil {
+		for _, k := range keys {
+			if _, ok := s.Properties[k]; !ok {
+				res.merge(c.node(s.AdditionalProperties, path+"."+k, data[k], cor.key(k, path == "")))
+			}
+		}
+	}
+	for _, k := range sortedKeys(s.Properties) {
+		if v, ok := data[k]; ok {
+			res.merge(c.node(s.Properties[k], join(path, k), v, cor.key(k, path == "")))
+		}
+	}
+	for _, k := range s.Required {
+		if _, ok := data[k]; !ok {
+			res.add(verr{kind: kRequired, name: path + "." + k, msg: fmt.Sprintf("%s.%s in body is required", path, k)})
+		}
+	}
+	return res
+}
+
+// toCauses mirrors kubeOpenAPIResultToFieldErrors.
+func toCauses(prefix string, res *result) []api.StatusCause {
+	var causes []api.StatusCause
+	for _, e := range res.errs {
+		field := prefix
+		if e.kind != kPlain && e.name != "" && e.name != "." {
+			field = join(prefix, strings.TrimPrefix(e.name, "."))
+		}
+		if field == "" {
+			field = "<nil>"
+		}
+		value := e.value
+		if !e.hasValue || value == nil {
+			value = ""
+		}
+		switch e.kind {
+		case kRequired:
+			causes = append(causes, validation.Required(field, ""))
+		case kEnum:
+			values := make([]string, len(e.enum))
+			for i, a := range e.enum {
+				if s, ok := a.(string); ok {
+					values[i] = s
+				} else {
+					b, _ := json.Marshal(a)
+					values[i] = string(b)
+				}
+			}
+			causes = append(causes, validation.NotSupported(field, e.value, values))
+		case kTooLong:
+			causes = append(causes, validation.TooLong(field, int(e.valid)))
+		case kMaxItems, kTooManyProps:
+			actual, _ := e.value.(int64)
+			causes = append(causes, api.StatusCause{Type: api.CauseTypeTooMany, Field: field,
+				Message: fmt.Sprintf("Too many: %d: must have at most %d %s", actual, e.valid, plural(e.valid, "item"))})
+		case kType:
+			c := validation.Invalid(field, value, e.msg)
+			c.Type = api.CauseTypeTypeInvalid
+			causes = append(causes, c)
+		default:
+			causes = append(causes, validation.Invalid(field, value, e.msg))
+		}
+	}
+	return causes
 }
 
 func plural(n int64, word string) string {
@@ -177,108 +479,4 @@ func plural(n int64, word string) string {
 		return word
 	}
 	return word + "s"
-}
-
-func (v *validator) typeInvalid(path string, x any, want string) {
-	// The value kube-openapi reports is the JSON type found, not the value itself.
-	v.invalid(path, typeName(x), "must be of type %s: %q", want, typeName(x))
-}
-
-func (v *validator) str(s *Schema, val, path string) {
-	n := int64(utf8.RuneCountInString(val))
-	if s.MaxLength != nil && n > *s.MaxLength {
-		v.causes = append(v.causes, validation.TooLong(path, int(*s.MaxLength)))
-	}
-	if s.MinLength != nil && n < *s.MinLength {
-		v.invalid(path, val, "should be at least %d chars long", *s.MinLength)
-	}
-	if s.Pattern != nil && !s.Pattern.MatchString(val) {
-		v.invalid(path, val, "should match '%s'", s.PatternText)
-	}
-	if s.Format != "" && !formatOK(s.Format, val) {
-		v.invalid(path, val, "must be of type %s: %q", s.Format, val)
-	}
-}
-
-func (v *validator) num(s *Schema, x any, path string) {
-	f := toFloat(x)
-	if m := s.Maximum; m != nil {
-		if s.ExclusiveMaximum && f >= *m {
-			v.invalid(path, x, "should be less than %v", *m)
-		} else if !s.ExclusiveMaximum && f > *m {
-			v.invalid(path, x, "should be less than or equal to %v", *m)
-		}
-	}
-	if m := s.Minimum; m != nil {
-		if s.ExclusiveMinimum && f <= *m {
-			v.invalid(path, x, "should be greater than %v", *m)
-		} else if !s.ExclusiveMinimum && f < *m {
-			v.invalid(path, x, "should be greater than or equal to %v", *m)
-		}
-	}
-}
-
-func toFloat(x any) float64 {
-	switch n := x.(type) {
-	case int64:
-		return float64(n)
-	case int:
-		return float64(n)
-	case float64:
-		return n
-	}
-	return 0
-}
-
-func inEnum(enum []any, x any) bool {
-	for _, e := range enum {
-		if reflect.DeepEqual(e, x) || (isNumber(e) && isNumber(x) && toFloat(e) == toFloat(x)) {
-			return true
-		}
-	}
-	return false
-}
-
-func isNumber(x any) bool {
-	switch x.(type) {
-	case int64, int, float64:
-		return true
-	}
-	return false
-}
-
-// formatOK checks the string formats the apiextensions validator registers (a subset of
-// kube-openapi's strfmt): unknown formats pass, as they do upstream.
-func formatOK(format, val string) bool {
-	switch format {
-	case "date-time", "datetime":
-		_, err := time.Parse(time.RFC3339Nano, val)
-		return err == nil
-	case "date":
-		_, err := time.Parse("2006-01-02", val)
-		return err == nil
-	case "int32":
-		_, err := strconv.ParseInt(val, 10, 32)
-		return err == nil
-	case "int64":
-		_, err := strconv.ParseInt(val, 10, 64)
-		return err == nil
-	case "byte":
-		return isBase64(val)
-	case "uuid":
-		return len(val) == 36 && strings.Count(val, "-") == 4
-	}
-	return true
-}
-
-func isBase64(val string) bool {
-	if len(val)%4 != 0 {
-		return false
-	}
-	for _, r := range strings.TrimRight(val, "=") {
-		if !(r >= 'A' && r <= 'Z' || r >= 'a' && r <= 'z' || r >= '0' && r <= '9' || r == '+' || r == '/') {
-			return false
-		}
-	}
-	return true
 }

@@ -1,24 +1,53 @@
 package apiextensions
 
 import (
+	"regexp"
+	"strconv"
+	"strings"
+
 	"github.com/informer-lab/informer-lab/api"
 	"github.com/informer-lab/informer-lab/apiserver/internal/printers"
 	"github.com/informer-lab/informer-lab/apiserver/internal/structural"
 )
 
-// Serving is what one established CRD serves its objects with; it is replaced whole
-// when the CRD changes.
+// Serving is what one CRD serves its objects with, built from the CRD as stored and
+// replaced whole when it changes: each served version's schema, columns and subresources
+// (crdInfo of the custom resource handler), and the converter between versions.
 type Serving struct {
-	Key     string // uid and resourceVersion of the CRD it was built from (OpenAPI cache key)
+	Key       string // uid and resourceVersion of the CRD it was built from (OpenAPI cache key)
+	Spec      Spec
+	Storage   string // the storage version
+	Home      string // the version the resource is registered at: the storage version if served
+	Versions  map[string]*VersionServing
+	Converter *Converter
+}
+
+// VersionServing is one served version.
+type VersionServing struct {
+	Name    string
 	Schema  *structural.Schema
+	Status  *structural.Schema // properties[status], the status subresource's schema
+	Rules   structural.RuleProgram
 	OpenAPI map[string]any // the version's openAPIV3Schema, for /openapi/v3
 	Printer *printers.Printer
 	Scale   *Scale
+	// HasStatus and HasScale: the version's subresources.
+	HasStatus, HasScale bool
+	Deprecated          bool
+	DeprecationWarning  *string
 }
 
-// ServedVersion picks the version the resource is registered at: the storage version when
+// Version returns the serving of version v, or of the home version when v is not served.
+func (s *Serving) Version(v string) *VersionServing {
+	if vs, ok := s.Versions[v]; ok {
+		return vs
+	}
+	return s.Versions[s.Home]
+}
+
+// HomeVersion picks the version the resource is registered at: the storage version when
 // it is served, else the first served one; -1 when none is.
-func ServedVersion(spec Spec) int {
+func HomeVersion(spec Spec) int {
 	first := -1
 	for i, v := range spec.Versions {
 		if v.Served && v.Storage {
@@ -31,57 +60,104 @@ func ServedVersion(spec Spec) int {
 	return first
 }
 
-// ServingOf builds the serving state of a valid CRD's version i.
-func ServingOf(obj *api.Unstructured, spec Spec, i int) *Serving {
-	v := spec.Versions[i]
-	tree, _ := VersionSchema(obj, i)
-	sch, _ := structural.Parse(tree, "")
-	cols := make([]printers.Column, len(v.Columns))
-	for j, c := range v.Columns {
-		cols[j] = printers.Column{Name: c.Name, Type: c.Type, Format: c.Format, Description: c.Description, Priority: c.Priority, JSONPath: c.JSONPath}
-	}
+// ServingOf builds the serving state of a valid CRD.
+func ServingOf(obj *api.Unstructured) *Serving {
+	spec := ReadSpec(obj)
 	cs := &Serving{
-		Key:     obj.GetUID() + "/" + obj.GetResourceVersion(),
-		Schema:  sch,
-		OpenAPI: tree,
-		Printer: printers.ForColumns(cols),
+		Key:       obj.GetUID() + "/" + obj.GetResourceVersion(),
+		Spec:      spec,
+		Storage:   spec.StorageVersion(),
+		Versions:  map[string]*VersionServing{},
+		Converter: NewConverter(spec),
 	}
-	if v.Subresources != nil {
-		cs.Scale = v.Subresources.Scale
+	if h := HomeVersion(spec); h >= 0 {
+		cs.Home = spec.Versions[h].Name
+	}
+	for i, v := range spec.Versions {
+		if !v.Served {
+			continue
+		}
+		tree, _ := VersionSchema(obj, i)
+		vs := &VersionServing{Name: v.Name, OpenAPI: tree, Deprecated: v.Deprecated, DeprecationWarning: v.DeprecationWarning}
+		if tree != nil {
+			vs.Schema = structural.Parse(tree)
+			vs.Status = vs.Schema.Properties["status"]
+			if structural.Rules != nil {
+				vs.Rules, _ = structural.Rules.Compile(vs.Schema, "")
+			}
+		}
+		cols := make([]printers.Column, len(v.Columns))
+		for j, c := range v.Columns {
+			cols[j] = printers.Column{Name: c.Name, Type: c.Type, Format: c.Format, Description: c.Description, Priority: c.Priority, JSONPath: c.JSONPath}
+		}
+		vs.Printer = printers.ForColumns(cols)
+		if sub := v.Subresources; sub != nil {
+			vs.HasStatus = sub.Status != nil
+			vs.HasScale = sub.Scale != nil
+			vs.Scale = sub.Scale
+		}
+		cs.Versions[v.Name] = vs
 	}
 	return cs
 }
 
-// Status is the status the naming and establishing controllers write on a new CRD.
-func Status(spec Spec, now api.Time) map[string]any {
-	ts := now.UTC().Format("2006-01-02T15:04:05Z")
-	names := map[string]any{"plural": spec.Names.Plural, "singular": spec.Names.Singular, "kind": spec.Names.Kind, "listKind": spec.Names.ListKind}
-	if len(spec.Names.ShortNames) > 0 {
-		names["shortNames"] = toAnySlice(spec.Names.ShortNames)
+// DeprecationWarningText is the Warning a request at a deprecated version gets: the
+// version's deprecationWarning, else "<group>/<version> <Kind> is deprecated".
+func (s *Serving) DeprecationWarningText(version string) string {
+	vs, ok := s.Versions[version]
+	if !ok || !vs.Deprecated {
+		return ""
 	}
-	if len(spec.Names.Categories) > 0 {
-		names["categories"] = toAnySlice(spec.Names.Categories)
+	if vs.DeprecationWarning != nil {
+		return *vs.DeprecationWarning
 	}
-	var stored []any
-	for _, v := range spec.Versions {
-		if v.Storage {
-			stored = append(stored, v.Name)
+	msg := s.Spec.Group + "/" + version + " " + s.Spec.Names.Kind + " is deprecated"
+	newer := ""
+	for _, v := range s.Spec.Versions {
+		if v.Served && !v.Deprecated && CompareKubeAwareVersions(version, v.Name) < 0 && (newer == "" || CompareKubeAwareVersions(v.Name, newer) > 0) {
+			newer = v.Name
 		}
 	}
-	return map[string]any{
-		"acceptedNames": names,
-		"conditions": []any{
-			map[string]any{"type": "NamesAccepted", "status": "True", "reason": "NoConflicts", "message": "no conflicts found", "lastTransitionTime": ts},
-			map[string]any{"type": "Established", "status": "True", "reason": "InitialNamesAccepted", "message": "the initial names have been accepted", "lastTransitionTime": ts},
-		},
-		"storedVersions": stored,
+	if newer != "" {
+		msg += "; use " + s.Spec.Group + "/" + newer + " " + s.Spec.Names.Kind
 	}
+	return msg
 }
 
-func toAnySlice(ss []string) []any {
-	out := make([]any, len(ss))
-	for i, s := range ss {
-		out[i] = s
+var kubeVersion = regexp.MustCompile(`^v(\d+)(?:(alpha|beta)(\d+))?$`)
+
+// CompareKubeAwareVersions mirrors version.CompareKubeAwareVersionStrings: GA above beta
+// above alpha, then the major and minor numbers; names of another shape sort below, by
+// reverse text.
+func CompareKubeAwareVersions(a, b string) int {
+	if a == b {
+		return 0
 	}
-	return out
+	parse := func(v string) (major, typ, minor int, ok bool) {
+		m := kubeVersion.FindStringSubmatch(v)
+		if m == nil {
+			return 0, 0, 0, false
+		}
+		typ = map[string]int{"alpha": 0, "beta": 1, "": 2}[m[2]]
+		major, _ = strconv.Atoi(m[1])
+		if m[3] != "" {
+			minor, _ = strconv.Atoi(m[3])
+		}
+		return major, typ, minor, true
+	}
+	am, at, an, aok := parse(a)
+	bm, bt, bn, bok := parse(b)
+	switch {
+	case !aok && !bok:
+		return strings.Compare(b, a)
+	case !aok:
+		return -1
+	case !bok:
+		return 1
+	case at != bt:
+		return at - bt
+	case am != bm:
+		return am - bm
+	}
+	return an - bn
 }

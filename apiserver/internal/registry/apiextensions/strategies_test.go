@@ -13,59 +13,55 @@ import (
 	"github.com/informer-lab/informer-lab/apiserver/internal/registry/rest"
 )
 
-// TestCh01_Strategy_CRDPrepareForCreate checks the CRD strategy's create: the status the
-// naming and establishing controllers write (NamesAccepted and Established, at the
-// request's time in UTC, to the second), whatever the body's status said.
+// TestCh01_Strategy_CRDPrepareForCreate checks the CRD strategy's create: whatever the
+// body's status said, the status is the one the real server stores before any controller
+// has seen the CRD (no conditions, empty accepted names, the storage version stored), and
+// the controllers then write the accepted names, NamesAccepted, Established and, for a
+// protected group, the API approval condition, at the write's time in UTC.
 func TestCh01_Strategy_CRDPrepareForCreate(t *testing.T) {
 	s := NewStrategy()
 	assert.False(t, s.NamespaceScoped())
 	assert.True(t, s.HasStatus())
 	assert.True(t, s.HasGeneration())
 	assert.False(t, s.HasScale())
-	assert.True(t, s.AllowUnconditionalUpdate())
+	assert.False(t, s.AllowUnconditionalUpdate(), "an update needs a resourceVersion")
 	assert.Equal(t, map[string][]string{"v1": {"status"}}, s.GetResetFields())
 
-	est := time.FixedZone("EST", -5*3600)
-	tests := []struct {
-		name   string
-		now    time.Time
-		edit   func(o *api.Unstructured)
-		wantTS string
-		want   func(ts string) map[string]any
-	}{
-		{name: "foo", now: time.Date(2026, 3, 4, 5, 6, 7, 0, time.UTC), wantTS: "2026-03-04T05:06:07Z",
-			edit: func(o *api.Unstructured) { o.Object["status"] = map[string]any{"conditions": []any{"bogus"}} }},
-		{name: "another zone, fractions dropped", now: time.Date(2026, 3, 4, 23, 0, 0, 999, est), wantTS: "2026-03-05T04:00:00Z"},
-		{name: "no short names nor categories", now: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC), wantTS: "2026-01-01T00:00:00Z",
-			edit: func(o *api.Unstructured) {
-				names := o.Object["spec"].(map[string]any)["names"].(map[string]any)
-				delete(names, "shortNames")
-				delete(names, "categories")
-			}},
-	}
-	for _, tt := range tests {
-		o := fooCRD()
-		if tt.edit != nil {
-			tt.edit(o)
-		}
-		spec := o.DeepCopy().Object["spec"]
-		s.PrepareForCreate(rest.Context{Now: api.NewTime(tt.now)}, o)
-		names := map[string]any{"plural": "foos", "singular": "foo", "kind": "Foo", "listKind": "FooList"}
-		if tt.name != "no short names nor categories" {
-			names["shortNames"] = []any{"fo"}
-			names["categories"] = []any{"all"}
-		}
-		want := map[string]any{
-			"acceptedNames": names,
-			"conditions": []any{
-				map[string]any{"type": "NamesAccepted", "status": "True", "reason": "NoConflicts", "message": "no conflicts found", "lastTransitionTime": tt.wantTS},
-				map[string]any{"type": "Established", "status": "True", "reason": "InitialNamesAccepted", "message": "the initial names have been accepted", "lastTransitionTime": tt.wantTS},
-			},
-			"storedVersions": []any{"v1"},
-		}
-		assert.Empty(t, cmp.Diff(want, o.Object["status"]), tt.name)
-		assert.Empty(t, cmp.Diff(spec, o.Object["spec"]), "%s: the spec is not touched", tt.name)
-	}
+	o := fooCRD()
+	o.Object["status"] = map[string]any{"conditions": []any{"bogus"}}
+	spec := o.DeepCopy().Object["spec"]
+	s.PrepareForCreate(rest.Context{}, o)
+	assert.Empty(t, cmp.Diff(map[string]any{"conditions": nil, "acceptedNames": map[string]any{"plural": "", "kind": ""},
+		"storedVersions": []any{"v1"}}, o.Object["status"]))
+	assert.Empty(t, cmp.Diff(spec, o.Object["spec"]), "the spec is not touched")
+
+	now := api.NewTime(time.Date(2026, 3, 4, 23, 0, 0, 0, time.FixedZone("EST", -5*3600)))
+	const ts = "2026-03-05T04:00:00Z"
+	named := NamingStatus(o, nil, now)
+	require.NotNil(t, named)
+	names := map[string]any{"plural": "foos", "singular": "foo", "kind": "Foo", "listKind": "FooList", "shortNames": []any{"fo"}, "categories": []any{"all"}}
+	assert.Empty(t, cmp.Diff(map[string]any{"acceptedNames": names, "storedVersions": []any{"v1"}, "conditions": []any{
+		map[string]any{"type": "NamesAccepted", "status": "True", "reason": "NoConflicts", "message": "no conflicts found", "lastTransitionTime": ts},
+		map[string]any{"type": "Established", "status": "False", "reason": "Installing", "message": "the initial names have been accepted", "lastTransitionTime": ts},
+	}}, named.Object["status"]))
+	assert.Nil(t, NamingStatus(named, nil, now), "nothing more to do")
+	est := EstablishedStatus(named, now)
+	require.NotNil(t, est)
+	assert.Equal(t, map[string]any{"type": "Established", "status": "True", "reason": "InitialNamesAccepted",
+		"message": "the initial names have been accepted", "lastTransitionTime": ts}, findCondition(statusOf(est), "Established"))
+	assert.Nil(t, EstablishedStatus(est, now))
+	assert.Nil(t, ApprovalStatus(est, now), "example.com is not a protected group")
+
+	// Another CRD of the group has accepted the kind: a conflict, and no Established.
+	other := fooCRD()
+	other.SetName("bars.example.com")
+	other.Object["status"] = map[string]any{"acceptedNames": map[string]any{"plural": "bars", "kind": "Foo", "shortNames": []any{"fo"}}}
+	conflict := NamingStatus(o, []*api.Unstructured{other}, now)
+	require.NotNil(t, conflict)
+	assert.Equal(t, "KindConflict", findCondition(statusOf(conflict), "NamesAccepted")["reason"])
+	assert.Equal(t, `"Foo" is already in use`, findCondition(statusOf(conflict), "NamesAccepted")["message"])
+	assert.Equal(t, "NotAccepted", findCondition(statusOf(conflict), "Established")["reason"])
+	assert.False(t, Serves(conflict))
 }
 
 // TestCh01_Strategy_CRDValidate checks the CRD strategy's checks on a valid CRD, on a few
@@ -73,7 +69,12 @@ func TestCh01_Strategy_CRDPrepareForCreate(t *testing.T) {
 // status.
 func TestCh01_Strategy_CRDValidate(t *testing.T) {
 	s := NewStrategy()
-	assert.Empty(t, s.Validate(fooCRD()), "a valid CRD")
+	created := func() *api.Unstructured {
+		o := fooCRD()
+		s.PrepareForCreate(rest.Context{}, o)
+		return o
+	}
+	assert.Empty(t, s.Validate(created()), "a valid CRD")
 	tests := []struct {
 		name string
 		edit func(spec map[string]any, o *api.Unstructured)
@@ -87,7 +88,7 @@ func TestCh01_Strategy_CRDValidate(t *testing.T) {
 		{"bad scope", func(spec map[string]any, _ *api.Unstructured) { spec["scope"] = "Global" }, []string{"spec.scope"}},
 		{"two storage versions", func(spec map[string]any, _ *api.Unstructured) {
 			spec["versions"].([]any)[0].(map[string]any)["storage"] = true
-		}, []string{"spec.versions"}},
+		}, []string{"spec.versions", "status.storedVersions"}},
 		{"protected group without approval", func(spec map[string]any, o *api.Unstructured) {
 			spec["group"] = "samplecontroller.k8s.io"
 			o.SetName("foos.samplecontroller.k8s.io")
@@ -96,6 +97,7 @@ func TestCh01_Strategy_CRDValidate(t *testing.T) {
 	for _, tt := range tests {
 		o := fooCRD()
 		tt.edit(o.Object["spec"].(map[string]any), o)
+		s.PrepareForCreate(rest.Context{}, o)
 		var fields []string
 		for _, c := range s.Validate(o) {
 			fields = append(fields, c.Field)
@@ -117,8 +119,14 @@ func TestCh01_Strategy_CRDValidate(t *testing.T) {
 		fields = append(fields, c.Field)
 		assert.Contains(t, c.Message, "field is immutable")
 	}
+	assert.Equal(t, []string{"spec.group", "spec.names.plural"}, fields, "scope and kind may change until the CRD is Established")
+	established := EstablishedStatus(NamingStatus(old, nil, api.Time{}), api.Time{})
+	fields = nil
+	for _, c := range s.ValidateUpdate(upd, established) {
+		fields = append(fields, c.Field)
+	}
 	assert.Equal(t, []string{"spec.scope", "spec.names.kind", "spec.group", "spec.names.plural"}, fields)
-	assert.Empty(t, s.ValidateUpdate(fooCRD(), old), "singular and the rest may change")
+	assert.Empty(t, s.ValidateUpdate(fooCRD(), established), "singular and the rest may change")
 
 	upd.Object["status"] = map[string]any{}
 	upd.SetGeneration(1)
@@ -127,22 +135,26 @@ func TestCh01_Strategy_CRDValidate(t *testing.T) {
 	assert.Equal(t, int64(2), upd.GetGeneration(), "a spec change moves the generation")
 }
 
-// TestCh01_Strategy_ServingOf checks the serving state of a CRD's served version: the
-// storage version when served, its schema, columns and scale, keyed by uid and
-// resourceVersion.
+// TestCh01_Strategy_ServingOf checks the serving state of a CRD: every served version with
+// its own schema, columns and subresources, the home version (the storage version when
+// served), keyed by uid and resourceVersion.
 func TestCh01_Strategy_ServingOf(t *testing.T) {
-	o := fooCRD()
-	spec := ReadSpec(o)
-	i := ServedVersion(spec)
-	require.Equal(t, 1, i, "the served storage version")
-	cs := ServingOf(o, spec, i)
+	cs := ServingOf(fooCRD())
 	assert.Equal(t, "uid-foo/7", cs.Key)
-	require.NotNil(t, cs.Schema)
-	assert.Equal(t, "object", cs.Schema.Type)
-	assert.Contains(t, cs.Schema.Properties, "spec")
-	assert.NotNil(t, cs.Printer)
-	assert.Equal(t, &Scale{SpecReplicasPath: ".spec.replicas", StatusReplicasPath: ".status.availableReplicas"}, cs.Scale)
-	assert.Equal(t, "object", cs.OpenAPI["type"])
+	assert.Equal(t, "v1", cs.Home)
+	assert.Equal(t, "v1", cs.Storage)
+	require.Len(t, cs.Versions, 2)
+	v1 := cs.Version("v1")
+	require.NotNil(t, v1.Schema)
+	assert.Contains(t, v1.Schema.Properties, "spec")
+	assert.NotNil(t, v1.Printer)
+	assert.True(t, v1.HasStatus)
+	assert.True(t, v1.HasScale)
+	assert.Equal(t, &Scale{SpecReplicasPath: ".spec.replicas", StatusReplicasPath: ".status.availableReplicas"}, v1.Scale)
+	assert.Equal(t, "object", v1.OpenAPI["type"])
+	beta := cs.Version("v1beta1")
+	assert.False(t, beta.HasStatus, "v1beta1 declares no subresources")
+	assert.Same(t, v1, cs.Version("v2"), "an unknown version is served as the home version")
 
 	for _, tt := range []struct {
 		name     string
@@ -154,8 +166,12 @@ func TestCh01_Strategy_ServingOf(t *testing.T) {
 		{"none", nil, -1},
 		{"storage served", []Version{{Name: "a", Served: true}, {Name: "b", Served: true, Storage: true}}, 1},
 	} {
-		assert.Equal(t, tt.want, ServedVersion(Spec{Versions: tt.versions}), tt.name)
+		assert.Equal(t, tt.want, HomeVersion(Spec{Versions: tt.versions}), tt.name)
 	}
+	deprecated := fooCRD()
+	deprecated.Object["spec"].(map[string]any)["versions"].([]any)[0].(map[string]any)["deprecated"] = true
+	assert.Equal(t, "example.com/v1beta1 Foo is deprecated; use example.com/v1 Foo", ServingOf(deprecated).DeprecationWarningText("v1beta1"))
+	assert.Empty(t, ServingOf(deprecated).DeprecationWarningText("v1"))
 }
 
 // TestCh01_Strategy_CustomResource checks a custom resource's strategy: its flags from the
@@ -163,7 +179,6 @@ func TestCh01_Strategy_ServingOf(t *testing.T) {
 // against the schema in the atomic pointer, which a CRD update swaps.
 func TestCh01_Strategy_CustomResource(t *testing.T) {
 	crd := fooCRD()
-	spec := ReadSpec(crd)
 	var serving atomic.Pointer[Serving]
 	s := NewCustomResourceStrategy(true, true, true, &serving)
 	assert.True(t, s.NamespaceScoped())
@@ -187,7 +202,7 @@ func TestCh01_Strategy_CustomResource(t *testing.T) {
 	bad := foo(map[string]any{"replicas": int64(20)}, nil)
 	assert.Empty(t, s.Validate(bad), "no serving state yet: nothing to check against")
 
-	serving.Store(ServingOf(crd, spec, 1))
+	serving.Store(ServingOf(crd))
 	tests := []struct {
 		name string
 		obj  *api.Unstructured
@@ -197,7 +212,8 @@ func TestCh01_Strategy_CustomResource(t *testing.T) {
 		{"missing required", foo(map[string]any{"replicas": int64(3)}, nil), []string{"spec.deploymentName"}},
 		{"above the maximum", foo(map[string]any{"deploymentName": "d", "replicas": int64(20)}, nil), []string{"spec.replicas"}},
 		{"wrong type", foo(map[string]any{"deploymentName": int64(1)}, nil), []string{"spec.deploymentName"}},
-		{"status checked too", foo(map[string]any{"deploymentName": "d"}, map[string]any{"availableReplicas": "x"}), []string{"status.availableReplicas"}},
+		{"status checked too, at the scale path as well", foo(map[string]any{"deploymentName": "d"}, map[string]any{"availableReplicas": "x"}),
+			[]string{"status.availableReplicas", ".status.availableReplicas"}},
 	}
 	for _, tt := range tests {
 		var fields []string
@@ -211,7 +227,9 @@ func TestCh01_Strategy_CustomResource(t *testing.T) {
 		Message: "Invalid value: 20: spec.replicas in body should be less than or equal to 10"}},
 		s.Validate(foo(map[string]any{"deploymentName": "d", "replicas": int64(20)}, nil)), "kube-openapi's message")
 
-	// The CRD's update swaps the schema: v1beta1's accepts anything.
-	serving.Store(ServingOf(crd, spec, 0))
-	assert.Empty(t, s.Validate(foo(map[string]any{"replicas": int64(20)}, nil)))
+	// An object of another version is checked with that version's schema: v1beta1's
+	// accepts anything.
+	beta := foo(map[string]any{"replicas": int64(20)}, nil)
+	beta.SetAPIVersion("example.com/v1beta1")
+	assert.Empty(t, s.Validate(beta))
 }

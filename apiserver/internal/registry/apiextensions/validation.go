@@ -1,104 +1,80 @@
 package apiextensions
 
 import (
-	"encoding/json"
 	"fmt"
 	"net/url"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/informer-lab/informer-lab/api"
-	"github.com/informer-lab/informer-lab/apiserver/internal/printers"
 	"github.com/informer-lab/informer-lab/apiserver/internal/structural"
 	"github.com/informer-lab/informer-lab/apiserver/internal/validation"
 )
 
-// The static validation of a CustomResourceDefinition, after ValidateCustomResourceDefinition
-// in k8s.io/apiextensions-apiserver pkg/apis/apiextensions/validation: the name is
-// plural.group, the group a domain with a dot, the names DNS-1035 labels, exactly one
-// storage version, a structural openAPIV3Schema per version, valid printer columns and
-// scale paths, and the api-approved.kubernetes.io annotation for the community groups.
+// The static validation of a CustomResourceDefinition: ValidateCustomResourceDefinition and
+// ValidateCustomResourceDefinitionUpdate of k8s.io/apiextensions-apiserver
+// pkg/apis/apiextensions/validation, on the CRD as the internal version sees it (view).
 
-// Spec is the part of a CRD the server reads, decoded from the stored object.
-type Spec struct {
-	Group                 string     `json:"group"`
-	Names                 Names      `json:"names"`
-	Scope                 string     `json:"scope"`
-	Versions              []Version  `json:"versions"`
-	PreserveUnknownFields bool       `json:"preserveUnknownFields"`
-	Conversion            Conversion `json:"conversion"`
-}
+var (
+	printerColumnTypes   = []string{"boolean", "date", "integer", "number", "string"}
+	printerColumnFormats = []string{"byte", "date", "date-time", "double", "float", "int32", "int64", "password"}
+)
 
-type Names struct {
-	Plural     string   `json:"plural"`
-	Singular   string   `json:"singular"`
-	Kind       string   `json:"kind"`
-	ListKind   string   `json:"listKind"`
-	ShortNames []string `json:"shortNames"`
-	Categories []string `json:"categories"`
-}
-
-type Conversion struct {
-	Strategy string `json:"strategy"`
-}
-
-type Version struct {
-	Name         string `json:"name"`
-	Served       bool   `json:"served"`
-	Storage      bool   `json:"storage"`
-	Subresources *struct {
-		Status *struct{} `json:"status"`
-		Scale  *Scale    `json:"scale"`
-	} `json:"subresources"`
-	Columns []struct {
-		Name        string `json:"name"`
-		Type        string `json:"type"`
-		Format      string `json:"format"`
-		Description string `json:"description"`
-		Priority    int32  `json:"priority"`
-		JSONPath    string `json:"jsonPath"`
-	} `json:"additionalPrinterColumns"`
-}
-
-type Scale struct {
-	SpecReplicasPath   string `json:"specReplicasPath"`
-	StatusReplicasPath string `json:"statusReplicasPath"`
-	LabelSelectorPath  string `json:"labelSelectorPath"`
-}
-
-// ReadSpec decodes the spec of a stored CRD (the schema decoder has checked its types).
-func ReadSpec(obj *api.Unstructured) Spec {
-	var spec Spec
-	if raw, ok := obj.Object["spec"]; ok {
-		data, _ := json.Marshal(raw)
-		_ = json.Unmarshal(data, &spec)
-	}
-	return spec
-}
-
-// VersionSchema returns the openAPIV3Schema tree of version i, as stored (numbers int64).
-func VersionSchema(obj *api.Unstructured, i int) (map[string]any, bool) {
-	versions, _ := nestedVersions(obj)
-	if i >= len(versions) {
-		return nil, false
-	}
-	v, _ := versions[i].(map[string]any)
-	sch, _ := v["schema"].(map[string]any)
-	m, ok := sch["openAPIV3Schema"].(map[string]any)
-	return m, ok
-}
-
-var printerColumnTypes = []string{"boolean", "date", "integer", "number", "string"}
-var printerColumnFormats = []string{"byte", "date", "date-time", "double", "float", "int32", "int64", "password"}
-
-// Causes returns the validation causes of a CRD, in the order the real validation finds
-// them.
+// Causes mirrors ValidateCustomResourceDefinition: the causes of a new CRD (after its
+// defaults and PrepareForCreate), in the real order.
 func Causes(obj *api.Unstructured) []api.StatusCause {
-	spec := ReadSpec(obj)
+	v := newView(obj)
+	var causes []api.StatusCause
+	if want := v.spec.Names.Plural + "." + v.spec.Group; obj.GetName() != want {
+		causes = append(causes, validation.Invalid("metadata.name", obj.GetName(), `must be spec.names.plural+"."+spec.group`))
+	}
+	causes = append(causes, specCauses(v)...)
+	causes = append(causes, statusCauses(obj, v)...)
+	causes = append(causes, apiApprovalCauses(v.spec.Group, obj.GetAnnotations())...)
+	if v.spec.PreserveUnknownFields {
+		causes = append(causes, validation.Invalid("spec.preserveUnknownFields", true, "cannot set to true, set x-kubernetes-preserve-unknown-fields to true in spec.versions[*].schema instead"))
+	}
+	return causes
+}
+
+// UpdateCauses mirrors what ValidateCustomResourceDefinitionUpdate adds to the create's
+// checks: group and plural never change, scope and kind not once the CRD is Established.
+func UpdateCauses(obj, old *api.Unstructured) []api.StatusCause {
+	now, was := ReadSpec(obj), ReadSpec(old)
+	type field struct{ path, now, before string }
+	var fields []field
+	if conditionTrue(old, "Established") {
+		fields = append(fields, field{"spec.scope", now.Scope, was.Scope}, field{"spec.names.kind", now.Names.Kind, was.Names.Kind})
+	}
+	fields = append(fields, field{"spec.group", now.Group, was.Group}, field{"spec.names.plural", now.Names.Plural, was.Names.Plural})
+	var causes []api.StatusCause
+	for _, f := range fields {
+		if f.now != f.before {
+			causes = append(causes, validation.Invalid(f.path, f.now, "field is immutable"))
+		}
+	}
+	return causes
+}
+
+// conditionTrue reports a CRD status condition of that type with status True.
+func conditionTrue(obj *api.Unstructured, typ string) bool {
+	st, _ := obj.Object["status"].(map[string]any)
+	conds, _ := st["conditions"].([]any)
+	for _, c := range conds {
+		m, _ := c.(map[string]any)
+		if m["type"] == typ {
+			return m["status"] == "True"
+		}
+	}
+	return false
+}
+
+// specCauses mirrors validateCustomResourceDefinitionSpec.
+func specCauses(v view) []api.StatusCause {
+	spec := v.spec
 	var causes []api.StatusCause
 	add := func(c ...api.StatusCause) { causes = append(causes, c...) }
-	if want := spec.Names.Plural + "." + spec.Group; obj.GetName() != want {
-		add(validation.Invalid("metadata.name", obj.GetName(), `must be spec.names.plural+"."+spec.group`))
-	}
 	switch {
 	case spec.Group == "":
 		add(validation.Required("spec.group", ""))
@@ -114,29 +90,47 @@ func Causes(obj *api.Unstructured) []api.StatusCause {
 	default:
 		add(validation.NotSupported("spec.scope", spec.Scope, []string{"Cluster", "Namespaced"}))
 	}
+	if !v.schemaHoisted || len(v.raw) > 0 && v.schemaOf(0) == nil {
+		for i := range v.raw {
+			if v.schemaOf(i) == nil {
+				add(validation.Required(fmt.Sprintf("spec.versions[%d].schema.openAPIV3Schema", i), ""))
+			}
+		}
+	}
 	storage, seen, unique := 0, map[string]bool{}, true
-	for i, v := range spec.Versions {
+	for i, ver := range spec.Versions {
 		path := fmt.Sprintf("spec.versions[%d]", i)
-		if v.Storage {
+		if ver.Storage {
 			storage++
 		}
-		unique = unique && !seen[v.Name]
-		seen[v.Name] = true
-		if errs := validation.IsDNS1035Label(v.Name); len(errs) > 0 {
-			add(validation.Invalid(path+".name", v.Name, strings.Join(errs, ",")))
+		unique = unique && !seen[ver.Name]
+		seen[ver.Name] = true
+		if errs := validation.IsDNS1035Label(ver.Name); len(errs) > 0 {
+			add(validation.Invalid(path+".name", ver.Name, strings.Join(errs, ",")))
 		}
-		add(versionCauses(obj, i, v, path)...)
-	}
-	// The real message prints the whole versions slice with %#v; we elide its members.
-	versionsValue := "[]apiextensions.CustomResourceDefinitionVersion{…}"
-	if len(spec.Versions) == 0 {
-		versionsValue = "[]apiextensions.CustomResourceDefinitionVersion(nil)"
+		for _, e := range deprecationWarningErrors(ver.Deprecated, ver.DeprecationWarning) {
+			add(validation.Invalid(path+".deprecationWarning", *ver.DeprecationWarning, e))
+		}
+		if !v.schemaHoisted {
+			add(schemaCauses(v, i, path+".schema.openAPIV3Schema")...)
+		}
+		if !v.subresourcesHoisted {
+			add(subresourceCauses(ver.Subresources, path+".subresources")...)
+		}
+		if !v.columnsHoisted {
+			add(columnCauses(ver.Columns, path+".additionalPrinterColumns")...)
+		}
 	}
 	if !unique {
-		add(validation.InvalidRaw("spec.versions", versionsValue, "must contain unique version names"))
+		add(validation.InvalidRaw("spec.versions", v.internalVersions(), "must contain unique version names"))
 	}
 	if storage != 1 {
-		add(validation.InvalidRaw("spec.versions", versionsValue, "must have exactly one version marked as storage version"))
+		add(validation.InvalidRaw("spec.versions", v.internalVersions(), "must have exactly one version marked as storage version"))
+	}
+	if len(spec.Versions) > 0 {
+		if errs := validation.IsDNS1035Label(spec.Versions[0].Name); len(errs) > 0 {
+			add(validation.Invalid("spec.version", spec.Versions[0].Name, strings.Join(errs, ",")))
+		}
 	}
 	for _, n := range []struct{ name, value string }{
 		{"plural", spec.Names.Plural}, {"singular", spec.Names.Singular}, {"kind", spec.Names.Kind}, {"listKind", spec.Names.ListKind},
@@ -146,14 +140,65 @@ func Causes(obj *api.Unstructured) []api.StatusCause {
 		}
 	}
 	add(namesCauses(spec.Names, "spec.names")...)
-	if spec.Conversion.Strategy != "" && spec.Conversion.Strategy != "None" {
-		add(validation.NotSupported("spec.conversion.strategy", spec.Conversion.Strategy, []string{"None"}))
+	if v.schemaHoisted && len(v.raw) > 0 {
+		add(schemaCauses(v, -1, "spec.validation.openAPIV3Schema")...)
 	}
-	if spec.PreserveUnknownFields {
-		add(validation.Invalid("spec.preserveUnknownFields", true, "cannot set to true, set x-kubernetes-preserve-unknown-fields to true in spec.versions[*].schema instead"))
+	if v.subresourcesHoisted && len(spec.Versions) > 0 {
+		add(subresourceCauses(spec.Versions[0].Subresources, "spec.subresources")...)
 	}
-	add(apiApprovalCauses(spec.Group, obj.GetAnnotations())...)
+	if v.columnsHoisted && len(spec.Versions) > 0 {
+		add(columnCauses(spec.Versions[0].Columns, "spec.additionalPrinterColumns")...)
+	}
+	if spec.Strategy() != "None" && spec.PreserveUnknownFields {
+		add(validation.Invalid("spec.conversion.strategy", spec.Strategy(), "must be None if spec.preserveUnknownFields is true"))
+	}
+	add(conversionCauses(spec.Conversion)...)
 	return causes
+}
+
+// schemaCauses checks the schema of version i (-1: the one all versions share).
+func schemaCauses(v view, i int, path string) []api.StatusCause {
+	idx := i
+	if idx < 0 {
+		idx = 0
+	}
+	tree := v.schemaOf(idx)
+	if tree == nil {
+		return nil
+	}
+	_, causes := structural.Check(tree, path, structural.CheckOptions{StatusSubresource: v.statusEnabled(i)})
+	return causes
+}
+
+// deprecationWarningErrors mirrors validateDeprecationWarning.
+func deprecationWarningErrors(deprecated bool, w *string) []string {
+	if !deprecated && w != nil {
+		return []string{"can only be set for deprecated versions"}
+	}
+	if w == nil {
+		return nil
+	}
+	var errs []string
+	if len(*w) > 256 {
+		errs = append(errs, "must be <= 256 characters long")
+	}
+	if len(*w) == 0 {
+		errs = append(errs, "must not be an empty string")
+	}
+	for i, r := range *w {
+		if !unicode.IsPrint(r) {
+			errs = append(errs, fmt.Sprintf("must only contain printable UTF-8 characters; non-printable character found at index %d", i))
+			break
+		}
+		if unicode.IsControl(r) {
+			errs = append(errs, fmt.Sprintf("must only contain printable UTF-8 characters; control character found at index %d", i))
+			break
+		}
+	}
+	if !utf8.ValidString(*w) {
+		errs = append(errs, "must only contain printable UTF-8 characters")
+	}
+	return errs
 }
 
 // namesCauses mirrors ValidateCustomResourceDefinitionNames.
@@ -173,29 +218,28 @@ func namesCauses(n Names, path string) []api.StatusCause {
 	label("kind", n.Kind, "may have mixed case, but should otherwise match: ", true)
 	label("listKind", n.ListKind, "may have mixed case, but should otherwise match: ", true)
 	for i, s := range n.ShortNames {
-		label(fmt.Sprintf("shortNames[%d]", i), s, "", false)
+		if errs := validation.IsDNS1035Label(s); len(errs) > 0 {
+			causes = append(causes, validation.Invalid(fmt.Sprintf("%s.shortNames[%d]", path, i), s, strings.Join(errs, ",")))
+		}
 	}
 	if n.Kind != "" && n.Kind == n.ListKind {
 		causes = append(causes, validation.Invalid(path+".listKind", n.ListKind, "kind and listKind may not be the same"))
 	}
 	for i, c := range n.Categories {
-		label(fmt.Sprintf("categories[%d]", i), c, "", false)
+		if errs := validation.IsDNS1035Label(c); len(errs) > 0 {
+			causes = append(causes, validation.Invalid(fmt.Sprintf("%s.categories[%d]", path, i), c, strings.Join(errs, ",")))
+		}
 	}
 	return causes
 }
 
-// versionCauses checks one version: a structural schema (required: this simulator, as
-// the real server for v1 CRDs, serves no schemaless version), printer columns, scale paths.
-func versionCauses(obj *api.Unstructured, i int, v Version, path string) []api.StatusCause {
+// columnCauses mirrors ValidateCustomResourceColumnDefinition. The real server requires only
+// that a path starts with "."; one its JSONPath parser refuses is accepted, and its table
+// then stops before that column.
+func columnCauses(cols []Column, path string) []api.StatusCause {
 	var causes []api.StatusCause
-	if m, ok := VersionSchema(obj, i); !ok {
-		causes = append(causes, validation.Required(path+".schema.openAPIV3Schema", ""))
-	} else {
-		_, sc := structural.Parse(m, path+".schema.openAPIV3Schema")
-		causes = append(causes, sc...)
-	}
-	for j, c := range v.Columns {
-		cp := fmt.Sprintf("%s.additionalPrinterColumns[%d]", path, j)
+	for j, c := range cols {
+		cp := fmt.Sprintf("%s[%d]", path, j)
 		if c.Name == "" {
 			causes = append(causes, validation.Required(cp+".name", ""))
 		}
@@ -209,23 +253,53 @@ func versionCauses(obj *api.Unstructured, i int, v Version, path string) []api.S
 			causes = append(causes, validation.Invalid(cp+".format", c.Format, "must be one of "+strings.Join(printerColumnFormats, ",")))
 		}
 		if c.JSONPath == "" {
-			causes = append(causes, validation.Required(cp+".jsonPath", ""))
-		} else if _, err := printers.ParseColumnPath(c.JSONPath); err != nil {
-			causes = append(causes, validation.Invalid(cp+".jsonPath", c.JSONPath, "must be a simple json path: this simulator evaluates dotted member paths only"))
+			causes = append(causes, validation.Required(cp+".JSONPath", ""))
+		} else {
+			causes = append(causes, simpleJSONPathCauses(c.JSONPath, cp+".JSONPath")...)
 		}
 	}
-	if v.Subresources != nil && v.Subresources.Scale != nil {
-		sp := path + ".subresources.scale"
-		sc := v.Subresources.Scale
-		if !strings.HasPrefix(sc.SpecReplicasPath, ".spec.") {
-			causes = append(causes, validation.Invalid(sp+".specReplicasPath", sc.SpecReplicasPath, "should be a json path under .spec"))
+	return causes
+}
+
+// simpleJSONPathCauses mirrors validateSimpleJSONPath.
+func simpleJSONPathCauses(s, path string) []api.StatusCause {
+	switch {
+	case s == "":
+		return []api.StatusCause{validation.Invalid(path, s, "must not be empty")}
+	case s[0] != '.':
+		return []api.StatusCause{validation.Invalid(path, s, "must be a simple json path starting with .")}
+	}
+	return nil
+}
+
+// subresourceCauses mirrors ValidateCustomResourceDefinitionSubresources.
+func subresourceCauses(sub *Subresources, path string) []api.StatusCause {
+	if sub == nil || sub.Scale == nil {
+		return nil
+	}
+	var causes []api.StatusCause
+	sc := sub.Scale
+	check := func(p, field, under string, prefixes ...string) {
+		fp := path + ".scale." + field
+		if p == "" {
+			causes = append(causes, validation.Required(fp, ""))
+			return
 		}
-		if !strings.HasPrefix(sc.StatusReplicasPath, ".status.") {
-			causes = append(causes, validation.Invalid(sp+".statusReplicasPath", sc.StatusReplicasPath, "should be a json path under .status"))
+		if c := simpleJSONPathCauses(p, fp); len(c) > 0 {
+			causes = append(causes, c...)
+			return
 		}
-		if p := sc.LabelSelectorPath; p != "" && !strings.HasPrefix(p, ".spec.") && !strings.HasPrefix(p, ".status.") {
-			causes = append(causes, validation.Invalid(sp+".labelSelectorPath", p, "should be a json path under either .spec or .status"))
+		for _, pre := range prefixes {
+			if strings.HasPrefix(p, pre) {
+				return
+			}
 		}
+		causes = append(causes, validation.Invalid(fp, p, "should be a json path under "+under))
+	}
+	check(sc.SpecReplicasPath, "specReplicasPath", ".spec", ".spec.")
+	check(sc.StatusReplicasPath, "statusReplicasPath", ".status", ".status.")
+	if p := sc.LabelSelectorPath; p != nil && *p != "" {
+		check(*p, "labelSelectorPath", "either .spec or .status", ".spec.", ".status.")
 	}
 	return causes
 }
@@ -239,46 +313,105 @@ func contains(list []string, s string) bool {
 	return false
 }
 
-// UpdateCauses mirrors validateCustomResourceDefinitionSpecUpdate: the group and the
-// plural name the resource, so they never change; once the CRD is Established (here, always)
-// neither do its scope and kind.
-func UpdateCauses(obj, old *api.Unstructured) []api.StatusCause {
-	spec, was := ReadSpec(obj), ReadSpec(old)
-	var causes []api.StatusCause
-	for _, f := range []struct{ path, now, before string }{
-		{"spec.scope", spec.Scope, was.Scope}, {"spec.names.kind", spec.Names.Kind, was.Names.Kind},
-		{"spec.group", spec.Group, was.Group}, {"spec.names.plural", spec.Names.Plural, was.Names.Plural},
-	} {
-		if f.now != f.before {
-			causes = append(causes, validation.Invalid(f.path, f.now, "field is immutable"))
+// statusCauses mirrors ValidateCustomResourceDefinitionStatus and
+// ValidateCustomResourceDefinitionStoredVersions.
+func statusCauses(obj *api.Unstructured, v view) []api.StatusCause {
+	st, _ := obj.Object["status"].(map[string]any)
+	var accepted Names
+	if an, ok := st["acceptedNames"].(map[string]any); ok {
+		accepted.Plural, _ = an["plural"].(string)
+		accepted.Singular, _ = an["singular"].(string)
+		accepted.Kind, _ = an["kind"].(string)
+		accepted.ListKind, _ = an["listKind"].(string)
+		accepted.ShortNames = toStrings(an["shortNames"])
+		accepted.Categories = toStrings(an["categories"])
+	}
+	causes := namesCauses(accepted, "status.acceptedNames")
+	stored := toStrings(st["storedVersions"])
+	storedValue := toAnySlice(stored)
+	if stored == nil {
+		storedValue = nil
+	}
+	if len(stored) == 0 {
+		return append(causes, validation.Invalid("status.storedVersions", storedValue, "must have at least one stored version"))
+	}
+	index := map[string]int{}
+	for i, s := range stored {
+		index[s] = i
+	}
+	for _, ver := range v.spec.Versions {
+		_, ok := index[ver.Name]
+		if ver.Storage && !ok {
+			causes = append(causes, validation.Invalid("status.storedVersions", storedValue, "must have the storage version "+ver.Name))
+		}
+		delete(index, ver.Name)
+	}
+	for _, s := range stored {
+		if i, ok := index[s]; ok {
+			causes = append(causes, validation.Invalid(fmt.Sprintf("status.storedVersions[%d]", i), s,
+				fmt.Sprintf("missing from spec.versions; %[1]s was previously a storage version, and must remain in spec.versions until a storage migration ensures no data remains persisted in %[1]s and removes %[1]s from status.storedVersions", s)))
 		}
 	}
 	return causes
 }
 
-const apiApprovedAnnotation = "api-approved.kubernetes.io"
-
-// apiApprovalCauses mirrors validateAPIApproval: a CRD in a group under k8s.io or
-// kubernetes.io needs the api-approved.kubernetes.io annotation, a URL or "unapproved…".
-func apiApprovalCauses(group string, annotations map[string]string) []api.StatusCause {
-	protected := group == "k8s.io" || strings.HasSuffix(group, ".k8s.io") ||
-		group == "kubernetes.io" || strings.HasSuffix(group, ".kubernetes.io")
-	if !protected {
+func toStrings(v any) []string {
+	l, ok := v.([]any)
+	if !ok {
 		return nil
 	}
-	path := "metadata.annotations[" + apiApprovedAnnotation + "]"
-	a := annotations[apiApprovedAnnotation]
-	switch u, err := url.ParseRequestURI(a); {
-	case a == "":
-		return []api.StatusCause{validation.Required(path, fmt.Sprintf("protected groups must have approval annotation %q, see https://github.com/kubernetes/enhancements/pull/1111", apiApprovedAnnotation))}
-	case strings.HasPrefix(a, "unapproved"), err == nil && u.Host != "" && u.Scheme != "":
-		return nil
+	out := make([]string, 0, len(l))
+	for _, e := range l {
+		if s, ok := e.(string); ok {
+			out = append(out, s)
+		}
 	}
-	return []api.StatusCause{validation.Invalid(path, a, fmt.Sprintf("protected groups must have approval annotation %q with either a URL or a reason starting with \"unapproved\", see https://github.com/kubernetes/enhancements/pull/1111", apiApprovedAnnotation))}
+	return out
 }
 
-func nestedVersions(obj *api.Unstructured) ([]any, bool) {
-	spec, _ := obj.Object["spec"].(map[string]any)
-	l, ok := spec["versions"].([]any)
-	return l, ok
+const apiApprovedAnnotation = "api-approved.kubernetes.io"
+
+// isProtectedGroup mirrors apihelpers.IsProtectedCommunityGroup.
+func isProtectedGroup(group string) bool {
+	return group == "k8s.io" || strings.HasSuffix(group, ".k8s.io") || group == "kubernetes.io" || strings.HasSuffix(group, ".kubernetes.io")
+}
+
+// approvalState mirrors apihelpers.GetAPIApprovalState.
+func approvalState(annotations map[string]string) (state, reason string) {
+	a := annotations[apiApprovedAnnotation]
+	u, err := url.ParseRequestURI(a)
+	switch {
+	case a == "":
+		return "Missing", fmt.Sprintf("protected groups must have approval annotation %q, see https://github.com/kubernetes/enhancements/pull/1111", apiApprovedAnnotation)
+	case strings.HasPrefix(a, "unapproved"):
+		return "Bypassed", fmt.Sprintf("not approved: %q", a)
+	case err == nil && u.Host != "" && u.Scheme != "":
+		return "Approved", "approved in " + a
+	}
+	return "Invalid", fmt.Sprintf("protected groups must have approval annotation %q with either a URL or a reason starting with \"unapproved\", see https://github.com/kubernetes/enhancements/pull/1111", apiApprovedAnnotation)
+}
+
+// apiApprovalCauses mirrors validateAPIApproval: a CRD in a group under k8s.io or
+// kubernetes.io needs the api-approved.kubernetes.io annotation, a URL or "unapproved…";
+func apiApprovalCauses(group string, annotations map[string]string) []api.StatusCause {
+	if !isProtectedGroup(group) {
+		return nil
+	}
+	state, reason := approvalState(annotations)
+	path := "metadata.annotations[" + apiApprovedAnnotation + "]"
+	switch state {
+	case "Missing":
+		return []api.StatusCause{validation.Required(path, reason)}
+	case "Invalid":
+		return []api.StatusCause{validation.Invalid(path, annotations[apiApprovedAnnotation], reason)}
+	}
+	return nil
+}
+
+func toAnySlice(ss []string) []any {
+	out := make([]any, len(ss))
+	for i, s := range ss {
+		out[i] = s
+	}
+	return out
 }

@@ -296,3 +296,10 @@ func EnsureMember(obj map[string]any, zero any, path ...string) {
 		obj[path[len(path)-1]] = zero
 	}
 }
+
+// FullUpdateValidator is a strategy whose ValidateUpdate checks the whole object, so that
+// the store adds only the object metadata's causes to it, not Validate's (custom resources,
+// whose update validation ratchets).
+type FullUpdateValidator interface {
+	ValidatesUpdateFully() bool
+}
