@@ -44,7 +44,7 @@ func (s *Store) ctx(dryRun bool) rest.Context { return rest.Context{Now: s.Now()
 // Create stores a new object (rest.BeforeCreate + Store.Create). obj is private. A dry run
 // does everything but the write, as DryRunnableStorage.Create: the answer is the object as
 // it would be stored, without a resourceVersion.
-func (s *Store) Create(ctx context.Context, res *Resource, ns string, obj *api.Unstructured, dryRun bool) (*storage.Record, error) {
+func (s *Store) Create(ctx context.Context, res *Resource, ns string, obj *api.Unstructured, dryRun bool) (_ *storage.Record, err error) {
 	if obj.GetResourceVersion() != "" {
 		return nil, errRVOnCreate()
 	}
@@ -79,6 +79,15 @@ func (s *Store) Create(ctx context.Context, res *Resource, ns string, obj *api.U
 		return s.Admission.Admit(ctx, attrs)
 	}); err != nil {
 		return nil, err
+	}
+	if a, ok := res.Strategy.(rest.Allocator); ok {
+		finish, err := a.AllocateCreate(rc, obj)
+		if err != nil {
+			return nil, err
+		}
+		stored := false
+		defer func() { finish(stored) }()
+		defer func() { stored = err == nil }()
 	}
 	if err := Validate(res, obj); err != nil {
 		return nil, err
@@ -176,11 +185,13 @@ func (s *Store) Update(ctx context.Context, res *Resource, ns string, obj *api.U
 	}
 	gr := res.Info.GroupResource()
 	key := storage.ObjectKey(obj.GetNamespace(), obj.GetName())
+	finish := func(bool) {}
 	rec, _, err := s.Storage.GuaranteedUpdate(ctx, res.Coll, key, nil, func(_ *storage.Tx, old *storage.Record) (*api.Unstructured, error) {
-		next, err := s.prepareUpdate(res, obj, old, uo)
+		next, done, err := s.prepareUpdate(res, obj, old, uo)
 		if err != nil {
 			return nil, err
 		}
+		finish = done
 		if err := s.Admission.Admit(ctx, s.attributes(admission.Update, res, next, old.Obj, uo.Subresource, uo.DryRun)); err != nil {
 			return nil, err
 		}
@@ -196,6 +207,7 @@ func (s *Store) Update(ctx context.Context, res *Resource, ns string, obj *api.U
 			return s.afterWrite(tx, res, rec, typ)
 		},
 	})
+	finish(err == nil)
 	if errors.Is(err, storage.ErrKeyNotFound) {
 		return nil, api.NewNotFound(gr, obj.GetName())
 	}
@@ -204,25 +216,32 @@ func (s *Store) Update(ctx context.Context, res *Resource, ns string, obj *api.U
 
 // prepareUpdate computes the state an update stores from the body obj and the stored old:
 // the conflict checks, defaults, the subresource's part or the strategy's PrepareForUpdate,
-// and ValidateUpdate. It runs under the storage's write lock.
-func (s *Store) prepareUpdate(res *Resource, obj *api.Unstructured, old *storage.Record, uo UpdateOptions) (*api.Unstructured, error) {
+// and ValidateUpdate. It runs under the storage's write lock. finish ends what a
+// rest.Allocator reserved: call it with the write's outcome.
+func (s *Store) prepareUpdate(res *Resource, obj *api.Unstructured, old *storage.Record, uo UpdateOptions) (_ *api.Unstructured, _ func(bool), err error) {
+	alloc := func(bool) {}
+	defer func() {
+		if err != nil {
+			alloc(false) // what the allocator reserved goes back
+		}
+	}()
 	gr := res.Info.GroupResource()
 	oldRV := strconv.FormatUint(old.RV, 10)
 	rv, err := storage.Versioner{}.ObjectResourceVersion(obj)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	switch {
 	case rv == 0 && uo.ExpectRV == "" && !res.Strategy.AllowUnconditionalUpdate():
-		return nil, api.NewInvalid(res.Info.GroupKind(), obj.GetName(), []api.StatusCause{{
+		return nil, nil, api.NewInvalid(res.Info.GroupKind(), obj.GetName(), []api.StatusCause{{
 			Type: api.CauseTypeFieldValueInvalid, Field: "metadata.resourceVersion",
 			Message: "Invalid value: 0: must be specified for an update",
 		}})
 	case rv != 0 && rv != old.RV, rv == 0 && uo.ExpectRV != "" && uo.ExpectRV != oldRV:
-		return nil, api.NewConflict(gr, obj.GetName(), errors.New("the object has been modified; please apply your changes to the latest version and try again"))
+		return nil, nil, api.NewConflict(gr, obj.GetName(), errors.New("the object has been modified; please apply your changes to the latest version and try again"))
 	}
 	if uid := obj.GetUID(); uid != "" && uid != old.Obj.GetUID() {
-		return nil, api.NewConflict(gr, obj.GetName(), &storage.InvalidObjError{Field: "UID", Want: uid, Got: old.Obj.GetUID()})
+		return nil, nil, api.NewConflict(gr, obj.GetName(), &storage.InvalidObjError{Field: "UID", Want: uid, Got: old.Obj.GetUID()})
 	}
 
 	applyDefaults(res, obj) // before the spec comparison: a body without defaults is no change
@@ -248,15 +267,22 @@ func (s *Store) prepareUpdate(res *Resource, obj *api.Unstructured, old *storage
 		if h, ok := res.Strategy.(rest.UpdateHooks); ok {
 			h.KeepAllocated(obj, old.Obj)
 		}
+		if a, ok := res.Strategy.(rest.Allocator); ok {
+			done, err := a.AllocateUpdate(s.ctx(uo.DryRun), obj, old.Obj)
+			if err != nil {
+				return nil, nil, err
+			}
+			alloc = done
+		}
 	}
 	if uo.Subresource != "" {
 		applyDefaults(res, obj) // the stored object with a new status or finalizers
 	}
 	res.Strategy.Canonicalize(obj)
 	if err := ValidateUpdate(res, obj, old.Obj); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	return obj, nil
+	return obj, alloc, nil
 }
 
 // Get reads one object: RV 0 is the latest, N not older than N.

@@ -211,6 +211,17 @@ type UpdateHooks interface {
 	KeepAllocated(obj, old *api.Unstructured)
 }
 
+// Allocator mirrors the BeginCreate and BeginUpdate hooks of genericregistry.Store for a
+// kind whose REST storage hands out values from a shared pool (a Service's cluster IPs and
+// node ports). They run after admission's mutation and before validation, as upstream's do,
+// and may refuse the write. What they reserve is given back by finish(false) and what they
+// free is freed by finish(true); the store calls finish once the write's fate is known. A
+// dry run (ctx.DryRun) reserves nothing.
+type Allocator interface {
+	AllocateCreate(ctx Context, obj *api.Unstructured) (finish func(ok bool), err error)
+	AllocateUpdate(ctx Context, obj, old *api.Unstructured) (finish func(ok bool), err error)
+}
+
 // FinalizeStrategy is the finalize subresource's strategy (namespaces): a copy of old with
 // the part of obj that subresource writes.
 type FinalizeStrategy interface {
