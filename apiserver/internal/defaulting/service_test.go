@@ -44,7 +44,7 @@ var serviceCases = []defaultCase{
 	},
 	{
 		name: "None affinity drops its config", version: "v1", kind: "Service",
-		in: `{"spec":{"sessionAffinityConfig":{"clientIP":{"timeoutSeconds":5}}}}`,
+		in:   `{"spec":{"sessionAffinityConfig":{"clientIP":{"timeoutSeconds":5}}}}`,
 		want: `{"spec":{"sessionAffinity":"None","type":"ClusterIP","internalTrafficPolicy":"Cluster"}}`,
 	},
 	{
