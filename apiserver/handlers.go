@@ -145,7 +145,7 @@ func (s *endpoints) serveCreate(w http.ResponseWriter, r *http.Request, info req
 		writeError(w, err)
 		return
 	}
-	writeObject(w, info, http.StatusCreated, rec)
+	writeObject(w, info, http.StatusCreated, s.served(info.res, rec))
 }
 
 // serveUpdate serves PUT (P1–P5).
@@ -163,7 +163,7 @@ func (s *endpoints) serveUpdate(w http.ResponseWriter, r *http.Request, info req
 		writeError(w, err)
 		return
 	}
-	writeObject(w, info, http.StatusOK, rec)
+	writeObject(w, info, http.StatusOK, s.served(info.res, rec))
 }
 
 // servePatch serves PATCH (X1–X5).
@@ -193,7 +193,7 @@ func (s *endpoints) servePatch(w http.ResponseWriter, r *http.Request, info requ
 	if created {
 		code = http.StatusCreated
 	}
-	writeObject(w, info, code, rec)
+	writeObject(w, info, code, s.served(info.res, rec))
 }
 
 // patch applies a patch to the stored object and updates it, retrying when a concurrent
@@ -216,7 +216,7 @@ func (s *endpoints) patch(res *resource, ns, name, sub string, pt api.PatchType,
 			rec, err := s.reg.Create(context.Background(), res, ns, obj, wo.DryRun)
 			return rec, err == nil, warnings, err
 		}
-		patched, err := patch.ApplyFor(pt, jsonOf(cur), body, res.Info.GVK(), res.Builtin)
+		patched, err := patch.ApplyFor(pt, jsonOf(s.served(res, cur)), body, res.Info.GVK(), res.Builtin)
 		if err != nil {
 			return nil, false, nil, err
 		}
@@ -259,7 +259,7 @@ func (s *endpoints) serveDelete(w http.ResponseWriter, r *http.Request, info req
 		return
 	}
 	if info.res.Info.ReturnDeletedObject || !res.Deleted {
-		writeObject(w, info, http.StatusOK, res.Rec)
+		writeObject(w, info, http.StatusOK, s.served(info.res, res.Rec))
 		return
 	}
 	gr := info.res.Info.GroupResource()
@@ -337,7 +337,7 @@ func (s *endpoints) deleteCollection(r *http.Request, res *resource, ns string, 
 		if err != nil {
 			return out, err
 		}
-		out.Items = append(out.Items, dr.Rec)
+		out.Items = append(out.Items, s.served(res, dr.Rec))
 	}
 	out.RV = s.store.ResourceVersion()
 	return out, nil

@@ -28,7 +28,7 @@ func (s *endpoints) decodeObject(res *resource, body []byte, fieldValidation str
 				return nil, nil, err
 			}
 			u.SetGroupVersionKind(res.Info.GVK())
-			return u, warnings, nil
+			return toStorage(res, u), warnings, nil
 		}
 	}
 	obj, warnings, err := decode.Body(s.scheme, body, res.Info.GVK(), fieldValidation)

@@ -352,6 +352,18 @@ func copyInt64(p *int64) *int64 {
 // Validate runs a create's validation: metadata for every kind, then the strategy's causes;
 // a LateValidator's check only when those found nothing.
 func Validate(res *Resource, obj *api.Unstructured) error {
+	return validate(res, obj, true)
+}
+
+// invalidKind is the kind an Invalid Status names: the internal type's, which is the stored
+// kind's (an events.k8s.io Event is "Event" of the core group).
+func invalidKind(res *Resource) api.GroupKind {
+	gvk := res.StorageGVK()
+	return api.GroupKind{Group: gvk.Group, Kind: gvk.Kind}
+}
+
+// validate is Validate, with the strategy's own causes only when withStrategy.
+func validate(res *Resource, obj *api.Unstructured, withStrategy bool) error {
 	dnsLabel := false
 	if n, ok := res.Strategy.(rest.DNSLabelNamer); ok {
 		dnsLabel = n.NameIsDNSLabel()
@@ -364,11 +376,13 @@ func Validate(res *Resource, obj *api.Unstructured) error {
 		}
 		causes = st.Details.Causes
 	}
-	causes = append(causes, res.Strategy.Validate(obj)...)
-	if len(causes) > 0 {
-		return api.NewInvalid(res.Info.GroupKind(), obj.GetName(), causes)
+	if withStrategy {
+		causes = append(causes, res.Strategy.Validate(obj)...)
 	}
-	if lv, ok := res.Strategy.(rest.LateValidator); ok {
+	if len(causes) > 0 {
+		return api.NewInvalid(invalidKind(res), obj.GetName(), causes)
+	}
+	if lv, ok := res.Strategy.(rest.LateValidator); ok && withStrategy {
 		return lv.ValidateLate(obj)
 	}
 	return nil
@@ -393,7 +407,8 @@ func ValidateUpdate(res *Resource, obj, old *api.Unstructured) error {
 		}
 	}
 	causes = append(causes, res.Strategy.ValidateUpdate(obj, old)...)
-	err := Validate(res, obj)
+	_, own := res.Strategy.(rest.OwnUpdateRules)
+	err := validate(res, obj, !own)
 	if len(causes) == 0 {
 		return err
 	}
@@ -403,7 +418,7 @@ func ValidateUpdate(res *Resource, obj, old *api.Unstructured) error {
 	} else if err != nil {
 		return err
 	}
-	return api.NewInvalid(res.Info.GroupKind(), obj.GetName(), causes)
+	return api.NewInvalid(invalidKind(res), obj.GetName(), causes)
 }
 
 func isNamespaces(res *Resource) bool {

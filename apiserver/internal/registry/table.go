@@ -101,12 +101,30 @@ func NewTable(store *storage.Store, ips *core.ClusterIPAllocator) *Table {
 	for _, k := range builtinKinds(ips) {
 		r := &Resource{Info: infoOf(k), Builtin: true, Strategy: k.Strategy, NoCollectionDelete: k.NoCollectionDelete,
 			OnlyVerbs: k.Verbs, Subresources: k.Subresources, Storage: k.Storage, Bootstrap: k.Bootstrap}
+		r.ToStorage, r.FromStorage = k.ToStorage, k.FromStorage
 		if _, err := t.add(r); err != nil {
 			panic(err) // the table above has no duplicate
 		}
 	}
+	t.shareStorage()
 	t.namespaces = t.resources["/namespaces"]
 	return t
+}
+
+// shareStorage gives each resource stored as another built-in kind (Resource.Storage) that
+// kind's collection: one storage, two views, as an events.k8s.io Event is a core Event in
+// etcd. A resource whose storage kind is not served keeps its own.
+func (t *Table) shareStorage() {
+	for _, r := range t.resources {
+		if r.Storage.Kind == "" {
+			continue
+		}
+		for _, other := range t.resources {
+			if other != r && other.Info.GVK() == r.Storage {
+				r.Coll = other.Coll
+			}
+		}
+	}
 }
 
 // Register adds a kind registered from Go, with the strategy such kinds get: status and
@@ -269,11 +287,25 @@ func (t *Table) Namespaced() []*Resource {
 	defer t.mu.RUnlock()
 	var out []*Resource
 	for _, id := range sortedKeys(t.resources) {
-		if r := t.resources[id]; r.Info.Namespaced {
+		// A resource stored as another is that one's view: its objects are listed once.
+		if r := t.resources[id]; r.Info.Namespaced && !t.sharesStorage(r) {
 			out = append(out, r)
 		}
 	}
 	return out
+}
+
+// sharesStorage reports whether r is stored in another resource's collection. t.mu is held.
+func (t *Table) sharesStorage(r *Resource) bool {
+	if r.Storage.Kind == "" {
+		return false
+	}
+	for _, other := range t.resources {
+		if other != r && other.Coll == r.Coll {
+			return true
+		}
+	}
+	return false
 }
 
 // holdsObjects reports whether any resource has an object in namespace ns.

@@ -31,3 +31,7 @@ func IsDNS1123Subdomain(v string) []string { return isDNS1123Subdomain(v, "chara
 
 // IsDNS1123Label mirrors validation.IsDNS1123Label in k8s.io/apimachinery.
 func IsDNS1123Label(v string) []string { return isDNS1123Label(v) }
+
+// IsQualifiedName mirrors validation.IsQualifiedName in k8s.io/apimachinery: an optional
+// DNS-subdomain prefix and '/', then a name of at most 63 characters (a label key).
+func IsQualifiedName(v string) []string { return isQualifiedName(v) }

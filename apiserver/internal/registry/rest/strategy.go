@@ -222,6 +222,13 @@ type Allocator interface {
 	AllocateUpdate(ctx Context, obj, old *api.Unstructured) (finish func(ok bool), err error)
 }
 
+// OwnUpdateRules is a kind whose ValidateUpdate holds every rule of an update, as its real
+// strategy's ValidateUpdate does not run the create rules (ValidateEventUpdate of
+// events.k8s.io): the store then skips Validate on update.
+type OwnUpdateRules interface {
+	OwnUpdateRules()
+}
+
 // FinalizeStrategy is the finalize subresource's strategy (namespaces): a copy of old with
 // the part of obj that subresource writes.
 type FinalizeStrategy interface {
