@@ -35,9 +35,10 @@ const (
 type eventStrategy struct{ rest.Base }
 
 // Validate implements rest.Strategy: ValidateEventCreate for core/v1, which is the legacy
-// validation alone.
-func (s eventStrategy) Validate(obj *api.Unstructured) []api.StatusCause {
-	return rest.RequiredCauses(s.GVK, obj, EventCauses(obj.Object, false), "")
+// validation alone. Nothing is required for being absent: the OpenAPI schema marks
+// involvedObject required only because the Go member is not a pointer.
+func (eventStrategy) Validate(obj *api.Unstructured) []api.StatusCause {
+	return EventCauses(obj.Object, false)
 }
 
 // EventCauses mirrors ValidateEventCreate on a core/v1 Event (the stored form), for a

@@ -86,8 +86,8 @@ type strategy struct{ rest.Base }
 
 // Validate implements rest.Strategy: ValidateEventCreate for events.k8s.io/v1, on the core
 // form.
-func (s strategy) Validate(obj *api.Unstructured) []api.StatusCause {
-	return rest.RequiredCauses(s.GVK, obj, core.EventCauses(obj.Object, true), "")
+func (strategy) Validate(obj *api.Unstructured) []api.StatusCause {
+	return core.EventCauses(obj.Object, true)
 }
 
 // ValidateUpdate implements rest.Strategy: ValidateEventUpdate for events.k8s.io/v1, which
