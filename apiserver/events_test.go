@@ -150,7 +150,9 @@ func TestCh01_EventsFieldSelectors(t *testing.T) {
 			continue
 		}
 		require.Equal(t, http.StatusOK, r.code, "%s: %s", tc.selector, r.body)
-		var list struct{ Items []struct{ Metadata struct{ Name string } } }
+		var list struct {
+			Items []struct{ Metadata struct{ Name string } }
+		}
 		r.decode(t, &list)
 		var names []string
 		for _, it := range list.Items {
@@ -211,6 +213,6 @@ func TestCh01_EventsValidation(t *testing.T) {
 		}
 	}
 	var ev map[string]any
-	c.get(eventsV1Path + "/ev2").decode(t, &ev)
+	c.get(eventsV1Path+"/ev2").decode(t, &ev)
 	assert.Equal(t, "changed via core", ev["note"], "a core write is the events.k8s.io object's note")
 }
