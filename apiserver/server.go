@@ -45,6 +45,8 @@ type Server struct {
 	life    *lifecycle
 	ep      *endpoints // the HTTP handlers and the Go API behind the exported verbs
 	handler http.Handler
+	// self is the address and identity the start-up objects advertise (Options.Bootstrap).
+	self advertised
 }
 
 // New mirrors genericapiserver's New + PrepareRun for our single process: a ready Server with
@@ -88,6 +90,9 @@ func New(opts Options) *Server {
 		if _, err := s.Create(context.Background(), "namespaces", "", obj); err != nil {
 			panic(fmt.Sprintf("apiserver: creating namespace %s: %v", ns, err))
 		}
+	}
+	if opts.Bootstrap {
+		s.bootstrap(ips)
 	}
 	s.counts.reset()
 	s.handler = s.ep.buildHandler()
@@ -205,6 +210,9 @@ func (s *Server) start(addr string, useTLS bool) (string, error) {
 	url := s.life.url
 	s.life.wg.Add(1)
 	s.life.mu.Unlock()
+	if a, ok := ln.Addr().(*net.TCPAddr); ok {
+		s.readvertise(a.Port) // before any client can look
+	}
 	go func() {
 		defer s.life.wg.Done()
 		_ = srv.Serve(ln) // returns http.ErrServerClosed on Close

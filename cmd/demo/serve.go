@@ -51,7 +51,7 @@ func cmdServe(ctx context.Context, args []string, out io.Writer, ready func(serv
 	if *kubeconfig == "" {
 		return errorf("--kubeconfig must name a file")
 	}
-	opts := apiserver.Options{BearerToken: *token, ClientCertAuth: *clientCerts, DebugFaults: *faults}
+	opts := apiserver.Options{BearerToken: *token, ClientCertAuth: *clientCerts, DebugFaults: *faults, Bootstrap: true}
 	if *traceOn {
 		opts.Logger = trace.NewPlainLogger(out)
 	}

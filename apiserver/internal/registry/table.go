@@ -155,6 +155,35 @@ func (t *Table) add(r *Resource) (*Resource, error) {
 	return r, nil
 }
 
+// ForKind returns the resource serving gvk, or nil.
+func (t *Table) ForKind(gvk api.GroupVersionKind) *Resource {
+	t.mu.RLock()
+	defer t.mu.RUnlock()
+	for _, r := range t.byGV[gvk.Group+"/"+gvk.Version] {
+		if r.Info.Kind == gvk.Kind && r.Storage.Kind == "" {
+			return r
+		}
+	}
+	return nil
+}
+
+// WithBootstrap returns the built-in resources that have start-up objects
+// (rest.Kind.Bootstrap), in discovery order.
+func (t *Table) WithBootstrap() []*Resource {
+	groups, versions := t.GroupVersions()
+	var out []*Resource
+	for _, g := range groups {
+		for _, v := range versions[g] {
+			for _, r := range t.ByGV(g, v) {
+				if r.Builtin && r.Bootstrap != nil && r.Info.Version == v && !slices.Contains(out, r) {
+					out = append(out, r)
+				}
+			}
+		}
+	}
+	return out
+}
+
 // Get returns the resource of group and plural resource, or nil.
 func (t *Table) Get(group, resource string) *Resource {
 	t.mu.RLock()
