@@ -111,7 +111,9 @@ func TestCh01_BootstrapAdvertisesItsPort(t *testing.T) {
 	}
 	c.get("/api/v1/namespaces/default/services/kubernetes").decode(t, &svc)
 	assert.Equal(t, port, svc.Spec.Ports[0].TargetPort)
-	var ep struct{ Subsets []struct{ Ports []struct{ Port int } } }
+	var ep struct {
+		Subsets []struct{ Ports []struct{ Port int } }
+	}
 	c.get("/api/v1/namespaces/default/endpoints/kubernetes").decode(t, &ep)
 	assert.Equal(t, port, ep.Subsets[0].Ports[0].Port)
 	var slice struct{ Ports []struct{ Port int } }
