@@ -245,14 +245,21 @@ func (s *Store) prepareUpdate(res *Resource, obj *api.Unstructured, old *storage
 	}
 
 	applyDefaults(res, obj) // before the spec comparison: a body without defaults is no change
-	switch uo.Subresource {
-	case "status":
+	su, _ := res.Strategy.(rest.SubresourceUpdater)
+	var partial *api.Unstructured // what a SubresourceUpdater's subresource stores
+	if su != nil && uo.Subresource != "" {
+		partial, _ = su.PrepareSubresourceUpdate(uo.Subresource, obj, old.Obj)
+	}
+	switch {
+	case partial != nil:
+		obj = partial
+	case uo.Subresource == "status":
 		// The status strategies' PrepareForUpdate: a copy of the stored object with the
 		// new status, nothing else.
 		next := old.Obj.DeepCopy()
 		rest.KeepFields(next, obj, "status")
 		obj = next
-	case "finalize":
+	case uo.Subresource == "finalize":
 		if fs, ok := res.Strategy.(rest.FinalizeStrategy); ok {
 			obj = fs.PrepareForFinalize(obj, old.Obj)
 		}
@@ -279,10 +286,31 @@ func (s *Store) prepareUpdate(res *Resource, obj *api.Unstructured, old *storage
 		applyDefaults(res, obj) // the stored object with a new status or finalizers
 	}
 	res.Strategy.Canonicalize(obj)
-	if err := ValidateUpdate(res, obj, old.Obj); err != nil {
+	if partial != nil {
+		// The subresource's rules replace the kind's update rules.
+		err = validateSubresource(res, obj, su.ValidateSubresourceUpdate(uo.Subresource, obj, old.Obj))
+	} else {
+		err = ValidateUpdate(res, obj, old.Obj)
+	}
+	if err != nil {
 		return nil, nil, err
 	}
 	return obj, alloc, nil
+}
+
+// validateSubresource is Validate with a subresource's causes after the kind's.
+func validateSubresource(res *Resource, obj *api.Unstructured, causes []api.StatusCause) error {
+	err := Validate(res, obj)
+	if len(causes) == 0 {
+		return err
+	}
+	var st *api.Status
+	if errors.As(err, &st) && st.Details != nil {
+		causes = append(st.Details.Causes, causes...)
+	} else if err != nil {
+		return err
+	}
+	return api.NewInvalid(invalidKind(res), obj.GetName(), causes)
 }
 
 // Get reads one object: RV 0 is the latest, N not older than N.

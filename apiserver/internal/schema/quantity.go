@@ -40,19 +40,84 @@ func CheckQuantity(str string) error {
 // Quantity.String, which keeps str when ParseQuantity found it canonical and otherwise
 // writes CanonicalizeBytes' form. The error is ParseQuantity's.
 func CanonicalQuantity(str string) (string, error) {
+	a, keep, err := parseQuantity(str)
+	switch {
+	case err != nil:
+		return "", err
+	case keep:
+		return str, nil
+	}
+	return canonical(a.unscaled, a.exp10, a.format), nil
+}
+
+// CompareQuantities compares two quantities' values, as Quantity.Cmp does: -1, 0 or 1. An
+// error is ParseQuantity's for either.
+func CompareQuantities(x, y string) (int, error) {
+	a, _, err := parseQuantity(x)
+	if err != nil {
+		return 0, err
+	}
+	b, _, err := parseQuantity(y)
+	if err != nil {
+		return 0, err
+	}
+	e := min(a.exp10, b.exp10)
+	av := new(big.Int).Mul(a.unscaled, pow10(int64(a.exp10-e)))
+	bv := new(big.Int).Mul(b.unscaled, pow10(int64(b.exp10-e)))
+	return av.Cmp(bv), nil
+}
+
+// CompareSums compares the sums of two lists of quantities: -1, 0 or 1.
+func CompareSums(x, y []string) (int, error) {
+	sum := func(qs []string) (*big.Int, int32, error) {
+		total, exp := new(big.Int), int32(0)
+		for _, q := range qs {
+			a, _, err := parseQuantity(q)
+			if err != nil {
+				return nil, 0, err
+			}
+			e := min(exp, a.exp10)
+			total.Mul(total, pow10(int64(exp-e)))
+			total.Add(total, new(big.Int).Mul(a.unscaled, pow10(int64(a.exp10-e))))
+			exp = e
+		}
+		return total, exp, nil
+	}
+	a, ae, err := sum(x)
+	if err != nil {
+		return 0, err
+	}
+	b, be, err := sum(y)
+	if err != nil {
+		return 0, err
+	}
+	e := min(ae, be)
+	return new(big.Int).Mul(a, pow10(int64(ae-e))).Cmp(new(big.Int).Mul(b, pow10(int64(be-e)))), nil
+}
+
+// amount is a parsed quantity: unscaled×10^exp10, and the format it prints in.
+type amount struct {
+	unscaled *big.Int
+	exp10    int32
+	format   int
+}
+
+// parseQuantity mirrors ParseQuantity: the amount, and whether str is kept as its text
+// (already canonical).
+func parseQuantity(str string) (amount, bool, error) {
 	if str == "" {
-		return "", errQuantityFormat
+		return amount{}, false, errQuantityFormat
 	}
 	if str == "0" {
-		return str, nil
+		return amount{unscaled: new(big.Int), format: decimalSI}, true, nil
 	}
 	positive, value, num, denom, suf, err := splitQuantity(str)
 	if err != nil {
-		return "", err
+		return amount{}, false, err
 	}
 	base, exponent, format, ok := interpretSuffix(suf)
 	if !ok {
-		return "", errQuantitySuffix
+		return amount{}, false, errQuantitySuffix
 	}
 
 	// ParseQuantity's int64 fast path, which also decides whether str is kept.
@@ -75,19 +140,15 @@ func CanonicalQuantity(str string) (string, error) {
 			shifted := num + denom
 			v, err := strconv.ParseInt(shifted, 10, 64)
 			if err != nil {
-				return "", errQuantityNumeric
+				return amount{}, false, errQuantityNumeric
 			}
 			if result, ok := mulInt64(v, mantissa); ok {
 				if !positive {
 					result = -result
 				}
-				switch {
-				case format == binarySI && exponent%10 == 0 && v&0x07 != 0:
-					return str, nil
-				case format != binarySI && scale%3 == 0 && !strings.HasSuffix(shifted, "000") && shifted[0] != '0':
-					return str, nil
-				}
-				return canonical(big.NewInt(result), scale, format), nil
+				keep := format == binarySI && exponent%10 == 0 && v&0x07 != 0 ||
+					format != binarySI && scale%3 == 0 && !strings.HasSuffix(shifted, "000") && shifted[0] != '0'
+				return amount{big.NewInt(result), scale, format}, keep, nil
 			}
 		}
 	}
@@ -95,7 +156,7 @@ func CanonicalQuantity(str string) (string, error) {
 	// The inf.Dec path: read value exactly, apply the suffix, round up to nano units.
 	unscaled, dscale, ok := readDecimal(value)
 	if !ok {
-		return "", errQuantityNumeric
+		return amount{}, false, errQuantityNumeric
 	}
 	exp10 := -dscale
 	if base == 10 {
@@ -120,7 +181,7 @@ func CanonicalQuantity(str string) (string, error) {
 	if negative {
 		unscaled.Neg(unscaled)
 	}
-	return canonical(unscaled, exp10, format), nil
+	return amount{unscaled, exp10, format}, false, nil
 }
 
 // splitQuantity mirrors parseQuantityString: the sign, the number as written (value), its

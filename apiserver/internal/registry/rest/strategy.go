@@ -222,6 +222,17 @@ type Allocator interface {
 	AllocateUpdate(ctx Context, obj, old *api.Unstructured) (finish func(ok bool), err error)
 }
 
+// SubresourceUpdater is a kind with subresources that write a part of the object other
+// than its status (pods/ephemeralcontainers and pods/resize): each keeps the stored object
+// but for its part, and has its own update rules, which replace the kind's.
+type SubresourceUpdater interface {
+	// PrepareSubresourceUpdate mirrors the subresource strategy's PrepareForUpdate: the
+	// object to store, false when sub is not such a subresource of the kind.
+	PrepareSubresourceUpdate(sub string, obj, old *api.Unstructured) (*api.Unstructured, bool)
+	// ValidateSubresourceUpdate mirrors the subresource strategy's ValidateUpdate.
+	ValidateSubresourceUpdate(sub string, obj, old *api.Unstructured) []api.StatusCause
+}
+
 // OwnUpdateRules is a kind whose ValidateUpdate holds every rule of an update, as its real
 // strategy's ValidateUpdate does not run the create rules (ValidateEventUpdate of
 // events.k8s.io): the store then skips Validate on update.
