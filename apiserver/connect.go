@@ -186,12 +186,12 @@ func logOptions(q url.Values) (opts podLogOptions, err error) {
 
 // podLogOptions are the members of PodLogOptions the log subresource reads.
 type podLogOptions struct {
-	container                     string
-	follow, previous, timestamps  bool
-	sinceSeconds, tailLines       *int64
-	limitBytes                    *int64
-	sinceTime                     *time.Time
-	stream                        *string
+	container                    string
+	follow, previous, timestamps bool
+	sinceSeconds, tailLines      *int64
+	limitBytes                   *int64
+	sinceTime                    *time.Time
+	stream                       *string
 }
 
 // queryBool mirrors Convert_Slice_string_To_bool: present and not "0" or "false".
