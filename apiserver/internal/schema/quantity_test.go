@@ -49,3 +49,34 @@ func TestCh01_SchemaCanonicalQuantity(t *testing.T) {
 		assert.EqualError(t, err, want, in)
 	}
 }
+
+// TestCh01_SchemaCompareQuantities: Quantity.Cmp on values whatever their spelling, and
+// the comparison of sums the QoS class needs.
+func TestCh01_SchemaCompareQuantities(t *testing.T) {
+	for _, tc := range []struct {
+		a, b string
+		want int
+	}{
+		{"500m", "0.5", 0}, {"1", "1000m", 0}, {"1Gi", "1073741824", 0}, {"1G", "1Gi", -1},
+		{"300m", "200m", 1}, {"-1", "0", -1}, {"1e3", "1k", 0}, {"1.5Gi", "1536Mi", 0}, {"0", "0m", 0},
+	} {
+		got, err := CompareQuantities(tc.a, tc.b)
+		assert.NoError(t, err)
+		assert.Equal(t, tc.want, got, "%s vs %s", tc.a, tc.b)
+	}
+	_, err := CompareQuantities("x", "1")
+	assert.EqualError(t, err, quantityText)
+	for _, tc := range []struct {
+		a, b []string
+		want int
+	}{
+		{[]string{"100m", "400m"}, []string{"0.5"}, 0},
+		{[]string{"1Gi", "1Gi"}, []string{"2Gi"}, 0},
+		{[]string{"1"}, []string{"500m", "499m"}, 1},
+		{nil, []string{"1m"}, -1},
+	} {
+		got, err := CompareSums(tc.a, tc.b)
+		assert.NoError(t, err)
+		assert.Equal(t, tc.want, got, "%v vs %v", tc.a, tc.b)
+	}
+}
