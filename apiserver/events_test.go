@@ -84,6 +84,7 @@ func TestCh01_EventsListsAndWatchesSeeBoth(t *testing.T) {
 	rv := rvString(s)
 	core := c.watch(coreEventsPath + "?watch=1&resourceVersion=" + rv)
 	v1 := c.watch(eventsV1Path + "?watch=1&resourceVersion=" + rv)
+	selected := c.watch(eventsV1Path + "?watch=1&fieldSelector=reportingController%3Dctl&resourceVersion=" + rv)
 	require.Equal(t, http.StatusCreated, c.do(http.MethodPost, coreEventsPath, coreEventBody).code)
 	require.Equal(t, http.StatusCreated, c.do(http.MethodPost, eventsV1Path, eventsV1Body).code)
 	require.Equal(t, http.StatusOK, c.do(http.MethodDelete, eventsV1Path+"/ev1", nil).code)
@@ -100,6 +101,9 @@ func TestCh01_EventsListsAndWatchesSeeBoth(t *testing.T) {
 		}
 		assert.Equal(t, []string{"ADDED ev1", "ADDED ev2", "DELETED ev1"}, got, tc.apiVersion)
 	}
+	ev := selected.next()
+	_, _, name, _, _ := ev.meta(t)
+	assert.Equal(t, "ADDED ev2", ev.Type+" "+name, "a field selector of the view applies to the watch")
 	for path, apiVersion := range map[string]string{coreEventsPath: "v1", eventsV1Path: "events.k8s.io/v1"} {
 		var list struct {
 			Items []struct {

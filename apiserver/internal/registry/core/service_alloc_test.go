@@ -187,3 +187,27 @@ func TestCh01_Service_NodePortValidation(t *testing.T) {
 		assert.Equal(t, tc.causes, s.Validate(obj), tc.spec)
 	}
 }
+
+// TestCh01_Service_NodePortRangeFull: a dynamic node port from a full range is the real
+// 500, and a delete makes room again.
+func TestCh01_Service_NodePortRangeFull(t *testing.T) {
+	al := ServiceAllocators{IPs: newAlloc(t, DefaultServiceCIDR), Ports: NewNodePortAllocator(PortRange{Base: 30000, Size: 2})}
+	var held []map[string]any
+	for range 2 {
+		svc := defaultedService(t, `{"type":"NodePort","ports":[{"port":80}]}`)
+		finish, err := al.AllocateCreate(svc, false)
+		require.NoError(t, err)
+		finish(true)
+		held = append(held, svc)
+	}
+	svc := defaultedService(t, `{"type":"NodePort","ports":[{"port":80}]}`)
+	_, err := al.AllocateCreate(svc, false)
+	require.Error(t, err)
+	assert.Equal(t, int32(500), api.CodeForError(err))
+	assert.Equal(t, "Internal error occurred: failed to allocate a nodePort: range is full", err.Error())
+	assert.Equal(t, 3, al.IPs.Used(), "the refused create gave its cluster IP back")
+	al.Release(held[0])
+	finish, err := al.AllocateCreate(svc, false)
+	require.NoError(t, err)
+	finish(true)
+}
