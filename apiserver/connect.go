@@ -24,12 +24,8 @@ import (
 
 func init() {
 	handlers["/pods/log"] = (*endpoints).servePodLog
-	handlers["/pods/exec"] = func(s *endpoints, w http.ResponseWriter, r *http.Request, info requestInfo) {
-		s.servePodStream(w, r, info, "exec")
-	}
-	handlers["/pods/attach"] = func(s *endpoints, w http.ResponseWriter, r *http.Request, info requestInfo) {
-		s.servePodStream(w, r, info, "attach")
-	}
+	handlers["/pods/exec"] = (*endpoints).servePodStream
+	handlers["/pods/attach"] = (*endpoints).servePodStream
 	handlers["/pods/portforward"] = (*endpoints).servePodPortForward
 	handlers["/pods/proxy"] = (*endpoints).servePodProxy
 	handlers["/nodes/proxy"] = (*endpoints).serveNodeProxy
@@ -321,7 +317,7 @@ func streamTo(w http.ResponseWriter, r *http.Request, host, port string) {
 }
 
 // servePodStream mirrors ExecREST and AttachREST.Connect with streamLocation.
-func (s *endpoints) servePodStream(w http.ResponseWriter, r *http.Request, info requestInfo, _ string) {
+func (s *endpoints) servePodStream(w http.ResponseWriter, r *http.Request, info requestInfo) {
 	pod, err := s.getObject(r, "pods", info.namespace, info.name)
 	if err != nil {
 		writeError(w, err)

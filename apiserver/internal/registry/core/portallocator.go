@@ -63,7 +63,7 @@ func portRangeOffset(size int) int {
 	return min(max(size/step, lo), hi)
 }
 
-// Range is the allocator's range.
+// Range is the range the allocator hands ports out of (net.PortRange of the PortAllocator).
 func (a *NodePortAllocator) Range() PortRange { return a.pr }
 
 // Allocate mirrors PortAllocator.Allocate: it reserves port, which must be a free port of
