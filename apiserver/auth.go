@@ -120,7 +120,7 @@ func (s *endpoints) authenticate(r *http.Request) (*authz.User, *api.Status) {
 		if want != "" && subtle.ConstantTimeCompare([]byte(token), []byte(want)) == 1 {
 			return authenticated(&authz.User{Name: AdminCommonName, Groups: []string{AdminGroup}}), nil
 		}
-		u, _, ok, err := s.tokens.Authenticate(token, nil, s.clock.Now(), s.getObject)
+		u, _, ok, err := s.tokens.Authenticate(token, nil, s.clock.Now(), s.storedObject)
 		switch {
 		case ok:
 			return authenticated(u), nil
@@ -148,9 +148,9 @@ func authenticated(u *authz.User) *authz.User {
 	return u
 }
 
-// getObject reads a stored core/v1 object for the service-account token validator: the
+// storedObject reads a stored core/v1 object for the service-account token validator: the
 // service account, and the pod, secret or node a token is bound to.
-func (s *endpoints) getObject(resource, namespace, name string) map[string]any {
+func (s *endpoints) storedObject(resource, namespace, name string) map[string]any {
 	res := s.table.Get("", resource)
 	if res == nil {
 		return nil

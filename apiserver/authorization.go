@@ -148,7 +148,7 @@ func (p policySource) ClusterRole(name string) map[string]any { return p.get("cl
 // The objects are generated from the Kubernetes sources and pinned, so they go to the generic
 // store as they are, without the decoding a client's body gets; the store still defaults and
 // validates them.
-func (s *Server) ensureRBACPolicy() {
+func (s postStart) ensureRBACPolicy() {
 	for _, resource := range []string{"clusterroles", "clusterrolebindings", "roles", "rolebindings"} {
 		res := s.table.Get(rbacGroup, resource)
 		for _, obj := range res.Bootstrap() {

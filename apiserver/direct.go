@@ -53,7 +53,7 @@ func (s *endpoints) create(ctx context.Context, resource, namespace string, obj 
 	if err != nil {
 		return nil, err
 	}
-	return s.view(rec), nil
+	return s.view(s.served(res, rec)), nil
 }
 
 // goGet is Get.
@@ -63,7 +63,7 @@ func (s *endpoints) goGet(ctx context.Context, resource, namespace, name string)
 		return nil, err
 	}
 	defer done()
-	rec, err := s.get(ctx, res, namespace, name, "")
+	rec, err := s.get(ctx, res, namespace, name, "") // as res serves it
 	if err != nil {
 		return nil, err
 	}
@@ -94,7 +94,7 @@ func (s *endpoints) updateVia(resource, namespace string, obj api.Object, sub st
 	if err != nil {
 		return nil, err
 	}
-	return s.view(rec), nil
+	return s.view(s.served(res, rec)), nil
 }
 
 // goPatch is Patch.
@@ -111,7 +111,7 @@ func (s *endpoints) goPatch(ctx context.Context, resource, namespace, name strin
 	if err != nil {
 		return nil, err
 	}
-	return s.view(rec), nil
+	return s.view(s.served(res, rec)), nil
 }
 
 // goDelete is Delete.
@@ -132,7 +132,7 @@ func (s *endpoints) goDelete(ctx context.Context, resource, namespace, name stri
 	if err != nil {
 		return nil, err
 	}
-	return s.view(dr.Rec), nil
+	return s.view(s.served(res, dr.Rec)), nil
 }
 
 // goList is List.

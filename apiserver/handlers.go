@@ -148,7 +148,7 @@ func (s *endpoints) serveCreate(w http.ResponseWriter, r *http.Request, info req
 		return
 	}
 	writeWarnings(w, wr.Warnings())
-	writeObject(w, info, http.StatusCreated, rec)
+	writeObject(w, info, http.StatusCreated, s.served(info.res, rec))
 }
 
 // serveUpdate serves PUT (P1–P5).
@@ -172,7 +172,7 @@ func (s *endpoints) serveUpdate(w http.ResponseWriter, r *http.Request, info req
 	if created {
 		code = http.StatusCreated
 	}
-	writeObject(w, info, code, rec)
+	writeObject(w, info, code, s.served(info.res, rec))
 }
 
 // servePatch serves PATCH (X1–X5).
@@ -203,7 +203,7 @@ func (s *endpoints) servePatch(w http.ResponseWriter, r *http.Request, info requ
 	if created {
 		code = http.StatusCreated
 	}
-	writeObject(w, info, code, rec)
+	writeObject(w, info, code, s.served(info.res, rec))
 }
 
 // patch applies a patch to the stored object and updates it, retrying when a concurrent
@@ -232,7 +232,7 @@ func (s *endpoints) patch(ctx context.Context, res *resource, ns, name, sub stri
 			rec, err := s.reg.Create(ctx, res, ns, obj, wo.DryRun)
 			return rec, err == nil, warnings, err
 		}
-		curJSON, gvk := jsonOf(cur), res.Info.GVK()
+		curJSON, gvk := jsonOf(s.served(res, cur)), res.Info.GVK()
 		if conv != nil {
 			curJSON, gvk = conv.view(curJSON), conv.asked
 		}
@@ -283,7 +283,7 @@ func (s *endpoints) serveDelete(w http.ResponseWriter, r *http.Request, info req
 		return
 	}
 	if info.res.Info.ReturnDeletedObject || !res.Deleted {
-		writeObject(w, info, http.StatusOK, res.Rec)
+		writeObject(w, info, http.StatusOK, s.served(info.res, res.Rec))
 		return
 	}
 	gr := info.res.Info.GroupResource()
@@ -361,7 +361,7 @@ func (s *endpoints) deleteCollection(r *http.Request, res *resource, ns string, 
 		if err != nil {
 			return out, err
 		}
-		out.Items = append(out.Items, dr.Rec)
+		out.Items = append(out.Items, s.served(res, dr.Rec))
 	}
 	out.RV = s.store.ResourceVersion()
 	return out, nil

@@ -31,6 +31,7 @@ type requestInfo struct {
 	hasNamespace bool // the path had /namespaces/{ns}/ before the resource
 	name         string
 	subresource  string
+	subpath      string // what follows a proxy subresource: …/proxy/{subpath}
 	legacyWatch  bool
 	verb         string
 	out          negotiation.Output // the response shape the Accept header asked for
@@ -322,6 +323,10 @@ func parsePath(served []*resource, rest string) (requestInfo, error) {
 	case len(parts) >= 1:
 		resName = parts[0]
 		parts = parts[1:]
+	}
+	if len(parts) > 2 && parts[1] == "proxy" {
+		info.subpath = strings.Join(parts[2:], "/") // the proxied path, for the proxy subresources
+		parts = parts[:2]
 	}
 	if len(parts) > 2 || resName == "" {
 		return info, registry.NotFoundResource()

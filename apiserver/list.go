@@ -44,10 +44,11 @@ func (s *endpoints) list(ctx context.Context, res *resource, ns string, opts api
 	}
 	exact := opts.ResourceVersionMatch == api.ResourceVersionMatchExact ||
 		(opts.ResourceVersionMatch == "" && limit > 0 && rv > 0)
-	return s.store.GetList(ctx, res.Coll, storage.ListOptions{
+	lr, err := s.store.GetList(ctx, res.Coll, storage.ListOptions{
 		Namespace: ns, ResourceVersion: rv, Exact: exact, Continue: opts.Continue,
 		Limit: limit, Predicate: sel.keepFunc(res),
 	})
+	return s.servedList(res, lr), err
 }
 
 // encodeList writes a list as the real server sends it (L1): kind and apiVersion, ListMeta,

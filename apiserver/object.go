@@ -34,7 +34,7 @@ func (s *endpoints) decodeObjectAt(res *resource, version string, body []byte, f
 				return nil, nil, err
 			}
 			u.SetGroupVersionKind(res.Info.GVK())
-			return u, warnings, nil
+			return toStorage(res, u), warnings, nil
 		}
 	}
 	obj, warnings, err := decode.Body(s.scheme, body, res.Info.GVK(), fieldValidation)

@@ -100,5 +100,6 @@ func (s *endpoints) get(ctx context.Context, res *resource, ns, name, rvText str
 	if err != nil {
 		return nil, err
 	}
-	return s.reg.Get(ctx, res, ns, name, rv)
+	rec, err := s.reg.Get(ctx, res, ns, name, rv)
+	return s.served(res, rec), err
 }

@@ -100,6 +100,18 @@ type Options struct {
 	TooLargeResourceVersionWait time.Duration
 	// Resources are extra kinds to serve, as custom resources are (nil: none). Each must be valid and none may clash with another or a built-in one.
 	Resources []ResourceInfo
+	// Bootstrap makes New create, after the namespaces default, kube-system and
+	// kube-public, the objects a fresh kube-apiserver creates in its post-start hooks: the
+	// kube-node-lease namespace, the legacy token tracking ConfigMap, every kind's bootstrap
+	// objects (system PriorityClasses, RBAC roles and bindings, FlowSchemas, APIServices, the
+	// ServiceCIDR, …), the `kubernetes` Service in default (the first cluster IP, port 443 to
+	// the server's port) with its Endpoints and EndpointSlice at the host's address, and the
+	// apiserver's identity Lease (bootstrap.go). Until the server listens its port is 6443,
+	// kube-apiserver's default; Start and StartTLS update these objects to the port they
+	// listen on. demo serve, the kubectl suite and the conformance simulator turn it on. Off
+	// by default (false), so that a server starts with its three namespaces only and tests
+	// can count resource versions from there.
+	Bootstrap bool
 	// Clock drives timestamps, bookmarks and timeouts (nil: the real clock). A server created
 	// inside a testing/synctest bubble with the real clock runs in virtual time.
 	Clock clock.Clock

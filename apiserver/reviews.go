@@ -74,7 +74,7 @@ func (s *endpoints) reviewToken(token string, want []string) (*authz.User, []str
 			return authenticated(&authz.User{Name: AdminCommonName, Groups: []string{AdminGroup}}), auds, nil
 		}
 	}
-	u, auds, ok, err := s.tokens.Authenticate(token, want, s.clock.Now(), s.getObject)
+	u, auds, ok, err := s.tokens.Authenticate(token, want, s.clock.Now(), s.storedObject)
 	switch {
 	case ok:
 		return authenticated(u), auds, nil

@@ -46,6 +46,8 @@ type Server struct {
 	life    *lifecycle
 	ep      *endpoints // the HTTP handlers and the Go API behind the exported verbs
 	handler http.Handler
+	// self is the address and identity the start-up objects advertise (Options.Bootstrap).
+	self advertised
 }
 
 // New mirrors genericapiserver's New + PrepareRun for our single process: a ready Server with
@@ -96,8 +98,12 @@ func New(opts Options) *Server {
 			panic(fmt.Sprintf("apiserver: creating namespace %s: %v", ns, err))
 		}
 	}
+	if opts.Bootstrap {
+		postStart{s}.bootstrap(ips)
+	}
 	if s.ep.authorizer.Mode == AuthorizationRBAC {
-		s.ensureRBACPolicy()
+		// The rbac/bootstrap-roles hook runs only when RBAC authorizes (authorization.go).
+		postStart{s}.ensureRBACPolicy()
 	}
 	s.counts.reset()
 	s.handler = s.ep.buildHandler()
@@ -215,6 +221,9 @@ func (s *Server) start(addr string, useTLS bool) (string, error) {
 	url := s.life.url
 	s.life.wg.Add(1)
 	s.life.mu.Unlock()
+	if a, ok := ln.Addr().(*net.TCPAddr); ok {
+		s.readvertise(a.Port) // before any client can look
+	}
 	go func() {
 		defer s.life.wg.Done()
 		_ = srv.Serve(ln) // returns http.ErrServerClosed on Close

@@ -11,6 +11,21 @@ import (
 	"github.com/informer-lab/informer-lab/api"
 )
 
+// BenchmarkStartupBootstrap is the in-process start-up of BenchmarkStartupToFirstList with
+// Options.Bootstrap: New also creates every start-up object a fresh kube-apiserver has.
+func BenchmarkStartupBootstrap(b *testing.B) {
+	b.ReportAllocs()
+	for b.Loop() {
+		s := New(Options{Bootstrap: true})
+		list, err := s.List(context.Background(), "pods", "default", api.ListOptions{})
+		if err != nil || list == nil {
+			b.Fatal(err)
+		}
+		s.Close()
+	}
+	b.ReportMetric(float64(b.Elapsed().Microseconds())/1000/float64(b.N), "ms/start")
+}
+
 // BenchmarkStartupToFirstList measures what a kube-apiserver plus etcd take about 5 s for on
 // this class of machine: from nothing to the first successful LIST. Each iteration builds a
 // server (seeding its three namespaces), answers one LIST of pods and closes it: in process;

@@ -90,7 +90,7 @@ func (s *endpoints) issueToken(ns, name string, req map[string]any) (map[string]
 	if n := memberText(md, "namespace"); n != "" && n != ns {
 		return nil, api.NewInvalid(gk, name, []api.StatusCause{validation.Invalid("metadata.namespace", n, "must match the service account namespace if specified")})
 	}
-	sa := s.getObject("serviceaccounts", ns, name)
+	sa := s.storedObject("serviceaccounts", ns, name)
 	if sa == nil {
 		return nil, api.NewNotFound(api.GroupResource{Resource: "serviceaccounts"}, name)
 	}
@@ -168,7 +168,7 @@ func (s *endpoints) bindToken(tr *serviceaccount.Request, saName string, ref map
 	default:
 		return api.NewBadRequest(fmt.Sprintf("cannot bind token to object of type %s", gvkString(gvk)))
 	}
-	obj := s.getObject(resource, ns, name)
+	obj := s.storedObject(resource, ns, name)
 	if obj == nil {
 		return api.NewNotFound(api.GroupResource{Resource: resource}, name)
 	}
@@ -184,7 +184,7 @@ func (s *endpoints) bindToken(tr *serviceaccount.Request, saName string, ref map
 		if node := memberText(spec, "nodeName"); node != "" {
 			// A missing node still names the pod's node, without a uid.
 			tr.Node = &serviceaccount.Ref{Name: node}
-			if n := s.getObject("nodes", "", node); n != nil {
+			if n := s.storedObject("nodes", "", node); n != nil {
 				tr.Node.UID = memberText(memberMap(n, "metadata"), "uid")
 			}
 		}

@@ -43,7 +43,7 @@ func TestCh01_HPAServedAtTwoVersions(t *testing.T) {
 		"spec":{"scaleTargetRef":{"apiVersion":"apps/v1","kind":"Deployment","name":"web"},"maxReplicas":5,"targetCPUUtilizationPercentage":50}}`)
 	require.Equal(t, 201, r.code, "%s", r.body)
 	assert.JSONEq(t, `{"kind":"HorizontalPodAutoscaler","apiVersion":"autoscaling/v1","spec":{"scaleTargetRef":{"kind":"Deployment","name":"web","apiVersion":"apps/v1"},
-		"minReplicas":1,"maxReplicas":5,"targetCPUUtilizationPercentage":50},"status":{"currentReplicas":0,"desiredReplicas":0}}`, withoutMeta(t, r.body))
+		"minReplicas":1,"maxReplicas":5,"targetCPUUtilizationPercentage":50},"status":{"currentReplicas":0,"desiredReplicas":0}}`, jsonWithoutMeta(t, r.body))
 
 	var v2 hpaView
 	c.get(hpaV2Path+"/web").decode(t, &v2)
@@ -109,8 +109,8 @@ func TestCh01_HPAServedAtTwoVersions(t *testing.T) {
 	assert.Equal(t, int64(75), *v1.Spec.TargetCPU)
 }
 
-// withoutMeta returns an object's JSON without its metadata.
-func withoutMeta(t *testing.T, data []byte) string {
+// jsonWithoutMeta returns an object's JSON without its metadata.
+func jsonWithoutMeta(t *testing.T, data []byte) string {
 	t.Helper()
 	var m map[string]any
 	require.NoError(t, json.Unmarshal(data, &m))

@@ -43,6 +43,7 @@ func (s *endpoints) serve(ctx context.Context, w *watcher, out sink) {
 	}
 	last := w.StartRV // RV of the last event or bookmark sent; bookmarks never go back
 	send := func(typ watch.EventType, rec *record, obj api.Object, rv uint64) bool {
+		rec = s.served(w.res, rec)
 		if s.faults.takeCut(w.ID) {
 			trace.Hop(s.log, "apiserver", "fault", key, strconv.FormatUint(rv, 10), slogString("fault", "cut"))
 			out.cut(typ, rec)

@@ -34,6 +34,16 @@ type Record struct {
 	codec   Codec
 	enc     [MaxFormats]atomic.Pointer[[]byte]
 	decoded atomic.Pointer[any]
+	views   [maxViews]atomic.Pointer[view]
+}
+
+// maxViews is how many other forms of itself a record caches (View).
+const maxViews = 2
+
+// view is one cached form of a record.
+type view struct {
+	key any
+	rec *Record
 }
 
 // NewRecord returns a record not in any store, for the answer of a dry run.
@@ -75,6 +85,29 @@ func (r *Record) Decoded(make func(*Record) any) any {
 	v := make(r)
 	r.decoded.Store(&v)
 	return v
+}
+
+// View returns the record in another form, made by make on first use and cached under key
+// (a comparable value naming the form), so that every reader of that form shares one
+// record and its encodings: a stored object served through a second API, as a conversion
+// webhook's or the version converter's answer is cached in the watch cache. Beyond
+// maxViews forms, further ones are made each time.
+func (r *Record) View(key any, make func(*Record) *Record) *Record {
+	for i := range r.views {
+		if v := r.views[i].Load(); v != nil && v.key == key {
+			return v.rec
+		}
+	}
+	made := &view{key: key, rec: make(r)}
+	for i := range r.views {
+		if r.views[i].CompareAndSwap(nil, made) {
+			break
+		}
+		if v := r.views[i].Load(); v.key == key {
+			return v.rec // another reader made it first: share theirs
+		}
+	}
+	return made.rec
 }
 
 // ObjectKey mirrors the namespace/name part of a registry key.

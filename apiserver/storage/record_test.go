@@ -129,6 +129,42 @@ func TestCh01_Storage_RecordDecodedOnce(t *testing.T) {
 	wg.Wait()
 }
 
+// TestCh01_Storage_RecordViews checks View: each form of a record is made once and shared,
+// two forms are cached side by side, concurrent first readers end up sharing one, and a
+// form beyond the cache's room is made each time.
+func TestCh01_Storage_RecordViews(t *testing.T) {
+	s := newTestStore(Config{})
+	c := s.NewCollection("configmaps", "cm")
+	rec := mustCreate(t, s, c, "ns", "a", "1")
+	made := map[string]int{}
+	var mu sync.Mutex
+	view := func(key string) func(*Record) *Record {
+		return func(r *Record) *Record {
+			mu.Lock()
+			made[key]++
+			mu.Unlock()
+			return s.NewRecord(r.Obj.DeepCopy(), r.Key, r.RV)
+		}
+	}
+	var wg sync.WaitGroup
+	got := make([]*Record, 8)
+	for i := range got {
+		wg.Go(func() { got[i] = rec.View("one", view("one")) })
+	}
+	wg.Wait()
+	for _, g := range got {
+		assert.Same(t, rec.View("one", view("one")), g, "every reader shares the cached form")
+	}
+	two := rec.View("two", view("two"))
+	assert.Same(t, two, rec.View("two", view("two")))
+	assert.NotSame(t, two, rec.View("one", view("one")))
+	assert.Equal(t, 1, made["two"])
+	rec.View("three", view("three"))
+	rec.View("three", view("three"))
+	assert.LessOrEqual(t, made["one"], 8)
+	assert.Equal(t, 2, made["three"], "no room left: made each time")
+}
+
 // TestCh01_Storage_ObjectKey checks the key of namespaced and cluster-scoped objects.
 func TestCh01_Storage_ObjectKey(t *testing.T) {
 	for _, tt := range []struct{ ns, name, want string }{

@@ -63,7 +63,7 @@ func cmdServe(ctx context.Context, args []string, out io.Writer, ready func(serv
 		}
 		*token = t
 	}
-	opts := apiserver.Options{BearerToken: *token, ClientCertAuth: *clientCerts, DebugFaults: *faults, Authorization: *authorization}
+	opts := apiserver.Options{BearerToken: *token, ClientCertAuth: *clientCerts, DebugFaults: *faults, Authorization: *authorization, Bootstrap: true}
 	if *traceOn {
 		opts.Logger = trace.NewPlainLogger(out)
 	}

@@ -97,8 +97,7 @@ func TestCh01_DecodeObjectFormats(t *testing.T) {
 		{"int-or-string bool", decodeServiceGVK, svc(`true`), svcPrefix + "json: cannot unmarshal bool into Go value of type int32"},
 		{"int-or-string object", decodeServiceGVK, svc(`{}`), svcPrefix + "json: cannot unmarshal object into Go value of type int32"},
 		{"int-or-string too big", decodeServiceGVK, svc(`4294967296`), svcPrefix + "json: cannot unmarshal number 4294967296 into Go value of type int32"},
-		{"quantity string", decodePodGVK, pod(`"resources":{"limits":{"cpu":"500m","memory":"1.5Gi"}}`), ""},
-		{"quantity number", decodePodGVK, pod(`"resources":{"limits":{"cpu":2,"memory":1e9}}`), ""},
+		{"quantity string", decodePodGVK, pod(`"resources":{"limits":{"cpu":"500m","memory":"1536Mi"}}`), ""},
 		{"quantity bad", decodePodGVK, pod(`"resources":{"limits":{"cpu":"two"}}`), podPrefix + quantityText},
 		{"quantity bad suffix", decodePodGVK, pod(`"resources":{"limits":{"cpu":"2mK"}}`), podPrefix + "unable to parse quantity's suffix"},
 		{"quantity bool", decodePodGVK, pod(`"resources":{"limits":{"cpu":true}}`), podPrefix + quantityText},
@@ -263,6 +262,37 @@ func TestCh01_DecodeObjectGrammar(t *testing.T) {
 			}
 			require.Error(t, oerr)
 			assert.Equal(t, berr.Error(), oerr.Error())
+		})
+	}
+}
+
+// TestCh01_DecodeObjectCanonicalQuantities: every member the schema types as a Quantity is
+// stored as the real server stores it, the Go type's canonical text, whether it came as a
+// string or as a number; members of other types are untouched.
+func TestCh01_DecodeObjectCanonicalQuantities(t *testing.T) {
+	tests := []struct {
+		name       string
+		gvk        api.GroupVersionKind
+		body, want string
+	}{
+		{"pod resources", decodePodGVK,
+			`{"spec":{"containers":[{"name":"c","resources":{"requests":{"cpu":0.5,"memory":"1.5Gi"},"limits":{"cpu":"1000m","memory":1e3,"ephemeral-storage":1000}}}]}}`,
+			`{"spec":{"containers":[{"name":"c","resources":{"requests":{"cpu":"500m","memory":"1536Mi"},"limits":{"cpu":"1","memory":"1e3","ephemeral-storage":"1k"}}}]}}`},
+		{"pod overhead and emptyDir", decodePodGVK,
+			`{"spec":{"overhead":{"cpu":"0.25"},"volumes":[{"name":"v","emptyDir":{"sizeLimit":"1024Mi"}}],"containers":[{"name":"c"}]}}`,
+			`{"spec":{"overhead":{"cpu":"250m"},"volumes":[{"name":"v","emptyDir":{"sizeLimit":"1Gi"}}],"containers":[{"name":"c"}]}}`},
+		{"deployment template", decodeDeployGVK,
+			`{"spec":{"selector":{},"replicas":2,"template":{"spec":{"containers":[{"name":"c","resources":{"limits":{"cpu":2}}}]}}}}`,
+			`{"spec":{"selector":{},"replicas":2,"template":{"spec":{"containers":[{"name":"c","resources":{"limits":{"cpu":"2"}}}]}}}}`},
+		{"kept when canonical", decodePodGVK,
+			`{"spec":{"containers":[{"name":"c","resources":{"limits":{"cpu":"+1","memory":"01Gi"}}}]}}`,
+			`{"spec":{"containers":[{"name":"c","resources":{"limits":{"cpu":"+1","memory":"01Gi"}}}]}}`},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			u, _, err := Object([]byte(tc.body), mustSchema(t, tc.gvk), tc.gvk, api.FieldValidationStrict)
+			require.NoError(t, err)
+			assert.Empty(t, cmp.Diff(tree(t, tc.want), withoutKind(u)))
 		})
 	}
 }

@@ -35,7 +35,7 @@ const fullPodJSON = `{
         {"name": "LIMIT", "valueFrom": {"resourceFieldRef": {"containerName": "web", "resource": "limits.memory", "divisor": "1Mi"}}}
       ],
       "envFrom": [{"configMapRef": {"name": "web-config"}, "prefix": "CFG_"}],
-      "resources": {"requests": {"cpu": "250m", "memory": "128Mi"}, "limits": {"cpu": 1, "memory": "256Mi", "ephemeral-storage": "1Gi"}},
+      "resources": {"requests": {"cpu": "250m", "memory": "128Mi"}, "limits": {"cpu": "1", "memory": "256Mi", "ephemeral-storage": "1Gi"}},
       "livenessProbe": {"httpGet": {"path": "/healthz", "port": "http", "httpHeaders": [{"name": "X-Probe", "value": "1"}]}, "initialDelaySeconds": 10, "periodSeconds": 5, "failureThreshold": 3},
       "readinessProbe": {"tcpSocket": {"port": 8080}, "timeoutSeconds": 2},
       "startupProbe": {"exec": {"command": ["cat", "/tmp/ready"]}, "periodSeconds": 1},

@@ -33,6 +33,9 @@ func (d *objectDecoder) value(s *schema.Schema) (v any, keep bool) {
 		return d.array(s), true
 	case c == '"':
 		str := d.str()
+		if s != nil && s.Kind == schema.KindQuantity {
+			return d.quantity(strings.TrimSpace(str), str)
+		}
 		if s != nil && !(s.Kind == schema.KindString && s.Format == "") && s.Kind != schema.KindAny && s.Kind != schema.KindIntOrString {
 			if err := s.Check(schema.JSONString, str); err != nil {
 				d.fail(err)
@@ -65,6 +68,9 @@ func (d *objectDecoder) value(s *schema.Schema) (v any, keep bool) {
 		if s == nil {
 			s = anything
 		}
+		if s.Kind == schema.KindQuantity {
+			return d.quantity(string(lit), v)
+		}
 		if !numberFits(s, v) {
 			if err := s.Check(schema.JSONNumber, string(lit)); err != nil {
 				d.fail(err)
@@ -75,6 +81,18 @@ func (d *objectDecoder) value(s *schema.Schema) (v any, keep bool) {
 		d.bad()
 		return nil, false
 	}
+}
+
+// quantity is what a resource.Quantity member is stored as: the text the Go type writes
+// back out (schema.CanonicalQuantity), "0.5" and 0.5 becoming "500m". A text it cannot
+// read ends the decode with ParseQuantity's error (orig is kept meanwhile).
+func (d *objectDecoder) quantity(text string, orig any) (any, bool) {
+	q, err := schema.CanonicalQuantity(text)
+	if err != nil {
+		d.fail(&schema.StopError{Err: err})
+		return orig, orig != nil
+	}
+	return q, true
 }
 
 // anything is the schema of a value inside a free-form one: an interface{} upstream.

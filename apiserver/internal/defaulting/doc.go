@@ -18,20 +18,19 @@
 //     missing template is not made up: validation refuses such an object anyway.
 //  4. Feature gates are taken at their v1.36 defaults: ImageVolume, PodLevelResources and
 //     JobPodReplacementPolicy on; MaxUnavailableStatefulSet off.
-//  5. Default also does two things a client sees as defaults that upstream does elsewhere:
+//  5. Default also does one thing a client sees as a default that upstream does elsewhere:
 //     a Secret's stringData is merged into data as base64 and removed (v1 conversion, so on
-//     every write), and a Service gets clusterIPs from clusterIP, ipFamilyPolicy and
-//     ipFamilies (the service REST storage on create) for a single-stack IPv4 cluster.
-//  6. Default never allocates: the Service strategy of the registry (registry/core) does,
-//     after Default, on create only.
+//     every write).
+//  6. Default never allocates, nor fills a Service's clusterIPs, ipFamilyPolicy and
+//     ipFamilies: the Service strategy of the registry (registry/core) does, after Default,
+//     on create and update, as the service REST storage does.
 //  7. Defaults lists every default applied, per kind, with its path, value, condition and
 //     upstream source; Kinds lists the kinds.
 //  8. Left out: admission (serviceAccountName and its token volume, default tolerations,
 //     LimitRanger, priority, DefaultStorageClass), registry strategies (Pod status and QoS
 //     class, generation, a Job's generated selector and labels, node ports), rounding of
 //     quantities to milli units, pod-level requests that sum container requests, and
-//     hugepage pod limits. On update, a Service's ipFamilyPolicy should be copied from the
-//     stored object by the caller when the request omits it.
+//     hugepage pod limits.
 //  9. The networking.k8s.io, storage.k8s.io and resource.k8s.io kinds get the defaults of
 //     pkg/apis/{networking,storage,resource}/v1, with SELinuxMountReadWriteOncePod on and
 //     VolumeLimitScaling off; node.k8s.io has none. Where a typed server always writes out a

@@ -140,7 +140,10 @@ type Resource struct {
 	OnlyVerbs    []string
 	Subresources []rest.Subresource
 	// Storage is the kind objects are stored as, when it is not Info's (rest.Kind.Storage).
+	// Such a resource shares the collection of the resource serving Storage.
 	Storage api.GroupVersionKind
+	// ToStorage and FromStorage convert to and from the stored form (rest.Kind.ToStorage).
+	ToStorage, FromStorage func(obj map[string]any) map[string]any
 	// Bootstrap returns the objects a fresh server creates of this kind (rest.Kind.Bootstrap).
 	Bootstrap func() []map[string]any
 	// Conversions are the further versions the kind is served at (rest.Kind.Conversions).

@@ -44,7 +44,7 @@ func (s *Store) ctx(dryRun bool) rest.Context { return rest.Context{Now: s.Now()
 // Create stores a new object (rest.BeforeCreate + Store.Create). obj is private. A dry run
 // does everything but the write, as DryRunnableStorage.Create: the answer is the object as
 // it would be stored, without a resourceVersion.
-func (s *Store) Create(ctx context.Context, res *Resource, ns string, obj *api.Unstructured, dryRun bool) (*storage.Record, error) {
+func (s *Store) Create(ctx context.Context, res *Resource, ns string, obj *api.Unstructured, dryRun bool) (_ *storage.Record, err error) {
 	if obj.GetResourceVersion() != "" {
 		return nil, errRVOnCreate()
 	}
@@ -82,6 +82,15 @@ func (s *Store) Create(ctx context.Context, res *Resource, ns string, obj *api.U
 		return s.Admission.Admit(ctx, attrs)
 	}); err != nil {
 		return nil, err
+	}
+	if a, ok := res.Strategy.(rest.Allocator); ok {
+		finish, err := a.AllocateCreate(rc, obj)
+		if err != nil {
+			return nil, err
+		}
+		stored := false
+		defer func() { finish(stored) }()
+		defer func() { stored = err == nil }()
 	}
 	if err := Validate(res, obj); err != nil {
 		return nil, err
@@ -187,11 +196,13 @@ func (s *Store) Update(ctx context.Context, res *Resource, ns string, obj *api.U
 	gr := res.Info.GroupResource()
 	key := storage.ObjectKey(obj.GetNamespace(), obj.GetName())
 	var warnings []string // of the attempt that is stored
+	finish := func(bool) {}
 	rec, _, err := s.Storage.GuaranteedUpdate(ctx, res.Coll, key, nil, func(tx *storage.Tx, old *storage.Record) (*api.Unstructured, error) {
-		next, err := s.prepareUpdate(res, obj, old, uo)
+		next, done, err := s.prepareUpdate(res, obj, old, uo)
 		if err != nil {
 			return nil, err
 		}
+		finish = done
 		if uo.Subresource == "" {
 			warnings = res.Strategy.WarningsOnUpdate(next, old.Obj)
 		}
@@ -215,6 +226,7 @@ func (s *Store) Update(ctx context.Context, res *Resource, ns string, obj *api.U
 			return s.afterWrite(tx, res, rec, typ)
 		},
 	})
+	finish(err == nil)
 	if errors.Is(err, storage.ErrKeyNotFound) {
 		return nil, api.NewNotFound(gr, obj.GetName())
 	}
@@ -226,32 +238,46 @@ func (s *Store) Update(ctx context.Context, res *Resource, ns string, obj *api.U
 
 // prepareUpdate computes the state an update stores from the body obj and the stored old:
 // the conflict checks, defaults, the subresource's part or the strategy's PrepareForUpdate,
-// and ValidateUpdate. It runs under the storage's write lock.
-func (s *Store) prepareUpdate(res *Resource, obj *api.Unstructured, old *storage.Record, uo UpdateOptions) (*api.Unstructured, error) {
+// and ValidateUpdate. It runs under the storage's write lock. finish ends what a
+// rest.Allocator reserved: call it with the write's outcome.
+func (s *Store) prepareUpdate(res *Resource, obj *api.Unstructured, old *storage.Record, uo UpdateOptions) (_ *api.Unstructured, _ func(bool), err error) {
+	alloc := func(bool) {}
+	defer func() {
+		if err != nil {
+			alloc(false) // what the allocator reserved goes back
+		}
+	}()
 	gr := res.Info.GroupResource()
 	oldRV := strconv.FormatUint(old.RV, 10)
 	rv, err := storage.Versioner{}.ObjectResourceVersion(obj)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	switch {
 	case rv == 0 && uo.ExpectRV == "" && !res.Strategy.AllowUnconditionalUpdate():
 		// The real store names the resource here, not the kind: "poddisruptionbudgets.policy".
-		return nil, api.NewInvalid(api.GroupKind{Group: gr.Group, Kind: gr.Resource}, obj.GetName(), []api.StatusCause{{
+		return nil, nil, api.NewInvalid(api.GroupKind{Group: gr.Group, Kind: gr.Resource}, obj.GetName(), []api.StatusCause{{
 			Type: api.CauseTypeFieldValueInvalid, Field: "metadata.resourceVersion",
 			Message: "Invalid value: 0: must be specified for an update",
 		}})
 	case rv != 0 && rv != old.RV, rv == 0 && uo.ExpectRV != "" && uo.ExpectRV != oldRV:
-		return nil, api.NewConflict(gr, obj.GetName(), errors.New("the object has been modified; please apply your changes to the latest version and try again"))
+		return nil, nil, api.NewConflict(gr, obj.GetName(), errors.New("the object has been modified; please apply your changes to the latest version and try again"))
 	}
 	if uid := obj.GetUID(); uid != "" && uid != old.Obj.GetUID() {
-		return nil, api.NewConflict(gr, obj.GetName(), &storage.InvalidObjError{Field: "UID", Want: uid, Got: old.Obj.GetUID()})
+		return nil, nil, api.NewConflict(gr, obj.GetName(), &storage.InvalidObjError{Field: "UID", Want: uid, Got: old.Obj.GetUID()})
 	}
 
 	applyDefaults(res, obj) // before the spec comparison: a body without defaults is no change
 	var subCauses []api.StatusCause
 	ss, _ := res.Strategy.(rest.SubresourceStrategy)
+	su, _ := res.Strategy.(rest.SubresourceUpdater)
+	var partial *api.Unstructured // what a SubresourceUpdater's subresource stores
+	if su != nil && uo.Subresource != "" {
+		partial, _ = su.PrepareSubresourceUpdate(uo.Subresource, obj, old.Obj)
+	}
 	switch sub := uo.Subresource; {
+	case partial != nil:
+		obj = partial
 	case ss != nil && ss.PreparesSubresource(sub):
 		obj = ss.PrepareForSubresourceUpdate(s.ctx(uo.DryRun), sub, obj, old.Obj)
 		subCauses = ss.ValidateSubresourceUpdate(sub, obj, old.Obj)
@@ -279,15 +305,43 @@ func (s *Store) prepareUpdate(res *Resource, obj *api.Unstructured, old *storage
 		if h, ok := res.Strategy.(rest.UpdateHooks); ok {
 			h.KeepAllocated(obj, old.Obj)
 		}
+		if a, ok := res.Strategy.(rest.Allocator); ok {
+			done, err := a.AllocateUpdate(s.ctx(uo.DryRun), obj, old.Obj)
+			if err != nil {
+				return nil, nil, err
+			}
+			alloc = done
+		}
 	}
 	if uo.Subresource != "" {
 		applyDefaults(res, obj) // the stored object with a new status or finalizers
 	}
 	res.Strategy.Canonicalize(obj)
-	if err := withCauses(res, obj, ValidateUpdate(res, obj, old.Obj), subCauses); err != nil {
-		return nil, err
+	if partial != nil {
+		// The subresource's rules replace the kind's update rules.
+		err = validateSubresource(res, obj, su.ValidateSubresourceUpdate(uo.Subresource, obj, old.Obj))
+	} else {
+		err = withCauses(res, obj, ValidateUpdate(res, obj, old.Obj), subCauses)
 	}
-	return obj, nil
+	if err != nil {
+		return nil, nil, err
+	}
+	return obj, alloc, nil
+}
+
+// validateSubresource is Validate with a subresource's causes after the kind's.
+func validateSubresource(res *Resource, obj *api.Unstructured, causes []api.StatusCause) error {
+	err := Validate(res, obj)
+	if len(causes) == 0 {
+		return err
+	}
+	var st *api.Status
+	if errors.As(err, &st) && st.Details != nil {
+		causes = append(st.Details.Causes, causes...)
+	} else if err != nil {
+		return err
+	}
+	return api.NewInvalid(invalidKind(res), obj.GetName(), causes)
 }
 
 // Get reads one object: RV 0 is the latest, N not older than N.
@@ -357,6 +411,18 @@ func copyInt64(p *int64) *int64 {
 // Validate runs a create's validation: metadata for every kind, then the strategy's causes;
 // a LateValidator's check only when those found nothing.
 func Validate(res *Resource, obj *api.Unstructured) error {
+	return validate(res, obj, true)
+}
+
+// invalidKind is the kind an Invalid Status names: the internal type's, which is the stored
+// kind's (an events.k8s.io Event is "Event" of the core group).
+func invalidKind(res *Resource) api.GroupKind {
+	gvk := res.StorageGVK()
+	return api.GroupKind{Group: gvk.Group, Kind: gvk.Kind}
+}
+
+// validate is Validate, with the strategy's own causes only when withStrategy.
+func validate(res *Resource, obj *api.Unstructured, withStrategy bool) error {
 	dnsLabel := false
 	if n, ok := res.Strategy.(rest.DNSLabelNamer); ok {
 		dnsLabel = n.NameIsDNSLabel()
@@ -376,11 +442,13 @@ func Validate(res *Resource, obj *api.Unstructured) error {
 	if n, ok := res.Strategy.(rest.UncheckedNamer); ok && n.NameIsUnchecked() {
 		causes = withoutNameFormatCauses(causes)
 	}
-	causes = append(causes, res.Strategy.Validate(obj)...)
-	if len(causes) > 0 {
-		return api.NewInvalid(res.Info.GroupKind(), obj.GetName(), causes)
+	if withStrategy {
+		causes = append(causes, res.Strategy.Validate(obj)...)
 	}
-	if lv, ok := res.Strategy.(rest.LateValidator); ok {
+	if len(causes) > 0 {
+		return api.NewInvalid(invalidKind(res), obj.GetName(), causes)
+	}
+	if lv, ok := res.Strategy.(rest.LateValidator); ok && withStrategy {
 		return lv.ValidateLate(obj)
 	}
 	return nil
@@ -408,7 +476,8 @@ func ValidateUpdate(res *Resource, obj, old *api.Unstructured) error {
 		return validateFullUpdate(res, obj, old, causes)
 	}
 	causes = append(causes, res.Strategy.ValidateUpdate(obj, old)...)
-	err := Validate(res, obj)
+	_, own := res.Strategy.(rest.OwnUpdateRules)
+	err := validate(res, obj, !own)
 	if len(causes) == 0 {
 		return err
 	}
@@ -418,7 +487,7 @@ func ValidateUpdate(res *Resource, obj, old *api.Unstructured) error {
 	} else if err != nil {
 		return err
 	}
-	return api.NewInvalid(res.Info.GroupKind(), obj.GetName(), causes)
+	return api.NewInvalid(invalidKind(res), obj.GetName(), causes)
 }
 
 // validateFullUpdate is ValidateUpdate for a strategy that checks whole objects on update:

@@ -177,6 +177,7 @@ func NewTable(store *storage.Store, ips *core.ClusterIPAllocator) *Table {
 		r := &Resource{Info: infoOf(k), Builtin: true, Strategy: k.Strategy, NoCollectionDelete: k.NoCollectionDelete,
 			OnlyVerbs: k.Verbs, Subresources: k.Subresources, Storage: k.Storage, Bootstrap: k.Bootstrap}
 		r.Conversions = k.Conversions
+		r.ToStorage, r.FromStorage = k.ToStorage, k.FromStorage
 		if _, err := t.add(r); err != nil {
 			panic(err) // the table above has no duplicate
 		}
@@ -186,8 +187,25 @@ func NewTable(store *storage.Store, ips *core.ClusterIPAllocator) *Table {
 			t.mu.Unlock()
 		}
 	}
+	t.shareStorage()
 	t.namespaces = t.resources["/namespaces"]
 	return t
+}
+
+// shareStorage gives each resource stored as another built-in kind (Resource.Storage) that
+// kind's collection: one storage, two views, as an events.k8s.io Event is a core Event in
+// etcd. A resource whose storage kind is not served keeps its own.
+func (t *Table) shareStorage() {
+	for _, r := range t.resources {
+		if r.Storage.Kind == "" {
+			continue
+		}
+		for _, other := range t.resources {
+			if other != r && other.Info.GVK() == r.Storage {
+				r.Coll = other.Coll
+			}
+		}
+	}
 }
 
 // Register adds a kind registered from Go, with the strategy such kinds get: status and
@@ -216,6 +234,35 @@ func (t *Table) add(r *Resource) (*Resource, error) {
 	gv := r.Info.Group + "/" + r.Info.Version
 	t.byGV[gv] = append(t.byGV[gv], r)
 	return r, nil
+}
+
+// ForKind returns the resource serving gvk, or nil.
+func (t *Table) ForKind(gvk api.GroupVersionKind) *Resource {
+	t.mu.RLock()
+	defer t.mu.RUnlock()
+	for _, r := range t.byGV[gvk.Group+"/"+gvk.Version] {
+		if r.Info.Kind == gvk.Kind && r.Storage.Kind == "" {
+			return r
+		}
+	}
+	return nil
+}
+
+// WithBootstrap returns the built-in resources that have start-up objects
+// (rest.Kind.Bootstrap), in discovery order.
+func (t *Table) WithBootstrap() []*Resource {
+	groups, versions := t.GroupVersions()
+	var out []*Resource
+	for _, g := range groups {
+		for _, v := range versions[g] {
+			for _, r := range t.ByGV(g, v) {
+				if r.Builtin && r.Bootstrap != nil && r.Info.Version == v && !slices.Contains(out, r) {
+					out = append(out, r)
+				}
+			}
+		}
+	}
+	return out
 }
 
 // Get returns the resource of group and plural resource, or nil.
@@ -350,11 +397,25 @@ func (t *Table) Namespaced() []*Resource {
 	defer t.mu.RUnlock()
 	var out []*Resource
 	for _, id := range sortedKeys(t.resources) {
-		if r := t.resources[id]; r.Info.Namespaced {
+		// A resource stored as another is that one's view: its objects are listed once.
+		if r := t.resources[id]; r.Info.Namespaced && !t.sharesStorage(r) {
 			out = append(out, r)
 		}
 	}
 	return out
+}
+
+// sharesStorage reports whether r is stored in another resource's collection. t.mu is held.
+func (t *Table) sharesStorage(r *Resource) bool {
+	if r.Storage.Kind == "" {
+		return false
+	}
+	for _, other := range t.resources {
+		if other != r && other.Coll == r.Coll {
+			return true
+		}
+	}
+	return false
 }
 
 // holdsObjects reports whether any resource has an object in namespace ns.

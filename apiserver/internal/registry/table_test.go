@@ -145,11 +145,13 @@ func TestCh01_BuiltinKindsMatchV136(t *testing.T) {
 		{gr: "endpointslices.discovery.k8s.io", kind: "EndpointSlice", namespaced: true, generation: true, createStatus: "body",
 			collectionDelete: true},
 		{gr: "events.events.k8s.io", kind: "Event", namespaced: true, short: []string{"ev"}, createStatus: "body", collectionDelete: true,
+			// events/v1 conversion.go maps each label onto the core one, read from the
+			// stored core Event.
 			fields: map[string]string{
-				"reason": "reason", "regarding.apiVersion": "regarding.apiVersion", "regarding.fieldPath": "regarding.fieldPath",
-				"regarding.kind": "regarding.kind", "regarding.name": "regarding.name", "regarding.namespace": "regarding.namespace",
-				"regarding.resourceVersion": "regarding.resourceVersion", "regarding.uid": "regarding.uid",
-				"reportingController": "reportingController", "type": "type",
+				"reason": "reason", "regarding.apiVersion": "involvedObject.apiVersion", "regarding.fieldPath": "involvedObject.fieldPath",
+				"regarding.kind": "involvedObject.kind", "regarding.name": "involvedObject.name", "regarding.namespace": "involvedObject.namespace",
+				"regarding.resourceVersion": "involvedObject.resourceVersion", "regarding.uid": "involvedObject.uid",
+				"reportingController": "reportingComponent", "type": "type",
 			}},
 		{gr: "ingressclasses.networking.k8s.io", kind: "IngressClass", generation: true, createStatus: "body", collectionDelete: true},
 		{gr: "ingresses.networking.k8s.io", kind: "Ingress", namespaced: true, short: []string{"ing"}, status: true, generation: true,

@@ -32,7 +32,6 @@ func IsDNS1123Subdomain(v string) []string { return isDNS1123Subdomain(v, "chara
 // IsDNS1123Label mirrors validation.IsDNS1123Label in k8s.io/apimachinery.
 func IsDNS1123Label(v string) []string { return isDNS1123Label(v) }
 
-
 // IsValidLabelValue mirrors validation.IsValidLabelValue in k8s.io/apimachinery.
 func IsValidLabelValue(v string) []string { return isLabelValue(v) }
 

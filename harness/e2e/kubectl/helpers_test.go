@@ -153,6 +153,7 @@ type env struct {
 func newEnv(t *testing.T, opts apiserver.Options) *env {
 	t.Helper()
 	path := kubectlPath(t)
+	opts.Bootstrap = true // the objects a fresh real server has, as kubectl users meet them
 	require.NoError(t, opts.Validate())
 	srv := apiserver.New(opts)
 	rec := &recorder{next: srv.Handler()}
@@ -178,6 +179,7 @@ func newEnv(t *testing.T, opts apiserver.Options) *env {
 func newTLSEnv(t *testing.T, opts apiserver.Options) *env {
 	t.Helper()
 	path := kubectlPath(t)
+	opts.Bootstrap = true
 	srv := apiserver.NewTLSTestServer(t, opts)
 	e := &env{t: t, kubectl: path, srv: srv, rec: &recorder{}, dir: t.TempDir()}
 	e.config = filepath.Join(e.dir, "kubeconfig")

@@ -22,7 +22,7 @@ func podTemplate(restart string) map[string]any {
 func job(restart string) *api.Unstructured {
 	return &api.Unstructured{Object: map[string]any{
 		"apiVersion": "batch/v1", "kind": "Job",
-		"metadata": map[string]any{"name": "j", "namespace": "ns", "generation": int64(1)},
+		"metadata": map[string]any{"name": "j", "namespace": "ns", "generation": int64(1), "uid": "7c1e5b9a-0000-4000-8000-000000000001"},
 		"spec":     map[string]any{"template": podTemplate(restart)},
 		"status":   map[string]any{"succeeded": int64(1)},
 	}}
@@ -75,10 +75,13 @@ func TestCh01_Strategy_BatchRestartPolicy(t *testing.T) {
 			{"", []api.StatusCause{unsupported(k.template+".spec.restartPolicy", "")}},
 		}
 		for _, tt := range tests {
-			got := k.kind.Strategy.Validate(k.make(tt.restart))
+			o := k.make(tt.restart)
+			k.kind.Strategy.PrepareForCreate(rest.Context{}, o) // a Job's generated selector
+			got := k.kind.Strategy.Validate(o)
 			assert.Empty(t, cmp.Diff(tt.want, got), "%s restartPolicy %q", k.kind.Kind, tt.restart)
 		}
 		o := k.make("Never")
+		k.kind.Strategy.PrepareForCreate(rest.Context{}, o)
 		templateSpec(o)["containers"] = []any{}
 		assert.Empty(t, cmp.Diff([]api.StatusCause{{Type: api.CauseTypeFieldValueRequired, Field: k.template + ".spec.containers", Message: "Required value"}},
 			k.kind.Strategy.Validate(o)), "%s without containers", k.kind.Kind)

@@ -15,12 +15,16 @@
 //  4. A Namespace starts Active with the "kubernetes" spec finalizer; its main resource
 //     never changes its spec finalizers (only the finalize subresource does) and its phase
 //     follows its deletionTimestamp.
-//  5. A Service gets its cluster IP from the allocator on create, under the storage's
-//     write lock, keeps it across updates that leave it out, and frees it when deleted.
-//  6. ClusterIPAllocator hands out the IPs of one range (DefaultServiceCIDR unless told
-//     otherwise) with the first held for the "kubernetes" Service; a dry run reserves
-//     nothing. Failures are the real Status: 422 for a malformed, out-of-range or taken
-//     address or an unserved family, 500 when the range is full.
+//  4. A Service gets its IP family fields, cluster IP and node ports (ServiceAllocators)
+//     on create and on an update that changes its type or ports, before validation, as the
+//     service REST storage does; an update keeps what the body leaves out, and a delete or
+//     a change of type frees what is no longer used. A write that fails gives back what it
+//     reserved.
+//  5. ClusterIPAllocator hands out the IPs of one range (DefaultServiceCIDR unless told
+//     otherwise) with the first held for the "kubernetes" Service; NodePortAllocator the
+//     ports of DefaultNodePortRange, at random from its upper part first. A dry run
+//     reserves nothing. Failures are the real Status: 422 for a malformed, out-of-range or
+//     taken address or port or an unserved family, 500 when a range is full.
 package core
 
 import "github.com/informer-lab/informer-lab/api"

@@ -35,6 +35,12 @@ type Kind struct {
 	// Storage is the kind objects are stored as when it is another group-version's: core
 	// v1 Event for events.k8s.io, autoscaling/v2 for autoscaling/v1 HorizontalPodAutoscalers.
 	Storage api.GroupVersionKind
+	// ToStorage converts an object of this kind, as a request carries it, into the kind it
+	// is stored as (Storage), and FromStorage a stored object back, as the group's
+	// conversion functions do through the internal type (Convert_v1_Event_To_core_Event of
+	// events.k8s.io). FromStorage also serves a kind stored as itself whose stored form
+	// lacks members its Go type always writes out. Nil: the object as stored.
+	ToStorage, FromStorage func(obj map[string]any) map[string]any
 	// Bootstrap returns the objects of this kind a fresh kube-apiserver creates in its
 	// post-start hooks (the system PriorityClasses, the bootstrap RBAC roles and bindings,
 	// the default FlowSchemas, the built-in APIServices, …), as JSON trees with apiVersion

@@ -213,6 +213,35 @@ type UpdateHooks interface {
 	KeepAllocated(obj, old *api.Unstructured)
 }
 
+// Allocator mirrors the BeginCreate and BeginUpdate hooks of genericregistry.Store for a
+// kind whose REST storage hands out values from a shared pool (a Service's cluster IPs and
+// node ports). They run after admission's mutation and before validation, as upstream's do,
+// and may refuse the write. What they reserve is given back by finish(false) and what they
+// free is freed by finish(true); the store calls finish once the write's fate is known. A
+// dry run (ctx.DryRun) reserves nothing.
+type Allocator interface {
+	AllocateCreate(ctx Context, obj *api.Unstructured) (finish func(ok bool), err error)
+	AllocateUpdate(ctx Context, obj, old *api.Unstructured) (finish func(ok bool), err error)
+}
+
+// SubresourceUpdater is a kind with subresources that write a part of the object other
+// than its status (pods/ephemeralcontainers and pods/resize): each keeps the stored object
+// but for its part, and has its own update rules, which replace the kind's.
+type SubresourceUpdater interface {
+	// PrepareSubresourceUpdate mirrors the subresource strategy's PrepareForUpdate: the
+	// object to store, false when sub is not such a subresource of the kind.
+	PrepareSubresourceUpdate(sub string, obj, old *api.Unstructured) (*api.Unstructured, bool)
+	// ValidateSubresourceUpdate mirrors the subresource strategy's ValidateUpdate.
+	ValidateSubresourceUpdate(sub string, obj, old *api.Unstructured) []api.StatusCause
+}
+
+// OwnUpdateRules is a kind whose ValidateUpdate holds every rule of an update, as its real
+// strategy's ValidateUpdate does not run the create rules (ValidateEventUpdate of
+// events.k8s.io): the store then skips Validate on update.
+type OwnUpdateRules interface {
+	OwnUpdateRules()
+}
+
 // FinalizeStrategy is the finalize subresource's strategy (namespaces): a copy of old with
 // the part of obj that subresource writes.
 type FinalizeStrategy interface {
