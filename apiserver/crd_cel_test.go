@@ -98,5 +98,3 @@ func TestCh13_CEL_CRDWriteErrors(t *testing.T) {
 	}
 	assert.Empty(t, cmp.Diff(want, causesOf(t, r)))
 }
-
-
