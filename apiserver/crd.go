@@ -12,7 +12,11 @@ import (
 	"github.com/informer-lab/informer-lab/apiserver/internal/printers"
 	"github.com/informer-lab/informer-lab/apiserver/internal/registry/apiextensions"
 	"github.com/informer-lab/informer-lab/apiserver/internal/structural"
+	"github.com/informer-lab/informer-lab/apiserver/internal/structural/schemacel"
 )
+
+// The CEL interpreter compiles and runs the x-kubernetes-validations rules of every CRD.
+func init() { structural.Rules = schemacel.Compiler{} }
 
 // CustomResourceDefinitions: apiextensions.k8s.io/v1 is a built-in kind whose writes do
 // what the controllers of k8s.io/apiextensions-apiserver do, in the same transaction, each

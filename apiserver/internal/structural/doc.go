@@ -18,8 +18,8 @@
 //     use, uniqueItems, the root under a status subresource, the static parts of
 //     x-kubernetes-validations).
 //  2. x-kubernetes-validations rules are parsed and kept (Rule). Compiling and evaluating
-//     them is a RuleCompiler's: Rules, nil until the CEL interpreter is plugged in. While it
-//     is nil, CRDs with rules are accepted and their rules are not evaluated.
+//     them is a RuleCompiler's: Rules, which the apiserver sets to schemacel.Compiler (the CEL
+//     interpreter); while it is nil, rules are kept and not evaluated.
 //  3. A custom object goes through Prune (unknown members removed and reported), PruneNulls,
 //     Coerce (embedded resources' metadata rewritten as ObjectMeta) and Default, as the
 //     decoder of the custom resource handler runs them; then Validator.Validate (or

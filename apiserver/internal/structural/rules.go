@@ -41,7 +41,7 @@ type RuleProgram interface {
 	Validate(obj, old any) []api.StatusCause
 }
 
-// Rules is the installed CEL interpreter; nil until one is plugged in.
+// Rules is the installed CEL interpreter (the apiserver installs schemacel.Compiler).
 var Rules RuleCompiler
 
 func parseRules(v any) []Rule {

@@ -1,0 +1,273 @@
+package schemacel
+
+import (
+	"fmt"
+	"reflect"
+	"strings"
+
+	"github.com/informer-lab/informer-lab/api"
+	"github.com/informer-lab/informer-lab/apiserver/internal/cel"
+	"github.com/informer-lab/informer-lab/apiserver/internal/validation"
+)
+
+// internalError mirrors field.InternalError.
+func internalError(path, detail string) api.StatusCause {
+	return api.StatusCause{Type: api.CauseTypeInternal, Field: path, Message: "Internal error: " + detail}
+}
+
+// invalidOmit mirrors field.Invalid with field.OmitValueType: no value in the message.
+func invalidOmit(path, detail string) api.StatusCause {
+	return api.StatusCause{Type: api.CauseTypeFieldValueInvalid, Field: path, Message: "Invalid value: " + detail}
+}
+
+// walk is one Validate call: the budget left and the causes found.
+type walk struct {
+	budget int64
+	causes []api.StatusCause
+}
+
+// Validate implements structural.RuleProgram, as Validator.Validate with ratcheting: obj
+// is the object, old the stored one on an update (nil on a create).
+func (p *Program) Validate(obj, old any) []api.StatusCause {
+	w := &walk{budget: cel.RuntimeCELCostBudget}
+	w.validate(p.root, "", obj, old, old != nil, false)
+	return w.causes
+}
+
+func child(path, name string) string {
+	if path == "" {
+		return name
+	}
+	return path + "." + name
+}
+
+// validate runs n's rules on obj and recurses. old is the correlated old value; hasOld
+// tells whether obj correlates at all (ratcheting: an unchanged value's failures are
+// dropped), parentEqual whether the nearest correlated parent is unchanged.
+func (w *walk) validate(n *node, path string, obj, old any, hasOld, parentEqual bool) bool {
+	if n == nil || obj == nil {
+		return true
+	}
+	eq := func() bool {
+		if hasOld {
+			return reflect.DeepEqual(obj, old)
+		}
+		return parentEqual
+	}
+	if !w.expressions(n, path, obj, old, eq) {
+		return false
+	}
+	switch o := obj.(type) {
+	case map[string]any:
+		oldMap, _ := old.(map[string]any)
+		selfEqual := hasOld && reflect.DeepEqual(obj, old)
+		for k, v := range o {
+			var ch *node
+			var p string
+			if c, ok := n.props[k]; ok {
+				ch, p = c, child(path, k)
+			} else if n.addl != nil {
+				ch, p = n.addl, path+"["+k+"]"
+			}
+			if ch == nil {
+				continue
+			}
+			ov, ok := oldMap[k]
+			if !w.validate(ch, p, v, ov, ok && oldMap != nil, selfEqual) {
+				return false
+			}
+		}
+	case []any:
+		if n.items == nil {
+			return true
+		}
+		oldList, _ := old.([]any)
+		selfEqual := hasOld && reflect.DeepEqual(obj, old)
+		for i, v := range o {
+			ov, ok := n.correlateItem(v, oldList)
+			if !w.validate(n.items, fmt.Sprintf("%s[%d]", path, i), v, ov, ok, selfEqual) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// correlateItem finds the old item with the same list-map keys, as makeMapList does; items
+// of other lists never correlate.
+func (n *node) correlateItem(v any, old []any) (any, bool) {
+	if len(n.listKeys) == 0 || old == nil {
+		return nil, false
+	}
+	m, _ := v.(map[string]any)
+	for _, o := range old {
+		om, _ := o.(map[string]any)
+		if om == nil || m == nil {
+			continue
+		}
+		same := true
+		for _, k := range n.listKeys {
+			if !reflect.DeepEqual(m[k], om[k]) {
+				same = false
+				break
+			}
+		}
+		if same {
+			return o, true
+		}
+	}
+	return nil, false
+}
+
+const outOfBudget = "validation failed due to running out of cost budget, no further validation rules will be run"
+
+// expressions mirrors validateExpressions; false means no further rule may run.
+func (w *walk) expressions(n *node, path string, obj, old any, ratchet func() bool) bool {
+	if len(n.rules) == 0 {
+		return true
+	}
+	typ := n.schema.Type
+	if w.budget <= 0 {
+		w.causes = append(w.causes, validation.Invalid(path, typ, outOfBudget))
+		w.budget = -1
+		return false
+	}
+	var act, optAct cel.Activation
+	for _, cr := range n.rules {
+		if cr.err != "" {
+			w.causes = append(w.causes, validation.Invalid(path, typ, "rule compile error: "+cr.err))
+			continue
+		}
+		if cr.prog == nil {
+			continue
+		}
+		opt := cr.rule.OptionalOldSelf != nil && *cr.rule.OptionalOldSelf
+		if cr.usesOld && old == nil && !opt {
+			continue
+		}
+		var a cel.Activation
+		if opt && n.optEnv != nil {
+			if optAct == nil {
+				optAct = n.optEnv.Activation(obj, old)
+			}
+			a = optAct
+		} else {
+			if act == nil {
+				act = n.env.Activation(obj, old)
+			}
+			a = act
+		}
+		v, cost, err := cr.prog.EvalWithCost(a, cel.PerCallLimit)
+		if int64(cost) > w.budget {
+			w.causes = append(w.causes, validation.Invalid(path, typ, outOfBudget))
+			w.budget = -1
+			return false
+		}
+		w.budget -= int64(cost)
+		ruleStr := ruleErrorString(cr)
+		if err != nil {
+			switch msg := err.Error(); {
+			case strings.HasPrefix(msg, "no such overload"):
+				w.causes = append(w.causes, validation.Invalid(path, typ, fmt.Sprintf("'%v': call arguments did not match a supported operator, function or macro signature for rule: %v", msg, ruleStr)))
+			case err == cel.ErrCostLimit:
+				w.causes = append(w.causes, validation.Invalid(path, typ, fmt.Sprintf("'%v': no further validation rules will be run due to call cost exceeds limit for rule: %v", msg, ruleStr)))
+				w.budget = -1
+				return false
+			default:
+				w.causes = append(w.causes, validation.Invalid(path, typ, fmt.Sprintf("%v evaluating rule: %v", msg, ruleStr)))
+			}
+			continue
+		}
+		if b, ok := v.(bool); ok && b {
+			continue
+		}
+		fp := path
+		if cr.fieldPath != "" {
+			fp = child(path, cr.fieldPath)
+			if strings.HasPrefix(cr.fieldPath, "[") {
+				fp = path + cr.fieldPath
+			}
+		}
+		add := func(c api.StatusCause) {
+			if !cr.usesOld && ratchet() {
+				return
+			}
+			w.causes = append(w.causes, c)
+		}
+		detail, ok := "", false
+		if cr.msg != nil {
+			if act == nil {
+				act = n.env.Activation(obj, old)
+			}
+			d, stop, cause := w.message(cr, act, fp, typ)
+			if stop {
+				add(cause)
+				w.budget = -1
+				return false
+			}
+			detail, ok = d, d != ""
+		}
+		if !ok {
+			detail = "failed rule: " + ruleStr
+			if cr.rule.Message != "" {
+				detail = strings.TrimSpace(cr.rule.Message)
+			}
+		}
+		add(causeForReason(fp, obj, typ, detail, cr.rule.Reason))
+	}
+	return true
+}
+
+// message mirrors evalMessageExpression: the message, or "" when it cannot be used (the
+// rule's message is used instead), or a cause that stops validation.
+func (w *walk) message(cr compiled, act cel.Activation, path, typ string) (string, bool, api.StatusCause) {
+	v, cost, err := cr.msg.EvalWithCost(act, cel.PerCallLimit)
+	if int64(cost) > w.budget {
+		return "", true, validation.Invalid(path, typ, "messageExpression evaluation failed due to running out of cost budget, no further validation rules will be run")
+	}
+	if err == cel.ErrCostLimit {
+		return "", true, validation.Invalid(path, typ, fmt.Sprintf("no further validation rules will be run due to call cost exceeds limit for messageExpression: %q", cr.rule.MessageExpression))
+	}
+	w.budget -= int64(cost)
+	s, _ := v.(string)
+	s = strings.TrimSpace(s)
+	if err != nil || len(s) > 5*1024 || strings.Contains(s, "\n") {
+		return "", false, api.StatusCause{}
+	}
+	return s, false, api.StatusCause{}
+}
+
+func ruleErrorString(cr compiled) string {
+	if cr.rule.Message != "" {
+		return strings.TrimSpace(cr.rule.Message)
+	}
+	return strings.TrimSpace(cr.rule.Rule)
+}
+
+// causeForReason mirrors fieldErrorForReason; objects and arrays are not printed.
+func causeForReason(path string, obj any, typ, detail string, reason *string) api.StatusCause {
+	r := ""
+	if reason != nil {
+		r = *reason
+	}
+	switch r {
+	case "FieldValueForbidden":
+		return validation.Forbidden(path, detail)
+	case "FieldValueRequired":
+		return validation.Required(path, detail)
+	case "FieldValueDuplicate":
+		return api.StatusCause{Type: api.CauseTypeFieldValueDuplicate, Field: path, Message: "Duplicate value: " + badValue(obj, typ)}
+	}
+	if typ == "object" || typ == "array" {
+		return invalidOmit(path, detail)
+	}
+	return validation.Invalid(path, obj, detail)
+}
+
+func badValue(obj any, typ string) string {
+	if typ == "object" || typ == "array" {
+		return ""
+	}
+	c := validation.Invalid("", obj, "")
+	return strings.TrimPrefix(c.Message, "Invalid value: ")
+}
