@@ -35,6 +35,8 @@ type endpoints struct {
 	// openAPICache holds each group-version's OpenAPI document by the kinds it served when
 	// built (openapi.go).
 	openAPICache sync.Map
+	// v2 holds the /openapi/v2 document of what is served now (openapi_v2.go).
+	v2 swaggerState
 }
 
 // debugFaults serves /debug/faults over the Server's exported fault API.

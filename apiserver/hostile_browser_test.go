@@ -298,7 +298,7 @@ func TestCh01_HostileUnservedGroupWrite(t *testing.T) {
 		"/apis/authentication.k8s.io/v1/selfsubjectreviews", "/apis/authentication.k8s.io/v1",
 		"/apis/authentication.k8s.io", "/apis/apps/v2", "/apis/apps/v2/deployments",
 		"/apis/apps/v2/namespaces/default/deployments", "/healthz/bogus", "/openapi/v3/apis/nope/v1",
-		"/openapi/v2", "/nonexistent", "/api/v2",
+		"/openapi/v2/bogus", "/nonexistent", "/api/v2",
 	} {
 		get := c.get(path)
 		require.Equal(t, http.StatusNotFound, get.code, "GET %s: %s", path, get.body)

@@ -14,6 +14,19 @@ type Serving struct {
 	OpenAPI map[string]any // the version's openAPIV3Schema, for /openapi/v3
 	Printer *printers.Printer
 	Scale   *Scale
+	// Published is what the OpenAPI documents say of each served version, by name: the
+	// version's own schema, subresources and selectable fields (kube-apiserver publishes
+	// each version as its CRD declares it).
+	Published map[string]PublishedVersion
+	// PreserveUnknownFields is spec.preserveUnknownFields.
+	PreserveUnknownFields bool
+}
+
+// PublishedVersion is one served version of a CRD as its OpenAPI documents describe it.
+type PublishedVersion struct {
+	Schema           map[string]any // the version's openAPIV3Schema (a copy); nil without one
+	Status, Scale    bool
+	SelectableFields []string // jsonPaths
 }
 
 // ServedVersion picks the version the resource is registered at: the storage version when
@@ -48,6 +61,24 @@ func ServingOf(obj *api.Unstructured, spec Spec, i int) *Serving {
 	}
 	if v.Subresources != nil {
 		cs.Scale = v.Subresources.Scale
+	}
+	cs.PreserveUnknownFields = spec.PreserveUnknownFields
+	cs.Published = map[string]PublishedVersion{}
+	for j, sv := range spec.Versions {
+		if !sv.Served {
+			continue
+		}
+		pv := PublishedVersion{}
+		if m, ok := VersionSchema(obj, j); ok {
+			pv.Schema, _ = api.DeepCopyJSONValue(m).(map[string]any)
+		}
+		if sv.Subresources != nil {
+			pv.Status, pv.Scale = sv.Subresources.Status != nil, sv.Subresources.Scale != nil
+		}
+		for _, f := range sv.SelectableFields {
+			pv.SelectableFields = append(pv.SelectableFields, f.JSONPath)
+		}
+		cs.Published[sv.Name] = pv
 	}
 	return cs
 }

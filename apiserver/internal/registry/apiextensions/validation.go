@@ -57,6 +57,9 @@ type Version struct {
 		Priority    int32  `json:"priority"`
 		JSONPath    string `json:"jsonPath"`
 	} `json:"additionalPrinterColumns"`
+	SelectableFields []struct {
+		JSONPath string `json:"jsonPath"`
+	} `json:"selectableFields"`
 }
 
 type Scale struct {
