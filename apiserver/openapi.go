@@ -72,9 +72,9 @@ func (s *endpoints) buildOpenAPIDoc(group, version string, infos []served) []byt
 	}
 	var b bytes.Buffer
 	b.WriteString(`{"openapi":"3.0.0","info":`)
-	b.Write(info.JSON())
+	b.Write(info.JSONHTMLEscaped())
 	b.WriteString(`,"paths":`)
-	b.Write(paths.JSON())
+	b.Write(paths.JSONHTMLEscaped())
 	b.WriteString(`,"components":`)
 	b.Write(components)
 	b.WriteString("}")
@@ -100,21 +100,18 @@ func openAPIResource(sv served) openapi.Resource {
 // field-keeping schema for any other registered kind.
 func (s *endpoints) componentsFor(group, version string, infos []served) ([]byte, error) {
 	crs := s.customResources(group, version)
-	raw, builtin := schema.Document(openAPIPath(group, version))
+	_, builtin := schema.Document(openAPIPath(group, version))
 	var comp *openapi.Node
 	switch {
-	case builtin && !hasRegistered(infos):
-		doc, err := openapi.Parse(raw)
-		if err != nil {
-			return nil, err
-		}
-		return doc.Get("components").JSON(), nil
 	case builtin:
-		doc, err := openapi.Parse(raw)
+		shared, err := openapi.Components(openAPIPath(group, version))
 		if err != nil {
 			return nil, err
 		}
-		comp = doc.Get("components")
+		if !hasRegistered(infos) {
+			return shared.JSONHTMLEscaped(), nil
+		}
+		comp = shared.Copy()
 		for _, c := range crs {
 			obj, list := c.Definitions(false)
 			comp.Get("schemas").Set(openapi.ModelName(c.Group, c.Version, c.Kind), obj)
@@ -135,7 +132,7 @@ func (s *endpoints) componentsFor(group, version string, infos []served) ([]byte
 		name := openapi.ModelName(sv.ri.Group, sv.ri.Version, sv.ri.Kind)
 		comp.Get("schemas").Set(name, registeredSchema(sv.ri))
 	}
-	return comp.JSON(), nil
+	return comp.JSONHTMLEscaped(), nil
 }
 
 // registeredSchema is the schema of a kind registered with Server.Register: any fields,

@@ -84,6 +84,46 @@ func componentsOf(data []byte) (*Node, error) {
 	return defs, nil
 }
 
+// v3Defs caches each embedded document's definitions in the order kube-openapi writes
+// them (the files have sorted keys).
+var v3Defs sync.Map // document path → *definitionsResult
+
+// DefinitionsV3 returns the definitions of one embedded v3 document ("api/v1"), keyed and
+// sorted by name, each schema's keywords in kube-openapi's order. The node is shared:
+// callers must not change it.
+func DefinitionsV3(path string) (*Node, error) {
+	v, _ := v3Defs.LoadOrStore(path, &definitionsResult{})
+	r := v.(*definitionsResult)
+	r.once.Do(func() {
+		data, ok := schema.Document(path)
+		if !ok {
+			r.err = fmt.Errorf("openapi: no embedded document %q", path)
+			return
+		}
+		r.defs, r.err = componentsOf(data)
+		if r.err != nil {
+			return
+		}
+		for _, d := range r.defs.Values {
+			orderSchema(d)
+		}
+	})
+	return r.defs, r.err
+}
+
+// Components mirrors the components kube-apiserver's OpenAPI v3 handler writes in the
+// document of a built-in group-version: its definitions (DefinitionsV3) and the bearer
+// token security scheme. The schemas node is shared: callers must not change it.
+func Components(path string) (*Node, error) {
+	defs, err := DefinitionsV3(path)
+	if err != nil {
+		return nil, err
+	}
+	bearer := Obj().Set("type", Str("apiKey")).Set("description", Str("Bearer Token authentication")).
+		Set("name", Str("authorization")).Set("in", Str("header"))
+	return Obj().Set("schemas", defs).Set("securitySchemes", Obj().Set("BearerToken", bearer)), nil
+}
+
 var swaggerOnly struct {
 	once sync.Once
 	defs *Node
@@ -122,6 +162,11 @@ var customResourceShared struct {
 func customResourceDefinitions() (*Node, error) {
 	customResourceShared.once.Do(func() {
 		customResourceShared.defs, customResourceShared.err = componentsOf(schema.CustomResource())
+		if customResourceShared.err == nil {
+			for _, d := range customResourceShared.defs.Values {
+				orderSchema(d)
+			}
+		}
 	})
 	return customResourceShared.defs, customResourceShared.err
 }

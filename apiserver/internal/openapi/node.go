@@ -218,15 +218,23 @@ func formatFloat(f float64) string {
 	return string(b)
 }
 
-// JSON writes n compactly, members in their order, strings without HTML escaping (as
-// kube-openapi's encoder writes them).
+// JSON writes n compactly, members in their order, strings without HTML escaping, as
+// kube-openapi writes /openapi/v2.
 func (n *Node) JSON() []byte {
 	var b bytes.Buffer
-	n.write(&b)
+	n.write(&b, false)
 	return b.Bytes()
 }
 
-func (n *Node) write(b *bytes.Buffer) {
+// JSONHTMLEscaped is JSON with <, > and & escaped as encoding/json escapes them, as
+// kube-openapi writes the /openapi/v3 documents.
+func (n *Node) JSONHTMLEscaped() []byte {
+	var b bytes.Buffer
+	n.write(&b, true)
+	return b.Bytes()
+}
+
+func (n *Node) write(b *bytes.Buffer, html bool) {
 	switch n.Kind {
 	case Object:
 		b.WriteByte('{')
@@ -234,9 +242,9 @@ func (n *Node) write(b *bytes.Buffer) {
 			if i > 0 {
 				b.WriteByte(',')
 			}
-			writeString(b, k)
+			writeString(b, k, html)
 			b.WriteByte(':')
-			n.Values[i].write(b)
+			n.Values[i].write(b, html)
 		}
 		b.WriteByte('}')
 	case Array:
@@ -245,11 +253,11 @@ func (n *Node) write(b *bytes.Buffer) {
 			if i > 0 {
 				b.WriteByte(',')
 			}
-			v.write(b)
+			v.write(b, html)
 		}
 		b.WriteByte(']')
 	case String:
-		writeString(b, n.Text)
+		writeString(b, n.Text, html)
 	case Null:
 		b.WriteString("null")
 	default:
@@ -260,13 +268,17 @@ func (n *Node) write(b *bytes.Buffer) {
 const hexDigits = "0123456789abcdef"
 
 // writeString quotes s as JSON: control characters, the quote and the backslash escaped,
-// everything else (HTML characters and non-ASCII included) written as it is.
-func writeString(b *bytes.Buffer, s string) {
+// and with html also <, >, &, U+2028 and U+2029; everything else written as it is.
+func writeString(b *bytes.Buffer, s string, html bool) {
 	b.WriteByte('"')
 	for i := 0; i < len(s); {
 		c := s[i]
 		if c < utf8.RuneSelf {
 			switch {
+			case html && (c == '<' || c == '>' || c == '&'):
+				b.WriteString(`\u00`)
+				b.WriteByte(hexDigits[c>>4])
+				b.WriteByte(hexDigits[c&0xf])
 			case c == '"' || c == '\\':
 				b.WriteByte('\\')
 				b.WriteByte(c)
@@ -291,9 +303,13 @@ func writeString(b *bytes.Buffer, s string) {
 			continue
 		}
 		r, size := utf8.DecodeRuneInString(s[i:])
-		if r == utf8.RuneError && size == 1 {
+		switch {
+		case r == utf8.RuneError && size == 1:
 			b.WriteString(`\ufffd`)
-		} else {
+		case html && (r == '\u2028' || r == '\u2029'):
+			b.WriteString(`\u202`)
+			b.WriteByte(hexDigits[r&0xf])
+		default:
 			b.WriteString(s[i : i+size])
 		}
 		i += size

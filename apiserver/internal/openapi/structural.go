@@ -32,7 +32,9 @@ func structuralNode(m map[string]any, nested bool) *Node {
 	s := Obj()
 	keep := func(k string) {
 		v, ok := m[k]
-		if !ok || isZero(v) {
+		// default and example are kept unless null (an interface with omitzero); other
+		// keywords go when false, empty or null (omitempty, omitzero of a bool).
+		if !ok || v == nil || (k != "default" && k != "example" && isZero(v)) {
 			return
 		}
 		s.Set(k, FromValue(v))

@@ -24,8 +24,9 @@ var captures = []struct{ file, path string }{
 	{"apis.json", "/apis"},
 }
 
-// capture starts the reference, writes its discovery documents into dir with a SHA256SUMS,
-// and stops it. The main module's discovery tests compare the simulator with these files.
+// capture starts the reference, writes its discovery documents and OpenAPI captures
+// (capture_openapi.go) into dir with a SHA256SUMS, and stops it. The main module's discovery
+// and OpenAPI tests compare the simulator with these files.
 func capture(c config, dir string) error {
 	ref, stop, err := startReference(c.refBin, c.out)
 	if err != nil {
@@ -76,6 +77,9 @@ func capture(c config, dir string) error {
 		files[cp.file] = append(b, '\n')
 	}
 	files["VERSION"] = []byte(referenceVersion(ctx, ref) + "\n")
+	if err := captureOpenAPI(ctx, ref, files); err != nil {
+		return err
+	}
 	names := make([]string, 0, len(files))
 	for n := range files {
 		names = append(names, n)
