@@ -69,17 +69,24 @@ func (c *Codec) Recognizes(gvk api.GroupVersionKind) bool {
 	return err == nil
 }
 
-// protoPackage maps an API group and version to the proto package of its types:
-// "" v1 → k8s.io.api.core.v1, apps v1 → k8s.io.api.apps.v1, coordination.k8s.io v1 →
-// k8s.io.api.coordination.v1, meta.k8s.io v1 → the apimachinery meta package.
+// protoPackage maps an API group and version to the proto package of its types, named
+// after the Go package (k8s.io/api/<first label of the group>/<version>): "" v1 →
+// k8s.io.api.core.v1, apps v1 → k8s.io.api.apps.v1, rbac.authorization.k8s.io v1 →
+// k8s.io.api.rbac.v1; meta.k8s.io, apiextensions.k8s.io and apiregistration.k8s.io have
+// their types in apimachinery, apiextensions-apiserver and kube-aggregator.
 func protoPackage(group, version string) string {
 	switch group {
 	case "":
 		return "k8s.io.api.core." + version
 	case "meta.k8s.io":
 		return "k8s.io.apimachinery.pkg.apis.meta." + version
+	case "apiextensions.k8s.io":
+		return "k8s.io.apiextensions-apiserver.pkg.apis.apiextensions." + version
+	case "apiregistration.k8s.io":
+		return "k8s.io.kube-aggregator.pkg.apis.apiregistration." + version
 	}
-	return "k8s.io.api." + strings.TrimSuffix(group, ".k8s.io") + "." + version
+	first, _, _ := strings.Cut(group, ".")
+	return "k8s.io.api." + first + "." + version
 }
 
 // Encode writes obj as the protobuf serializer does: the prefix, then a runtime.Unknown
