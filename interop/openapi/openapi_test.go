@@ -15,12 +15,12 @@ import (
 	openapi_v2 "github.com/google/gnostic-models/openapiv2"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+	yamlv3 "go.yaml.in/yaml/v3"
 	"google.golang.org/protobuf/proto"
 	"k8s.io/apimachinery/pkg/util/yaml"
 	"k8s.io/client-go/discovery"
 	openapiproto "k8s.io/kube-openapi/pkg/util/proto"
 	"k8s.io/kube-openapi/pkg/util/proto/validation"
-	yamlv3 "go.yaml.in/yaml/v3"
 
 	"github.com/informer-lab/informer-lab/apiserver"
 	"github.com/informer-lab/informer-lab/interop/internal/wiretest"
