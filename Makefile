@@ -151,9 +151,10 @@ schemas: ## regenerate the embedded OpenAPI v3 documents and their SHA256SUMS (a
 protos: ## regenerate the embedded protobuf message descriptors and their SHA256SUMS (internal/builtinproto/descriptors)
 	cd tools && $(GO) run ./cmd/proto-gen -out ../internal/builtinproto/descriptors
 
-# The real server's discovery documents that apiserver's discovery tests compare with: captured from
-# the reference kube-apiserver the conformance suite builds (conformance-build first).
-discovery-reference: conformance-build ## recapture apiserver/testdata/reference from the reference kube-apiserver
+# The real server's discovery and OpenAPI documents that apiserver's discovery and OpenAPI tests
+# compare with: captured from the reference kube-apiserver the conformance suite builds
+# (conformance-build first).
+discovery-reference: conformance-build ## recapture apiserver/testdata/reference (discovery, OpenAPI) from the reference kube-apiserver
 	cd conformance && ./out/conform -refserver out/refserver -capture ../apiserver/testdata/reference
 
 lint: ## staticcheck at a pinned version, fetched with go run, on both modules
