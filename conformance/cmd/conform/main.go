@@ -30,8 +30,8 @@ import (
 // config holds the flags.
 type config struct {
 	refBin, out, knownPath, reportPath, only, from, capture, roundtrip string
-	accept                                                  bool
-	concurrency, maxMut, kubectlN                           int
+	accept                                                             bool
+	concurrency, maxMut, kubectlN                                      int
 }
 
 func main() {
