@@ -26,6 +26,7 @@ import (
 // fails (an unknown keyword, a missing required one, a value of the wrong type), which
 // makes kube-apiserver answer 503.
 func ToProto(doc *Node) ([]byte, error) {
+	specsOnce.Do(buildSpecs)
 	e := &encoder{yaml: map[string]string{}}
 	return e.message(documentSpec, doc, "$root")
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"sync"
 )
 
 // The messages of gnostic's openapiv2/OpenAPIv2.proto that a Swagger 2.0 document reaches,
@@ -23,8 +24,10 @@ var (
 )
 
 var (
-	responseCode = regexp.MustCompile(`^([0-9]{3})$|^(default)$`)
-	pathKey      = regexp.MustCompile(`^/`)
+	responseCode *regexp.Regexp
+	pathKey      *regexp.Regexp
+	// specsOnce builds the specs on the first encoding: nothing of this runs at start-up.
+	specsOnce sync.Once
 )
 
 var parameterTypes = []string{"string", "number", "boolean", "integer", "array"}
@@ -129,7 +132,10 @@ func textOf(n *Node, key string) string {
 	return ""
 }
 
-func init() {
+// buildSpecs links the message specs once.
+func buildSpecs() {
+	responseCode = regexp.MustCompile(`^([0-9]{3})$|^(default)$`)
+	pathKey = regexp.MustCompile(`^/`)
 	xmlSpec = &msgSpec{name: "Xml", allowed: []string{"attribute", "name", "namespace", "prefix", "wrapped"}, vendor: 6,
 		fields: []fieldSpec{{"name", 1, kString, nil}, {"namespace", 2, kString, nil}, {"prefix", 3, kString, nil}, {"attribute", 4, kBool, nil}, {"wrapped", 5, kBool, nil}}}
 	externalDocsSpec = &msgSpec{name: "ExternalDocs", required: []string{"url"}, allowed: []string{"description", "url"}, vendor: 3,
