@@ -36,6 +36,7 @@ const (
 // request, as kube-openapi's protoCache does) and when it was built.
 type swaggerDoc struct {
 	key      string
+	node     *openapi.Node // the document the JSON was written from
 	json     []byte
 	etag     string
 	modified time.Time
@@ -47,12 +48,7 @@ type swaggerDoc struct {
 
 func (d *swaggerDoc) protobuf() ([]byte, error) {
 	d.protoOnce.Do(func() {
-		n, err := openapi.Parse(d.json)
-		if err != nil {
-			d.protoErr = err
-			return
-		}
-		d.proto, d.protoErr = openapi.ToProto(n)
+		d.proto, d.protoErr = openapi.ToProto(d.node)
 	})
 	return d.proto, d.protoErr
 }
@@ -76,7 +72,7 @@ func (s *endpoints) swagger() (*swaggerDoc, error) {
 		return nil, err
 	}
 	data := n.JSON()
-	d := &swaggerDoc{key: key, json: data, etag: strconv.Quote(docHash(data)), modified: s.clock.Now()}
+	d := &swaggerDoc{key: key, node: n, json: data, etag: strconv.Quote(docHash(data)), modified: s.clock.Now()}
 	s.v2.doc = d
 	return d, nil
 }
