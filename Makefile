@@ -155,15 +155,17 @@ protos: ## regenerate the embedded protobuf message descriptors and their SHA256
 # generated data as current and check our CEL against cel-go and the cel-spec conformance files.
 tools-test: ## the tools module's tests: generated data current, CEL conformance and differential
 	cd tools && $(GO) vet ./... && $(GO) test -count=1 ./...
+
 # The bootstrap RBAC objects (ClusterRoles, ClusterRoleBindings, and the Roles and RoleBindings of
 # kube-system and kube-public) come from bootstrappolicy in the same module.
 .PHONY: rbac
 rbac: ## regenerate the embedded bootstrap RBAC objects and their SHA256SUMS (apiserver/internal/registry/rbac/bootstrap)
 	cd tools && $(GO) run ./cmd/rbac-gen -out ../apiserver/internal/registry/rbac/bootstrap
 
-# The real server's discovery documents that apiserver's discovery tests compare with: captured from
-# the reference kube-apiserver the conformance suite builds (conformance-build first).
-discovery-reference: conformance-build ## recapture apiserver/testdata/reference from the reference kube-apiserver
+# The real server's discovery and OpenAPI documents that apiserver's discovery and OpenAPI tests
+# compare with: captured from the reference kube-apiserver the conformance suite builds
+# (conformance-build first).
+discovery-reference: conformance-build ## recapture apiserver/testdata/reference (discovery, OpenAPI) from the reference kube-apiserver
 	cd conformance && ./out/conform -refserver out/refserver -capture ../apiserver/testdata/reference
 
 lint: ## staticcheck at a pinned version, fetched with go run, on both modules

@@ -169,48 +169,6 @@ func customScaleOf(sc *apiextensions.Scale, obj *api.Unstructured) (replicas, st
 	return replicas, statusReplicas, selector
 }
 
-// crdOpenAPISchema is the schema /openapi/v3 publishes for a custom resource version: the
-// CRD's, with apiVersion, kind and metadata added and the kind's group-version-kind, as the
-// builder of pkg/controller/openapi does.
-func crdOpenAPISchema(ri ResourceInfo, vs *apiextensions.VersionServing) json.RawMessage {
-	sch := map[string]any{}
-	for k, v := range vs.OpenAPI {
-		sch[k] = v
-	}
-	props := map[string]any{}
-	if p, ok := sch["properties"].(map[string]any); ok {
-		for k, v := range p {
-			props[k] = v
-		}
-	}
-	props["apiVersion"] = map[string]any{"type": "string", "description": "APIVersion defines the versioned schema of this representation of an object."}
-	props["kind"] = map[string]any{"type": "string", "description": "Kind is a string value representing the REST resource this object represents."}
-	props["metadata"] = map[string]any{"type": "object", "description": "Standard object's metadata.", "x-kubernetes-preserve-unknown-fields": true}
-	sch["properties"] = props
-	sch["x-kubernetes-group-version-kind"] = []any{map[string]any{"group": ri.Group, "version": ri.Version, "kind": ri.Kind}}
-	data, err := json.Marshal(sch)
-	if err != nil {
-		return json.RawMessage(`{"type":"object"}`)
-	}
-	return data
-}
-
-// crdSchemas returns the OpenAPI schema of each custom resource of a group-version, by
-// resource name.
-func (s *endpoints) crdSchemas(group, version string) map[string]json.RawMessage {
-	out := map[string]json.RawMessage{}
-	for _, r := range s.table.ByGV(group, version) {
-		if cs := r.CRD.Load(); cs != nil {
-			ri := r.Info
-			ri.Version = version
-			if vs := cs.Version(version); vs != nil {
-				out[r.Info.Resource] = crdOpenAPISchema(ri, vs)
-			}
-		}
-	}
-	return out
-}
-
 // crdCacheKey is what a group-version's OpenAPI document depends on beyond its resource
 // names: the CRDs it was built from.
 func (s *endpoints) crdCacheKey(group, version string) string {

@@ -38,7 +38,8 @@
 //     lifecycle (internal/registry: namespace.go; internal/admission: NamespaceLifecycle).
 //  8. Bodies are JSON, or protobuf for built-in kinds, other types 415; the Accept header
 //     picks JSON or protobuf, a Table or PartialObjectMetadata (protobuf.go, internal/…).
-//  9. Discovery, /version, /openapi/v3 and health checks answer as clients expect.
+//  9. Discovery, /version, /openapi/v3, /openapi/v2 (JSON and protobuf, with ETag and 304;
+//     internal/openapi) and health checks answer as clients expect.
 //  10. With Options.BearerToken or Options.ClientCertAuth a request must authenticate as
 //     kube-apiserver's authenticators decide (auth.go), service-account tokens the server
 //     issued included (token_request.go); web pages are refused (origin.go). Then

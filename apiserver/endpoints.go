@@ -42,6 +42,8 @@ type endpoints struct {
 	// authorizer is the chain of Options.Authorization (authorization.go).
 	tokens     *serviceaccount.Tokens
 	authorizer *authz.Chain
+	// v2 holds the /openapi/v2 document of what is served now (openapi_v2.go).
+	v2 swaggerState
 }
 
 // debugFaults serves /debug/faults over the Server's exported fault API.

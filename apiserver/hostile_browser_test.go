@@ -298,7 +298,7 @@ func TestCh01_HostileUnservedGroupWrite(t *testing.T) {
 		"/apis/nope.example.com/v1/widgets", "/apis/nope.example.com/v1",
 		"/apis/nope.example.com", "/apis/apps/v2", "/apis/apps/v2/deployments",
 		"/apis/apps/v2/namespaces/default/deployments", "/healthz/bogus", "/openapi/v3/apis/nope/v1",
-		"/openapi/v2", "/nonexistent", "/api/v2",
+		"/openapi/v2/bogus", "/nonexistent", "/api/v2",
 	} {
 		get := c.get(path)
 		require.Equal(t, http.StatusNotFound, get.code, "GET %s: %s", path, get.body)

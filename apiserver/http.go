@@ -279,6 +279,10 @@ func (s *endpoints) serveNonResource(w http.ResponseWriter, r *http.Request) {
 		s.debug.serveDebugFaults(w, r)
 		return
 	}
+	if r.URL.Path == "/openapi/v2" {
+		s.serveOpenAPIV2(w, r)
+		return
+	}
 	if r.Method != http.MethodGet && r.Method != http.MethodHead {
 		if s.nonResourceExists(path) {
 			writeError(w, api.NewMethodNotAllowed())

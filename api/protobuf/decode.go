@@ -241,10 +241,12 @@ func (d *decoder) value(m *message, data []byte, prev any) (any, error) {
 	switch m.special {
 	case spTime, spMicroTime:
 		return decodeTime(m, data)
-	case spDuration, spQuantity, spIntOrString, spRawExtension, spFieldsV1:
+	case spDuration, spQuantity, spIntOrString, spRawExtension, spFieldsV1, spJSON:
 		return d.specialValue(m, data)
 	case spStringList:
 		return d.stringList(m, data, prev)
+	case spSchemaOrArray, spSchemaOrBool, spSchemaOrStringArray:
+		return d.schemaOr(m, data)
 	}
 	out, _ := prev.(map[string]any)
 	if out == nil {

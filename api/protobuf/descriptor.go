@@ -73,6 +73,14 @@ const (
 	// spStringList is a named []string (the reviews' and CSRs' ExtraValue): a message of one
 	// repeated string, items = 1, whose JSON is the list itself.
 	spStringList
+	// spJSON is apiextensions' JSON: the embedded document (raw = 1), as FieldsV1.
+	spJSON
+	// spSchemaOrArray, spSchemaOrBool and spSchemaOrStringArray are apiextensions'
+	// JSONSchemaPropsOr*: a schema, or a list of schemas, a bool or a list of strings
+	// (schema_or.go).
+	spSchemaOrArray
+	spSchemaOrBool
+	spSchemaOrStringArray
 )
 
 var specials = map[string]special{
@@ -90,7 +98,8 @@ var specials = map[string]special{
 var specialNames = map[string]special{
 	"Time": spTime, "MicroTime": spMicroTime, "Duration": spDuration, "FieldsV1": spFieldsV1,
 	"Quantity": spQuantity, "IntOrString": spIntOrString, "RawExtension": spRawExtension,
-	"StringList": spStringList,
+	"StringList": spStringList, "JSON": spJSON, "SchemaOrArray": spSchemaOrArray,
+	"SchemaOrBool": spSchemaOrBool, "SchemaOrStringArray": spSchemaOrStringArray,
 }
 
 type message struct {

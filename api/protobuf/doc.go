@@ -16,12 +16,17 @@
 //     kind and apiVersion come from the envelope.
 //  3. Time is RFC 3339 in whole seconds and MicroTime in microseconds (zero: null), Duration
 //     its Go string, Quantity its string as sent, IntOrString a number or a string, bytes
-//     base64, FieldsV1 and RawExtension the embedded JSON; a RawExtension holding an
-//     enveloped protobuf object (as in a watch event) decodes to that object's tree.
+//     base64, FieldsV1, RawExtension and apiextensions' JSON the embedded JSON; a
+//     RawExtension holding an enveloped protobuf object (as in a watch event) decodes to that
+//     object's tree. apiextensions' JSONSchemaPropsOr{Array,Bool,StringArray} are in JSON
+//     the list (of schemas or strings) when it has items, else the schema, else the bool
+//     or null (schema_or.go).
 //  4. Unknown field numbers are skipped, as generated code skips them. Truncated data, a
 //     wrong prefix, lengths beyond the data, wrong wire types, varints over ten bytes and
 //     nesting deeper than 64 are errors, never a panic or a hang.
-//  5. A kind is found in the proto package of its group and version, else among meta/v1's
+//  5. A kind is found in the proto package of its group and version (named after its Go
+//     package: the group's first label under k8s.io/api, or apiextensions-apiserver's and
+//     kube-aggregator's for their groups), else among meta/v1's
 //     (Status, DeleteOptions, WatchEvent); ErrUnknownKind otherwise (custom resources).
 //  6. EncodeWatchEvent writes what one protobuf watch frame carries: a bare WatchEvent whose
 //     object is enveloped; frames are 4-byte big-endian lengths then the bytes

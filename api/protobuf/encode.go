@@ -198,7 +198,9 @@ func (e *encoder) value(b []byte, m *message, v any) ([]byte, error) {
 			b = appendStringField(b, 1, s)
 		}
 		return b, nil
-	case spRawExtension, spFieldsV1:
+	case spSchemaOrArray, spSchemaOrBool, spSchemaOrStringArray:
+		return e.schemaOr(b, m, v)
+	case spRawExtension, spFieldsV1, spJSON:
 		if v == nil {
 			return b, nil
 		}

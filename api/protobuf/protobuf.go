@@ -73,7 +73,8 @@ func (c *Codec) Recognizes(gvk api.GroupVersionKind) bool {
 // "" v1 → k8s.io.api.core.v1, apps v1 → k8s.io.api.apps.v1, coordination.k8s.io v1 →
 // k8s.io.api.coordination.v1, meta.k8s.io v1 → the apimachinery meta package. k8s.io/api
 // keeps a group under the directory of its first label (rbac.authorization.k8s.io → rbac,
-// flowcontrol.apiserver.k8s.io → flowcontrol); apiregistration.k8s.io is kube-aggregator's.
+// flowcontrol.apiserver.k8s.io → flowcontrol); apiregistration.k8s.io is kube-aggregator's and
+// apiextensions.k8s.io apiextensions-apiserver's.
 // A group outside k8s.io keeps its whole name, so it cannot take a built-in package.
 func protoPackage(group, version string) string {
 	switch group {
@@ -81,6 +82,8 @@ func protoPackage(group, version string) string {
 		return "k8s.io.api.core." + version
 	case "meta.k8s.io":
 		return "k8s.io.apimachinery.pkg.apis.meta." + version
+	case "apiextensions.k8s.io":
+		return "k8s.io.apiextensions-apiserver.pkg.apis.apiextensions." + version
 	case "apiregistration.k8s.io":
 		return "k8s.io.kube-aggregator.pkg.apis.apiregistration." + version
 	case "rbac.authorization.k8s.io": // k8s.io/api/rbac

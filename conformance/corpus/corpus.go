@@ -77,54 +77,84 @@ func Load(sources []Source) ([]Doc, Stats, error) {
 			if _, err := os.Stat(root); err != nil {
 				continue
 			}
-			var files []string
-			_ = filepath.WalkDir(root, func(p string, e fs.DirEntry, err error) error {
-				if err == nil && !e.IsDir() {
-					ext := strings.ToLower(filepath.Ext(p))
-					if ext == ".yaml" || ext == ".yml" || ext == ".json" {
-						files = append(files, p)
-					}
-				}
-				return nil
-			})
-			sort.Strings(files)
-			for _, f := range files {
-				rel, _ := filepath.Rel(dir, f)
-				name := s.Module + "@" + s.Version + "/" + filepath.ToSlash(rel)
-				b, err := os.ReadFile(f)
-				if err != nil {
-					return nil, st, err
-				}
-				st.Files++
-				if bytes.Contains(b, []byte("{{")) {
-					st.SkippedTemplates++
-					continue
-				}
-				objs, err := Split(b)
-				if err != nil {
-					st.SkippedUnparsable++
-					if len(st.UnparsableFileExamples) < 10 {
-						st.UnparsableFileExamples = append(st.UnparsableFileExamples, name)
-					}
-					continue
-				}
-				for i, o := range objs {
-					if o["kind"] == nil || o["apiVersion"] == nil {
-						st.SkippedNoKind++
-						continue
-					}
-					src := name
-					if len(objs) > 1 {
-						src += "#" + strconv.Itoa(i)
-					}
-					docs = append(docs, Doc{Source: src, Object: o})
-					st.Docs++
-					st.PerSource[s.Module]++
-				}
+			more, err := loadFiles(dir, root, s.Module+"@"+s.Version, s.Module, &st)
+			if err != nil {
+				return nil, st, err
 			}
+			docs = append(docs, more...)
 		}
 	}
 	return docs, st, nil
+}
+
+// Local is a directory of this repository that the corpus reads besides the modules: the
+// apiserver's round-trip manifests, one realistic object of every kind it serves.
+type Local struct {
+	Label string // the Source prefix of its documents, e.g. "roundtrip"
+	Dir   string
+}
+
+// LoadLocal reads a Local directory as Load reads a module's.
+func LoadLocal(l Local, st *Stats) ([]Doc, error) {
+	if st.PerSource == nil {
+		st.PerSource = map[string]int{}
+	}
+	if _, err := os.Stat(l.Dir); err != nil {
+		return nil, err
+	}
+	return loadFiles(l.Dir, l.Dir, l.Label, l.Label, st)
+}
+
+// loadFiles reads every YAML and JSON file under root; a document's Source is prefix, its
+// path relative to dir, and #n for the n-th of a file.
+func loadFiles(dir, root, prefix, counter string, st *Stats) ([]Doc, error) {
+	var docs []Doc
+	var files []string
+	_ = filepath.WalkDir(root, func(p string, e fs.DirEntry, err error) error {
+		if err == nil && !e.IsDir() {
+			ext := strings.ToLower(filepath.Ext(p))
+			if ext == ".yaml" || ext == ".yml" || ext == ".json" {
+				files = append(files, p)
+			}
+		}
+		return nil
+	})
+	sort.Strings(files)
+	for _, f := range files {
+		rel, _ := filepath.Rel(dir, f)
+		name := prefix + "/" + filepath.ToSlash(rel)
+		b, err := os.ReadFile(f)
+		if err != nil {
+			return nil, err
+		}
+		st.Files++
+		if bytes.Contains(b, []byte("{{")) {
+			st.SkippedTemplates++
+			continue
+		}
+		objs, err := Split(b)
+		if err != nil {
+			st.SkippedUnparsable++
+			if len(st.UnparsableFileExamples) < 10 {
+				st.UnparsableFileExamples = append(st.UnparsableFileExamples, name)
+			}
+			continue
+		}
+		for i, o := range objs {
+			if o["kind"] == nil || o["apiVersion"] == nil {
+				st.SkippedNoKind++
+				continue
+			}
+			src := name
+			if len(objs) > 1 {
+				src += "#" + strconv.Itoa(i)
+			}
+			docs = append(docs, Doc{Source: src, Object: o})
+			st.Docs++
+			st.PerSource[counter]++
+		}
+	}
+	return docs, nil
 }
 
 // Split parses a multi-document YAML (or JSON) file into objects, expanding kind List.

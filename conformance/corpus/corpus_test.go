@@ -1,6 +1,7 @@
 package corpus
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -33,4 +34,25 @@ func TestSplit(t *testing.T) {
 	}
 	_, err := Split([]byte("kind: [unclosed\n"))
 	assert.Error(t, err)
+}
+
+// TestCh01_ConformanceLoadLocal reads the apiserver's round-trip manifests as the corpus does:
+// every file, the kind's object last, sources named after the label and file.
+func TestCh01_ConformanceLoadLocal(t *testing.T) {
+	var st Stats
+	docs, err := LoadLocal(Local{Label: "roundtrip", Dir: "../../apiserver/testdata/roundtrip"}, &st)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(docs) < 20 || st.PerSource["roundtrip"] != len(docs) {
+		t.Fatalf("read %d documents (%d counted)", len(docs), st.PerSource["roundtrip"])
+	}
+	for _, d := range docs {
+		if d.Kind() == "" || d.APIVersion() == "" {
+			t.Errorf("%s has no kind", d.Source)
+		}
+		if !strings.HasPrefix(d.Source, "roundtrip/") {
+			t.Errorf("source %s", d.Source)
+		}
+	}
 }

@@ -162,7 +162,8 @@ func FromCorpus(docs []corpus.Doc, disc Discovery, schemas *Schemas, opt Options
 			if variant != "" {
 				id += "/" + variant
 			}
-			cases = append(cases, runner.Case{ID: id, Category: category, Source: d.Source, Steps: steps, NoNamespace: !res.Namespaced})
+			cases = append(cases, runner.Case{ID: id, Category: category, Source: d.Source, Kind: KindOf(res.Group(), res.Kind),
+				Steps: steps, NoNamespace: !res.Namespaced})
 		}
 
 		// The plain create and read-back; then, in a case of its own, the collection as a Table.

@@ -35,6 +35,7 @@ func CRDInstallCases(docs []corpus.Doc) ([]runner.Case, []InstalledCRD) {
 		seen[name] = true
 		body, _ := json.Marshal(d.Object)
 		cases = append(cases, runner.Case{ID: "crd-install/" + d.Source, Category: "crd-install", Source: d.Source, Serial: true, NoNamespace: true,
+			Kind: KindOf("apiextensions.k8s.io", "CustomResourceDefinition"),
 			Steps: []runner.Step{
 				{Name: "create", Method: http.MethodPost, Path: crdPath, Body: body},
 				{Name: "read-back", Method: http.MethodGet, Path: crdPath + "/" + name, IgnoreBody: true},

@@ -29,6 +29,7 @@ type Resource struct {
 	Kind         string
 	Plural       string
 	Namespaced   bool
+	Verbs        []string
 }
 
 // CollectionPath is the path of the collection, in the case's namespace if namespaced.
@@ -88,6 +89,7 @@ func Discover(ctx context.Context, t *runner.Target) (Discovery, error) {
 			Resources []struct {
 				Name, Kind string
 				Namespaced bool
+				Verbs      []string
 			}
 		}
 		if err := json.Unmarshal(o.Body, &list); err != nil {
@@ -97,7 +99,7 @@ func Discover(ctx context.Context, t *runner.Target) (Discovery, error) {
 			if strings.Contains(r.Name, "/") {
 				continue
 			}
-			d[gv+"|"+r.Kind] = Resource{GroupVersion: gv, Kind: r.Kind, Plural: r.Name, Namespaced: r.Namespaced}
+			d[gv+"|"+r.Kind] = Resource{GroupVersion: gv, Kind: r.Kind, Plural: r.Name, Namespaced: r.Namespaced, Verbs: r.Verbs}
 		}
 	}
 	return d, nil

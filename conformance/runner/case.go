@@ -18,6 +18,9 @@ type Case struct {
 	Category string
 	// Source is the corpus file (module-relative) the case was built from, if any.
 	Source string
+	// Kind is the group/Kind the case is about ("core/Pod", "apps/Deployment"), for the
+	// agreement per kind; "" when it is about none in particular.
+	Kind string
 	// Steps run in order; a step's variables come from earlier steps on the same server.
 	Steps []Step
 	// NoNamespace skips the namespace and ServiceAccount setup (cluster-scoped cases).

@@ -71,6 +71,11 @@ func Report(in ReportInput) string {
 	}
 	line("**total**", total)
 
+	b.WriteString("\n## Agreement per kind\n\n")
+	b.WriteString("Every case counted under the group/Kind it is about (the object it creates, or the resource its\n")
+	b.WriteString("requests name); a case differs when it did not agree, listed or not.\n\n")
+	b.WriteString(KindTable(KindAgreement(in.Results)))
+
 	// Classes.
 	byClass := map[string][]Result{}
 	for _, r := range in.Verdict.Listed {

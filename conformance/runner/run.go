@@ -19,6 +19,7 @@ type Result struct {
 	ID       string `json:"id"`
 	Category string `json:"category"`
 	Source   string `json:"source,omitempty"`
+	Kind     string `json:"kind,omitempty"`
 	// Diffs are the differences found; empty means the servers agree.
 	Diffs []Diff `json:"diffs,omitempty"`
 	// Error is a failure of the case's setup on either server (not a difference).
@@ -102,7 +103,7 @@ func (r *Runner) Run(ctx context.Context, cases []Case) []Result {
 // RunCase runs one case on both servers (the reference first, then the simulator) and compares
 // each step.
 func (r *Runner) RunCase(ctx context.Context, c Case) Result {
-	res := Result{ID: c.ID, Category: c.Category, Source: c.Source}
+	res := Result{ID: c.ID, Category: c.Category, Source: c.Source, Kind: c.Kind}
 	ns := CaseNamespace(c.ID)
 	urls := []string{r.Ref.URL, r.Sim.URL}
 	var refOut, simOut []Outcome

@@ -12,4 +12,7 @@
 //     randfill with valid values for the specially encoded types).
 //  4. The length-delimited framers interoperate both ways with apimachinery's.
 //  5. The benchmarks put our codec beside the generated code: BenchmarkCodec/<case>/<side>.
+//  6. Every round-trip manifest of the main module (apiserver/testdata/roundtrip), created in the
+//     simulator from JSON and from the real serializer's protobuf, reads back in protobuf as
+//     the real serializer's bytes for the Go object of the simulator's JSON answer.
 package protobuf

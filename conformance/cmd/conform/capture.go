@@ -24,8 +24,9 @@ var captures = []struct{ file, path string }{
 	{"apis.json", "/apis"},
 }
 
-// capture starts the reference, writes its discovery documents into dir with a SHA256SUMS,
-// and stops it. The main module's discovery tests compare the simulator with these files.
+// capture starts the reference, writes its discovery documents and OpenAPI captures
+// (capture_openapi.go) into dir with a SHA256SUMS, and stops it. The main module's discovery
+// and OpenAPI tests compare the simulator with these files.
 func capture(c config, dir string) error {
 	ref, stop, err := startReference(c.refBin, c.out)
 	if err != nil {
@@ -82,6 +83,9 @@ func capture(c config, dir string) error {
 		return fmt.Errorf("kubectl api-resources: %s %s", ko.Err, ko.Stderr)
 	}
 	files["api-resources.txt"] = ko.Body
+	if err := captureOpenAPI(ctx, ref, files); err != nil {
+		return err
+	}
 	names := make([]string, 0, len(files))
 	for n := range files {
 		names = append(names, n)

@@ -29,9 +29,9 @@ import (
 
 // config holds the flags.
 type config struct {
-	refBin, out, knownPath, reportPath, only, from, capture string
-	accept                                                  bool
-	concurrency, maxMut, kubectlN                           int
+	refBin, out, knownPath, reportPath, only, from, capture, roundtrip string
+	accept                                                             bool
+	concurrency, maxMut, kubectlN                                      int
 }
 
 func main() {
@@ -46,6 +46,7 @@ func main() {
 	flag.IntVar(&c.maxMut, "max-mutations", 30, "schema mutations per manifest")
 	flag.IntVar(&c.kubectlN, "kubectl", 60, "manifests that also get a kubectl case")
 	flag.StringVar(&c.from, "from", "", "check (and -accept, report) the results.json of an earlier run instead of running the servers")
+	flag.StringVar(&c.roundtrip, "roundtrip", "../apiserver/testdata/roundtrip", "the apiserver's round-trip manifests, read as corpus too (one object of every kind it serves)")
 	flag.StringVar(&c.capture, "capture", "", "write the reference's discovery documents into this directory and exit (make discovery-reference)")
 	flag.Parse()
 	runFn := run
@@ -120,6 +121,11 @@ func collect(c config, filter *regexp.Regexp) (saved, error) {
 	if err != nil {
 		return saved{}, err
 	}
+	local, err := corpus.LoadLocal(corpus.Local{Label: "roundtrip", Dir: c.roundtrip}, &cst)
+	if err != nil {
+		return saved{}, err
+	}
+	docs = append(docs, local...)
 	fmt.Printf("corpus: %d files, %d objects (skipped: %d template files, %d unparsable files, %d documents without kind)\n",
 		cst.Files, cst.Docs, cst.SkippedTemplates, cst.SkippedUnparsable, cst.SkippedNoKind)
 
@@ -157,8 +163,15 @@ func collect(c config, filter *regexp.Regexp) (saved, error) {
 	if err != nil {
 		return saved{}, err
 	}
-	cases, gst := gen.FromCorpus(docs, disc, schemas, gen.Options{MaxSchemaMutations: c.maxMut, KubectlManifests: c.kubectlN})
+	generated := gen.GeneratedDocs(docs, disc, schemas)
+	cases, gst := gen.FromCorpus(append(docs, generated...), disc, schemas, gen.Options{MaxSchemaMutations: c.maxMut, KubectlManifests: c.kubectlN})
 	cases = append(cases, gen.Scenarios()...)
+	gen.InferKinds(cases, disc)
+	cases = append(cases, gen.ReadOnlyCases(cases, disc)...)
+	coverage := coverageLines(generated, gen.Uncovered(cases, disc), len(local))
+	for _, l := range coverage {
+		fmt.Println(l)
+	}
 	checkUnique(cases)
 	serial := gen.SerialiseGlobalAllocations(cases)
 	skipped := 0
@@ -191,7 +204,7 @@ func collect(c config, filter *regexp.Regexp) (saved, error) {
 		}
 	}
 	results = append(results, r.Run(ctx, cases)...)
-	return saved{Preamble: preamble(cst, gst, version, len(installCases)), Results: results}, nil
+	return saved{Preamble: append(preamble(cst, gst, version, len(installCases)), coverage...), Results: results}, nil
 }
 
 // finish checks the results against the known list, optionally rewrites it, writes the
@@ -231,6 +244,7 @@ func finish(c config, s saved, known map[string]runner.Known, filter *regexp.Reg
 			agree++
 		}
 	}
+	fmt.Print("agreement per kind:\n" + runner.KindTable(runner.KindAgreement(results)))
 	fmt.Printf("%d cases: %d agree, %d known differences, %d unexpected, %d listed cases now agree, %d listed cases did not run (%s)\n",
 		len(results), agree, len(v.Listed), len(v.Unexpected), len(v.NowAgree), len(v.Stale), time.Since(start).Round(time.Second))
 	for i, k := range v.NowAgree {
@@ -284,6 +298,23 @@ func preamble(cst corpus.Stats, gst gen.Stats, version string, installs int) []s
 		parts = append(parts, fmt.Sprintf("%s (%d)", strings.Replace(k, "|", " ", 1), gst.UnservedKinds[k]))
 	}
 	l = append(l, fmt.Sprintf("Objects of kinds the reference does not serve, skipped (%d): %s.", skipped, strings.Join(parts, ", ")))
+	return l
+}
+
+// coverageLines say where the cases of the kinds without a corpus object came from, and
+// which resource types of the reference no case is about (none, unless discovery changed).
+func coverageLines(generated []corpus.Doc, uncovered []string, local int) []string {
+	var kinds []string
+	for _, d := range generated {
+		kinds = append(kinds, d.APIVersion()+" "+d.Kind())
+	}
+	l := []string{"", fmt.Sprintf("The apiserver's round-trip manifests (apiserver/testdata/roundtrip, one object of every kind it serves) add %d objects.", local),
+		fmt.Sprintf("Kinds the reference serves that no manifest holds get a minimal object made from the reference's OpenAPI schema (%d): %s.", len(generated), strings.Join(kinds, ", "))}
+	if len(uncovered) > 0 {
+		l = append(l, fmt.Sprintf("Resource types of the reference no case is about (%d): %s.", len(uncovered), strings.Join(uncovered, ", ")))
+	} else {
+		l = append(l, "Every resource type of the reference has cases: the agreement per kind below lists them.")
+	}
 	return l
 }
 

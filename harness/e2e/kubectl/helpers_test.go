@@ -146,6 +146,7 @@ type env struct {
 	rec     *recorder
 	dir     string
 	config  string
+	url     string // the server's base URL, when newEnv started it
 }
 
 // newEnv starts a server with opts on a loopback port behind a recorder and writes its
@@ -162,7 +163,7 @@ func newEnv(t *testing.T, opts apiserver.Options) *env {
 	// for its connections.
 	t.Cleanup(ts.Close)
 	t.Cleanup(srv.Close)
-	e := &env{t: t, kubectl: path, srv: srv, rec: rec, dir: t.TempDir()}
+	e := &env{t: t, kubectl: path, srv: srv, rec: rec, dir: t.TempDir(), url: ts.URL}
 	e.config = filepath.Join(e.dir, "kubeconfig")
 	e.writeKubeconfig(ts.URL, "")
 	t.Cleanup(func() {

@@ -17,15 +17,20 @@ import (
 )
 
 // generate builds every document of groupVersions and returns the files to write,
-// keyed by file name: one JSON document per group-version plus SHA256SUMS. The same
+// keyed by file name: one JSON document per group-version, swaggerOnlyFile, customResourceFile and
+// SHA256SUMS. The same
 // inputs always give the same bytes.
 func generate() (map[string][]byte, error) {
 	namer := newNamer()
 	files := map[string][]byte{}
+	inV3 := map[string]bool{}
 	for _, gv := range groupVersions {
 		schemas, err := buildSchemas(namer.GetDefinitionName, gv)
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", gv.path, err)
+		}
+		for n := range schemas {
+			inV3[n] = true
 		}
 		doc, err := encodeDocument(schemas)
 		if err != nil {
@@ -33,6 +38,16 @@ func generate() (map[string][]byte, error) {
 		}
 		files[gv.fileName()] = doc
 	}
+	only, err := buildSwaggerOnly(namer.GetDefinitionName, inV3)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", swaggerOnlyFile, err)
+	}
+	files[swaggerOnlyFile] = only
+	cr, err := buildCustomResource()
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", customResourceFile, err)
+	}
+	files[customResourceFile] = cr
 	files[datafiles.SumsFile] = datafiles.SHA256Sums(files)
 	return files, nil
 }

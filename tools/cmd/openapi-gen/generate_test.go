@@ -120,3 +120,62 @@ func TestCh01_FileNames(t *testing.T) {
 		assert.Equal(t, tt.want, groupVersion{path: tt.path}.fileName())
 	}
 }
+
+// TestCh01_SwaggerOnlyMatchesPublishedSwagger compares every definition of swaggerOnlyFile
+// with the same definition of the /openapi/v2 document the Kubernetes repository publishes
+// for the release (api/openapi-spec/swagger.json), after dropping the defaults that
+// kube-apiserver prunes from /openapi/v2 as the simulated apiserver does.
+func TestCh01_SwaggerOnlyMatchesPublishedSwagger(t *testing.T) {
+	out, err := exec.Command("go", "list", "-m", "-f", "{{.Dir}}", "k8s.io/kubernetes").Output()
+	require.NoError(t, err, "locating the k8s.io/kubernetes module")
+	real, err := os.ReadFile(filepath.Join(strings.TrimSpace(string(out)), "api", "openapi-spec", "swagger.json"))
+	require.NoError(t, err)
+	files, err := generate()
+	require.NoError(t, err)
+	var published, generated struct {
+		Definitions map[string]any `json:"definitions"`
+	}
+	require.NoError(t, json.Unmarshal(real, &published))
+	require.NoError(t, json.Unmarshal(files[swaggerOnlyFile], &generated))
+	require.Len(t, generated.Definitions, 10, "the roots and the discovery types they reference")
+	for name, g := range generated.Definitions {
+		want, ok := published.Definitions[name]
+		if !assert.True(t, ok, "%s is not in the published swagger.json", name) {
+			continue
+		}
+		if diff := cmp.Diff(want, withoutDefaults(g)); diff != "" {
+			t.Errorf("%s (-published +generated):\n%s", name, diff)
+		}
+	}
+}
+
+// withoutDefaults drops the default keyword of every schema in s (a property named
+// "default" stays).
+func withoutDefaults(s any) any {
+	m, ok := s.(map[string]any)
+	if !ok {
+		if l, ok := s.([]any); ok {
+			out := make([]any, len(l))
+			for i, v := range l {
+				out[i] = withoutDefaults(v)
+			}
+			return out
+		}
+		return s
+	}
+	out := map[string]any{}
+	for k, v := range m {
+		switch k {
+		case "default":
+		case "properties":
+			props := map[string]any{}
+			for p, ps := range v.(map[string]any) {
+				props[p] = withoutDefaults(ps)
+			}
+			out[k] = props
+		default:
+			out[k] = withoutDefaults(v)
+		}
+	}
+	return out
+}

@@ -28,6 +28,8 @@ import (
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/util/intstr"
 	apiregistrationv1 "k8s.io/kube-aggregator/pkg/apis/apiregistration/v1"
+
+	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
 )
 
 // roots are the Go types whose messages, and every message they reach, the descriptor
@@ -61,6 +63,8 @@ var roots = []any{
 	admissionregistrationv1.ValidatingAdmissionPolicy{}, admissionregistrationv1.ValidatingAdmissionPolicyList{},
 	admissionregistrationv1.ValidatingAdmissionPolicyBinding{}, admissionregistrationv1.ValidatingAdmissionPolicyBindingList{},
 	admissionregistrationv1.ValidatingWebhookConfiguration{}, admissionregistrationv1.ValidatingWebhookConfigurationList{},
+	// apiextensions.k8s.io/v1
+	apiextensionsv1.CustomResourceDefinition{}, apiextensionsv1.CustomResourceDefinitionList{},
 	// apiregistration.k8s.io/v1
 	apiregistrationv1.APIService{}, apiregistrationv1.APIServiceList{},
 	// authentication.k8s.io/v1 and authorization.k8s.io/v1: the reviews, and TokenRequest

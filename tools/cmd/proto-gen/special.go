@@ -7,6 +7,7 @@ import (
 	authorizationv1 "k8s.io/api/authorization/v1"
 	certificatesv1 "k8s.io/api/certificates/v1"
 
+	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
 	"k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
@@ -41,6 +42,19 @@ var specials = map[reflect.Type]special{
 	reflect.TypeFor[authenticationv1.ExtraValue](): {"StringList", stringList},
 	reflect.TypeFor[authorizationv1.ExtraValue]():  {"StringList", stringList},
 	reflect.TypeFor[certificatesv1.ExtraValue]():   {"StringList", stringList},
+	// apiextensions' JSON is the embedded JSON (raw 1, hidden from encoding/json), and its
+	// JSONSchemaPropsOr* are a schema or another JSON shape (MarshalJSON in marshal.go).
+	reflect.TypeFor[apiextensionsv1.JSON](): {"JSON", []field{nullableBytes("raw", 1)}},
+	reflect.TypeFor[apiextensionsv1.JSONSchemaPropsOrArray](): {"SchemaOrArray", []field{
+		schemaField("schema", 1, false), schemaField("jSONSchemas", 2, true),
+	}},
+	reflect.TypeFor[apiextensionsv1.JSONSchemaPropsOrBool](): {"SchemaOrBool", []field{
+		scalar("allows", 1, "bool"), schemaField("schema", 2, false),
+	}},
+	reflect.TypeFor[apiextensionsv1.JSONSchemaPropsOrStringArray](): {"SchemaOrStringArray", []field{
+		schemaField("schema", 1, false),
+		{JSON: "property", Name: "property", Number: 2, Kind: "string", Repeated: true, Nullable: true},
+	}},
 	reflect.TypeFor[runtime.Unknown](): {"Unknown", []field{
 		{JSON: "typeMeta", Name: "typeMeta", Number: 1, Kind: kindMessage,
 			Type: "k8s.io.apimachinery.pkg.runtime.TypeMeta"},
@@ -62,6 +76,16 @@ func scalar(name string, number int, kind string) field {
 // nullableBytes is a []byte field, written by the generated code only when non-nil.
 func nullableBytes(name string, number int) field {
 	return field{JSON: name, Name: name, Number: number, Kind: "bytes", Nullable: true}
+}
+
+// jsonSchemaProps is apiextensions' schema message, which the JSONSchemaPropsOr* hold.
+const jsonSchemaProps = "k8s.io.apiextensions-apiserver.pkg.apis.apiextensions.v1.JSONSchemaProps"
+
+// schemaField is a JSONSchemaProps field of a JSONSchemaPropsOr* message: a pointer, or a
+// list when repeated.
+func schemaField(name string, number int, repeated bool) field {
+	return field{JSON: name, Name: name, Number: number, Kind: kindMessage, Type: jsonSchemaProps,
+		Repeated: repeated, Nullable: true}
 }
 
 // stringList is the one field of a named []string's wrapper message.

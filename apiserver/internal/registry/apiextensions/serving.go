@@ -20,6 +20,19 @@ type Serving struct {
 	Home      string // the version the resource is registered at: the storage version if served
 	Versions  map[string]*VersionServing
 	Converter *Converter
+	// Published is what the OpenAPI documents say of each served version, by name: the
+	// version's own schema, subresources and selectable fields (kube-apiserver publishes
+	// each version as its CRD declares it).
+	Published map[string]PublishedVersion
+	// PreserveUnknownFields is spec.preserveUnknownFields.
+	PreserveUnknownFields bool
+}
+
+// PublishedVersion is one served version of a CRD as its OpenAPI documents describe it.
+type PublishedVersion struct {
+	Schema           map[string]any // the version's openAPIV3Schema (a copy); nil without one
+	Status, Scale    bool
+	SelectableFields []string // jsonPaths
 }
 
 // VersionServing is one served version.
@@ -97,6 +110,24 @@ func ServingOf(obj *api.Unstructured) *Serving {
 			vs.Scale = sub.Scale
 		}
 		cs.Versions[v.Name] = vs
+	}
+	cs.PreserveUnknownFields = spec.PreserveUnknownFields
+	cs.Published = map[string]PublishedVersion{}
+	for j, sv := range spec.Versions {
+		if !sv.Served {
+			continue
+		}
+		pv := PublishedVersion{}
+		if m, ok := VersionSchema(obj, j); ok {
+			pv.Schema, _ = api.DeepCopyJSONValue(m).(map[string]any)
+		}
+		if sv.Subresources != nil {
+			pv.Status, pv.Scale = sv.Subresources.Status != nil, sv.Subresources.Scale != nil
+		}
+		for _, f := range sv.SelectableFields {
+			pv.SelectableFields = append(pv.SelectableFields, f.JSONPath)
+		}
+		cs.Published[sv.Name] = pv
 	}
 	return cs
 }
