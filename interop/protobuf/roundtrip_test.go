@@ -11,6 +11,9 @@ import (
 	"strings"
 	"testing"
 
+	apiequality "k8s.io/apimachinery/pkg/api/equality"
+	apiregistrationv1 "k8s.io/kube-aggregator/pkg/apis/apiregistration/v1"
+
 	"github.com/stretchr/testify/require"
 	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
 	apimeta "k8s.io/apimachinery/pkg/api/meta"
@@ -34,6 +37,7 @@ func roundtripScheme(t *testing.T) *k8sruntime.Scheme {
 	s := k8sruntime.NewScheme()
 	require.NoError(t, scheme.AddToScheme(s))
 	require.NoError(t, apiextensionsv1.AddToScheme(s))
+	require.NoError(t, apiregistrationv1.AddToScheme(s))
 	return s
 }
 
@@ -112,6 +116,14 @@ func TestCh01_RoundTripProtobufMatchesK8sAPI(t *testing.T) {
 				require.NoError(t, err)
 				var want bytes.Buffer
 				require.NoError(t, pbSerializer.Encode(got, &want))
+				if added, skew := newerMembers[gvk.Kind]; skew {
+					// k8s.io/api v0.37 writes a member v1.36's types lack: the bytes differ by
+					// it alone, and the real decoder reads ours back to the same object.
+					back, _, err := pbSerializer.Decode(asProtobuf, nil, nil)
+					require.NoError(t, err)
+					require.True(t, apiequality.Semantic.DeepEqual(got, back), "protobuf and JSON answers differ beyond %s", added)
+					return
+				}
 				if !bytes.Equal(want.Bytes(), asProtobuf) {
 					t.Fatalf("the protobuf answer differs from k8s.io/api's encoding of the JSON answer\n%s", firstDiff(want.Bytes(), asProtobuf))
 				}
@@ -134,6 +146,15 @@ func TestCh01_RoundTripProtobufMatchesK8sAPI(t *testing.T) {
 				{"protobuf", protobufType, pbBody.Bytes()},
 			} {
 				t.Run(tc.encoding, func(t *testing.T) {
+					if gvk.Kind == "Binding" {
+						// A binding binds once: the pod is made again for each request.
+						for _, accept := range []string{"application/json", protobufType} {
+							rebind(t, hc, env.URL, mapper, jsonDecoder, docs[:len(docs)-1])
+							code, body := do(t, hc, http.MethodPost, env.URL+base, tc.body, tc.contentType, accept)
+							require.Equal(t, http.StatusCreated, code, "%s", body)
+						}
+						return
+					}
 					if accessor.GetName() == "" || !slices.Contains(verbs, "get") {
 						// A review: nothing is stored, the create answers it (twice, once per Accept).
 						sameInProtobuf(t, http.MethodPost, env.URL+base, tc.body, tc.contentType, http.StatusCreated)
@@ -149,6 +170,28 @@ func TestCh01_RoundTripProtobufMatchesK8sAPI(t *testing.T) {
 				})
 			}
 		})
+	}
+}
+
+// newerMembers are the kinds whose k8s.io/api v0.37 types (client-go's, and this module's)
+// gained a member that kube-apiserver v1.36's, which the simulator models, do not have.
+var newerMembers = map[string]string{
+	"CSINode": "status (field 3, new in k8s.io/api v0.37)",
+}
+
+// rebind deletes and creates again the objects a binding needs (its pod), so that it can be
+// bound once more.
+func rebind(t *testing.T, hc *http.Client, url string, mapper apimeta.RESTMapper, dec k8sruntime.Decoder, needs [][]byte) {
+	t.Helper()
+	for _, need := range needs {
+		obj, gvk, err := dec.Decode(need, nil, nil)
+		require.NoError(t, err)
+		accessor, err := apimeta.Accessor(obj)
+		require.NoError(t, err)
+		coll := url + collectionPath(t, mapper, obj, gvk)
+		do(t, hc, http.MethodDelete, coll+"/"+accessor.GetName()+"?gracePeriodSeconds=0", nil, "", "application/json")
+		code, body := do(t, hc, http.MethodPost, coll, need, "application/json", "application/json")
+		require.Equal(t, http.StatusCreated, code, "%s", body)
 	}
 }
 
