@@ -55,11 +55,17 @@ func (s *endpoints) openAPIDoc(group, version string) []byte {
 func (s *endpoints) buildOpenAPIDoc(group, version string, infos []served) []byte {
 	paths := openapi.Obj()
 	for _, sv := range infos {
-		if !sv.res.Serves("patch") {
-			continue
+		switch {
+		case sv.res.Serves("patch"):
+			p, item := openapi.PatchPathItem(openAPIResource(sv), false)
+			paths.Set(p, item)
+		case sv.res.Serves("create"):
+			p, item := openapi.ActionPathItem(openAPIResource(sv), false, "create")
+			paths.Set(p, item)
+		case sv.res.Serves("list"):
+			p, item := openapi.ActionPathItem(openAPIResource(sv), false, "list")
+			paths.Set(p, item)
 		}
-		p, item := openapi.PatchPathItem(openAPIResource(sv), false)
-		paths.Set(p, item)
 	}
 	info := openapi.Obj().Set("title", openapi.Str("Kubernetes")).Set("version", openapi.Str(s.openAPIVersion()))
 	components, err := s.componentsFor(group, version, infos)
