@@ -264,3 +264,40 @@ func TestCh13_CRD_CRDTooLarge(t *testing.T) {
 	r = c.do(http.MethodGet, crdPath+"/foos.samplecontroller.k8s.io", nil)
 	assert.Equal(t, http.StatusNotFound, r.code, "%s", r.body)
 }
+
+// TestCh13_CRD_SubresourceNotEnabled: a subresource the CRD does not enable is NotFound for
+// the object's name, as apiextensions-apiserver's handler answers it (the same answer as for
+// a missing object), not the "could not find the requested resource" of an unknown path.
+func TestCh13_CRD_SubresourceNotEnabled(t *testing.T) {
+	_, c := newServer(t, Options{})
+	crd := fooCRD(t, func(m map[string]any) {
+		delete(at(m, "spec")["versions"].([]any)[0].(map[string]any), "subresources")
+	})
+	r := c.do(http.MethodPost, crdPath, crd)
+	require.Equal(t, http.StatusCreated, r.code, "%s", r.body)
+	r = c.do(http.MethodPost, foosPath, foo("a", map[string]any{"deploymentName": "d"}))
+	require.Equal(t, http.StatusCreated, r.code, "%s", r.body)
+	var obj map[string]any
+	r.decode(t, &obj)
+
+	tests := []struct {
+		name, method, path string
+		body               any
+	}{
+		{"status read", http.MethodGet, foosPath + "/a/status", nil},
+		{"status write, as a controller's UpdateStatus", http.MethodPut, foosPath + "/a/status", obj},
+		{"scale read", http.MethodGet, foosPath + "/a/scale", nil},
+		{"unknown subresource", http.MethodGet, foosPath + "/a/bogus", nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			r := c.do(tt.method, tt.path, tt.body)
+			require.Equal(t, http.StatusNotFound, r.code, "%s", r.body)
+			st := r.status(t)
+			assert.Equal(t, `foos.samplecontroller.k8s.io "a" not found`, st.Message)
+			assert.Equal(t, api.StatusReasonNotFound, st.Reason)
+			require.NotNil(t, st.Details)
+			assert.Equal(t, api.StatusDetails{Name: "a", Group: "samplecontroller.k8s.io", Kind: "foos"}, *st.Details)
+		})
+	}
+}

@@ -355,6 +355,13 @@ func parsePath(served []*resource, rest string) (requestInfo, error) {
 		// A namespaced resource is addressed by name only inside its namespace.
 		info.res.Info.Namespaced && !info.hasNamespace && info.name != "",
 		info.hasNamespace && info.namespace == "":
+		if info.res != nil && !info.res.Builtin && info.name != "" && info.subresource != "" &&
+			!info.legacyWatch && info.hasNamespace == info.res.Info.Namespaced && (!info.hasNamespace || info.namespace != "") {
+			// A custom resource's subresource its CRD does not enable: apiextensions-apiserver's
+			// crdHandler answers NotFound for the object's name (as if the object were missing),
+			// which is what a controller's UpdateStatus sees under a CRD without subresources.
+			return info, api.NewNotFound(api.GroupResource{Group: info.res.Info.Group, Resource: info.res.Info.Resource}, info.name)
+		}
 		return info, registry.NotFoundResource()
 	}
 	return info, nil

@@ -3,6 +3,7 @@ package kubectl_test
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -86,7 +87,8 @@ func splitDocs(t *testing.T, dir, file string, keep func(doc map[string]any) boo
 // corpus pins, installs with `kubectl apply --server-side` and becomes Established, and
 // prometheus-operator's example objects are created, but for the two the real server
 // refuses too (a ServiceMonitor without its required selector, a PodMonitor without a
-// name); so do the CRDs of Argo CD's install manifest.
+// name); so do the CRDs of Argo CD's install manifest. cert-manager's example objects are
+// created too, and broken ones refused as the real server refuses them (certManagerObjects).
 func TestCh13_Kubectl_OperatorCRDsServerSide(t *testing.T) {
 	e := newEnv(t, apiserver.Options{})
 	certManager := moduleDir(t, "github.com/cert-manager/cert-manager@v1.21.2")
@@ -140,4 +142,99 @@ func TestCh13_Kubectl_OperatorCRDsServerSide(t *testing.T) {
 	})
 	require.NoError(t, err)
 	assert.GreaterOrEqual(t, created, 25, "prometheus-operator's example objects")
+
+	certManagerObjects(t, e, certManager)
+}
+
+// certManagerClusterObjects are written for this test after cert-manager's documented
+// examples (a self-signed ClusterIssuer and a CA Certificate it issues), because the module
+// ships no ClusterIssuer: its only example objects are test/fixtures/cert-manager-resources.yaml.
+const certManagerClusterObjects = `apiVersion: cert-manager.io/v1
+kind: ClusterIssuer
+metadata: {name: selfsigned-cluster-issuer}
+spec: {selfSigned: {}}
+---
+apiVersion: cert-manager.io/v1
+kind: Certificate
+metadata: {name: example-ca, namespace: default}
+spec:
+  isCA: true
+  commonName: example-ca
+  secretName: example-ca
+  duration: 2160h
+  renewBefore: 360h
+  privateKey: {algorithm: ECDSA, size: 256}
+  issuerRef: {name: selfsigned-cluster-issuer, kind: ClusterIssuer, group: cert-manager.io}
+`
+
+// certManagerObjects creates cert-manager's own example objects (the Issuer and the two
+// Certificates its upgrade test applies, test/fixtures/cert-manager-resources.yaml) and a
+// ClusterIssuer with a Certificate it issues, with kubectl apply --server-side; it sees
+// broken ones refused with the messages of a real kube-apiserver v1.36.3 that has the same
+// CRDs, and a bad duration accepted as there (cert-manager's webhook checks durations, the
+// CRD schema does not).
+func certManagerObjects(t *testing.T, e *env, certManager string) {
+	t.Helper()
+	out := e.ok("apply", "--server-side", "-f", filepath.Join(certManager, "test", "fixtures", "cert-manager-resources.yaml"))
+	assert.Equal(t, "issuer.cert-manager.io/selfsigned-issuer serverside-applied\n"+
+		"certificate.cert-manager.io/test1 serverside-applied\n"+
+		"certificate.cert-manager.io/test2 serverside-applied\n", out)
+	out = e.ok("apply", "--server-side", "-f", e.file("cert-manager-cluster.yaml", certManagerClusterObjects))
+	assert.Equal(t, "clusterissuer.cert-manager.io/selfsigned-cluster-issuer serverside-applied\n"+
+		"certificate.cert-manager.io/example-ca serverside-applied\n", out)
+	assert.Equal(t, "example-ca test1 test2", e.ok("get", "certificates", "-n", "default", "-o", "jsonpath={.items[*].metadata.name}"))
+	assert.Equal(t, "selfsigned-issuer", e.ok("get", "issuers", "-n", "default", "-o", "jsonpath={.items[*].metadata.name}"))
+	assert.Equal(t, "selfsigned-cluster-issuer ClusterIssuer", e.ok("get", "certificate", "example-ca", "-n", "default",
+		"-o", "jsonpath={.spec.issuerRef.name} {.spec.issuerRef.kind}"))
+
+	cases := []struct {
+		name, object, wantErr, wantOut string
+	}{
+		{
+			name: "no issuerRef",
+			object: `apiVersion: cert-manager.io/v1
+kind: Certificate
+metadata: {name: no-issuer, namespace: default}
+spec: {dnsNames: [example.com], secretName: no-issuer}
+`,
+			wantErr: `The Certificate "no-issuer" is invalid: spec.issuerRef: Required value`,
+		},
+		{
+			name: "unsupported key algorithm",
+			object: `apiVersion: cert-manager.io/v1
+kind: Certificate
+metadata: {name: bad-key, namespace: default}
+spec: {dnsNames: [example.com], secretName: bad-key, privateKey: {algorithm: DSA}, issuerRef: {name: selfsigned-issuer}}
+`,
+			wantErr: `The Certificate "bad-key" is invalid: spec.privateKey.algorithm: Unsupported value: "DSA": supported values: "RSA", "ECDSA", "Ed25519"`,
+		},
+		{
+			name: "venafi issuer without tpp, cloud or ngts (the CRD's CEL rule)",
+			object: `apiVersion: cert-manager.io/v1
+kind: Issuer
+metadata: {name: venafi-nowhere, namespace: default}
+spec: {venafi: {zone: example-zone}}
+`,
+			wantErr: `The Issuer "venafi-nowhere" is invalid: spec.venafi: Invalid value: exactly one of tpp, cloud, or ngts must be configured`,
+		},
+		{
+			name: "a duration only cert-manager's webhook refuses",
+			object: `apiVersion: cert-manager.io/v1
+kind: Certificate
+metadata: {name: bad-duration, namespace: default}
+spec: {dnsNames: [example.com], secretName: bad-duration, duration: forever, issuerRef: {name: selfsigned-issuer}}
+`,
+			wantOut: "certificate.cert-manager.io/bad-duration serverside-applied\n",
+		},
+	}
+	for i, tc := range cases {
+		out, errOut, err := e.run("apply", "--server-side", "-f", e.file(fmt.Sprintf("cert-manager-case-%d.yaml", i), tc.object))
+		if tc.wantErr != "" {
+			assert.Error(t, err, tc.name)
+			assert.Equal(t, tc.wantErr, strings.TrimSpace(errOut), tc.name)
+			continue
+		}
+		assert.NoError(t, err, "%s\n%s", tc.name, errOut)
+		assert.Equal(t, tc.wantOut, out, tc.name)
+	}
 }
