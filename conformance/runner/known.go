@@ -129,19 +129,22 @@ func Check(results []Result, known map[string]Known) Verdict {
 	return v
 }
 
-// Accept builds the known list from results: an existing entry keeps its class and reason,
-// a new one is classified automatically.
+// Accept builds the known list from results: an existing entry keeps its class and reason
+// (which may have been written by hand) while the case still differs the way its class
+// says, or when its class is no-controllers, a judgment about the cause that holds whatever
+// the symptom; a new one, or one that now differs another way (its old reason is stale:
+// a type served since, a rule implemented since), is classified automatically.
 func Accept(results []Result, known map[string]Known) []Known {
 	var out []Known
 	for _, r := range results {
 		if r.Agrees() {
 			continue
 		}
-		if k, ok := known[r.ID]; ok {
+		class, reason := Classify(r)
+		if k, ok := known[r.ID]; ok && (k.Class == class || k.Class == "no-controllers") {
 			out = append(out, k)
 			continue
 		}
-		class, reason := Classify(r)
 		out = append(out, Known{Case: r.ID, Class: class, Reason: reason})
 	}
 	return out

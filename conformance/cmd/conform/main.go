@@ -40,7 +40,7 @@ func main() {
 	flag.StringVar(&c.out, "out", "out", "directory for logs, results.json and the servers' kubeconfigs (git-ignored)")
 	flag.StringVar(&c.knownPath, "known", "known-differences.yaml", "the known-differences file")
 	flag.StringVar(&c.reportPath, "report", "../CONFORMANCE.md", "where to write the report ('' for none)")
-	flag.BoolVar(&c.accept, "accept", false, "rewrite the known-differences file from this run (keeps existing reasons)")
+	flag.BoolVar(&c.accept, "accept", false, "rewrite the known-differences file from this run (an entry keeps its reason while its class still holds)")
 	flag.IntVar(&c.concurrency, "concurrency", 6, "cases run at once")
 	flag.StringVar(&c.only, "only", "", "run only cases whose ID matches this regexp (the report is then not written)")
 	flag.IntVar(&c.maxMut, "max-mutations", 30, "schema mutations per manifest")
