@@ -7,6 +7,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 )
 
@@ -26,24 +27,24 @@ var formatCheckers = map[string]func(string) bool{
 	"ipv6":         func(s string) bool { return net.ParseIP(s) != nil && strings.Contains(s, ":") },
 	"cidr":         isCIDRSloppy,
 	"mac":          func(s string) bool { _, err := net.ParseMAC(s); return err == nil },
-	"uuid":         regexp.MustCompile(`(?i)^[0-9a-f]{8}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{12}$`).MatchString,
-	"uuid3":        regexp.MustCompile(`(?i)^[0-9a-f]{8}-?[0-9a-f]{4}-?3[0-9a-f]{3}-?[0-9a-f]{4}-?[0-9a-f]{12}$`).MatchString,
-	"uuid4":        regexp.MustCompile(`(?i)^[0-9a-f]{8}-?[0-9a-f]{4}-?4[0-9a-f]{3}-?[89ab][0-9a-f]{3}-?[0-9a-f]{12}$`).MatchString,
-	"uuid5":        regexp.MustCompile(`(?i)^[0-9a-f]{8}-?[0-9a-f]{4}-?5[0-9a-f]{3}-?[89ab][0-9a-f]{3}-?[0-9a-f]{12}$`).MatchString,
+	"uuid":         lazyMatch(`(?i)^[0-9a-f]{8}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{12}$`),
+	"uuid3":        lazyMatch(`(?i)^[0-9a-f]{8}-?[0-9a-f]{4}-?3[0-9a-f]{3}-?[0-9a-f]{4}-?[0-9a-f]{12}$`),
+	"uuid4":        lazyMatch(`(?i)^[0-9a-f]{8}-?[0-9a-f]{4}-?4[0-9a-f]{3}-?[89ab][0-9a-f]{3}-?[0-9a-f]{12}$`),
+	"uuid5":        lazyMatch(`(?i)^[0-9a-f]{8}-?[0-9a-f]{4}-?5[0-9a-f]{3}-?[89ab][0-9a-f]{3}-?[0-9a-f]{12}$`),
 	"isbn":         func(s string) bool { return isISBN(s, 10) || isISBN(s, 13) },
 	"isbn10":       func(s string) bool { return isISBN(s, 10) },
 	"isbn13":       func(s string) bool { return isISBN(s, 13) },
 	"creditcard":   isCreditCard,
-	"ssn":          func(s string) bool { return len(s) == 11 && rxSSN.MatchString(s) },
-	"hexcolor":     regexp.MustCompile(`^#?([0-9a-fA-F]{3}|[0-9a-fA-F]{6})$`).MatchString,
-	"rgbcolor":     regexp.MustCompile(`^rgb\(\s*(0|[1-9]\d?|1\d\d?|2[0-4]\d|25[0-5])\s*,\s*(0|[1-9]\d?|1\d\d?|2[0-4]\d|25[0-5])\s*,\s*(0|[1-9]\d?|1\d\d?|2[0-4]\d|25[0-5])\s*\)$`).MatchString,
-	"byte":         regexp.MustCompile(`^(?:[A-Za-z0-9+\/]{4})*(?:[A-Za-z0-9+\/]{2}==|[A-Za-z0-9+\/]{3}=|[A-Za-z0-9+\/]{4})$`).MatchString,
+	"ssn":          func(s string) bool { return len(s) == 11 && rxSSN().MatchString(s) },
+	"hexcolor":     lazyMatch(`^#?([0-9a-fA-F]{3}|[0-9a-fA-F]{6})$`),
+	"rgbcolor":     lazyMatch(`^rgb\(\s*(0|[1-9]\d?|1\d\d?|2[0-4]\d|25[0-5])\s*,\s*(0|[1-9]\d?|1\d\d?|2[0-4]\d|25[0-5])\s*,\s*(0|[1-9]\d?|1\d\d?|2[0-4]\d|25[0-5])\s*\)$`),
+	"byte":         lazyMatch(`^(?:[A-Za-z0-9+\/]{4})*(?:[A-Za-z0-9+\/]{2}==|[A-Za-z0-9+\/]{3}=|[A-Za-z0-9+\/]{4})$`),
 	"password":     func(string) bool { return true },
 	"date":         isDate,
 	"duration":     isDuration,
 	"datetime":     isDateTime,
-	"k8sshortname": func(s string) bool { return len(s) <= 63 && rxShortName.MatchString(s) },
-	"k8slongname":  func(s string) bool { return len(s) <= 253 && rxLongName.MatchString(s) },
+	"k8sshortname": func(s string) bool { return len(s) <= 63 && rxShortName().MatchString(s) },
+	"k8slongname":  func(s string) bool { return len(s) <= 253 && rxLongName().MatchString(s) },
 }
 
 // supportedFormats are the formats StripUnsupportedFormatsPostProcess keeps on a string.
@@ -66,18 +67,30 @@ func validFormat(f, s string) bool {
 }
 
 var (
-	rxSSN       = regexp.MustCompile(`^\d{3}[- ]?\d{2}[- ]?\d{4}$`)
-	rxHostname  = regexp.MustCompile(`^([a-zA-Z0-9\p{S}\p{L}]((-?[a-zA-Z0-9\p{S}\p{L}]{0,62})?)|([a-zA-Z0-9\p{S}\p{L}](([a-zA-Z0-9-\p{S}\p{L}]{0,61}[a-zA-Z0-9\p{S}\p{L}])?)(\.)){1,}([a-zA-Z\p{L}]){2,63})$`)
-	rxShortName = regexp.MustCompile(`^[a-z0-9]([-a-z0-9]*[a-z0-9])?$`)
-	rxLongName  = regexp.MustCompile(`^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$`)
-	rxDateTime  = regexp.MustCompile(`^([0-9]{2}):([0-9]{2}):([0-9]{2})(.[0-9]+)?(z|([+-][0-9]{2}:[0-9]{2}))$`)
-	rxDuration  = regexp.MustCompile(`((\d+)\s*([A-Za-zµ]+))`)
-	rxCard      = regexp.MustCompile(`^(?:4[0-9]{12}(?:[0-9]{3})?|5[1-5][0-9]{14}|6(?:011|5[0-9][0-9])[0-9]{12}|3[47][0-9]{13}|3(?:0[0-5]|[68][0-9])[0-9]{11}|(?:2131|1800|35\d{3})\d{11})$`)
-	rxNotDigits = regexp.MustCompile(`[^0-9]+`)
-	rxSpaceDash = regexp.MustCompile(`[\s-]+`)
-	rxISBN10    = regexp.MustCompile(`^(?:[0-9]{9}X|[0-9]{10})$`)
-	rxISBN13    = regexp.MustCompile(`^(?:[0-9]{13})$`)
+	rxSSN       = lazyRegexp(`^\d{3}[- ]?\d{2}[- ]?\d{4}$`)
+	rxHostname  = lazyRegexp(`^([a-zA-Z0-9\p{S}\p{L}]((-?[a-zA-Z0-9\p{S}\p{L}]{0,62})?)|([a-zA-Z0-9\p{S}\p{L}](([a-zA-Z0-9-\p{S}\p{L}]{0,61}[a-zA-Z0-9\p{S}\p{L}])?)(\.)){1,}([a-zA-Z\p{L}]){2,63})$`)
+	rxShortName = lazyRegexp(`^[a-z0-9]([-a-z0-9]*[a-z0-9])?$`)
+	rxLongName  = lazyRegexp(`^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$`)
+	rxDateTime  = lazyRegexp(`^([0-9]{2}):([0-9]{2}):([0-9]{2})(.[0-9]+)?(z|([+-][0-9]{2}:[0-9]{2}))$`)
+	rxDuration  = lazyRegexp(`((\d+)\s*([A-Za-zµ]+))`)
+	rxCard      = lazyRegexp(`^(?:4[0-9]{12}(?:[0-9]{3})?|5[1-5][0-9]{14}|6(?:011|5[0-9][0-9])[0-9]{12}|3[47][0-9]{13}|3(?:0[0-5]|[68][0-9])[0-9]{11}|(?:2131|1800|35\d{3})\d{11})$`)
+	rxNotDigits = lazyRegexp(`[^0-9]+`)
+	rxSpaceDash = lazyRegexp(`[\s-]+`)
+	rxISBN10    = lazyRegexp(`^(?:[0-9]{9}X|[0-9]{10})$`)
+	rxISBN13    = lazyRegexp(`^(?:[0-9]{13})$`)
 )
+
+// lazyRegexp compiles a pattern on first use: most servers never check these formats, and
+// compiling them all at start-up cost a millisecond and a half of every process start.
+func lazyRegexp(pattern string) func() *regexp.Regexp {
+	return sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(pattern) })
+}
+
+// lazyMatch is MatchString of a pattern compiled on first use.
+func lazyMatch(pattern string) func(string) bool {
+	rx := lazyRegexp(pattern)
+	return func(s string) bool { return rx().MatchString(s) }
+}
 
 func isBSONObjectID(s string) bool {
 	if len(s) != 24 {
@@ -92,7 +105,7 @@ func isBSONObjectID(s string) bool {
 }
 
 func isHostname(s string) bool {
-	if !rxHostname.MatchString(s) || len(s) > 255 {
+	if !rxHostname().MatchString(s) || len(s) > 255 {
 		return false
 	}
 	for _, p := range strings.Split(s, ".") {
@@ -117,7 +130,7 @@ func isDateTime(s string) bool {
 	if len(parts) < 2 || !isDate(parts[0]) {
 		return false
 	}
-	m := rxDateTime.FindStringSubmatch(parts[1])
+	m := rxDateTime().FindStringSubmatch(parts[1])
 	return m != nil && m[1] <= "23" && m[2] <= "59" && m[3] <= "59"
 }
 
@@ -129,7 +142,7 @@ func isDuration(s string) bool {
 	if _, err := time.ParseDuration(s); err == nil {
 		return true
 	}
-	for _, m := range rxDuration.FindAllStringSubmatch(s, -1) {
+	for _, m := range rxDuration().FindAllStringSubmatch(s, -1) {
 		if _, err := strconv.Atoi(m[2]); err != nil {
 			return false
 		}
@@ -147,8 +160,8 @@ func isDuration(s string) bool {
 }
 
 func isCreditCard(s string) bool {
-	digits := rxNotDigits.ReplaceAllString(s, "")
-	if !rxCard.MatchString(digits) {
+	digits := rxNotDigits().ReplaceAllString(s, "")
+	if !rxCard().MatchString(digits) {
 		return false
 	}
 	sum, double := 0, false
@@ -167,11 +180,11 @@ func isCreditCard(s string) bool {
 }
 
 func isISBN(s string, version int) bool {
-	s = rxSpaceDash.ReplaceAllString(s, "")
+	s = rxSpaceDash().ReplaceAllString(s, "")
 	sum := 0
 	switch version {
 	case 10:
-		if !rxISBN10.MatchString(s) {
+		if !rxISBN10().MatchString(s) {
 			return false
 		}
 		for i := 0; i < 9; i++ {
@@ -184,7 +197,7 @@ func isISBN(s string, version int) bool {
 		}
 		return sum%11 == 0
 	default:
-		if !rxISBN13.MatchString(s) {
+		if !rxISBN13().MatchString(s) {
 			return false
 		}
 		for i := 0; i < 12; i++ {
