@@ -2,6 +2,7 @@ package runner
 
 import (
 	"encoding/json"
+	"reflect"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -188,4 +189,21 @@ func TestLookup(t *testing.T) {
 	assert.Equal(t, "a", lookup(v, "items[0].metadata.name"))
 	assert.Equal(t, "", lookup(v, "items[3].metadata.name"))
 	assert.Equal(t, "", lookup(v, "nope.x"))
+}
+
+// TestNormaliseCRDStatus: a CRD's controller-written status reads the same whether the
+// controllers have run (simulator, or a slow read-back) or not (a fast one on the reference).
+func TestNormaliseCRDStatus(t *testing.T) {
+	before := map[string]any{"kind": "CustomResourceDefinition", "status": map[string]any{
+		"acceptedNames": map[string]any{"kind": "", "plural": ""}, "conditions": nil, "storedVersions": []any{"v1"}}}
+	after := map[string]any{"kind": "CustomResourceDefinition", "status": map[string]any{
+		"acceptedNames": map[string]any{"kind": "Foo", "plural": "foos"},
+		"conditions":    []any{map[string]any{"type": "Established", "status": "True"}}, "storedVersions": []any{"v1"}}}
+	if !reflect.DeepEqual(NormaliseJSON(before, false), NormaliseJSON(after, false)) {
+		t.Fatalf("a CRD read before and after its controllers ran normalises differently:\n%v\n%v", NormaliseJSON(before, false), NormaliseJSON(after, false))
+	}
+	other := map[string]any{"kind": "ConfigMap", "status": map[string]any{"conditions": []any{"x"}}}
+	if reflect.DeepEqual(NormaliseJSON(other, false), map[string]any{"kind": "ConfigMap", "status": map[string]any{"conditions": "<written by the CRD controllers>"}}) {
+		t.Fatal("only CRDs are normalised so")
+	}
 }
