@@ -63,7 +63,7 @@ func TestCh01_ConformanceCoverage(t *testing.T) {
 	schemas.byGVK["apps/v1/Deployment"] = d
 	schemas.name["apps/v1/Deployment"] = "Deployment"
 	docs := []corpus.Doc{{Source: "x", Object: map[string]any{"apiVersion": "v1", "kind": "Pod"}}}
-	generated := GeneratedDocs(docs, testDiscovery, schemas)
+	generated := GeneratedDocs(docs, testDiscovery, schemas, nil)
 	require.Len(t, generated, 1, "only the Deployment has a schema and no document")
 	assert.Equal(t, "generated/apps_Deployment", generated[0].Source)
 	assert.Equal(t, map[string]any{"replicas": 1, "ports": []any{"x"}, "mode": "A", "when": "2026-01-01T00:00:00Z"},

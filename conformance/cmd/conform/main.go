@@ -163,7 +163,11 @@ func collect(c config, filter *regexp.Regexp) (saved, error) {
 	if err != nil {
 		return saved{}, err
 	}
-	generated := gen.GeneratedDocs(docs, disc, schemas)
+	crdGroups := map[string]bool{}
+	for _, c := range crds {
+		crdGroups[c.Group] = true
+	}
+	generated := gen.GeneratedDocs(docs, disc, schemas, crdGroups)
 	cases, gst := gen.FromCorpus(append(docs, generated...), disc, schemas, gen.Options{MaxSchemaMutations: c.maxMut, KubectlManifests: c.kubectlN})
 	cases = append(cases, gen.Scenarios()...)
 	gen.InferKinds(cases, disc)
