@@ -56,7 +56,7 @@ func Example_kubectlGetPods() {
 		fmt.Println(strings.Join(cells, "\t"))
 	}
 	// Output:
-	// application/json;as=Table;v=v1;g=meta.k8s.io
+	// application/json
 	// resourceVersion: 4
 	// NAME	READY	STATUS	RESTARTS	AGE
 	// web	0/1	Pending	0	0s

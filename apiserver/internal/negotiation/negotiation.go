@@ -33,7 +33,8 @@ type Output struct {
 	// Version is, for the meta.k8s.io and apidiscovery shapes, the version the client asked
 	// for ("v1", "v1beta1"; "v2", "v2beta1"); "" for JSON.
 	Version string
-	// As is the "as" parameter of the chosen clause, echoed in the Content-Type.
+	// As is the "as" parameter of the chosen clause. Only the discovery shape echoes it in
+	// the Content-Type; a Table or PartialObjectMetadata answer is plain application/json.
 	As string
 	// Protobuf is set when the object or list goes in the Kubernetes protobuf encoding
 	// (application/vnd.kubernetes.protobuf): only the plain shape of a kind that has one.
@@ -217,14 +218,15 @@ func NegotiateFor(r *http.Request, ep Endpoint, protobuf bool) (Output, error) {
 	return Output{}, api.NewNotAcceptable(acceptedMediaTypes)
 }
 
-// ContentType is the Content-Type of a response in that shape (N4, K5).
+// ContentType is the Content-Type of a response in that shape (N4, K5). kube-apiserver
+// answers a Table or PartialObjectMetadata(List) with the bare application/json (the
+// conversion is named by the body's kind and apiVersion), but aggregated discovery with
+// every parameter of the clause it served.
 func (o Output) ContentType() string {
 	if o.Protobuf {
 		return ProtobufType
 	}
 	switch o.Shape {
-	case Table, PartialObjectMetadata:
-		return "application/json;as=" + o.As + ";v=" + o.Version + ";g=" + api.MetaGroupName
 	case DiscoveryList:
 		return "application/json;g=apidiscovery.k8s.io;v=" + o.Version + ";as=APIGroupDiscoveryList"
 	}
