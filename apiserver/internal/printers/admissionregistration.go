@@ -13,9 +13,9 @@ import (
 // printValidatingAdmissionPolicy, printMutatingAdmissionPolicy and their bindings'.
 var (
 	webhookConfigurationPrinter = &Printer{
-		columns: []api.TableColumnDefinition{
+		specs: []col{
 			nameColumn(),
-			column("Webhooks", "integer", "How many webhooks the configuration registers."),
+			column("Webhooks", "integer", text("Webhooks indicates the number of webhooks registered in this configuration")),
 			ageColumn(),
 		},
 		cells: func(o object, now time.Time) ([]any, []api.TableRowCondition) {
@@ -23,14 +23,14 @@ var (
 		},
 	}
 
-	validatingAdmissionPolicyPrinter = policyPrinter("Validations", "How many validation rules the policy holds.", "validations")
-	mutatingAdmissionPolicyPrinter   = policyPrinter("Mutations", "How many mutations the policy holds.", "mutations")
+	validatingAdmissionPolicyPrinter = policyPrinter("Validations", "Validations indicates the number of validation rules defined in this configuration", "validations")
+	mutatingAdmissionPolicyPrinter   = policyPrinter("Mutations", "Mutation indicates the number of mutations rules defined in this configuration", "mutations")
 
 	policyBindingPrinter = &Printer{
-		columns: []api.TableColumnDefinition{
+		specs: []col{
 			nameColumn(),
-			column("PolicyName", "string", "The policy the binding binds."),
-			column("ParamRef", "string", "The parameter resource the binding configures the policy with."),
+			column("PolicyName", "string", text("PolicyName indicates the policy definition which the policy binding binded to")),
+			column("ParamRef", "string", text("ParamRef indicates the param resource which sets the configuration param")),
 			ageColumn(),
 		},
 		cells: func(o object, now time.Time) ([]any, []api.TableRowCondition) {
@@ -42,10 +42,10 @@ var (
 // policyPrinter is the layout of an admission policy: how many of its rules, its param kind.
 func policyPrinter(column0, description, member string) *Printer {
 	return &Printer{
-		columns: []api.TableColumnDefinition{
+		specs: []col{
 			nameColumn(),
-			column(column0, "integer", description),
-			column("ParamKind", "string", "The kind of the resources that parameterise the policy."),
+			column(column0, "integer", text(description)),
+			column("ParamKind", "string", text("ParamKind specifies the kind of resources used to parameterize this policy")),
 			ageColumn(),
 		},
 		cells: func(o object, now time.Time) ([]any, []api.TableRowCondition) {

@@ -10,29 +10,29 @@ import (
 // The apps/v1 printers. A missing spec.replicas reads as 1, the apps/v1 default.
 var (
 	deploymentPrinter = &Printer{
-		columns: []api.TableColumnDefinition{
+		specs: []col{
 			nameColumn(),
-			column("Ready", "string", "How many of the deployment's pods are ready, out of how many it wants."),
-			column("Up-to-date", "string", "How many pods already run the latest pod template."),
-			column("Available", "string", "How many pods have been ready for at least minReadySeconds."),
+			column("Ready", "string", text("Number of the pod with ready state")),
+			column("Up-to-date", "string", doc(appsV1+"DeploymentStatus", "updatedReplicas")),
+			column("Available", "string", doc(appsV1+"DeploymentStatus", "availableReplicas")),
 			ageColumn(),
-			wide("Containers", "string", containersDescription),
-			wide("Images", "string", imagesDescription),
-			wide("Selector", "string", "The label query over the pods the deployment manages."),
+			wide("Containers", "string", text("Names of each container in the template.")),
+			wide("Images", "string", text("Images referenced by each container in the template.")),
+			wide("Selector", "string", doc(appsV1+"DeploymentSpec", "selector")),
 		},
 		cells: deploymentCells,
 	}
 
 	replicaSetPrinter = &Printer{
-		columns: []api.TableColumnDefinition{
+		specs: []col{
 			nameColumn(),
-			column("Desired", "integer", "How many pods the replica set wants."),
-			column("Current", "integer", "How many pods the replica set has."),
-			column("Ready", "integer", "How many of its pods are ready."),
+			column("Desired", "integer", doc(appsV1+"ReplicaSetSpec", "replicas")),
+			column("Current", "integer", doc(appsV1+"ReplicaSetStatus", "replicas")),
+			column("Ready", "integer", doc(appsV1+"ReplicaSetStatus", "readyReplicas")),
 			ageColumn(),
-			wide("Containers", "string", containersDescription),
-			wide("Images", "string", imagesDescription),
-			wide("Selector", "string", "The label query over the pods the replica set manages."),
+			wide("Containers", "string", text("Names of each container in the template.")),
+			wide("Images", "string", text("Images referenced by each container in the template.")),
+			wide("Selector", "string", doc(appsV1+"ReplicaSetSpec", "selector")),
 		},
 		// printReplicaSet
 		cells: func(o object, now time.Time) ([]any, []api.TableRowCondition) {
@@ -45,12 +45,12 @@ var (
 	}
 
 	statefulSetPrinter = &Printer{
-		columns: []api.TableColumnDefinition{
+		specs: []col{
 			nameColumn(),
-			column("Ready", "string", "How many of the stateful set's pods are ready, out of how many it wants."),
+			column("Ready", "string", text("Number of the pod with ready state")),
 			ageColumn(),
-			wide("Containers", "string", containersDescription),
-			wide("Images", "string", imagesDescription),
+			wide("Containers", "string", text("Names of each container in the template.")),
+			wide("Images", "string", text("Images referenced by each container in the template.")),
 		},
 		// printStatefulSet
 		cells: func(o object, now time.Time) ([]any, []api.TableRowCondition) {
@@ -60,18 +60,18 @@ var (
 	}
 
 	daemonSetPrinter = &Printer{
-		columns: []api.TableColumnDefinition{
+		specs: []col{
 			nameColumn(),
-			column("Desired", "integer", "How many nodes should run the daemon pod."),
-			column("Current", "integer", "How many nodes run at least one daemon pod."),
-			column("Ready", "integer", "How many nodes run a ready daemon pod."),
-			column("Up-to-date", "integer", "How many nodes run the latest pod template."),
-			column("Available", "integer", "How many nodes run a daemon pod that has been ready for minReadySeconds."),
-			column("Node Selector", "string", "The node labels a node needs to run the daemon pod."),
+			column("Desired", "integer", doc(appsV1+"DaemonSetStatus", "desiredNumberScheduled")),
+			column("Current", "integer", doc(appsV1+"DaemonSetStatus", "currentNumberScheduled")),
+			column("Ready", "integer", doc(appsV1+"DaemonSetStatus", "numberReady")),
+			column("Up-to-date", "integer", doc(appsV1+"DaemonSetStatus", "updatedNumberScheduled")),
+			column("Available", "integer", doc(appsV1+"DaemonSetStatus", "numberAvailable")),
+			column("Node Selector", "string", doc(coreV1+"PodSpec", "nodeSelector")),
 			ageColumn(),
-			wide("Containers", "string", containersDescription),
-			wide("Images", "string", imagesDescription),
-			wide("Selector", "string", "The label query over the pods the daemon set manages."),
+			wide("Containers", "string", text("Names of each container in the template.")),
+			wide("Images", "string", text("Images referenced by each container in the template.")),
+			wide("Selector", "string", doc(appsV1+"DaemonSetSpec", "selector")),
 		},
 		// printDaemonSet
 		cells: func(o object, now time.Time) ([]any, []api.TableRowCondition) {

@@ -11,13 +11,13 @@ import (
 // The HorizontalPodAutoscaler printer, the same at both versions: it reads the stored
 // autoscaling/v2 object, as the real one reads the internal version.
 var hpaPrinter = &Printer{
-	columns: []api.TableColumnDefinition{
+	specs: []col{
 		nameColumn(),
-		column("Reference", "string", "The object the autoscaler scales, as Kind/name."),
-		column("Targets", "string", "Each metric's current value against its target."),
-		column("MinPods", "string", "The fewest replicas the autoscaler scales down to."),
-		column("MaxPods", "string", "The most replicas the autoscaler scales up to."),
-		column("Replicas", "string", "How many replicas the scaled object has now."),
+		column("Reference", "string", doc("io.k8s.api.autoscaling.v2.HorizontalPodAutoscalerSpec", "scaleTargetRef")),
+		column("Targets", "string", doc("io.k8s.api.autoscaling.v2.HorizontalPodAutoscalerSpec", "metrics")),
+		column("MinPods", "string", doc("io.k8s.api.autoscaling.v2.HorizontalPodAutoscalerSpec", "minReplicas")),
+		column("MaxPods", "string", doc("io.k8s.api.autoscaling.v2.HorizontalPodAutoscalerSpec", "maxReplicas")),
+		column("Replicas", "string", doc("io.k8s.api.autoscaling.v2.HorizontalPodAutoscalerStatus", "currentReplicas")),
 		ageColumn(),
 	},
 	// printHorizontalPodAutoscaler: MaxPods and Replicas are numbers in string columns.

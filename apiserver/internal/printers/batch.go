@@ -9,31 +9,31 @@ import (
 
 var (
 	jobPrinter = &Printer{
-		columns: []api.TableColumnDefinition{
+		specs: []col{
 			nameColumn(),
-			column("Status", "string", "Where the job stands: Running, Complete, Failed, Suspended, Terminating and so on."),
-			column("Completions", "string", "How many pods have succeeded, out of how many must."),
-			column("Duration", "string", "How long the job has run, or ran until it completed."),
+			column("Status", "string", text("Status of the job.")),
+			column("Completions", "string", doc(batchV1+"JobStatus", "succeeded")),
+			column("Duration", "string", text("Time required to complete the job.")),
 			ageColumn(),
-			wide("Containers", "string", containersDescription),
-			wide("Images", "string", imagesDescription),
-			wide("Selector", "string", "The label query over the pods the job manages."),
+			wide("Containers", "string", text("Names of each container in the template.")),
+			wide("Images", "string", text("Images referenced by each container in the template.")),
+			wide("Selector", "string", doc(batchV1+"JobSpec", "selector")),
 		},
 		cells: jobCells,
 	}
 
 	cronJobPrinter = &Printer{
-		columns: []api.TableColumnDefinition{
+		specs: []col{
 			nameColumn(),
-			column("Schedule", "string", "When jobs are started, in cron syntax."),
-			column("Timezone", "string", "The time zone the schedule is read in."),
-			column("Suspend", "boolean", "Whether starting new jobs is suspended."),
-			column("Active", "integer", "How many of the cron job's jobs are running."),
-			column("Last Schedule", "string", "How long ago a job was last scheduled."),
+			column("Schedule", "string", doc(batchV1+"CronJobSpec", "schedule")),
+			column("Timezone", "string", doc(batchV1+"CronJobSpec", "timeZone")),
+			column("Suspend", "boolean", doc(batchV1+"CronJobSpec", "suspend")),
+			column("Active", "integer", doc(batchV1+"CronJobStatus", "active")),
+			column("Last Schedule", "string", doc(batchV1+"CronJobStatus", "lastScheduleTime")),
 			ageColumn(),
-			wide("Containers", "string", containersDescription),
-			wide("Images", "string", imagesDescription),
-			wide("Selector", "string", "The label query over the pods of the jobs."),
+			wide("Containers", "string", text("Names of each container in the template.")),
+			wide("Images", "string", text("Images referenced by each container in the template.")),
+			wide("Selector", "string", doc(batchV1+"JobSpec", "selector")),
 		},
 		cells: cronJobCells,
 	}

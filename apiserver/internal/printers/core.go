@@ -11,9 +11,9 @@ import (
 // events have files of their own.
 var (
 	configMapPrinter = &Printer{
-		columns: []api.TableColumnDefinition{
+		specs: []col{
 			nameColumn(),
-			column("Data", "string", "How many keys the data and binaryData maps hold together."),
+			column("Data", "string", doc(coreV1+"ConfigMap", "data")),
 			ageColumn(),
 		},
 		// printConfigMap
@@ -24,9 +24,9 @@ var (
 	}
 
 	namespacePrinter = &Printer{
-		columns: []api.TableColumnDefinition{
+		specs: []col{
 			nameColumn(),
-			column("Status", "string", "The phase of the namespace: Active, or Terminating while it is being deleted."),
+			column("Status", "string", text("The status of the namespace")),
 			ageColumn(),
 		},
 		// printNamespace; a missing phase reads as Active, the v1 default.
@@ -40,10 +40,10 @@ var (
 	}
 
 	secretPrinter = &Printer{
-		columns: []api.TableColumnDefinition{
+		specs: []col{
 			nameColumn(),
-			column("Type", "string", "What the secret holds, which decides the keys it must have, e.g. Opaque or kubernetes.io/tls."),
-			column("Data", "string", "How many keys the data map holds."),
+			column("Type", "string", doc(coreV1+"Secret", "type")),
+			column("Data", "string", doc(coreV1+"Secret", "data")),
 			ageColumn(),
 		},
 		// printSecret; a missing type reads as Opaque, the v1 default.
@@ -57,7 +57,7 @@ var (
 	}
 
 	serviceAccountPrinter = &Printer{
-		columns: []api.TableColumnDefinition{nameColumn(), ageColumn()},
+		specs: []col{nameColumn(), ageColumn()},
 		// printServiceAccount
 		cells: func(o object, now time.Time) ([]any, []api.TableRowCondition) {
 			return []any{o.name(), age(o, now)}, nil
@@ -65,16 +65,16 @@ var (
 	}
 
 	pvcPrinter = &Printer{
-		columns: []api.TableColumnDefinition{
+		specs: []col{
 			nameColumn(),
-			column("Status", "string", "The phase of the claim: Pending, Bound or Lost; Terminating once deletion has begun."),
-			column("Volume", "string", "The persistent volume bound to the claim."),
-			column("Capacity", "string", "The storage the bound volume provides."),
-			column("Access Modes", "string", "The access modes of the bound volume: RWO, ROX, RWX, RWOP."),
-			column("StorageClass", "string", "The storage class the claim asks for."),
-			column("VolumeAttributesClass", "string", "The volume attributes class the claim asks for."),
+			column("Status", "string", doc(coreV1+"PersistentVolumeClaimStatus", "phase")),
+			column("Volume", "string", doc(coreV1+"PersistentVolumeClaimSpec", "volumeName")),
+			column("Capacity", "string", doc(coreV1+"PersistentVolumeClaimStatus", "capacity")),
+			column("Access Modes", "string", doc(coreV1+"PersistentVolumeClaimStatus", "accessModes")),
+			column("StorageClass", "string", text("StorageClass of the pvc")),
+			column("VolumeAttributesClass", "string", text("VolumeAttributesClass of the pvc")),
 			ageColumn(),
-			wide("VolumeMode", "string", "Whether the volume is a filesystem or a raw block device."),
+			wide("VolumeMode", "string", doc(coreV1+"PersistentVolumeClaimSpec", "volumeMode")),
 		},
 		cells: pvcCells,
 	}

@@ -13,38 +13,38 @@ import (
 // convertor's Name and Created At.)
 var (
 	persistentVolumePrinter = &Printer{
-		columns: []api.TableColumnDefinition{
+		specs: []col{
 			nameColumn(),
-			column("Capacity", "string", "The storage the volume provides."),
-			column("Access Modes", "string", "The ways the volume can be mounted: RWO, ROX, RWX, RWOP."),
-			column("Reclaim Policy", "string", "What happens to the volume once its claim is released: Retain, Delete or Recycle."),
-			column("Status", "string", "The phase of the volume: Pending, Available, Bound, Released or Failed; Terminating once deletion has begun."),
-			column("Claim", "string", "The claim bound to the volume, as namespace/name."),
-			column("StorageClass", "string", "The storage class of the volume."),
-			column("VolumeAttributesClass", "string", "The volume attributes class of the volume."),
-			column("Reason", "string", "Why the volume is in its phase, in CamelCase."),
+			column("Capacity", "string", doc(coreV1+"PersistentVolumeSpec", "capacity")),
+			column("Access Modes", "string", doc(coreV1+"PersistentVolumeSpec", "accessModes")),
+			column("Reclaim Policy", "string", doc(coreV1+"PersistentVolumeSpec", "persistentVolumeReclaimPolicy")),
+			column("Status", "string", doc(coreV1+"PersistentVolumeStatus", "phase")),
+			column("Claim", "string", doc(coreV1+"PersistentVolumeSpec", "claimRef")),
+			column("StorageClass", "string", text("StorageClass of the pv")),
+			column("VolumeAttributesClass", "string", text("VolumeAttributesClass of the pv")),
+			column("Reason", "string", doc(coreV1+"PersistentVolumeStatus", "reason")),
 			ageColumn(),
-			wide("VolumeMode", "string", "Whether the volume is a filesystem or a raw block device."),
+			wide("VolumeMode", "string", doc(coreV1+"PersistentVolumeSpec", "volumeMode")),
 		},
 		cells: persistentVolumeCells,
 	}
 
 	resourceQuotaPrinter = &Printer{
-		columns: []api.TableColumnDefinition{
+		specs: []col{
 			nameColumn(),
-			column("Request", "string", "The used and hard amounts of every resource the quota bounds other than limits."),
-			column("Limit", "string", "The used and hard amounts of the limits.* resources."),
+			column("Request", "string", text("Request represents a minimum amount of cpu/memory that a container may consume.")),
+			column("Limit", "string", text("Limits control the maximum amount of cpu/memory that a container may use independent of contention on the node.")),
 			ageColumn(),
 		},
 		cells: resourceQuotaCells,
 	}
 
 	componentStatusPrinter = &Printer{
-		columns: []api.TableColumnDefinition{
+		specs: []col{
 			nameColumn(),
-			column("Status", "string", "Whether the component's health check passed: Healthy, Unhealthy or Unknown."),
-			column("Message", "string", "What the health check answered."),
-			column("Error", "string", "The error of the health check, if any."),
+			column("Status", "string", text("Status of the component conditions")),
+			column("Message", "string", text("Message of the component conditions")),
+			column("Error", "string", text("Error of the component conditions")),
 		},
 		// printComponentStatus: the Healthy condition decides.
 		cells: func(o object, _ time.Time) ([]any, []api.TableRowCondition) {

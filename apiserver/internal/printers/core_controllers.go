@@ -10,15 +10,15 @@ import (
 // The printers of replication controllers, pod templates and controller revisions.
 var (
 	replicationControllerPrinter = &Printer{
-		columns: []api.TableColumnDefinition{
+		specs: []col{
 			nameColumn(),
-			column("Desired", "integer", "How many pods the controller wants."),
-			column("Current", "integer", "How many pods the controller has."),
-			column("Ready", "integer", "How many of its pods are ready."),
+			column("Desired", "integer", doc(coreV1+"ReplicationControllerSpec", "replicas")),
+			column("Current", "integer", doc(coreV1+"ReplicationControllerStatus", "replicas")),
+			column("Ready", "integer", doc(coreV1+"ReplicationControllerStatus", "readyReplicas")),
 			ageColumn(),
-			wide("Containers", "string", containersDescription),
-			wide("Images", "string", imagesDescription),
-			wide("Selector", "string", "The labels a pod needs to be counted as one of the controller's."),
+			wide("Containers", "string", text("Names of each container in the template.")),
+			wide("Images", "string", text("Images referenced by each container in the template.")),
+			wide("Selector", "string", doc(coreV1+"ReplicationControllerSpec", "selector")),
 		},
 		// printReplicationController: a missing replicas reads as 0, the selector is a map.
 		cells: func(o object, now time.Time) ([]any, []api.TableRowCondition) {
@@ -31,11 +31,11 @@ var (
 	}
 
 	podTemplatePrinter = &Printer{
-		columns: []api.TableColumnDefinition{
+		specs: []col{
 			nameColumn(),
-			column("Containers", "string", containersDescription),
-			column("Images", "string", imagesDescription),
-			column("Pod Labels", "string", "The labels of the pods made from the template."),
+			column("Containers", "string", text("Names of each container in the template.")),
+			column("Images", "string", text("Images referenced by each container in the template.")),
+			column("Pod Labels", "string", text("The labels for the pod template.")),
 		},
 		// printPodTemplate: no Age column.
 		cells: func(o object, _ time.Time) ([]any, []api.TableRowCondition) {
@@ -45,10 +45,10 @@ var (
 	}
 
 	controllerRevisionPrinter = &Printer{
-		columns: []api.TableColumnDefinition{
+		specs: []col{
 			nameColumn(),
-			column("Controller", "string", "The object that owns the revision, as kind.group/name."),
-			column("Revision", "string", "The revision number of the state the object holds."),
+			column("Controller", "string", text("Controller of the object")),
+			column("Revision", "string", doc(appsV1+"ControllerRevision", "revision")),
 			ageColumn(),
 		},
 		// printControllerRevision: the controller owner reference, else "<none>".

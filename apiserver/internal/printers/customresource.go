@@ -15,14 +15,6 @@ type Column struct {
 	JSONPath                        string // any JSONPath: .spec.replicas, .status.conditions[?(@.type=="Ready")].status
 }
 
-// creationTimestampDescription is ObjectMeta's swagger description of creationTimestamp,
-// which the default Age column of a custom resource carries.
-const creationTimestampDescription = "CreationTimestamp is a timestamp representing the server time when this object was created. It is not guaranteed to be set in happens-before order across separate operations. Clients may not set this value. It is represented in RFC3339 form and is in UTC.\n\nPopulated by the system. Read-only. Null for lists. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata"
-
-// objectMetaNameDescription is ObjectMeta's swagger description of name, which the Name
-// column of a custom resource carries.
-const objectMetaNameDescription = "Name must be unique within a namespace. Is required when creating resources, although some resources may allow a client to request the generation of an appropriate name automatically. Name is primarily intended for creation idempotence and configuration definition. Cannot be updated. More info: https://kubernetes.io/docs/concepts/overview/working-with-objects/names#names"
-
 // ForColumns is the table convertor of a custom resource version. It mirrors
 // tableconvertor.New in k8s.io/apiextensions-apiserver pkg/registry/customresource: a Name
 // column, then the declared columns, each a JSONPath evaluated with missing keys allowed
@@ -30,12 +22,11 @@ const objectMetaNameDescription = "Name must be unique within a namespace. Is re
 // column whose path does not parse ends the table there: it and the columns after it are
 // left out, as the real convertor returns what it had built when it fails.
 func ForColumns(cols []Column) *Printer {
-	if len(cols) == 0 {
-		cols = []Column{{Name: "Age", Type: "date", Description: creationTimestampDescription, JSONPath: ".metadata.creationTimestamp"}}
+	defaultAge := len(cols) == 0
+	if defaultAge {
+		cols = []Column{{Name: "Age", Type: "date", JSONPath: ".metadata.creationTimestamp"}}
 	}
-	name := nameColumn()
-	name.Description = objectMetaNameDescription
-	defs := []api.TableColumnDefinition{name}
+	specs := []col{nameColumn()}
 	var paths []*jsonpath.JSONPath
 	var kept []Column
 	for _, c := range cols {
@@ -43,16 +34,22 @@ func ForColumns(cols []Column) *Printer {
 		if err := p.Parse("{" + c.JSONPath + "}"); err != nil {
 			break
 		}
-		desc := c.Description
-		if desc == "" {
-			desc = "Custom resource definition column (in JSONPath format): " + c.JSONPath
+		desc := text(c.Description)
+		switch {
+		case defaultAge:
+			desc = doc(objectMeta, "creationTimestamp")
+		case c.Description == "":
+			desc = text("Custom resource definition column (in JSONPath format): " + c.JSONPath)
 		}
-		defs = append(defs, api.TableColumnDefinition{Name: c.Name, Type: c.Type, Format: c.Format, Description: desc, Priority: c.Priority})
+		specs = append(specs, col{
+			def:  api.TableColumnDefinition{Name: c.Name, Type: c.Type, Format: c.Format, Priority: c.Priority},
+			desc: desc,
+		})
 		paths = append(paths, p)
 		kept = append(kept, c)
 	}
 	return &Printer{
-		columns: defs,
+		specs: specs,
 		cells: func(o object, now time.Time) ([]any, []api.TableRowCondition) {
 			cells := make([]any, 1, 1+len(kept))
 			cells[0] = o.name()
@@ -86,9 +83,9 @@ func columnCell(p *jsonpath.JSONPath, typ string, obj map[string]any, now time.T
 // createdAtPrinter mirrors the default table convertor of k8s.io/apiserver
 // pkg/registry/rest/table.go: Name, and Created At as an RFC 3339 date.
 var createdAtPrinter = &Printer{
-	columns: []api.TableColumnDefinition{
+	specs: []col{
 		nameColumn(),
-		{Name: "Created At", Type: "date", Description: "CreationTimestamp is when the server created the object."},
+		column("Created At", "date", doc(objectMeta, "creationTimestamp")),
 	},
 	cells: func(o object, _ time.Time) ([]any, []api.TableRowCondition) {
 		return []any{o.name(), o.str("metadata", "creationTimestamp")}, nil

@@ -24,10 +24,10 @@ func TestCh13_Printers_CustomResourceColumns(t *testing.T) {
 		{Name: "Unparsable", Type: "string", JSONPath: ".spec["},
 		{Name: "After", Type: "string", JSONPath: ".spec.deploymentName"},
 	})
-	require.Len(t, p.columns, 9, "Name, the eight columns before the one that does not parse")
-	require.Equal(t, "Name", p.columns[0].Name)
-	assert.Equal(t, "Custom resource definition column (in JSONPath format): .spec.deploymentName", p.columns[1].Description)
-	assert.Equal(t, int32(1), p.columns[6].Priority)
+	require.Len(t, p.columns(), 9, "Name, the eight columns before the one that does not parse")
+	require.Equal(t, "Name", p.columns()[0].Name)
+	assert.Equal(t, "Custom resource definition column (in JSONPath format): .spec.deploymentName", p.columns()[1].Description)
+	assert.Equal(t, int32(1), p.columns()[6].Priority)
 	runCellCases(t, p, []cellCase{
 		{name: "every type", json: `{"metadata":{"name":"a","creationTimestamp":"2026-01-02T03:05:05Z"},
 			"spec":{"deploymentName":"d","replicas":3,"ratio":2,"selector":{"app":"d"},"items":["x"]},

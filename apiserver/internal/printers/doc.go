@@ -20,7 +20,11 @@
 //  3. Column names, types, formats and priorities, and the cells, are the real printer's
 //     with Wide set, as the server always prints: one cell per column, priority-1 columns
 //     for kubectl's -o wide, and the Completed condition on a Succeeded or Failed pod's
-//     row. Column descriptions are ours.
+//     row. Column descriptions are the real printers' too: where upstream quotes a field's
+//     API documentation (ObjectMeta's name for Name, ReplicaSetSpec's replicas for
+//     Desired), the column names that definition and member and the text is read from the
+//     embedded OpenAPI v3 document on the kind's first Table (the enum list openapi-gen
+//     appends left off, as SwaggerDoc has none); otherwise it is the printer's own text.
 //  4. A member the real server would have defaulted or set on create reads as that value
 //     when missing: pod phase Pending, namespace phase Active, PVC phase Pending and
 //     volumeMode Filesystem, Secret type Opaque, Service type ClusterIP and port protocol

@@ -9,17 +9,17 @@ import (
 
 // eventColumns are the columns of both Event kinds: kube-apiserver prints events.k8s.io/v1
 // Events through the core Event's printer, after converting them.
-var eventColumns = []api.TableColumnDefinition{
-	column("Last Seen", "string", "How long ago the event last happened."),
-	column("Type", "string", "Normal or Warning."),
-	column("Reason", "string", "A short, machine-readable word for why the event happened."),
-	column("Object", "string", "The object the event is about, as kind/name."),
-	wide("Subobject", "string", "The part of the object the event is about, e.g. one container of a pod."),
-	wide("Source", "string", "The component, and the host or instance, that reported the event."),
-	column("Message", "string", "What happened, for a human to read."),
-	wide("First Seen", "string", "How long ago the event first happened."),
-	wide("Count", "string", "How many times the event has happened."),
-	{Name: "Name", Type: "string", Format: "name", Priority: 1, Description: nameDescription},
+var eventColumns = []col{
+	column("Last Seen", "string", doc(coreV1+"Event", "lastTimestamp")),
+	column("Type", "string", doc(coreV1+"Event", "type")),
+	column("Reason", "string", doc(coreV1+"Event", "reason")),
+	column("Object", "string", doc(coreV1+"Event", "involvedObject")),
+	wide("Subobject", "string", doc(coreV1+"ObjectReference", "fieldPath")),
+	wide("Source", "string", doc(coreV1+"Event", "source")),
+	column("Message", "string", doc(coreV1+"Event", "message")),
+	wide("First Seen", "string", doc(coreV1+"Event", "firstTimestamp")),
+	wide("Count", "string", doc(coreV1+"Event", "count")),
+	{def: api.TableColumnDefinition{Name: "Name", Type: "string", Format: "name", Priority: 1}, desc: doc(objectMeta, "name")},
 }
 
 // eventFields names the members that differ between core/v1 and events.k8s.io/v1 Events;
@@ -29,11 +29,11 @@ type eventFields struct {
 }
 
 var (
-	eventPrinter = &Printer{columns: eventColumns, cells: eventCells(eventFields{
+	eventPrinter = &Printer{specs: eventColumns, cells: eventCells(eventFields{
 		regarding: "involvedObject", message: "message", source: "source",
 		firstTimestamp: "firstTimestamp", lastTimestamp: "lastTimestamp", count: "count",
 	})}
-	eventsV1Printer = &Printer{columns: eventColumns, cells: eventCells(eventFields{
+	eventsV1Printer = &Printer{specs: eventColumns, cells: eventCells(eventFields{
 		regarding: "regarding", message: "note", source: "deprecatedSource",
 		firstTimestamp: "deprecatedFirstTimestamp", lastTimestamp: "deprecatedLastTimestamp", count: "deprecatedCount",
 	})}

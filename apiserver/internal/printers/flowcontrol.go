@@ -10,13 +10,13 @@ import (
 // printPriorityLevelConfiguration.
 var (
 	flowSchemaPrinter = &Printer{
-		columns: []api.TableColumnDefinition{
+		specs: []col{
 			nameColumn(),
-			column("PriorityLevel", "string", "The priority level the matching requests go to."),
-			column("MatchingPrecedence", "string", "The order the schema is tried in: lower first."),
-			column("DistinguisherMethod", "string", "How the matching requests are split into flows."),
+			column("PriorityLevel", "string", doc("io.k8s.api.flowcontrol.v1.PriorityLevelConfigurationReference", "name")),
+			column("MatchingPrecedence", "string", doc("io.k8s.api.flowcontrol.v1.FlowSchemaSpec", "matchingPrecedence")),
+			column("DistinguisherMethod", "string", doc("io.k8s.api.flowcontrol.v1.FlowSchemaSpec", "distinguisherMethod")),
 			ageColumn(),
-			column("MissingPL", "string", "Whether the referenced priority level is missing (the Dangling condition)."),
+			column("MissingPL", "string", text("references a broken or non-existent PriorityLevelConfiguration")),
 		},
 		cells: func(o object, now time.Time) ([]any, []api.TableRowCondition) {
 			spec := o.obj("spec")
@@ -36,13 +36,13 @@ var (
 	}
 
 	priorityLevelPrinter = &Printer{
-		columns: []api.TableColumnDefinition{
+		specs: []col{
 			nameColumn(),
-			column("Type", "string", "Limited, or Exempt from limits."),
-			column("NominalConcurrencyShares", "string", "The level's share of the server's concurrency."),
-			column("Queues", "string", "How many queues the level has."),
-			column("HandSize", "string", "How many queues a flow is shuffle-sharded over."),
-			column("QueueLengthLimit", "string", "How many requests a queue holds."),
+			column("Type", "string", doc("io.k8s.api.flowcontrol.v1.PriorityLevelConfigurationSpec", "type")),
+			column("NominalConcurrencyShares", "string", doc("io.k8s.api.flowcontrol.v1.LimitedPriorityLevelConfiguration", "nominalConcurrencyShares")),
+			column("Queues", "string", doc("io.k8s.api.flowcontrol.v1.QueuingConfiguration", "queues")),
+			column("HandSize", "string", doc("io.k8s.api.flowcontrol.v1.QueuingConfiguration", "handSize")),
+			column("QueueLengthLimit", "string", doc("io.k8s.api.flowcontrol.v1.QueuingConfiguration", "queueLengthLimit")),
 			ageColumn(),
 		},
 		cells: func(o object, now time.Time) ([]any, []api.TableRowCondition) {

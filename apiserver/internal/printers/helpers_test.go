@@ -37,22 +37,24 @@ func withMeta(name, rest string) string {
 
 // columnSpecs lists a printer's columns as "Name type format priority".
 func columnSpecs(p *Printer) []string {
-	out := make([]string, len(p.columns))
-	for i, c := range p.columns {
+	out := make([]string, len(p.columns()))
+	for i, c := range p.columns() {
 		out[i] = fmt.Sprintf("%s|%s|%s|%d", c.Name, c.Type, c.Format, c.Priority)
 	}
 	return out
 }
 
 // assertColumns checks a printer's columns against the kube-apiserver's and that each one
-// says what it shows.
+// quoting the API documentation names a member the embedded documents describe.
 func assertColumns(t *testing.T, p *Printer, want ...string) {
 	t.Helper()
 	if diff := cmp.Diff(want, columnSpecs(p)); diff != "" {
 		t.Errorf("columns (-want +got):\n%s", diff)
 	}
-	for _, c := range p.columns {
-		assert.NotEmpty(t, c.Description, "column %s has a description", c.Name)
+	for _, c := range p.specs {
+		if c.desc.definition != "" {
+			assert.NotEmpty(t, c.desc.resolve(), "column %s: %s.%s is documented", c.def.Name, c.desc.definition, c.desc.member)
+		}
 	}
 }
 
@@ -69,7 +71,7 @@ func runCellCases(t *testing.T, p *Printer, cases []cellCase) {
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			cells, conds := p.cells(mustTree(t, tc.json), testNow)
-			require.Len(t, cells, len(p.columns), "one cell per column")
+			require.Len(t, cells, len(p.columns()), "one cell per column")
 			if diff := cmp.Diff(tc.want, cells); diff != "" {
 				t.Errorf("cells (-want +got):\n%s", diff)
 			}
@@ -105,7 +107,7 @@ func TestCh01_Printers_For(t *testing.T) {
 	// Every printer's first column is the object's name, except the Event's (LAST SEEN).
 	for gk, p := range builtinPrinters {
 		if gk.kind != "Event" {
-			assert.Equal(t, "Name", p.columns[0].Name, "%v", gk)
+			assert.Equal(t, "Name", p.columns()[0].Name, "%v", gk)
 		}
 	}
 }

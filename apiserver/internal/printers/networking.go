@@ -11,31 +11,31 @@ import (
 // The networking.k8s.io/v1 printers.
 var (
 	ingressPrinter = &Printer{
-		columns: []api.TableColumnDefinition{
+		specs: []col{
 			nameColumn(),
-			column("Class", "string", "The IngressClass the ingress asks for, or <none>."),
-			column("Hosts", "string", "The hosts the ingress's rules match, or * for any."),
-			column("Address", "string", "The addresses the load balancer in front of the ingress has."),
-			column("Ports", "string", "The ports the ingress opens: 80, and 443 with TLS."),
+			column("Class", "string", text("The name of the IngressClass resource that should be used for additional configuration")),
+			column("Hosts", "string", text("Hosts that incoming requests are matched against before the ingress rule")),
+			column("Address", "string", text("Address is a list containing ingress points for the load-balancer")),
+			column("Ports", "string", text("Ports of TLS configurations that open")),
 			ageColumn(),
 		},
 		cells: ingressCells,
 	}
 
 	ingressClassPrinter = &Printer{
-		columns: []api.TableColumnDefinition{
+		specs: []col{
 			nameColumn(),
-			column("Controller", "string", "The controller that implements ingresses of this class."),
-			column("Parameters", "string", "The resource holding the controller's parameters for this class, as Kind.group/name."),
+			column("Controller", "string", text("Controller that is responsible for handling this class")),
+			column("Parameters", "string", text("A reference to a resource with additional parameters")),
 			ageColumn(),
 		},
 		cells: ingressClassCells,
 	}
 
 	networkPolicyPrinter = &Printer{
-		columns: []api.TableColumnDefinition{
+		specs: []col{
 			nameColumn(),
-			column("Pod-Selector", "string", "The label query over the pods the policy applies to."),
+			column("Pod-Selector", "string", doc("io.k8s.api.networking.v1.NetworkPolicySpec", "podSelector")),
 			ageColumn(),
 		},
 		// printNetworkPolicy
@@ -47,9 +47,9 @@ var (
 	// ipAddressPrinter mirrors printIPAddress, whose row has one cell more than its
 	// columns: the age, which kubectl does not show.
 	ipAddressPrinter = &Printer{
-		columns: []api.TableColumnDefinition{
+		specs: []col{
 			nameColumn(),
-			column("ParentRef", "string", "The object the address is allocated to, as resource[.group]/[namespace/]name."),
+			column("ParentRef", "string", doc("io.k8s.api.networking.v1.IPAddressSpec", "parentRef")),
 		},
 		cells: func(o object, now time.Time) ([]any, []api.TableRowCondition) {
 			return []any{o.name(), parentRef(o.obj("spec", "parentRef")), age(o, now)}, nil
@@ -57,9 +57,9 @@ var (
 	}
 
 	serviceCIDRPrinter = &Printer{
-		columns: []api.TableColumnDefinition{
+		specs: []col{
 			nameColumn(),
-			column("CIDRs", "string", "The ranges the cluster IPs of services are taken from."),
+			column("CIDRs", "string", doc("io.k8s.api.networking.v1.ServiceCIDRSpec", "cidrs")),
 			ageColumn(),
 		},
 		// printServiceCIDR

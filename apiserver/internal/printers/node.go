@@ -9,17 +9,17 @@ import (
 )
 
 var nodePrinter = &Printer{
-	columns: []api.TableColumnDefinition{
+	specs: []col{
 		nameColumn(),
-		column("Status", "string", "Ready, NotReady or Unknown from the node's Ready condition, plus SchedulingDisabled when cordoned."),
-		column("Roles", "string", "The roles the node's node-role.kubernetes.io/<role> labels give it."),
+		column("Status", "string", text("The status of the node")),
+		column("Roles", "string", text("The roles of the node")),
 		ageColumn(),
-		column("Version", "string", "The kubelet version the node reports."),
-		wide("Internal-IP", "string", "The node's first InternalIP address."),
-		wide("External-IP", "string", "The node's first ExternalIP address."),
-		wide("OS-Image", "string", "The operating system image the node reports."),
-		wide("Kernel-Version", "string", "The kernel version the node reports, with its architecture."),
-		wide("Container-Runtime", "string", "The container runtime and its version the node reports."),
+		column("Version", "string", doc(coreV1+"NodeSystemInfo", "kubeletVersion")),
+		wide("Internal-IP", "string", doc(coreV1+"NodeStatus", "addresses")),
+		wide("External-IP", "string", doc(coreV1+"NodeStatus", "addresses")),
+		wide("OS-Image", "string", doc(coreV1+"NodeSystemInfo", "osImage")),
+		wide("Kernel-Version", "string", doc(coreV1+"NodeSystemInfo", "kernelVersion")),
+		wide("Container-Runtime", "string", doc(coreV1+"NodeSystemInfo", "containerRuntimeVersion")),
 	},
 	cells: nodeCells,
 }

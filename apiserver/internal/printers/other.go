@@ -11,9 +11,9 @@ import (
 // discovery.k8s.io. (events.k8s.io shares the core Event's, in events.go.)
 var (
 	leasePrinter = &Printer{
-		columns: []api.TableColumnDefinition{
+		specs: []col{
 			nameColumn(),
-			column("Holder", "string", "The identity of the lease's current holder."),
+			column("Holder", "string", doc("io.k8s.api.coordination.v1.LeaseSpec", "holderIdentity")),
 			ageColumn(),
 		},
 		// printLease
@@ -23,20 +23,21 @@ var (
 	}
 
 	endpointSlicePrinter = &Printer{
-		columns: []api.TableColumnDefinition{
+		specs: []col{
 			nameColumn(),
-			column("AddressType", "string", "The kind of the addresses in the slice: IPv4, IPv6 or FQDN."),
-			column("Ports", "string", "The first few ports of the slice."),
-			column("Endpoints", "string", "The first few addresses of the slice's endpoints."),
+			column("AddressType", "string", doc("io.k8s.api.discovery.v1.EndpointSlice", "addressType")),
+			column("Ports", "string", doc("io.k8s.api.discovery.v1.EndpointSlice", "ports")),
+			column("Endpoints", "string", doc("io.k8s.api.discovery.v1.EndpointSlice", "endpoints")),
 			ageColumn(),
 		},
 		cells: endpointSliceCells,
 	}
 
 	runtimeClassPrinter = &Printer{
-		columns: []api.TableColumnDefinition{
+		specs: []col{
 			nameColumn(),
-			column("Handler", "string", "The container runtime configuration pods of this class run with."),
+			// Upstream reads ObjectMeta's doc of a "handler" member it does not have: "".
+			column("Handler", "string", text("")),
 			ageColumn(),
 		},
 		// printRuntimeClass

@@ -9,16 +9,16 @@ import (
 )
 
 var podPrinter = &Printer{
-	columns: []api.TableColumnDefinition{
+	specs: []col{
 		nameColumn(),
-		column("Ready", "string", "How many of the pod's containers are ready, out of how many."),
-		column("Status", "string", "A one-word summary of the pod: its phase, or the reason a container is waiting or exited."),
-		column("Restarts", "string", "How often the pod's containers have restarted, and how long ago the last restart was."),
+		column("Ready", "string", text("The aggregate readiness state of this pod for accepting traffic.")),
+		column("Status", "string", text("The aggregate status of the containers in this pod.")),
+		column("Restarts", "string", text("The number of times the containers in this pod have been restarted and when the last container in this pod has restarted.")),
 		ageColumn(),
-		wide("IP", "string", "The first IP address allocated to the pod."),
-		wide("Node", "string", "The node the pod is bound to."),
-		wide("Nominated Node", "string", "The node the scheduler nominated for a preempting pod."),
-		wide("Readiness Gates", "string", "How many of the pod's readiness gates are true, out of how many."),
+		wide("IP", "string", doc(coreV1+"PodStatus", "podIP")),
+		wide("Node", "string", doc(coreV1+"PodSpec", "nodeName")),
+		wide("Nominated Node", "string", doc(coreV1+"PodStatus", "nominatedNodeName")),
+		wide("Readiness Gates", "string", doc(coreV1+"PodSpec", "readinessGates")),
 	},
 	cells: podCells,
 }

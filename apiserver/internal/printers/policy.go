@@ -10,11 +10,11 @@ import (
 // The printers of the policy and scheduling.k8s.io kinds.
 var (
 	podDisruptionBudgetPrinter = &Printer{
-		columns: []api.TableColumnDefinition{
+		specs: []col{
 			nameColumn(),
-			column("Min Available", "string", "How many of the selected pods must stay available, as a count or a percentage."),
-			column("Max Unavailable", "string", "How many of the selected pods may be unavailable, as a count or a percentage."),
-			column("Allowed Disruptions", "integer", "How many pods may be disrupted now, as the disruption controller computed it."),
+			column("Min Available", "string", text("The minimum number of pods that must be available.")),
+			column("Max Unavailable", "string", text("The maximum number of pods that may be unavailable.")),
+			column("Allowed Disruptions", "integer", text("Calculated number of pods that may be disrupted at this time.")),
 			ageColumn(),
 		},
 		// printPodDisruptionBudget: an unset bound reads "N/A".
@@ -25,12 +25,12 @@ var (
 	}
 
 	priorityClassPrinter = &Printer{
-		columns: []api.TableColumnDefinition{
+		specs: []col{
 			nameColumn(),
-			column("Value", "integer", "The priority of the pods that name the class."),
-			column("Global-Default", "boolean", "Whether pods that name no class get this one."),
+			column("Value", "integer", doc("io.k8s.api.scheduling.v1.PriorityClass", "value")),
+			column("Global-Default", "boolean", doc("io.k8s.api.scheduling.v1.PriorityClass", "globalDefault")),
 			ageColumn(),
-			column("PreemptionPolicy", "string", "Whether the class's pods may preempt lower-priority ones: PreemptLowerPriority or Never."),
+			column("PreemptionPolicy", "string", doc("io.k8s.api.scheduling.v1.PriorityClass", "preemptionPolicy")),
 		},
 		// printPriorityClass
 		cells: func(o object, now time.Time) ([]any, []api.TableRowCondition) {

@@ -3,6 +3,7 @@ package printers
 import (
 	"fmt"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/informer-lab/informer-lab/api"
@@ -13,10 +14,32 @@ import (
 // It mirrors the TableConvertor a registry has, built from printers.TableGenerator and the
 // handlers AddHandlers registers in k8s.io/kubernetes pkg/printers/internalversion.
 type Printer struct {
-	columns []api.TableColumnDefinition
+	specs []col
+	// once resolves specs into defs on the first Table of the kind: the descriptions are
+	// read from the embedded OpenAPI documents then, not at start-up.
+	once sync.Once
+	defs []api.TableColumnDefinition
 	// cells reads one object's generic tree and returns exactly one value per column, plus
 	// the row's conditions. The server prints wide, so every column has its cell.
 	cells func(o object, now time.Time) ([]any, []api.TableRowCondition)
+}
+
+// col is one column: its definition, and where its description comes from.
+type col struct {
+	def  api.TableColumnDefinition
+	desc description
+}
+
+// columns are the printer's column definitions, descriptions included.
+func (p *Printer) columns() []api.TableColumnDefinition {
+	p.once.Do(func() {
+		p.defs = make([]api.TableColumnDefinition, len(p.specs))
+		for i, c := range p.specs {
+			p.defs[i] = c.def
+			p.defs[i].Description = c.desc.resolve()
+		}
+	})
+	return p.defs
 }
 
 // groupKind keys the printers of the built-in kinds.
@@ -106,34 +129,34 @@ func For(group, kind string, builtin bool) *Printer {
 // additionalPrinterColumns. (The real default convertor of kinds without a printer says
 // "Created At" with an RFC 3339 cell; NAME AGE reads better in a workshop.)
 var defaultPrinter = &Printer{
-	columns: []api.TableColumnDefinition{nameColumn(), ageColumn()},
+	specs: []col{nameColumn(), ageColumn()},
 	cells: func(o object, now time.Time) ([]any, []api.TableRowCondition) {
 		return []any{o.name(), age(o, now)}, nil
 	},
 }
 
-const (
-	nameDescription = "Name must be unique within a namespace. It identifies the object to clients and is the key of the object in storage."
-	ageDescription  = "CreationTimestamp is when the server created the object, shown as the time since then."
-
-	containersDescription = "The names of the containers in the pod template, comma-separated."
-	imagesDescription     = "The images of the containers in the pod template, in the same order."
+// The descriptions of the pod template columns, the printers' own words.
+var (
+	containersDescription = text("Names of each container in the template.")
+	imagesDescription     = text("Images referenced by each container in the template.")
 )
 
 // column is a priority-0 column; wide is one kubectl shows only with -o wide.
-func column(name, typ, description string) api.TableColumnDefinition {
-	return api.TableColumnDefinition{Name: name, Type: typ, Description: description}
+func column(name, typ string, d description) col {
+	return col{def: api.TableColumnDefinition{Name: name, Type: typ}, desc: d}
 }
 
-func wide(name, typ, description string) api.TableColumnDefinition {
-	return api.TableColumnDefinition{Name: name, Type: typ, Priority: 1, Description: description}
+func wide(name, typ string, d description) col {
+	return col{def: api.TableColumnDefinition{Name: name, Type: typ, Priority: 1}, desc: d}
 }
 
-func nameColumn() api.TableColumnDefinition {
-	return api.TableColumnDefinition{Name: "Name", Type: "string", Format: "name", Description: nameDescription}
+// nameColumn is the Name column every printer starts with, described as ObjectMeta's name.
+func nameColumn() col {
+	return col{def: api.TableColumnDefinition{Name: "Name", Type: "string", Format: "name"}, desc: doc(objectMeta, "name")}
 }
 
-func ageColumn() api.TableColumnDefinition { return column("Age", "string", ageDescription) }
+// ageColumn is the Age column, described as ObjectMeta's creationTimestamp.
+func ageColumn() col { return column("Age", "string", doc(objectMeta, "creationTimestamp")) }
 
 // containerCells mirrors layoutContainerCells: the names and the images of a pod template's
 // containers, each comma-separated.

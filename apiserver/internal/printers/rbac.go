@@ -11,19 +11,24 @@ import (
 // printClusterRoleBinding); Role and ClusterRole have none upstream and print Name and
 // Created At.
 var (
-	roleBindingPrinter        = bindingPrinter("roleBinding")
-	clusterRoleBindingPrinter = bindingPrinter("clusterRoleBinding")
+	// The Role column quotes the rbac.authorization.k8s.io/v1beta1 documentation of roleRef,
+	// which is v1's without its last sentence ("This field is immutable."); no embedded
+	// document holds v1beta1.
+	roleBindingPrinter = bindingPrinter("roleBinding",
+		"RoleRef can reference a Role in the current namespace or a ClusterRole in the global namespace. If the RoleRef cannot be resolved, the Authorizer must return an error.")
+	clusterRoleBindingPrinter = bindingPrinter("clusterRoleBinding",
+		"RoleRef can only reference a ClusterRole in the global namespace. If the RoleRef cannot be resolved, the Authorizer must return an error.")
 )
 
-func bindingPrinter(what string) *Printer {
+func bindingPrinter(what, roleRef string) *Printer {
 	return &Printer{
-		columns: []api.TableColumnDefinition{
+		specs: []col{
 			nameColumn(),
-			column("Role", "string", "The role the binding grants, as Kind/name."),
+			column("Role", "string", text(roleRef)),
 			ageColumn(),
-			wide("Users", "string", "Users in the "+what),
-			wide("Groups", "string", "Groups in the "+what),
-			wide("ServiceAccounts", "string", "ServiceAccounts in the "+what),
+			wide("Users", "string", text("Users in the "+what)),
+			wide("Groups", "string", text("Groups in the "+what)),
+			wide("ServiceAccounts", "string", text("ServiceAccounts in the "+what)),
 		},
 		cells: bindingCells,
 	}

@@ -15,9 +15,9 @@ var (
 	resourceClaimTemplatePrinter = nameAgePrinter()
 
 	resourceClaimPrinter = &Printer{
-		columns: []api.TableColumnDefinition{
+		specs: []col{
 			nameColumn(),
-			column("State", "string", "Where the claim stands: pending, allocated, reserved or deleted."),
+			column("State", "string", text("A summary of the current state (allocated, pending, reserved, etc.).")),
 			ageColumn(),
 		},
 		// printResourceClaim
@@ -27,11 +27,11 @@ var (
 	}
 
 	resourceSlicePrinter = &Printer{
-		columns: []api.TableColumnDefinition{
+		specs: []col{
 			nameColumn(),
-			column("Node", "string", "The node whose devices the slice lists, if it is one node's."),
-			column("Driver", "string", "The DRA driver that publishes the slice."),
-			column("Pool", "string", "The pool of devices the slice belongs to."),
+			column("Node", "string", doc("io.k8s.api.resource.v1.ResourceSliceSpec", "nodeName")),
+			column("Driver", "string", doc("io.k8s.api.resource.v1.ResourceSliceSpec", "driver")),
+			column("Pool", "string", doc("io.k8s.api.resource.v1.ResourcePool", "name")),
 			ageColumn(),
 		},
 		// printResourceSlice
@@ -44,7 +44,7 @@ var (
 // nameAgePrinter is the layout of the printers with nothing to show but the name and age.
 func nameAgePrinter() *Printer {
 	return &Printer{
-		columns: []api.TableColumnDefinition{nameColumn(), ageColumn()},
+		specs: []col{nameColumn(), ageColumn()},
 		cells: func(o object, now time.Time) ([]any, []api.TableRowCondition) {
 			return []any{o.name(), age(o, now)}, nil
 		},

@@ -11,22 +11,22 @@ import (
 
 var (
 	servicePrinter = &Printer{
-		columns: []api.TableColumnDefinition{
+		specs: []col{
 			nameColumn(),
-			column("Type", "string", "How the service is exposed: ClusterIP, NodePort, LoadBalancer or ExternalName."),
-			column("Cluster-IP", "string", "The virtual IP the service is reachable at inside the cluster, or None for a headless service."),
-			column("External-IP", "string", "The addresses the service is reachable at from outside the cluster."),
-			column("Port(s)", "string", "The service's ports as port[:nodePort]/protocol."),
+			column("Type", "string", doc(coreV1+"ServiceSpec", "type")),
+			column("Cluster-IP", "string", doc(coreV1+"ServiceSpec", "clusterIP")),
+			column("External-IP", "string", doc(coreV1+"ServiceSpec", "externalIPs")),
+			column("Port(s)", "string", doc(coreV1+"ServiceSpec", "ports")),
 			ageColumn(),
-			wide("Selector", "string", "The labels of the pods the service sends traffic to."),
+			wide("Selector", "string", doc(coreV1+"ServiceSpec", "selector")),
 		},
 		cells: serviceCells,
 	}
 
 	endpointsPrinter = &Printer{
-		columns: []api.TableColumnDefinition{
+		specs: []col{
 			nameColumn(),
-			column("Endpoints", "string", "The first few address:port pairs the endpoints list."),
+			column("Endpoints", "string", doc(coreV1+"Endpoints", "subsets")),
 			ageColumn(),
 		},
 		// printEndpoints

@@ -11,22 +11,22 @@ import (
 // the default convertor (createdAtPrinter).
 var (
 	storageClassPrinter = &Printer{
-		columns: []api.TableColumnDefinition{
+		specs: []col{
 			nameColumn(),
-			column("Provisioner", "string", "The volume plugin or CSI driver that provisions volumes of this class."),
-			column("ReclaimPolicy", "string", "What happens to a provisioned volume when its claim goes: Delete or Retain."),
-			column("VolumeBindingMode", "string", "When volumes are provisioned and bound: Immediate or WaitForFirstConsumer."),
+			column("Provisioner", "string", doc(storageV1+"StorageClass", "provisioner")),
+			column("ReclaimPolicy", "string", doc(storageV1+"StorageClass", "reclaimPolicy")),
+			column("VolumeBindingMode", "string", doc(storageV1+"StorageClass", "volumeBindingMode")),
 			// A string column with a boolean cell, as upstream.
-			column("AllowVolumeExpansion", "string", "Whether a claim of this class may grow."),
+			column("AllowVolumeExpansion", "string", doc(storageV1+"StorageClass", "allowVolumeExpansion")),
 			ageColumn(),
 		},
 		cells: storageClassCells,
 	}
 
 	volumeAttributesClassPrinter = &Printer{
-		columns: []api.TableColumnDefinition{
+		specs: []col{
 			nameColumn(),
-			column("DriverName", "string", "The CSI driver the attributes are for."),
+			column("DriverName", "string", doc(storageV1+"VolumeAttributesClass", "driverName")),
 			ageColumn(),
 		},
 		// printVolumeAttributesClass
@@ -36,12 +36,12 @@ var (
 	}
 
 	volumeAttachmentPrinter = &Printer{
-		columns: []api.TableColumnDefinition{
+		specs: []col{
 			nameColumn(),
-			{Name: "Attacher", Type: "string", Format: "name", Description: "The CSI driver or volume plugin that attaches the volume."},
-			column("PV", "string", "The persistent volume to attach."),
-			column("Node", "string", "The node to attach it to."),
-			column("Attached", "boolean", "Whether the volume is attached."),
+			{def: api.TableColumnDefinition{Name: "Attacher", Type: "string", Format: "name"}, desc: doc(storageV1+"VolumeAttachmentSpec", "attacher")},
+			column("PV", "string", doc(storageV1+"VolumeAttachmentSource", "persistentVolumeName")),
+			column("Node", "string", doc(storageV1+"VolumeAttachmentSpec", "nodeName")),
+			column("Attached", "boolean", doc(storageV1+"VolumeAttachmentStatus", "attached")),
 			ageColumn(),
 		},
 		// printVolumeAttachment
@@ -53,9 +53,9 @@ var (
 	}
 
 	csiNodePrinter = &Printer{
-		columns: []api.TableColumnDefinition{
+		specs: []col{
 			nameColumn(),
-			column("Drivers", "integer", "How many CSI drivers are registered on the node."),
+			column("Drivers", "integer", text("Drivers indicates the number of CSI drivers registered on the node")),
 			ageColumn(),
 		},
 		// printCSINode
@@ -65,14 +65,14 @@ var (
 	}
 
 	csiDriverPrinter = &Printer{
-		columns: []api.TableColumnDefinition{
+		specs: []col{
 			nameColumn(),
-			column("AttachRequired", "boolean", "Whether volumes of the driver need an attach step."),
-			column("PodInfoOnMount", "boolean", "Whether the driver is told about the pod on mount."),
-			column("StorageCapacity", "boolean", "Whether the scheduler takes the driver's storage capacity into account."),
-			column("TokenRequests", "string", "The audiences of the service account tokens the driver receives."),
-			column("RequiresRepublish", "boolean", "Whether the driver wants its volumes mounted again periodically."),
-			column("Modes", "string", "The volume lifecycle modes the driver supports."),
+			column("AttachRequired", "boolean", doc(storageV1+"CSIDriverSpec", "attachRequired")),
+			column("PodInfoOnMount", "boolean", doc(storageV1+"CSIDriverSpec", "podInfoOnMount")),
+			column("StorageCapacity", "boolean", doc(storageV1+"CSIDriverSpec", "storageCapacity")),
+			column("TokenRequests", "string", doc(storageV1+"CSIDriverSpec", "tokenRequests")),
+			column("RequiresRepublish", "boolean", doc(storageV1+"CSIDriverSpec", "requiresRepublish")),
+			column("Modes", "string", doc(storageV1+"CSIDriverSpec", "volumeLifecycleModes")),
 			ageColumn(),
 		},
 		cells: csiDriverCells,

@@ -54,7 +54,7 @@ func (c *TableConverter) Table(meta api.ListMeta, rows []Row, headers bool) []by
 		Rows:     make([]api.TableRow, 0, len(rows)),
 	}
 	if headers {
-		t.ColumnDefinitions = c.Printer.columns
+		t.ColumnDefinitions = c.Printer.columns()
 	}
 	for _, src := range rows {
 		o, ok := src.tree()

@@ -73,7 +73,7 @@ func TestCh01_K15_TableColumnsAndCells(t *testing.T) {
 		o, ok := Row{Object: obj, JSON: data}.tree()
 		require.True(t, ok)
 		cells, _ := p.cells(o, now)
-		require.Len(t, cells, len(p.columns), "one cell per column")
+		require.Len(t, cells, len(p.columns()), "one cell per column")
 		return cells
 	}
 	// The typed Pod keeps no container statuses, so no container counts as ready.
@@ -90,7 +90,7 @@ func TestCh01_K15_TableColumnsAndCells(t *testing.T) {
 	assert.Equal(t, []api.TableRowCondition{{Type: api.RowCompleted, Status: api.ConditionTrue, Reason: "Succeeded", Message: "The pod has completed successfully."}}, conds)
 
 	var priorities []int32
-	for _, c := range podPrinter.columns {
+	for _, c := range podPrinter.columns() {
 		priorities = append(priorities, c.Priority)
 	}
 	assert.Equal(t, []int32{0, 0, 0, 0, 0, 1, 1, 1, 1}, priorities)
