@@ -16,8 +16,8 @@ var (
 			column("Up-to-date", "string", doc(appsV1+"DeploymentStatus", "updatedReplicas")),
 			column("Available", "string", doc(appsV1+"DeploymentStatus", "availableReplicas")),
 			ageColumn(),
-			wide("Containers", "string", text("Names of each container in the template.")),
-			wide("Images", "string", text("Images referenced by each container in the template.")),
+			wide("Containers", "string", containersDescription),
+			wide("Images", "string", imagesDescription),
 			wide("Selector", "string", doc(appsV1+"DeploymentSpec", "selector")),
 		},
 		cells: deploymentCells,
@@ -30,8 +30,8 @@ var (
 			column("Current", "integer", doc(appsV1+"ReplicaSetStatus", "replicas")),
 			column("Ready", "integer", doc(appsV1+"ReplicaSetStatus", "readyReplicas")),
 			ageColumn(),
-			wide("Containers", "string", text("Names of each container in the template.")),
-			wide("Images", "string", text("Images referenced by each container in the template.")),
+			wide("Containers", "string", containersDescription),
+			wide("Images", "string", imagesDescription),
 			wide("Selector", "string", doc(appsV1+"ReplicaSetSpec", "selector")),
 		},
 		// printReplicaSet
@@ -49,8 +49,8 @@ var (
 			nameColumn(),
 			column("Ready", "string", text("Number of the pod with ready state")),
 			ageColumn(),
-			wide("Containers", "string", text("Names of each container in the template.")),
-			wide("Images", "string", text("Images referenced by each container in the template.")),
+			wide("Containers", "string", containersDescription),
+			wide("Images", "string", imagesDescription),
 		},
 		// printStatefulSet
 		cells: func(o object, now time.Time) ([]any, []api.TableRowCondition) {
@@ -69,8 +69,8 @@ var (
 			column("Available", "integer", doc(appsV1+"DaemonSetStatus", "numberAvailable")),
 			column("Node Selector", "string", doc(coreV1+"PodSpec", "nodeSelector")),
 			ageColumn(),
-			wide("Containers", "string", text("Names of each container in the template.")),
-			wide("Images", "string", text("Images referenced by each container in the template.")),
+			wide("Containers", "string", containersDescription),
+			wide("Images", "string", imagesDescription),
 			wide("Selector", "string", doc(appsV1+"DaemonSetSpec", "selector")),
 		},
 		// printDaemonSet

@@ -16,8 +16,8 @@ var (
 			column("Current", "integer", doc(coreV1+"ReplicationControllerStatus", "replicas")),
 			column("Ready", "integer", doc(coreV1+"ReplicationControllerStatus", "readyReplicas")),
 			ageColumn(),
-			wide("Containers", "string", text("Names of each container in the template.")),
-			wide("Images", "string", text("Images referenced by each container in the template.")),
+			wide("Containers", "string", containersDescription),
+			wide("Images", "string", imagesDescription),
 			wide("Selector", "string", doc(coreV1+"ReplicationControllerSpec", "selector")),
 		},
 		// printReplicationController: a missing replicas reads as 0, the selector is a map.
@@ -33,8 +33,8 @@ var (
 	podTemplatePrinter = &Printer{
 		specs: []col{
 			nameColumn(),
-			column("Containers", "string", text("Names of each container in the template.")),
-			column("Images", "string", text("Images referenced by each container in the template.")),
+			column("Containers", "string", containersDescription),
+			column("Images", "string", imagesDescription),
 			column("Pod Labels", "string", text("The labels for the pod template.")),
 		},
 		// printPodTemplate: no Age column.

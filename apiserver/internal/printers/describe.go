@@ -1,6 +1,7 @@
 package printers
 
 import (
+	"bytes"
 	"encoding/json"
 	"strings"
 	"sync"
@@ -54,73 +55,68 @@ const enumSuffix = "\n\nPossible enum values:"
 
 // memberDoc looks up the documentation of one member in the embedded documents.
 func memberDoc(definition, member string) string {
-	s := documentFor(definition).members()[definition][member]
+	s := definitionDocs(definition)[member]
 	if i := strings.Index(s, enumSuffix); i >= 0 {
 		s = s[:i]
 	}
 	return s
 }
 
-// memberDocs is one document's member descriptions by definition and member, parsed once.
-type memberDocs struct {
-	path string // "" for the custom resource document's shared definitions
-	once sync.Once
-	docs map[string]map[string]string
-}
-
-func (m *memberDocs) members() map[string]map[string]string {
-	m.once.Do(func() {
-		var data []byte
-		if m.path == "" {
-			data = schema.CustomResource()
-		} else {
-			data, _ = schema.Document(m.path)
-		}
-		var doc struct {
-			Components struct {
-				Schemas map[string]struct {
-					Properties map[string]struct {
-						Description string `json:"description"`
-					} `json:"properties"`
-				} `json:"schemas"`
-			} `json:"components"`
-		}
-		// The documents are pinned by the schema package's tests; one that does not parse
-		// describes nothing, and the printers' tests fail on the empty descriptions.
-		_ = json.Unmarshal(data, &doc)
-		m.docs = make(map[string]map[string]string, len(doc.Components.Schemas))
-		for name, def := range doc.Components.Schemas {
-			members := make(map[string]string, len(def.Properties))
-			for k, p := range def.Properties {
-				members[k] = p.Description
-			}
-			m.docs[name] = members
-		}
-	})
-	return m.docs
-}
-
 var (
 	docsMu sync.Mutex
-	docs   = map[string]*memberDocs{}
+	docs   = map[string]map[string]string{} // definition → member → description
 )
 
-// documentFor picks the document holding a definition: meta.k8s.io's shared ones from
-// the small custom resource document, "io.k8s.api.core.v1.X" from api/v1, and
-// "io.k8s.api.<package>.<version>.X" (or another prefix ending in <package>.<version>)
-// from the served group whose name is, or starts with, <package>.
-func documentFor(definition string) *memberDocs {
-	path := documentPath(definition)
+// definitionDocs returns the member descriptions of one definition, read once. Only that
+// definition is decoded: a document holds hundreds, and a kind's first Table should cost
+// well under a millisecond, not a parse of the whole document.
+func definitionDocs(definition string) map[string]string {
 	docsMu.Lock()
 	defer docsMu.Unlock()
-	d, ok := docs[path]
-	if !ok {
-		d = &memberDocs{path: path}
-		docs[path] = d
+	if m, ok := docs[definition]; ok {
+		return m
 	}
-	return d
+	m := readDefinitionDocs(documentPath(definition), definition)
+	docs[definition] = m
+	return m
 }
 
+// readDefinitionDocs finds the definition in the compact JSON of its document by its key in
+// components.schemas (the only place its name is followed by a colon: a $ref ends in a quote
+// and a description's quotes are escaped) and decodes that value alone.
+func readDefinitionDocs(path, definition string) map[string]string {
+	var data []byte
+	if path == "" {
+		data = schema.CustomResource()
+	} else {
+		data, _ = schema.Document(path)
+	}
+	key := []byte(`"` + definition + `":`)
+	i := bytes.Index(data, key)
+	if i < 0 {
+		return nil
+	}
+	var def struct {
+		Properties map[string]struct {
+			Description string `json:"description"`
+		} `json:"properties"`
+	}
+	// The documents are pinned by the schema package's tests; a definition that does not
+	// decode describes nothing, and the printers' tests fail on the empty descriptions.
+	if err := json.NewDecoder(bytes.NewReader(data[i+len(key):])).Decode(&def); err != nil {
+		return nil
+	}
+	m := make(map[string]string, len(def.Properties))
+	for k, p := range def.Properties {
+		m[k] = p.Description
+	}
+	return m
+}
+
+// documentPath picks the document holding a definition: meta.k8s.io's shared ones from the
+// small custom resource document (""), "io.k8s.api.core.v1.X" from api/v1, and
+// "io.k8s.api.<package>.<version>.X" (or another prefix ending in <package>.<version>)
+// from the served group whose name is, or starts with, <package>.
 func documentPath(definition string) string {
 	if strings.HasPrefix(definition, "io.k8s.apimachinery.pkg.apis.meta.v1.") {
 		return ""
