@@ -3,6 +3,7 @@ package apiserver
 import (
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -74,4 +75,26 @@ func TestCh01_Table_ReferenceMediaTypes(t *testing.T) {
 	}
 	st := c.watch("/api/v1/namespaces?watch=1&resourceVersion="+rvString(s), "Accept", table)
 	assert.Equal(t, "application/json", st.resp.Header.Get("Content-Type"))
+}
+
+// TestCh01_Table_ColumnsMatchReference asks for every listable resource type's list as a
+// Table and compares the columns (names, types, formats, priorities and descriptions) with
+// what kube-apiserver v1.36.3 answered to the same request (testdata/reference).
+func TestCh01_Table_ColumnsMatchReference(t *testing.T) {
+	ref := readReference(t, "table-columns.json")
+	require.GreaterOrEqual(t, len(ref), 60, "every listable resource type of the reference")
+	_, c := newServer(t, Options{})
+	for path, want := range ref {
+		t.Run(path, func(t *testing.T) {
+			r := c.do("GET", path, nil, "Accept", "application/json;as=Table;g=meta.k8s.io;v=v1")
+			require.Equal(t, 200, r.code, "%s", r.body)
+			var got struct {
+				ColumnDefinitions any `json:"columnDefinitions"`
+			}
+			r.decode(t, &got)
+			if diff := cmp.Diff(want, got.ColumnDefinitions); diff != "" {
+				t.Errorf("columns (-reference +simulator):\n%s", diff)
+			}
+		})
+	}
 }

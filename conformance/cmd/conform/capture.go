@@ -83,6 +83,10 @@ func capture(c config, dir string) error {
 		return fmt.Errorf("kubectl api-resources: %s %s", ko.Err, ko.Stderr)
 	}
 	files["api-resources.txt"] = ko.Body
+	// Before the OpenAPI capture installs its CRD: built-in kinds only.
+	if err := captureTables(ctx, ref, files); err != nil {
+		return err
+	}
 	if err := captureOpenAPI(ctx, ref, files); err != nil {
 		return err
 	}
