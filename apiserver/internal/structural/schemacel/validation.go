@@ -7,6 +7,7 @@ import (
 
 	"github.com/informer-lab/informer-lab/api"
 	"github.com/informer-lab/informer-lab/apiserver/internal/cel"
+	"github.com/informer-lab/informer-lab/apiserver/internal/structural"
 	"github.com/informer-lab/informer-lab/apiserver/internal/validation"
 )
 
@@ -30,7 +31,11 @@ type walk struct {
 // is the object, old the stored one on an update (nil on a create).
 func (p *Program) Validate(obj, old any) []api.StatusCause {
 	w := &walk{budget: cel.RuntimeCELCostBudget}
-	w.validate(p.root, "", obj, old, old != nil, false)
+	var r ratchet
+	if old != nil {
+		r.cur = structural.NewCorrelation(obj, old, p.root.schema)
+	}
+	w.validate(p.root, "", obj, old, r)
 	return w.causes
 }
 
@@ -41,26 +46,53 @@ func child(path, name string) string {
 	return path + "." + name
 }
 
-// validate runs n's rules on obj and recurses. old is the correlated old value; hasOld
-// tells whether obj correlates at all (ratcheting: an unchanged value's failures are
-// dropped), parentEqual whether the nearest correlated parent is unchanged.
-func (w *walk) validate(n *node, path string, obj, old any, hasOld, parentEqual bool) bool {
+// ratchet mirrors ratchetingOptions: the correlation of the current value with its old
+// value (nil where it does not correlate: items of set and atomic lists, new members) and
+// the nearest correlated ancestor, whose equality then decides.
+type ratchet struct{ cur, nearest *structural.Correlation }
+
+// tolerate mirrors shouldRatchetError: a failure of a rule that does not use oldSelf is
+// dropped when the value (or its nearest correlated ancestor) is unchanged.
+func (r ratchet) tolerate() bool {
+	if r.cur != nil {
+		return r.cur.Equal()
+	}
+	return r.nearest.Equal()
+}
+
+func (r ratchet) key(k string) ratchet {
+	if r.cur == nil {
+		return r
+	}
+	if r.nearest == nil && (k == "apiVersion" || k == "kind") {
+		return ratchet{} // both sides are converted to one version: never ratcheted
+	}
+	return ratchet{cur: r.cur.Key(k), nearest: r.cur}
+}
+
+func (r ratchet) index(i int) ratchet {
+	if r.cur == nil {
+		return r
+	}
+	return ratchet{cur: r.cur.Index(i), nearest: r.cur}
+}
+
+// validate runs n's rules on obj and recurses. old is the value oldSelf is bound to: the
+// same member of the old object, or the old item with the same list-map keys; items of
+// other lists have none, so transition rules do not run on them.
+func (w *walk) validate(n *node, path string, obj, old any, r ratchet) bool {
 	if n == nil || obj == nil {
 		return true
 	}
-	eq := func() bool {
-		if hasOld {
-			return reflect.DeepEqual(obj, old)
-		}
-		return parentEqual
-	}
-	if !w.expressions(n, path, obj, old, eq) {
+	if !w.expressions(n, path, obj, old, r) {
 		return false
 	}
 	switch o := obj.(type) {
 	case map[string]any:
 		oldMap, _ := old.(map[string]any)
-		selfEqual := hasOld && reflect.DeepEqual(obj, old)
+		if !mapCorrelatable(n.schema.MapType) {
+			oldMap = nil
+		}
 		for k, v := range o {
 			var ch *node
 			var p string
@@ -72,8 +104,7 @@ func (w *walk) validate(n *node, path string, obj, old any, hasOld, parentEqual 
 			if ch == nil {
 				continue
 			}
-			ov, ok := oldMap[k]
-			if !w.validate(ch, p, v, ov, ok && oldMap != nil, selfEqual) {
+			if !w.validate(ch, p, v, oldMap[k], r.key(k)) {
 				return false
 			}
 		}
@@ -82,15 +113,20 @@ func (w *walk) validate(n *node, path string, obj, old any, hasOld, parentEqual 
 			return true
 		}
 		oldList, _ := old.([]any)
-		selfEqual := hasOld && reflect.DeepEqual(obj, old)
 		for i, v := range o {
-			ov, ok := n.correlateItem(v, oldList)
-			if !w.validate(n.items, fmt.Sprintf("%s[%d]", path, i), v, ov, ok, selfEqual) {
+			ov, _ := n.correlateItem(v, oldList)
+			if !w.validate(n.items, fmt.Sprintf("%s[%d]", path, i), v, ov, r.index(i)) {
 				return false
 			}
 		}
 	}
 	return true
+}
+
+// mapCorrelatable mirrors MapIsCorrelatable: granular and atomic maps (the default is
+// granular) keep their old members for oldSelf.
+func mapCorrelatable(t *string) bool {
+	return t == nil || *t == "granular" || *t == "atomic"
 }
 
 // correlateItem finds the old item with the same list-map keys, as makeMapList does; items
@@ -122,7 +158,7 @@ func (n *node) correlateItem(v any, old []any) (any, bool) {
 const outOfBudget = "validation failed due to running out of cost budget, no further validation rules will be run"
 
 // expressions mirrors validateExpressions; false means no further rule may run.
-func (w *walk) expressions(n *node, path string, obj, old any, ratchet func() bool) bool {
+func (w *walk) expressions(n *node, path string, obj, old any, r ratchet) bool {
 	if len(n.rules) == 0 {
 		return true
 	}
@@ -189,7 +225,8 @@ func (w *walk) expressions(n *node, path string, obj, old any, ratchet func() bo
 			}
 		}
 		add := func(c api.StatusCause) {
-			if !cr.usesOld && ratchet() {
+			if !cr.usesOld && r.tolerate() {
+				w.causes = append(w.causes, ratchetWarning(c))
 				return
 			}
 			w.causes = append(w.causes, c)
@@ -242,6 +279,12 @@ func ruleErrorString(cr compiled) string {
 		return strings.TrimSpace(cr.rule.Message)
 	}
 	return strings.TrimSpace(cr.rule.Rule)
+}
+
+// ratchetWarning turns a tolerated failure into the warning the real validator adds: the
+// text of the field error it would have been.
+func ratchetWarning(c api.StatusCause) api.StatusCause {
+	return api.StatusCause{Type: structural.CauseTypeRatchetWarning, Field: c.Field, Message: c.Field + ": " + c.Message}
 }
 
 // causeForReason mirrors fieldErrorForReason; objects and arrays are not printed.
