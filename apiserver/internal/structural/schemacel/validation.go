@@ -2,13 +2,18 @@ package schemacel
 
 import (
 	"fmt"
+	"iter"
+	"log/slog"
+	"maps"
 	"reflect"
+	"slices"
 	"strings"
 
 	"github.com/informer-lab/informer-lab/api"
 	"github.com/informer-lab/informer-lab/apiserver/internal/cel"
 	"github.com/informer-lab/informer-lab/apiserver/internal/structural"
 	"github.com/informer-lab/informer-lab/apiserver/internal/validation"
+	"github.com/informer-lab/informer-lab/internal/trace"
 )
 
 // internalError mirrors field.InternalError.
@@ -25,18 +30,41 @@ func invalidOmit(path, detail string) api.StatusCause {
 type walk struct {
 	budget int64
 	causes []api.StatusCause
+	// trace is the evaluation trace (the object's key and rv), zero when not traced.
+	trace cel.Trace
 }
 
 // Validate implements structural.RuleProgram, as Validator.Validate with ratcheting: obj
 // is the object, old the stored one on an update (nil on a create).
 func (p *Program) Validate(obj, old any) []api.StatusCause {
 	w := &walk{budget: cel.RuntimeCELCostBudget}
+	if p.log != nil && trace.Enabled(p.log) {
+		w.trace = objectTrace(p.log, obj, old)
+	}
 	var r ratchet
 	if old != nil {
 		r.cur = structural.NewCorrelation(obj, old, p.root.schema)
 	}
 	w.validate(p.root, "", obj, old, r)
 	return w.causes
+}
+
+// objectTrace names the custom object in the evaluation hops: its namespace/name key and
+// the resourceVersion it replaces (none on a create).
+func objectTrace(log *slog.Logger, obj, old any) cel.Trace {
+	meta := func(o any) map[string]any {
+		m, _ := o.(map[string]any)
+		md, _ := m["metadata"].(map[string]any)
+		return md
+	}
+	md := meta(obj)
+	ns, _ := md["namespace"].(string)
+	name, _ := md["name"].(string)
+	rv, _ := meta(old)["resourceVersion"].(string)
+	if ns != "" {
+		name = ns + "/" + name
+	}
+	return cel.Trace{Logger: log, Key: name, RV: rv}
 }
 
 func child(path, name string) string {
@@ -93,7 +121,7 @@ func (w *walk) validate(n *node, path string, obj, old any, r ratchet) bool {
 		if !mapCorrelatable(n.schema.MapType) {
 			oldMap = nil
 		}
-		for k, v := range o {
+		for k, v := range w.members(o) {
 			var ch *node
 			var p string
 			if c, ok := n.props[k]; ok {
@@ -121,6 +149,21 @@ func (w *walk) validate(n *node, path string, obj, old any, r ratchet) bool {
 		}
 	}
 	return true
+}
+
+// members iterates an object's members: in Go's random order, as the real validator
+// ranges over its map, but by name when traced, so that a trace reads the same every time.
+func (w *walk) members(o map[string]any) iter.Seq2[string, any] {
+	if !w.trace.Enabled() {
+		return maps.All(o)
+	}
+	return func(yield func(string, any) bool) {
+		for _, k := range slices.Sorted(maps.Keys(o)) {
+			if !yield(k, o[k]) {
+				return
+			}
+		}
+	}
 }
 
 // mapCorrelatable mirrors MapIsCorrelatable: granular and atomic maps (the default is
@@ -169,6 +212,8 @@ func (w *walk) expressions(n *node, path string, obj, old any, r ratchet) bool {
 		return false
 	}
 	var act, optAct cel.Activation
+	tr := w.trace
+	tr.Field = path
 	for _, cr := range n.rules {
 		if cr.err != "" {
 			w.causes = append(w.causes, validation.Invalid(path, typ, "rule compile error: "+cr.err))
@@ -179,21 +224,24 @@ func (w *walk) expressions(n *node, path string, obj, old any, r ratchet) bool {
 		}
 		opt := cr.rule.OptionalOldSelf != nil && *cr.rule.OptionalOldSelf
 		if cr.usesOld && old == nil && !opt {
+			if tr.Enabled() {
+				tr.Hop("skip", slog.String("expr", cr.rule.Rule), slog.String("reason", "no oldSelf"))
+			}
 			continue
 		}
 		var a cel.Activation
 		if opt && n.optEnv != nil {
 			if optAct == nil {
-				optAct = n.optEnv.Activation(obj, old)
+				optAct = n.optEnv.ActivationTraced(obj, old, tr)
 			}
 			a = optAct
 		} else {
 			if act == nil {
-				act = n.env.Activation(obj, old)
+				act = n.env.ActivationTraced(obj, old, tr)
 			}
 			a = act
 		}
-		v, cost, err := cr.prog.EvalWithCost(a, cel.PerCallLimit)
+		v, cost, err := cr.prog.EvalTraced(a, cel.PerCallLimit, tr)
 		if int64(cost) > w.budget {
 			w.causes = append(w.causes, validation.Invalid(path, typ, outOfBudget))
 			w.budget = -1
@@ -226,6 +274,9 @@ func (w *walk) expressions(n *node, path string, obj, old any, r ratchet) bool {
 		}
 		add := func(c api.StatusCause) {
 			if !cr.usesOld && r.tolerate() {
+				if tr.Enabled() {
+					tr.Hop("ratchet", slog.String("expr", cr.rule.Rule), slog.String("warning", c.Field+": "+c.Message))
+				}
 				w.causes = append(w.causes, ratchetWarning(c))
 				return
 			}
