@@ -7,8 +7,8 @@ import (
 )
 
 // ratchetCRD is a CRD whose schema is loose (strict false: types only) or tightened: a
-// format, an enum, a maxLength, a required member, CEL rules on the spec, on the items of
-// a list set and on a map-list and its items.
+// format, an enum, a maxLength (on a member and on the items of a list set), a required
+// member, CEL rules on the spec, on the items of a list set and on a map-list and its items.
 func ratchetCRD(strict bool) map[string]any {
 	tight := func(s map[string]any, extra map[string]any) map[string]any {
 		if strict {
@@ -31,6 +31,8 @@ func ratchetCRD(strict bool) map[string]any {
 		"extra": tight(map[string]any{"type": "object", "properties": map[string]any{
 			"owner": map[string]any{"type": "string"}, "note": map[string]any{"type": "string"}}},
 			map[string]any{"required": []any{"owner"}}),
+		"labels": map[string]any{"type": "array", "x-kubernetes-list-type": "set",
+			"items": tight(map[string]any{"type": "string"}, map[string]any{"maxLength": 3})},
 		"tags": map[string]any{"type": "array", "x-kubernetes-list-type": "set",
 			"items": tight(map[string]any{"type": "string"}, rule("self.size() < 5"))},
 		"ports": tight(map[string]any{"type": "array", "x-kubernetes-list-type": "map", "x-kubernetes-list-map-keys": []any{"name"},
@@ -56,7 +58,7 @@ func ratchetScenarios() []runner.Case {
 	group := "r" + runner.SuffixPlaceholder + ".example.com"
 	crItem := crdPath + "/ratchets." + group
 	crPath := "/apis/" + group + "/v1/namespaces/" + ns + "/ratchets"
-	spec := obj(`{"other":"a","ip":"not-an-ip","color":"purple","name":"toolongname","min":3,"max":2,"extra":{"note":"n"},"tags":["toolong","ok"],"ports":[{"name":"a","port":0},{"name":"b","port":200}]}`)
+	spec := obj(`{"other":"a","ip":"not-an-ip","color":"purple","name":"toolongname","min":3,"max":2,"extra":{"note":"n"},"labels":["long-label","ok"],"tags":["toolong","ok"],"ports":[{"name":"a","port":0},{"name":"b","port":200}]}`)
 	merge := func(name string, patch string) runner.Step {
 		return patchStep(name, crPath+"/r", ctMerge, obj(patch))
 	}
@@ -96,6 +98,8 @@ func ratchetScenarios() []runner.Case {
 		// watch cache's older copy (then retried on the stored one), and the warnings of both
 		// attempts are sent, which would name items at their old places.
 		{"lists", []runner.Step{
+			merge("schema-set-grows", `{"spec":{"labels":["long-label","ok","x"]}}`),
+			merge("schema-set-reordered", `{"spec":{"labels":["ok","long-label"]}}`),
 			merge("set-grows", `{"spec":{"tags":["toolong","ok","x"]}}`),
 			merge("map-list-grows", `{"spec":{"ports":[{"name":"a","port":0},{"name":"b","port":200},{"name":"c","port":1}]}}`),
 			merge("map-list-item-changed", `{"spec":{"ports":[{"name":"a","port":-1},{"name":"b","port":200}]}}`),
