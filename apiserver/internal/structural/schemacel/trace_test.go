@@ -68,10 +68,10 @@ func TestCh13_CEL_TraceDisabledCostsNothing(t *testing.T) {
 // does not compile stops at the stage that refused it.
 func TestCh13_CEL_TraceStages(t *testing.T) {
 	tests := []struct {
-		name, rule string
-		want       []string
+		name, rule, msg string
+		want            []string
 	}{
-		{"object rule", "self.a <= self.b", []string{
+		{"object rule", "self.a <= self.b", "", []string{
 			`op=parse key=crds.example.com rv=7 field=properties[spec].x-kubernetes-validations[0] expr="self.a <= self.b" nodes=5`,
 			`op=macros key=crds.example.com rv=7 field=properties[spec].x-kubernetes-validations[0] expanded="" comprehensions=0`,
 			`op=check key=crds.example.com rv=7 field=properties[spec].x-kubernetes-validations[0] type=bool`,
@@ -80,7 +80,7 @@ func TestCh13_CEL_TraceStages(t *testing.T) {
 			`op=activation key=ns/o rv=3 field=spec self=selfType0 oldSelf=true`,
 			`op=eval key=ns/o rv=3 field=spec expr="self.a <= self.b" result=false cost=5`,
 		}},
-		{"macros", "has(self.a) && [self.a].all(x, x > 0)", []string{
+		{"macros", "has(self.a) && [self.a].all(x, x > 0)", "", []string{
 			`op=parse key=crds.example.com rv=7 field=properties[spec].x-kubernetes-validations[0] expr="has(self.a) && [self.a].all(x, x > 0)" nodes=16`,
 			`op=macros key=crds.example.com rv=7 field=properties[spec].x-kubernetes-validations[0] expanded=has,all comprehensions=1`,
 			`op=check key=crds.example.com rv=7 field=properties[spec].x-kubernetes-validations[0] type=bool`,
@@ -89,7 +89,7 @@ func TestCh13_CEL_TraceStages(t *testing.T) {
 			`op=activation key=ns/o rv=3 field=spec self=selfType0 oldSelf=true`,
 			`op=eval key=ns/o rv=3 field=spec expr="has(self.a) && [self.a].all(x, x > 0)" result=true cost=19`,
 		}},
-		{"transition rule", "self.a == oldSelf.a", []string{
+		{"transition rule", "self.a == oldSelf.a", "", []string{
 			`op=parse key=crds.example.com rv=7 field=properties[spec].x-kubernetes-validations[0] expr="self.a == oldSelf.a" nodes=5`,
 			`op=macros key=crds.example.com rv=7 field=properties[spec].x-kubernetes-validations[0] expanded="" comprehensions=0`,
 			`op=check key=crds.example.com rv=7 field=properties[spec].x-kubernetes-validations[0] type=bool`,
@@ -98,10 +98,20 @@ func TestCh13_CEL_TraceStages(t *testing.T) {
 			`op=activation key=ns/o rv=3 field=spec self=selfType0 oldSelf=true`,
 			`op=eval key=ns/o rv=3 field=spec expr="self.a == oldSelf.a" result=false cost=5`,
 		}},
-		{"syntax error", "self.a <=", []string{
+		{"syntax error", "self.a <=", "", []string{
 			`op=parse key=crds.example.com rv=7 field=properties[spec].x-kubernetes-validations[0] expr="self.a <=" error="Syntax error: mismatched input '<EOF>' expecting {'[', '{', '(', '.', '-', '!', 'true', 'false', 'null', NUM_FLOAT, NUM_INT, NUM_UINT, STRING, BYTES, IDENTIFIER}"`,
 		}},
-		{"check error", "self.nope > 1", []string{
+		{"message expression", "self.a <= self.b", "'a is ' + string(self.a)", []string{
+			`op=parse key=crds.example.com rv=7 field=properties[spec].x-kubernetes-validations[0] expr="self.a <= self.b" nodes=5`,
+			`op=macros key=crds.example.com rv=7 field=properties[spec].x-kubernetes-validations[0] expanded="" comprehensions=0`,
+			`op=check key=crds.example.com rv=7 field=properties[spec].x-kubernetes-validations[0] type=bool`,
+			`op=cost key=crds.example.com rv=7 field=properties[spec].x-kubernetes-validations[0] min=5 max=5`,
+			`op=estimate key=crds.example.com rv=7 field=properties[spec].x-kubernetes-validations[0] runs=1 cost=5 limit=10000000 transition=false`,
+			`op=activation key=ns/o rv=3 field=spec self=selfType0 oldSelf=true`,
+			`op=eval key=ns/o rv=3 field=spec expr="self.a <= self.b" result=false cost=5`,
+			`op=eval key=ns/o rv=3 field=spec expr="'a is ' + string(self.a)" result="\"a is 3\"" cost=4`,
+		}},
+		{"check error", "self.nope > 1", "", []string{
 			`op=parse key=crds.example.com rv=7 field=properties[spec].x-kubernetes-validations[0] expr="self.nope > 1" nodes=4`,
 			`op=macros key=crds.example.com rv=7 field=properties[spec].x-kubernetes-validations[0] expanded="" comprehensions=0`,
 			`op=check key=crds.example.com rv=7 field=properties[spec].x-kubernetes-validations[0] error="undefined field 'nope'"`,
@@ -110,7 +120,7 @@ func TestCh13_CEL_TraceStages(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			root := structural.Parse(map[string]any{"type": "object", "properties": map[string]any{
-				"spec": map[string]any{"type": "object", "x-kubernetes-validations": []any{map[string]any{"rule": tt.rule}},
+				"spec": map[string]any{"type": "object", "x-kubernetes-validations": []any{map[string]any{"rule": tt.rule, "messageExpression": tt.msg}},
 					"properties": map[string]any{"a": map[string]any{"type": "integer"}, "b": map[string]any{"type": "integer"}}}}})
 			var buf bytes.Buffer
 			prog, _ := Compiler{}.CompileTraced(root, "", structural.RuleTrace{Logger: trace.NewPlainLogger(&buf), Key: "crds.example.com", RV: "7"})

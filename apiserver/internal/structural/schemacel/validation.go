@@ -2,7 +2,6 @@ package schemacel
 
 import (
 	"fmt"
-	"iter"
 	"log/slog"
 	"maps"
 	"reflect"
@@ -121,18 +120,18 @@ func (w *walk) validate(n *node, path string, obj, old any, r ratchet) bool {
 		if !mapCorrelatable(n.schema.MapType) {
 			oldMap = nil
 		}
-		for k, v := range w.members(o) {
-			var ch *node
-			var p string
-			if c, ok := n.props[k]; ok {
-				ch, p = c, child(path, k)
-			} else if n.addl != nil {
-				ch, p = n.addl, path+"["+k+"]"
+		if w.trace.Enabled() {
+			// By name, so that a trace reads the same every time.
+			for _, k := range slices.Sorted(maps.Keys(o)) {
+				if !w.member(n, path, k, o[k], oldMap, r) {
+					return false
+				}
 			}
-			if ch == nil {
-				continue
-			}
-			if !w.validate(ch, p, v, oldMap[k], r.key(k)) {
+			return true
+		}
+		// In Go's random order, as the real validator ranges over its map.
+		for k, v := range o {
+			if !w.member(n, path, k, v, oldMap, r) {
 				return false
 			}
 		}
@@ -151,19 +150,19 @@ func (w *walk) validate(n *node, path string, obj, old any, r ratchet) bool {
 	return true
 }
 
-// members iterates an object's members: in Go's random order, as the real validator
-// ranges over its map, but by name when traced, so that a trace reads the same every time.
-func (w *walk) members(o map[string]any) iter.Seq2[string, any] {
-	if !w.trace.Enabled() {
-		return maps.All(o)
+// member validates the member k of an object at n, if a rule is at or below it.
+func (w *walk) member(n *node, path, k string, v any, oldMap map[string]any, r ratchet) bool {
+	var ch *node
+	var p string
+	if c, ok := n.props[k]; ok {
+		ch, p = c, child(path, k)
+	} else if n.addl != nil {
+		ch, p = n.addl, path+"["+k+"]"
 	}
-	return func(yield func(string, any) bool) {
-		for _, k := range slices.Sorted(maps.Keys(o)) {
-			if !yield(k, o[k]) {
-				return
-			}
-		}
+	if ch == nil {
+		return true
 	}
+	return w.validate(ch, p, v, oldMap[k], r.key(k))
 }
 
 // mapCorrelatable mirrors MapIsCorrelatable: granular and atomic maps (the default is
@@ -285,9 +284,9 @@ func (w *walk) expressions(n *node, path string, obj, old any, r ratchet) bool {
 		detail, ok := "", false
 		if cr.msg != nil {
 			if act == nil {
-				act = n.env.Activation(obj, old)
+				act = n.env.ActivationTraced(obj, old, tr)
 			}
-			d, stop, cause := w.message(cr, act, fp, typ)
+			d, stop, cause := w.message(cr, act, fp, typ, tr)
 			if stop {
 				add(cause)
 				w.budget = -1
@@ -308,8 +307,8 @@ func (w *walk) expressions(n *node, path string, obj, old any, r ratchet) bool {
 
 // message mirrors evalMessageExpression: the message, or "" when it cannot be used (the
 // rule's message is used instead), or a cause that stops validation.
-func (w *walk) message(cr compiled, act cel.Activation, path, typ string) (string, bool, api.StatusCause) {
-	v, cost, err := cr.msg.EvalWithCost(act, cel.PerCallLimit)
+func (w *walk) message(cr compiled, act cel.Activation, path, typ string, tr cel.Trace) (string, bool, api.StatusCause) {
+	v, cost, err := cr.msg.EvalTraced(act, cel.PerCallLimit, tr)
 	if int64(cost) > w.budget {
 		return "", true, validation.Invalid(path, typ, "messageExpression evaluation failed due to running out of cost budget, no further validation rules will be run")
 	}
