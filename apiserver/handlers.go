@@ -144,6 +144,7 @@ func (s *endpoints) serveCreate(w http.ResponseWriter, r *http.Request, info req
 	ctx, wr := rest.WithWarnings(rest.WithUser(context.Background(), s.requestUser(r)))
 	rec, err := s.reg.Create(ctx, info.res, info.namespace, obj, wo.DryRun)
 	if err != nil {
+		writeWarnings(w, wr.Warnings()) // sent with the error too, as warning.AddWarning does
 		writeError(w, err)
 		return
 	}
@@ -164,6 +165,7 @@ func (s *endpoints) serveUpdate(w http.ResponseWriter, r *http.Request, info req
 	ctx, wr := rest.WithWarnings(rest.WithUser(context.Background(), s.requestUser(r)))
 	rec, created, err := s.reg.UpdateOrCreate(ctx, info.res, info.namespace, obj, updateOptions{Subresource: info.subresource, DryRun: wo.DryRun})
 	if err != nil {
+		writeWarnings(w, wr.Warnings())
 		writeError(w, err)
 		return
 	}
@@ -195,6 +197,7 @@ func (s *endpoints) servePatch(w http.ResponseWriter, r *http.Request, info requ
 	ctx, wr := rest.WithWarnings(rest.WithUser(context.Background(), s.requestUser(r)))
 	rec, created, warnings, err := s.patch(ctx, info.res, info.namespace, info.name, info.subresource, pt, body, wo, info.conv)
 	if err != nil {
+		writeWarnings(w, wr.Warnings())
 		writeError(w, err)
 		return
 	}

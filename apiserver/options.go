@@ -117,7 +117,8 @@ type Options struct {
 	Clock clock.Clock
 	// Logger receives one Debug hop per operation, component "apiserver" and op create,
 	// update, delete, list, watch-open, watch-send, watch-close or fault (nil: silent, and
-	// tracing costs nothing).
+	// tracing costs nothing). The CEL interpreter logs there too, component "cel": the
+	// stages of compiling a CRD's validation rules and of running them on each write.
 	Logger *slog.Logger
 
 	// Version is the Kubernetes version /version reports, such as "v1.33.1" (empty:

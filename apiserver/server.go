@@ -74,6 +74,7 @@ func New(opts Options) *Server {
 	})
 	ips, _ := core.NewClusterIPAllocator(core.DefaultServiceCIDR) // a valid constant
 	s.table = registry.NewTable(s.store, ips)
+	s.table.Log = opts.Logger
 	s.reg = &registry.Store{Storage: s.store, Table: s.table, Admission: admission.NewChain(), Clock: s.clock}
 	s.ep = &endpoints{
 		opts: opts, clock: s.clock, log: s.log, scheme: s.scheme, version: s.version,

@@ -193,6 +193,7 @@ func Scenarios() []runner.Case {
 	cs = append(cs, dryRunScenarios()...)
 	cs = append(cs, listWatchScenarios()...)
 	cs = append(cs, lifecycleScenarios()...)
+	cs = append(cs, ratchetScenarios()...)
 	return cs
 }
 

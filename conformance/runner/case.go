@@ -63,4 +63,8 @@ type Step struct {
 	// Retry411 re-sends a request the server answered 404/409 while an API was still being
 	// installed, up to a few seconds (CRD just created).
 	RetryNotFound bool
+	// RetryUntil, when set, re-sends the request until the server answers this code, up to
+	// a few seconds: the reference serves a CRD's changed schema only once its handler has
+	// seen the update.
+	RetryUntil int
 }

@@ -178,7 +178,9 @@ func runSteps(ctx context.Context, t *Target, c Case, ns string) ([]Outcome, err
 			deadline := time.Now().Add(15 * time.Second)
 			for {
 				o = t.Do(ctx, s.Method, subst(s.Path), s.Headers, body)
-				if !s.RetryNotFound || (o.Code != http.StatusNotFound && o.Code != http.StatusServiceUnavailable) || time.Now().After(deadline) {
+				retry := s.RetryNotFound && (o.Code == http.StatusNotFound || o.Code == http.StatusServiceUnavailable)
+				retry = retry || (s.RetryUntil != 0 && o.Code != s.RetryUntil)
+				if !retry || time.Now().After(deadline) {
 					break
 				}
 				time.Sleep(200 * time.Millisecond)

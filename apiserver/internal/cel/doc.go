@@ -53,6 +53,10 @@
 //  8. No input makes the package panic or work without bound: the parser limits
 //     expressions to 100,000 code points and 250 levels of nesting, and evaluation stops at
 //     the cost limit (FuzzCELCompileEval).
+//  9. A Trace (CompileOptions.Trace, SchemaEnv.CompileRuleTraced, EstimateCostTraced,
+//     ActivationTraced, EvalTraced) logs each stage as one Debug hop, component "cel" and
+//     op parse, macros, check, cost, activation or eval; a nil or disabled logger adds no
+//     allocation (TestCh13_CEL_CompileTraceDisabled).
 //
 // The tools module checks all this against the real implementations: cel-spec's
 // conformance tests, a differential test against cel-go over generated expressions, and

@@ -2,6 +2,8 @@ package cel
 
 import (
 	"errors"
+	"log/slog"
+	"strings"
 	"sync"
 )
 
@@ -88,13 +90,22 @@ type CompileOptions struct {
 	NoCheck bool
 	// NoMacros parses has(), all(), map(), … as ordinary calls.
 	NoMacros bool
+	// Trace logs the stages: parse, macros and check (the zero Trace is silent).
+	Trace Trace
 }
 
 // CompileWith is Compile with some stages turned off.
 func (env *Env) CompileWith(src string, opts CompileOptions) (*Program, error) {
-	e, offsets, errs := parseWith(src, !opts.NoMacros)
+	traced := opts.Trace.Enabled()
+	e, offsets, errs, expanded := parseRecording(src, !opts.NoMacros, traced)
 	if errs != nil {
+		if traced {
+			opts.Trace.Hop("parse", slog.String("expr", src), slog.String("error", strings.Join(errs.Messages(), "; ")))
+		}
 		return nil, errs
+	}
+	if traced {
+		opts.Trace.traceParsed(src, e, expanded)
 	}
 	errs = newErrors(src)
 	var types map[int64]*Type
@@ -108,7 +119,13 @@ func (env *Env) CompileWith(src string, opts CompileOptions) (*Program, error) {
 		}
 	}
 	if errs.Len() > 0 {
+		if traced {
+			opts.Trace.Hop("check", slog.String("error", strings.Join(errs.Messages(), "; ")))
+		}
 		return nil, errs
+	}
+	if traced {
+		opts.Trace.Hop("check", slog.String("type", types[e.ID].String()))
 	}
 	p := &planner{env: env, types: types, refs: refs, noCheck: opts.NoCheck}
 	root := p.plan(e)

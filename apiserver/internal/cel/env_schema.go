@@ -1,6 +1,9 @@
 package cel
 
-import "errors"
+import (
+	"errors"
+	"log/slog"
+)
 
 // Variable names of a CRD rule.
 const (
@@ -40,6 +43,15 @@ func NewSchemaEnv(s *Schema, resourceRoot, optionalOldSelf bool) (*SchemaEnv, er
 // Activation binds self to the data and oldSelf to the old data (nil on create, when a
 // transition rule is not run unless oldSelf is optional).
 func (e *SchemaEnv) Activation(self, oldSelf any) Activation {
+	return e.ActivationTraced(self, oldSelf, Trace{})
+}
+
+// ActivationTraced is Activation logged as the activation stage: what self is (its type
+// name) and whether oldSelf is bound (a transition rule runs only then, unless optional).
+func (e *SchemaEnv) ActivationTraced(self, oldSelf any, t Trace) Activation {
+	if t.Enabled() {
+		t.Hop("activation", slog.String("self", e.Root.String()), slog.Bool("oldSelf", oldSelf != nil || e.opt))
+	}
 	s := e.schema
 	if e.root {
 		s = s.withTypeAndObjectMeta()
@@ -85,16 +97,21 @@ func (e *RuleError) Error() string { return e.Detail }
 // oldSelf). Its errors read "compilation failed: …", "cel expression must evaluate to a
 // bool" or "program instantiation failed: …", as on the real server.
 func (e *SchemaEnv) CompileRule(rule string) (*Program, *RuleError) {
-	return e.compileAs(rule, BoolKind, "compilation failed: ", "cel expression must evaluate to a bool")
+	return e.CompileRuleTraced(rule, Trace{})
+}
+
+// CompileRuleTraced is CompileRule logging its stages to t.
+func (e *SchemaEnv) CompileRuleTraced(rule string, t Trace) (*Program, *RuleError) {
+	return e.compileAs(rule, BoolKind, "compilation failed: ", "cel expression must evaluate to a bool", t)
 }
 
 // CompileMessageExpression compiles a rule's messageExpression: a string expression.
 func (e *SchemaEnv) CompileMessageExpression(expr string) (*Program, *RuleError) {
-	return e.compileAs(expr, StringKind, "messageExpression compilation failed: ", "messageExpression must evaluate to a string")
+	return e.compileAs(expr, StringKind, "messageExpression compilation failed: ", "messageExpression must evaluate to a string", Trace{})
 }
 
-func (e *SchemaEnv) compileAs(expr string, kind Kind, prefix, wrongType string) (*Program, *RuleError) {
-	p, err := e.Compile(expr)
+func (e *SchemaEnv) compileAs(expr string, kind Kind, prefix, wrongType string, t Trace) (*Program, *RuleError) {
+	p, err := e.CompileWith(expr, CompileOptions{Trace: t})
 	if err != nil {
 		if pe, ok := err.(*ProgramError); ok {
 			if kind == StringKind {

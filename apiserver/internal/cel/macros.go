@@ -10,6 +10,7 @@ func (p *parser) globalCall(pos int, fn string, args []*Expr) *Expr {
 			p.errs.add(p.offsets[a.ID], "invalid argument to has() macro")
 			return &Expr{ID: p.id(pos), Kind: eLiteral, Lit: Null}
 		}
+		p.noteMacro(fn)
 		return &Expr{ID: p.id(pos), Kind: eSelect, Target: a.Target, Name: a.Name, TestOnly: true}
 	}
 	return p.call(pos, fn, args...)
@@ -26,17 +27,21 @@ func (p *parser) memberCall(pos int, target *Expr, fn string, args []*Expr, _ in
 	case (fn == "all" || fn == "exists" || fn == "exists_one" || fn == "existsOne" || fn == "filter") && n == 2,
 		fn == "map" && (n == 2 || n == 3):
 		if e := p.oneVar(pos, target, fn, args); e != nil {
+			p.noteMacro(fn)
 			return e
 		}
 	case (fn == "all" || fn == "exists" || fn == "existsOne") && n == 3,
 		(fn == "transformList" || fn == "transformMap" || fn == "transformMapEntry") && (n == 3 || n == 4):
 		if e := p.twoVar(pos, target, fn, args); e != nil {
+			p.noteMacro(fn)
 			return e
 		}
 	case (fn == "optMap" || fn == "optFlatMap") && n == 2:
+		p.noteMacro(fn)
 		return p.optMap(pos, target, fn, args)
 	case fn == "sortBy" && n == 2:
 		if e := p.sortBy(pos, target, args); e != nil {
+			p.noteMacro(fn)
 			return e
 		}
 	default:
@@ -45,6 +50,13 @@ func (p *parser) memberCall(pos int, target *Expr, fn string, args []*Expr, _ in
 		return e
 	}
 	return &Expr{ID: p.id(pos), Kind: eLiteral, Lit: Null}
+}
+
+// noteMacro records an expanded macro when the parse is traced.
+func (p *parser) noteMacro(fn string) {
+	if p.record {
+		p.expanded = append(p.expanded, fn)
+	}
 }
 
 func (p *parser) ident(pos int, name string) *Expr {

@@ -24,18 +24,22 @@ type parser struct {
 	// startSet is what a missing expression is reported against: ANTLR lists the tokens
 	// its current decision accepts, which depends on where the expression was expected.
 	startSet string
+	// record keeps the names of the macros expanded, in order, in expanded (for a trace).
+	record   bool
+	expanded []string
 }
 
 // bailout unwinds the parser after the first syntax error.
 type bailout struct{}
 
-// parseWith parses src into an expression, expanding macros or not, or returns the
-// syntax errors found.
-func parseWith(src string, macros bool) (e *Expr, offsets map[int64]int, errs *Errors) {
-	p := &parser{src: src, lex: lexer{src: src}, offsets: map[int64]int{}, errs: newErrors(src), macros: macros}
+// parseRecording parses src into an expression, expanding macros or not, or returns the
+// syntax errors found. When record is set it also returns the macros it expanded, in
+// order (for a trace).
+func parseRecording(src string, macros, record bool) (e *Expr, offsets map[int64]int, errs *Errors, expanded []string) {
+	p := &parser{src: src, lex: lexer{src: src}, offsets: map[int64]int{}, errs: newErrors(src), macros: macros, record: record}
 	if n := len([]rune(src)); n > maxCodePoints {
 		p.errs.add(0, fmt.Sprintf("expression code point size exceeds limit: size: %d, limit %d", n, maxCodePoints))
-		return nil, nil, p.errs
+		return nil, nil, p.errs, nil
 	}
 	func() {
 		defer func() {
@@ -53,9 +57,9 @@ func parseWith(src string, macros bool) (e *Expr, offsets map[int64]int, errs *E
 		}
 	}()
 	if len(p.errs.list) > 0 {
-		return nil, nil, p.errs
+		return nil, nil, p.errs, nil
 	}
-	return e, p.offsets, nil
+	return e, p.offsets, nil, p.expanded
 }
 
 func quoteTok(t token) string {

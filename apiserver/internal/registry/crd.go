@@ -90,7 +90,7 @@ func (t *Table) serveCRD(obj *api.Unstructured) {
 		}
 		return
 	}
-	cs := apiextensions.ServingOf(obj)
+	cs := apiextensions.ServingOfLogged(obj, t.Log)
 	cs.Converter.Resolve = t.resolveService
 	next := customResource(obj, cs)
 	var also []string

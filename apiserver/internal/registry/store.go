@@ -183,6 +183,8 @@ type UpdateOptions struct {
 	// ExpectRV, when set, is the RV the object was read at (a patch): a different stored RV
 	// is a conflict even if the body carries none.
 	ExpectRV string
+	// warn records the warnings validation adds (set by Update from its context).
+	warn func(...string)
 }
 
 // Update replaces an object (rest.BeforeUpdate + Store.Update). obj is private and already
@@ -196,6 +198,7 @@ func (s *Store) Update(ctx context.Context, res *Resource, ns string, obj *api.U
 	key := storage.ObjectKey(obj.GetNamespace(), obj.GetName())
 	var warnings []string // of the attempt that is stored
 	finish := func(bool) {}
+	uo.warn = func(msgs ...string) { rest.AddWarnings(ctx, msgs...) }
 	rec, _, err := s.Storage.GuaranteedUpdate(ctx, res.Coll, key, nil, func(tx *storage.Tx, old *storage.Record) (*api.Unstructured, error) {
 		next, done, err := s.prepareUpdate(res, obj, old, uo)
 		if err != nil {
@@ -320,7 +323,7 @@ func (s *Store) prepareUpdate(res *Resource, obj *api.Unstructured, old *storage
 		// The subresource's rules replace the kind's update rules.
 		err = validateSubresource(res, obj, su.ValidateSubresourceUpdate(uo.Subresource, obj, old.Obj))
 	} else {
-		err = withCauses(res, obj, ValidateUpdate(res, obj, old.Obj), subCauses)
+		err = withCauses(res, obj, validateUpdate(res, obj, old.Obj, uo.warn), subCauses)
 	}
 	if err != nil {
 		return nil, nil, err

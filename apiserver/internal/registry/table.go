@@ -2,6 +2,7 @@ package registry
 
 import (
 	"fmt"
+	"log/slog"
 	"regexp"
 	"slices"
 	"sort"
@@ -168,6 +169,9 @@ type Table struct {
 	// namespaces is the namespaces resource, set once by NewTable: the namespace lifecycle
 	// reads it on every namespaced write, without the lock.
 	namespaces *Resource
+	// Log gets the CEL interpreter's stages for the rules of every CRD served (set once,
+	// before the first CRD is written; nil is silent).
+	Log *slog.Logger
 }
 
 // NewTable returns a table of the built-in kinds over store, Services allocating from ips.

@@ -7,6 +7,7 @@ import (
 
 	"github.com/informer-lab/informer-lab/api"
 	"github.com/informer-lab/informer-lab/apiserver/internal/registry/rest"
+	"github.com/informer-lab/informer-lab/apiserver/internal/structural"
 	"github.com/informer-lab/informer-lab/apiserver/internal/validation"
 )
 
@@ -63,6 +64,13 @@ func validate(res *Resource, obj *api.Unstructured, withStrategy bool) error {
 // rule that no finalizer may be added once deletion has begun (422, ahead of any other
 // cause), the kind's update rules, then the rules every write obeys.
 func ValidateUpdate(res *Resource, obj, old *api.Unstructured) error {
+	return validateUpdate(res, obj, old, nil)
+}
+
+// validateUpdate is ValidateUpdate sending the warnings validation adds (a custom
+// resource's ratcheted rule failures) to warn, whether or not the update then fails, as
+// warning.AddWarning does on the real server.
+func validateUpdate(res *Resource, obj, old *api.Unstructured, warn func(...string)) error {
 	var causes []api.StatusCause
 	if old.GetDeletionTimestamp() != nil {
 		var extra []string
@@ -78,7 +86,7 @@ func ValidateUpdate(res *Resource, obj, old *api.Unstructured) error {
 		}
 	}
 	if f, ok := res.Strategy.(rest.FullUpdateValidator); ok && f.ValidatesUpdateFully() {
-		return validateFullUpdate(res, obj, old, causes)
+		return validateFullUpdate(res, obj, old, causes, warn)
 	}
 	causes = append(causes, res.Strategy.ValidateUpdate(obj, old)...)
 	_, own := res.Strategy.(rest.OwnUpdateRules)
@@ -97,7 +105,7 @@ func ValidateUpdate(res *Resource, obj, old *api.Unstructured) error {
 
 // validateFullUpdate is ValidateUpdate for a strategy that checks whole objects on update:
 // the metadata's causes, then the strategy's.
-func validateFullUpdate(res *Resource, obj, old *api.Unstructured, causes []api.StatusCause) error {
+func validateFullUpdate(res *Resource, obj, old *api.Unstructured, causes []api.StatusCause, warn func(...string)) error {
 	if err := validation.ValidateObjectMeta(res.Info.GroupKind().String(), obj, false, res.Info.Namespaced); err != nil {
 		var st *api.Status
 		if !errors.As(err, &st) || st.Details == nil {
@@ -106,6 +114,10 @@ func validateFullUpdate(res *Resource, obj, old *api.Unstructured, causes []api.
 		causes = append(causes, st.Details.Causes...)
 	}
 	causes = append(causes, res.Strategy.ValidateUpdate(obj, old)...)
+	causes, warnings := structural.SplitWarnings(causes)
+	if warn != nil && len(warnings) > 0 {
+		warn(warnings...)
+	}
 	if len(causes) > 0 {
 		return api.NewInvalid(res.Info.GroupKind(), obj.GetName(), causes)
 	}

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"reflect"
 	"strings"
+
+	"github.com/informer-lab/informer-lab/api"
 )
 
 // correlation pairs a part of an updated object with the same part of the stored one. It
@@ -148,4 +150,42 @@ func (c *correlation) compare() bool {
 		return false
 	}
 	return reflect.DeepEqual(c.old, c.value)
+}
+
+// Correlation is the correlation the CEL validator ratchets its rules with, as
+// apiextensions-apiserver's schema/cel ratchetingOptions walks a common.CorrelatedObject.
+type Correlation = correlation
+
+// NewCorrelation mirrors common.NewCorrelatedObject: value is the updated object, old the
+// stored one, s the schema of both.
+func NewCorrelation(value, old any, s *Schema) *Correlation { return newCorrelation(value, old, s) }
+
+// Key mirrors CorrelatedObject.Key: the correlation of member k, nil when k is not in both
+// values or the schema does not know it.
+func (c *correlation) Key(k string) *Correlation { return c.key(k, false) }
+
+// Index mirrors CorrelatedObject.Index: the correlation of item i, nil unless the list is a
+// map-list and an old item has the same keys (set and atomic items never correlate).
+func (c *correlation) Index(i int) *Correlation { return c.index(i) }
+
+// Equal mirrors CorrelatedObject.CachedDeepEqual: false for nil; a map-list equals its old
+// value item by item whatever the order.
+func (c *correlation) Equal() bool { return c.equal() }
+
+// CauseTypeRatchetWarning marks a cause that is not an error: a failed rule on a value an
+// update left unchanged, which apiextensions-apiserver tolerates and sends as a Warning
+// header (warning.AddWarning in its CEL validator). Its Message is the whole warning text,
+// "<field>: <error>"; the store sends it and drops the cause.
+const CauseTypeRatchetWarning api.CauseType = "RatchetWarning"
+
+// SplitWarnings separates the ratchet warnings from the causes that are errors.
+func SplitWarnings(causes []api.StatusCause) (errs []api.StatusCause, warnings []string) {
+	for _, c := range causes {
+		if c.Type == CauseTypeRatchetWarning {
+			warnings = append(warnings, c.Message)
+			continue
+		}
+		errs = append(errs, c)
+	}
+	return errs, warnings
 }

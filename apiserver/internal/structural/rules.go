@@ -3,6 +3,7 @@ package structural
 import (
 	"errors"
 	"fmt"
+	"log/slog"
 	"regexp"
 	"strings"
 
@@ -43,6 +44,20 @@ type RuleProgram interface {
 
 // Rules is the installed CEL interpreter (the apiserver installs schemacel.Compiler).
 var Rules RuleCompiler
+
+// RuleTrace says where a CRD's rules log the interpreter's stages: Logger (nil is silent)
+// gets one Debug hop per stage, with the CRD's name and resourceVersion as key and rv when
+// the rules are compiled, and the custom object's when they run.
+type RuleTrace struct {
+	Logger  *slog.Logger
+	Key, RV string
+}
+
+// TracedRuleCompiler is a RuleCompiler whose compilation, and the program it returns, log
+// to a RuleTrace (schemacel.Compiler is one).
+type TracedRuleCompiler interface {
+	CompileTraced(root *Schema, path string, t RuleTrace) (RuleProgram, []api.StatusCause)
+}
 
 func parseRules(v any) []Rule {
 	l, _ := v.([]any)

@@ -106,7 +106,13 @@ func (s CustomResourceStrategy) ValidateUpdate(obj, old *api.Unstructured) []api
 		if st, ok := obj.Object["status"]; ok {
 			causes = structural.Validator{Schema: vs.Status}.ValidateUpdate("status", st, old.Object["status"])
 		}
-		return append(causes, scaleCauses(obj, vs, false)...)
+		causes = append(causes, scaleCauses(obj, vs, false)...)
+		// statusStrategy.ValidateUpdate: list sets and maps, then the rules over the whole
+		// object, ratcheting (rules on an unchanged spec only warn).
+		if len(structural.ValidateListSetsAndMaps(vs.Schema, old.Object)) == 0 {
+			causes = append(causes, structural.ValidateListSetsAndMaps(vs.Schema, obj.Object)...)
+		}
+		return append(causes, ruleCauses(vs, obj.Object, old.Object, causes)...)
 	}
 	causes = structural.Validator{Schema: vs.Schema}.ValidateUpdate("", obj.Object, old.Object)
 	causes = append(causes, scaleCauses(obj, vs, true)...)

@@ -1,6 +1,7 @@
 package apiextensions
 
 import (
+	"log/slog"
 	"regexp"
 	"strconv"
 	"strings"
@@ -74,7 +75,11 @@ func HomeVersion(spec Spec) int {
 }
 
 // ServingOf builds the serving state of a valid CRD.
-func ServingOf(obj *api.Unstructured) *Serving {
+func ServingOf(obj *api.Unstructured) *Serving { return ServingOfLogged(obj, nil) }
+
+// ServingOfLogged is ServingOf with the CEL interpreter's stages logged to log: the rules
+// compiled here (key and rv the CRD's) and, later, every evaluation of them.
+func ServingOfLogged(obj *api.Unstructured, log *slog.Logger) *Serving {
 	spec := ReadSpec(obj)
 	cs := &Serving{
 		Key:       obj.GetUID() + "/" + obj.GetResourceVersion(),
@@ -95,9 +100,7 @@ func ServingOf(obj *api.Unstructured) *Serving {
 		if tree != nil {
 			vs.Schema = structural.Parse(tree)
 			vs.Status = vs.Schema.Properties["status"]
-			if structural.Rules != nil {
-				vs.Rules, _ = structural.Rules.Compile(vs.Schema, "")
-			}
+			vs.Rules = compileRules(vs.Schema, obj, log)
 		}
 		cols := make([]printers.Column, len(v.Columns))
 		for j, c := range v.Columns {
@@ -130,6 +133,20 @@ func ServingOf(obj *api.Unstructured) *Serving {
 		cs.Published[sv.Name] = pv
 	}
 	return cs
+}
+
+// compileRules compiles a version's rules with the installed interpreter, traced when a
+// logger is given and the interpreter can trace.
+func compileRules(s *structural.Schema, crd *api.Unstructured, log *slog.Logger) structural.RuleProgram {
+	if structural.Rules == nil {
+		return nil
+	}
+	if tc, ok := structural.Rules.(structural.TracedRuleCompiler); ok && log != nil {
+		p, _ := tc.CompileTraced(s, "", structural.RuleTrace{Logger: log, Key: crd.GetName(), RV: crd.GetResourceVersion()})
+		return p
+	}
+	p, _ := structural.Rules.Compile(s, "")
+	return p
 }
 
 // DeprecationWarningText is the Warning a request at a deprecated version gets: the

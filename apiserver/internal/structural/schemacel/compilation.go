@@ -6,7 +6,9 @@ package schemacel
 
 import (
 	"fmt"
+	"log/slog"
 	"sort"
+	"strings"
 
 	"github.com/informer-lab/informer-lab/api"
 	"github.com/informer-lab/informer-lab/apiserver/internal/cel"
@@ -40,8 +42,12 @@ type node struct {
 }
 
 // Program is the compiled rules of one schema, as Validator: immutable, cached with the
-// serving state of a CRD generation and shared by every request.
-type Program struct{ root *node }
+// serving state of a CRD generation and shared by every request. log, when set, gets the
+// evaluation stages of every object checked.
+type Program struct {
+	root *node
+	log  *slog.Logger
+}
 
 type ruleCost struct {
 	path string
@@ -52,6 +58,7 @@ type ruleCost struct {
 // the node (nil when unbounded), the path of an ancestor list that makes oldSelf
 // uncorrelatable, and the total cost of the schema.
 type compileCtx struct {
+	trace         structural.RuleTrace
 	causes        []api.StatusCause
 	total         uint64
 	mostExpensive []ruleCost
@@ -61,7 +68,14 @@ type compileCtx struct {
 // validateCustomResourceDefinitionValidation: every node's rules compiled with self (and
 // oldSelf) typed from it, the estimated costs checked per rule and for the whole schema.
 func (Compiler) Compile(root *structural.Schema, path string) (structural.RuleProgram, []api.StatusCause) {
-	c := &compileCtx{}
+	return Compiler{}.CompileTraced(root, path, structural.RuleTrace{})
+}
+
+// CompileTraced implements structural.TracedRuleCompiler: Compile with each rule's stages
+// (parse, macros, check, cost, and the estimate against the limit) logged to t, and a
+// program that logs its evaluations there too.
+func (Compiler) CompileTraced(root *structural.Schema, path string, t structural.RuleTrace) (structural.RuleProgram, []api.StatusCause) {
+	c := &compileCtx{trace: t}
 	one := uint64(1)
 	n := c.node(root, toCEL(root, 0), path, &one, "", true)
 	if c.total > cel.StaticEstimatedCRDCostLimit {
@@ -73,7 +87,7 @@ func (Compiler) Compile(root *structural.Schema, path string) (structural.RulePr
 	if n == nil {
 		return nil, c.causes
 	}
-	return &Program{root: n}, c.causes
+	return &Program{root: n, log: t.Logger}, c.causes
 }
 
 func (c *compileCtx) observe(path string, cost uint64) {
@@ -199,15 +213,21 @@ func (c *compileCtx) compileRules(n *node, cs *cel.Schema, path string, card *ui
 				renv = n.optEnv
 			}
 		}
-		prog, rerr := renv.CompileRule(r.Rule)
+		tr := cel.Trace{Logger: c.trace.Logger, Key: c.trace.Key, RV: c.trace.RV, Field: strings.TrimPrefix(p, ".")}
+		prog, rerr := renv.CompileRuleTraced(r.Rule, tr)
 		var maxCost uint64
 		if rerr == nil {
 			cr.prog, cr.usesOld = prog, prog.Uses(cel.OldScopedVarName)
-			maxCost = prog.EstimateCost().Max
+			maxCost = prog.EstimateCostTraced(tr).Max
 		}
-		cost := cel.MultiplyCost(maxCost, cel.MaxCardinality(env.MinSerializedSize()))
+		runs := cel.MaxCardinality(env.MinSerializedSize())
 		if card != nil {
-			cost = cel.MultiplyCost(maxCost, *card)
+			runs = *card
+		}
+		cost := cel.MultiplyCost(maxCost, runs)
+		if rerr == nil && tr.Enabled() {
+			// The per-call estimate times how often the rule can run for one object.
+			tr.Hop("estimate", slog.Uint64("runs", runs), slog.Uint64("cost", cost), slog.Uint64("limit", cel.StaticEstimatedCostLimit), slog.Bool("transition", cr.usesOld))
 		}
 		if cost > cel.StaticEstimatedCostLimit {
 			c.causes = append(c.causes, validation.Forbidden(p+".rule", cel.CostErrorMessage("estimated rule cost", cost, cel.StaticEstimatedCostLimit)))
