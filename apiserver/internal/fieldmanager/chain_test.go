@@ -188,7 +188,7 @@ func TestCh01_SSA_ManagerNames(t *testing.T) {
 		"no-slash":                                     "no-slash",
 		"tab\there/1":                                  "tabhere",
 		"":                                             "",
-		strings.Repeat("x", 200) + "/1":               strings.Repeat("x", 128),
+		strings.Repeat("x", 200) + "/1":                strings.Repeat("x", 128),
 	} {
 		assert.Equal(t, want, ManagerFromUserAgent(ua), ua)
 	}
