@@ -12,7 +12,7 @@ import (
 	"github.com/informer-lab/informer-lab/api"
 )
 
-func setLabel(t *testing.T, u *api.Unstructured, k, v string) *api.Unstructured {
+func setLabel(t testing.TB, u *api.Unstructured, k, v string) *api.Unstructured {
 	t.Helper()
 	c := roundTrip(t, u)
 	md := c.Object["metadata"].(map[string]any)

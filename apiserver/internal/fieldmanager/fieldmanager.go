@@ -143,6 +143,18 @@ func (f *FieldManager) Update(live, obj *api.Unstructured, manager, subresource 
 	return obj, nil
 }
 
+// UpdateNoErrors mirrors FieldManager.UpdateNoErrors, what the handlers call: when the
+// field manager fails (an object its type refuses), the write goes on with no
+// managedFields at all rather than fail.
+func (f *FieldManager) UpdateNoErrors(live, obj *api.Unstructured, manager, subresource string, now api.Time) *api.Unstructured {
+	out, err := f.Update(live, obj, manager, subresource, now)
+	if err != nil {
+		setManagedFields(obj, nil)
+		return obj
+	}
+	return out
+}
+
 func (f *FieldManager) managedForUpdate(live, obj *api.Unstructured, subresource string) *managed {
 	fromLive := func() *managed {
 		m, err := decodeManaged(live)
@@ -170,7 +182,14 @@ func (f *FieldManager) update(live, obj map[string]any, m *managed, manager, sub
 	id := f.identifier(manager, OperationUpdate, subresource)
 	u := f.updater(subresource)
 	f.dropUnknownVersions(m)
-	err := u.Update(withoutManagedFields(live), withoutManagedFields(obj), f.gvk.APIVersion(), m.fields, currentOperation)
+	newObj, liveObj := withoutManagedFields(obj), withoutManagedFields(live)
+	if err := typed.Validate(newObj, f.typ, true); err != nil {
+		return fmt.Errorf("failed to convert new object (%s) to smd typed: %v", f.describe(obj), err)
+	}
+	if err := typed.Validate(liveObj, f.typ, true); err != nil {
+		return fmt.Errorf("failed to convert live object (%s) to smd typed: %v", f.describe(live), err)
+	}
+	err := u.Update(liveObj, newObj, f.gvk.APIVersion(), m.fields, currentOperation)
 	if err != nil {
 		return fmt.Errorf("failed to update ManagedFields (%s): %v", f.describe(obj), err)
 	}

@@ -2,7 +2,6 @@ package fieldpath
 
 import (
 	"fmt"
-	"sort"
 	"strings"
 )
 
@@ -49,7 +48,11 @@ func Key(nameValues ...any) PathElement {
 
 // KeyOf mirrors fieldpath.KeyElement: the fields are sorted by name (stably, as upstream).
 func KeyOf(fields []KeyField) PathElement {
-	sort.SliceStable(fields, func(i, j int) bool { return fields[i].Name < fields[j].Name })
+	for i := 1; i < len(fields); i++ { // insertion sort: stable, and keys have one or two fields
+		for j := i; j > 0 && fields[j].Name < fields[j-1].Name; j-- {
+			fields[j], fields[j-1] = fields[j-1], fields[j]
+		}
+	}
 	return PathElement{Kind: KeyKind, Key: fields}
 }
 

@@ -175,3 +175,19 @@ func FuzzCh01_SSA_Merge(f *testing.F) {
 		}
 	})
 }
+
+// TestCh01_SSA_EnsuredFieldSetInOneWalk: ToFieldSetEnsured is ToFieldSet followed by
+// EnsureNamedFieldsAreMembers.
+func TestCh01_SSA_EnsuredFieldSetInOneWalk(t *testing.T) {
+	d := deployment(t)
+	for _, s := range []string{
+		`{"metadata":{"labels":{"a":"b"},"finalizers":["x","x","y"]},"spec":{"replicas":1,"selector":{"matchLabels":{"a":"b"}},
+		  "template":{"spec":{"containers":[{"name":"a","ports":[{"containerPort":80}],"resources":{}},{"name":"a"}],"volumes":[{"name":"v","emptyDir":{}}]}}}}`,
+		`{"status":{"conditions":[{"type":"A","status":"True"}]},"spec":{"strategy":{"rollingUpdate":{"maxSurge":1}}}}`,
+	} {
+		v := tree(t, s)
+		want := EnsureNamedFieldsAreMembers(ToFieldSet(v, d), d)
+		got := ToFieldSetEnsured(v, d)
+		assert.True(t, want.Equals(got), "want:\n%v\ngot:\n%v", want, got)
+	}
+}
