@@ -156,9 +156,14 @@ func isReset(obj *api.Unstructured) bool {
 	return false
 }
 
-// decodeManaged mirrors DecodeManagedFields.
+// decodeManaged mirrors DecodeManagedFields on an object's entries.
 func decodeManaged(obj *api.Unstructured) (*managed, error) {
 	l, _ := managedFieldsOf(obj)
+	return decodeEntries(l)
+}
+
+// decodeEntries mirrors DecodeManagedFields.
+func decodeEntries(l []any) (*managed, error) {
 	m := newManaged()
 	for i, v := range l {
 		e, err := readEntry(v)

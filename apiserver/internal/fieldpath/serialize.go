@@ -86,7 +86,7 @@ func writeJSONString(b *bytes.Buffer, s string) {
 // DeserializeElement mirrors DeserializePathElement.
 func DeserializeElement(s string) (PathElement, error) {
 	if len(s) < 2 {
-		return PathElement{}, errors.New("key must be 2 characters long:")
+		return PathElement{}, errors.New("key must be 2 characters long")
 	}
 	if s[1] != ':' {
 		return PathElement{}, fmt.Errorf("missing colon: %v", s)
