@@ -15,6 +15,8 @@ var (
 	builtinMu     sync.Mutex
 	builtinModels = map[string]*Model{}
 	builtinKinds  = map[builtinKey]*Atom{}
+	// builtinVersions caches BuiltinVersions by group/kind.
+	builtinVersions = map[string][]string{}
 )
 
 type builtinKey struct {
@@ -78,6 +80,13 @@ func ForBuiltin(gvk api.GroupVersionKind, docVersion string) (*Atom, error) {
 // A managedFields entry at any other apiVersion is dropped, as the version converter's
 // missing-version error drops it upstream.
 func BuiltinVersions(group, kind string) []string {
+	key := group + "/" + kind
+	builtinMu.Lock()
+	if v, ok := builtinVersions[key]; ok {
+		builtinMu.Unlock()
+		return v
+	}
+	builtinMu.Unlock()
 	var out []string
 	for _, p := range schema.Paths() {
 		parts := strings.Split(p, "/")
@@ -98,5 +107,8 @@ func BuiltinVersions(group, kind string) []string {
 			out = append(out, gv.APIVersion())
 		}
 	}
+	builtinMu.Lock()
+	builtinVersions[key] = out
+	builtinMu.Unlock()
 	return out
 }
