@@ -249,3 +249,16 @@ func TestCh01_SSA_BeforeFirstApply(t *testing.T) {
 	}, entriesOf(t, out))
 	assert.Equal(t, map[string]any{"j": "w", "k": "v2"}, out.Object["data"])
 }
+
+// TestCh01_SSA_GoBuiltValues: an object built with the Go setters ([]string finalizers,
+// map[string]string labels, int replicas) is owned as its JSON would be.
+func TestCh01_SSA_GoBuiltValues(t *testing.T) {
+	f := deploymentManager(t)
+	u := &api.Unstructured{Object: map[string]any{"apiVersion": "apps/v1", "kind": "Deployment", "spec": map[string]any{"replicas": 2}}}
+	u.SetName("go")
+	u.SetFinalizers([]string{"a"})
+	u.SetLabels(map[string]string{"k": "v"})
+	out, err := f.Update(nil, u, "builder", "", at(1))
+	require.NoError(t, err)
+	assert.Equal(t, `{"f:metadata":{"f:finalizers":{".":{},"v:\"a\"":{}},"f:labels":{".":{},"f:k":{}}},"f:spec":{"f:replicas":{}}}`, entriesOf(t, out)[0].Fields)
+}

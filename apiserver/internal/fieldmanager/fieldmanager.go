@@ -123,8 +123,12 @@ func withoutManagedFields(obj map[string]any) map[string]any {
 // marker (an empty list, or one empty entry), and never on a subresource.
 func (f *FieldManager) Update(live, obj *api.Unstructured, manager, subresource string, now api.Time) (*api.Unstructured, error) {
 	m := f.managedForUpdate(live, obj, subresource)
+	if obj.Object == nil {
+		obj.Object = map[string]any{}
+	}
+	obj.Object, _ = typed.JSONTree(obj.Object).(map[string]any)
 	setManagedFields(obj, nil)
-	liveObj := objectOf(live)
+	liveObj, _ := typed.JSONTree(objectOf(live)).(map[string]any)
 	if liveObj == nil {
 		liveObj = f.emptyObject()
 	}

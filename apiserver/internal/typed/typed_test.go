@@ -191,3 +191,15 @@ func TestCh01_SSA_EnsuredFieldSetInOneWalk(t *testing.T) {
 		assert.True(t, want.Equals(got), "want:\n%v\ngot:\n%v", want, got)
 	}
 }
+
+// TestCh01_SSA_JSONTree: values built in Go become what the JSON decoder gives, and a tree
+// that already is one is returned as it is.
+func TestCh01_SSA_JSONTree(t *testing.T) {
+	in := map[string]any{"metadata": map[string]any{"finalizers": []string{"a"}, "labels": map[string]string{"k": "v"}}, "spec": map[string]any{"replicas": 3}}
+	assert.Equal(t, map[string]any{"metadata": map[string]any{"finalizers": []any{"a"}, "labels": map[string]any{"k": "v"}}, "spec": map[string]any{"replicas": int64(3)}}, JSONTree(in))
+	assert.Equal(t, []string{"a"}, in["metadata"].(map[string]any)["finalizers"], "the input is not changed")
+	same := map[string]any{"a": []any{int64(1), "x", nil}}
+	out := JSONTree(same).(map[string]any)
+	out["b"] = true
+	assert.Contains(t, same, "b", "an unchanged tree is returned as it is")
+}
