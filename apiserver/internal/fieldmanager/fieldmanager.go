@@ -43,7 +43,7 @@ func New(model *typed.Atom, gvk api.GroupVersionKind) *FieldManager {
 	return f.WithVersions(typed.BuiltinVersions(gvk.Group, gvk.Kind)...)
 }
 
-// WithVersions sets the apiVersions of the kind (a custom resource's served versions):
+// WithVersions mirrors the versions the CRD handler's converter serves: it sets the apiVersions of the kind (a custom resource's served versions):
 // entries at any other are dropped before each write, as upstream drops the managers its
 // version converter cannot convert to. The kind's own version always counts. Entries at
 // another known version are compared as if written at this one (no conversion here).

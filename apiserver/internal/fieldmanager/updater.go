@@ -20,6 +20,7 @@ type conflictError struct {
 	managers map[string]*fp.Set
 }
 
+// Error mirrors Conflicts.Error as the API reports it: getConflictMessage's text.
 func (c *conflictError) Error() string { return conflictMessage(c.list()) }
 
 // update mirrors Updater.update: ownership moves off the other managers for the fields the

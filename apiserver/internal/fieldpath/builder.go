@@ -11,17 +11,17 @@ import (
 // (whose maps have no order) this way costs a sort per level instead of a sorted insert
 // per path.
 
-// AppendMember adds pe as a member of this level; call Normalize before using the set.
+// AppendMember is ours (upstream inserts in order): it adds pe as a member of this level; call Normalize before using the set.
 func (s *Set) AppendMember(pe PathElement) { s.members = append(s.members, pe) }
 
-// AppendChild adds a child under pe and returns it; call Normalize before using the set.
+// AppendChild is ours, like AppendMember: it adds a child under pe and returns it; call Normalize before using the set.
 func (s *Set) AppendChild(pe PathElement) *Set {
 	c := &Set{}
 	s.children = append(s.children, setNode{pe: pe, set: c})
 	return c
 }
 
-// Normalize sorts every level and merges repeated members and children.
+// Normalize is ours, finishing AppendMember and AppendChild: it sorts every level and merges repeated members and children.
 func (s *Set) Normalize() *Set {
 	if len(s.members) > 1 {
 		if !slices.IsSortedFunc(s.members, PathElement.Compare) {
@@ -57,7 +57,7 @@ func (s *Set) Normalize() *Set {
 	return s
 }
 
-// FromUnstructured reads FieldsV1 already decoded into a JSON tree (map[string]any, as
+// FromUnstructured mirrors Set.FromJSON on FieldsV1 already decoded into a JSON tree (map[string]any, as
 // an object read back from storage holds it), with FromJSON's rules.
 func FromUnstructured(v any) (*Set, error) {
 	s, _, err := fromTree(v, 0)
@@ -114,7 +114,7 @@ func fromTree(v any, depth int) (*Set, bool, error) {
 	return children, isMember, nil
 }
 
-// ToUnstructured is the FieldsV1 of s as a JSON tree.
+// ToUnstructured mirrors Set.ToJSON, decoded: the FieldsV1 of s as a JSON tree.
 func (s *Set) ToUnstructured() (map[string]any, error) {
 	b, err := s.ToJSON()
 	if err != nil {

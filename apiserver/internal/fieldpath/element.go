@@ -5,7 +5,7 @@ import (
 	"strings"
 )
 
-// ElementKind says which of the four kinds a PathElement is.
+// ElementKind mirrors which of PathElement's four pointers upstream sets: which of the four kinds a PathElement is.
 type ElementKind uint8
 
 // The kinds, in the order upstream sorts them.
@@ -205,5 +205,5 @@ func (p Path) Equals(o Path) bool {
 	return true
 }
 
-// Copy returns a path that shares no backing array with p.
+// Copy mirrors Path.Copy: a path that shares no backing array with p.
 func (p Path) Copy() Path { return append(Path(nil), p...) }

@@ -2,7 +2,7 @@ package typed
 
 import "encoding/json"
 
-// JSONTree returns v with only the types the JSON decoder produces (map[string]any, []any,
+// JSONTree mirrors runtime.DeepCopyJSONValue's view of what JSON holds: it returns v with only the types the JSON decoder produces (map[string]any, []any,
 // string, bool, int64, float64, nil): objects built in Go may hold []string,
 // map[string]string or other integer types (Unstructured.SetFinalizers keeps a []string).
 // It returns v itself when there is nothing to change, else a copy of what differs.

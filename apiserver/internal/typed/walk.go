@@ -115,7 +115,7 @@ func ToFieldSet(v any, a *Atom) *fp.Set {
 	return root.Normalize()
 }
 
-// ToFieldSetEnsured is EnsureNamedFieldsAreMembers(ToFieldSet(v, a), a) in one walk: a
+// ToFieldSetEnsured mirrors EnsureNamedFieldsAreMembers(ToFieldSet(v, a), a) in one walk: a
 // struct field with anything below it is a member too.
 func ToFieldSetEnsured(v any, a *Atom) *fp.Set {
 	root := &fp.Set{}
