@@ -10,7 +10,9 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-func init() { documentsDir = filepath.Join("..", "..", "..", "apiserver", "internal", "schema", "openapi") }
+func init() {
+	documentsDir = filepath.Join("..", "..", "..", "apiserver", "internal", "schema", "openapi")
+}
 
 // TestCh01_SSA_CommittedZeroObjectsAreCurrent: zero.json is what the Go types give today.
 func TestCh01_SSA_CommittedZeroObjectsAreCurrent(t *testing.T) {
