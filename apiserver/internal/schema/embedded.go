@@ -9,8 +9,8 @@ import (
 
 // The embedded documents, one per group-version, each parsed on first use.
 
-// lazyDocument parses one embedded document once, on the first ForKind of its
-// group-version.
+// lazyDocument indexes one embedded document once, on the first ForKind of its
+// group-version; each kind's definition is then resolved on its own first use.
 type lazyDocument struct {
 	path string
 	once sync.Once
@@ -23,8 +23,10 @@ func (l *lazyDocument) get() *Definitions {
 		if !ok {
 			return
 		}
-		// A document that does not parse serves no kinds; its test fails loudly instead.
-		l.doc, _ = ParseDefinitions(data)
+		// The documents are pinned (SHA256SUMS) and their test reads each one whole with
+		// ParseDefinitions, so the checks it makes are not repeated at every start. A
+		// document that does not index serves no kinds.
+		l.doc, _ = indexDefinitions(data)
 	})
 	return l.doc
 }
