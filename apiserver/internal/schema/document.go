@@ -1,6 +1,7 @@
 package schema
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"strings"
@@ -72,42 +73,57 @@ func ParseDefinitions(data []byte) (*Definitions, error) {
 		return nil, err
 	}
 	for name, at := range d.c.spans {
-		if _, _, err := decodeRawOrNull(data, at); err != nil {
+		if _, _, err := decodeRawOrNull(d.c.read(at), 0); err != nil {
 			return nil, fmt.Errorf("openapi document: definition %s: %w", name, err)
 		}
 	}
 	return d, nil
 }
 
+// newDefinitions is an empty index, for about n definitions, whose definitions read reads.
+func newDefinitions(read func(span) []byte, n int) *Definitions {
+	return &Definitions{kinds: map[api.GroupVersionKind]*kindSlot{},
+		c: compiler{read: read, spans: make(map[string]span, n), defs: map[string]*Schema{}}}
+}
+
+// add indexes definition name, at, and a kind it declares, in document order.
+func (d *Definitions) add(name string, at span, gvks []rawGVK) {
+	d.c.spans[name] = at
+	for _, g := range gvks {
+		gvk := api.GroupVersionKind{Group: g.Group, Version: g.Version, Kind: g.Kind}
+		// A kind declared by several definitions (DeleteOptions in every group) keeps the
+		// one of the document's own group-version, chosen below, else the first.
+		if k, dup := d.kinds[gvk]; !dup {
+			d.kinds[gvk] = &kindSlot{name: name}
+		} else if ownsKind(name, gvk) {
+			k.name = name
+		}
+	}
+}
+
 // indexDefinitions finds each definition of components.schemas and the kinds it declares,
 // decoding nothing else. data must stay unchanged: definitions are decoded from it later.
 func indexDefinitions(data []byte) (*Definitions, error) {
-	d := &Definitions{kinds: map[api.GroupVersionKind]*kindSlot{},
-		c: compiler{data: data, spans: map[string]int{}, defs: map[string]*Schema{}}}
+	d := newDefinitions(func(at span) []byte { return data[at.off : at.off+at.n] }, bytes.Count(data, []byte{'\n'}))
 	eachDefinition := func(key []byte, v int) (int, error) {
 		name := string(key)
-		d.c.spans[name] = v
 		if isNull(data, v) {
-			return skipValue(data, v)
+			end, err := skipValue(data, v)
+			d.add(name, span{v, end - v}, nil)
+			return end, err
 		}
-		return eachMember(data, v, func(key []byte, v int) (int, error) {
+		var gvks []rawGVK
+		end, err := eachMember(data, v, func(key []byte, v int) (int, error) {
 			if string(key) != "x-kubernetes-group-version-kind" {
 				return skipValue(data, v)
 			}
-			gvks, end, err := decodeGVKs(data, v)
-			for _, g := range gvks {
-				gvk := api.GroupVersionKind{Group: g.Group, Version: g.Version, Kind: g.Kind}
-				// A kind declared by several definitions (DeleteOptions in every group)
-				// keeps the one of the document's own group-version, chosen below, else
-				// the first.
-				if k, dup := d.kinds[gvk]; !dup {
-					d.kinds[gvk] = &kindSlot{name: name}
-				} else if ownsKind(name, gvk) {
-					k.name = name
-				}
-			}
+			var end int
+			var err error
+			gvks, end, err = decodeGVKs(data, v)
 			return end, err
 		})
+		d.add(name, span{v, end - v}, gvks)
+		return end, err
 	}
 	_, err := eachMember(data, 0, func(key []byte, v int) (int, error) {
 		if string(key) != "components" || isNull(data, v) {
@@ -161,10 +177,13 @@ func (d *Definitions) Definition(name string) (*Schema, bool) {
 // are filled, so recursive definitions (JSONSchemaProps) resolve to themselves. A
 // definition is decoded from the document's bytes when first named.
 type compiler struct {
-	data  []byte
-	spans map[string]int // definition name → where its value begins in data
+	read  func(span) []byte // the bytes of a definition's value
+	spans map[string]span   // definition name → where its value is in the document
 	defs  map[string]*Schema
 }
+
+// span is where a definition's value is in its document: n bytes from offset off.
+type span struct{ off, n int }
 
 // raw decodes definition name, nil when the document lacks it.
 func (c *compiler) raw(name string) *rawSchema {
@@ -174,7 +193,7 @@ func (c *compiler) raw(name string) *rawSchema {
 	}
 	// The document was checked when read (ParseDefinitions; the embedded ones by their
 	// test), so a definition that does not decode cannot happen: it would read as absent.
-	r, _, err := decodeRawOrNull(c.data, at)
+	r, _, err := decodeRawOrNull(c.read(at), 0)
 	if err != nil {
 		return nil
 	}

@@ -2,9 +2,12 @@ package schema
 
 import (
 	"encoding/json"
+	"io/fs"
 	"sort"
+	"strings"
 	"sync"
 	"testing"
+	"testing/fstest"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/stretchr/testify/assert"
@@ -61,6 +64,71 @@ func TestCh01_SchemaLazyReadingMatchesEncodingJSON(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestCh01_SchemaIndexesMatchTheDocuments: the index beside each embedded document says
+// what a scan of the document finds (every definition at its place, every kind at its
+// definition), and the definitions read through it are the ones read from the document.
+func TestCh01_SchemaIndexesMatchTheDocuments(t *testing.T) {
+	for _, path := range Paths() {
+		t.Run(path, func(t *testing.T) {
+			name, ok := documentFile(path)
+			require.True(t, ok)
+			idx, err := openAPIFiles.ReadFile(strings.TrimSuffix(name, jsonSuffix) + indexSuffix)
+			require.NoError(t, err, "the index of %s", name)
+			data, _ := Document(path)
+			scanned, err := indexDefinitions(data)
+			require.NoError(t, err)
+			indexed, err := parseIndex(idx, func(at span) []byte { return data[at.off : at.off+at.n] })
+			require.NoError(t, err)
+			assert.Equal(t, scanned.c.spans, indexed.c.spans)
+			assert.Equal(t, kindNames(scanned), kindNames(indexed))
+
+			opened := openDocument(openAPIFiles, name)
+			require.NotNil(t, opened)
+			assert.Equal(t, scanned.c.spans, opened.c.spans, "read through the index")
+			for def := range scanned.c.spans {
+				assert.Empty(t, cmp.Diff(scanned.c.raw(def), opened.c.raw(def)), def)
+			}
+		})
+	}
+}
+
+// kindNames is the definition name of each kind of d.
+func kindNames(d *Definitions) map[api.GroupVersionKind]string {
+	out := map[api.GroupVersionKind]string{}
+	for gvk, k := range d.kinds {
+		out[gvk] = k.name
+	}
+	return out
+}
+
+// TestCh01_SchemaDocumentWithoutUsableIndex: a document whose index is missing or
+// malformed is read whole and scanned instead, with the same result.
+func TestCh01_SchemaDocumentWithoutUsableIndex(t *testing.T) {
+	doc := []byte(testDocument)
+	want, err := indexDefinitions(doc)
+	require.NoError(t, err)
+	for _, tc := range []struct{ name, index string }{
+		{"no index", ""},
+		{"bad offset", "x 10 io.example.v1.Widget\n"},
+		{"no name", "1 2\n"},
+		{"bad kind", "1 2 io.example.v1.Widget example.dev/Widget\n"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			files := fstest.MapFS{"d/a.json": {Data: doc}}
+			if tc.index != "" {
+				files["d/a.index"] = &fstest.MapFile{Data: []byte(tc.index)}
+			}
+			d := openDocument(files, "d/a.json")
+			require.NotNil(t, d)
+			assert.Equal(t, want.c.spans, d.c.spans)
+			w, ok := d.ForKind(widgetGVK)
+			require.True(t, ok)
+			assert.Equal(t, "io.example.v1.Widget", w.Name)
+		})
+	}
+	assert.Nil(t, openDocument(fstest.MapFS{}, "d/a.json"), "no document")
 }
 
 // TestCh01_SchemaDecodeRawMatchesEncodingJSON covers what the embedded documents do not
@@ -174,38 +242,41 @@ func walk(s *Schema, seen map[*Schema]bool) int {
 	return n + walk(s.Items, seen) + walk(s.Values, seen)
 }
 
-// BenchmarkFirstUse is what a kind's first lookup costs in a fresh process: indexing its
-// document, then resolving the kind (Pod resolves most of core/v1; Namespace little).
+// BenchmarkFirstUse is what a kind's first lookup costs in a fresh process: opening its
+// embedded document through the index, then resolving the kind (Pod resolves much of
+// core/v1; Namespace little). "scan" is the same without the index: the whole document
+// copied out of the binary and scanned.
 func BenchmarkFirstUse(b *testing.B) {
 	for _, tc := range []struct{ path, kind string }{{"api/v1", "Namespace"}, {"api/v1", "Pod"}, {"apis/apps/v1", "Deployment"}} {
-		data, ok := Document(tc.path)
-		require.True(b, ok)
+		name, _ := documentFile(tc.path)
 		gv, _ := groupVersionOf(tc.path)
 		gvk := api.GroupVersionKind{Version: gv, Kind: tc.kind}
-		if g, v, ok := cutGroup(gv); ok {
+		if g, v, ok := strings.Cut(gv, "/"); ok {
 			gvk.Group, gvk.Version = g, v
 		}
-		b.Run(tc.path+"/"+tc.kind, func(b *testing.B) {
-			b.ReportAllocs()
-			for b.Loop() {
-				d, err := indexDefinitions(data)
-				if err != nil {
-					b.Fatal(err)
-				}
-				if _, ok := d.ForKind(gvk); !ok {
-					b.Fatal(gvk)
-				}
+		for _, via := range []string{"index", "scan"} {
+			files := fs.FS(openAPIFiles)
+			if via == "scan" {
+				files = withoutIndexes{openAPIFiles}
 			}
-		})
+			b.Run(tc.path+"/"+tc.kind+"/"+via, func(b *testing.B) {
+				b.ReportAllocs()
+				for b.Loop() {
+					if _, ok := openDocument(files, name).ForKind(gvk); !ok {
+						b.Fatal(gvk)
+					}
+				}
+			})
+		}
 	}
 }
 
-// cutGroup splits "apps/v1".
-func cutGroup(gv string) (group, version string, ok bool) {
-	for i := range len(gv) {
-		if gv[i] == '/' {
-			return gv[:i], gv[i+1:], true
-		}
+// withoutIndexes hides the indexes of the embedded documents.
+type withoutIndexes struct{ fs.FS }
+
+func (w withoutIndexes) Open(name string) (fs.File, error) {
+	if strings.HasSuffix(name, indexSuffix) {
+		return nil, fs.ErrNotExist
 	}
-	return "", gv, false
+	return w.FS.Open(name)
 }

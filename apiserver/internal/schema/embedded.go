@@ -19,14 +19,14 @@ type lazyDocument struct {
 
 func (l *lazyDocument) get() *Definitions {
 	l.once.Do(func() {
-		data, ok := Document(l.path)
+		name, ok := documentFile(l.path)
 		if !ok {
 			return
 		}
-		// The documents are pinned (SHA256SUMS) and their test reads each one whole with
-		// ParseDefinitions, so the checks it makes are not repeated at every start. A
-		// document that does not index serves no kinds.
-		l.doc, _ = indexDefinitions(data)
+		// The documents and their indexes are pinned (SHA256SUMS) and their test reads
+		// each one whole with ParseDefinitions, so the checks it makes are not repeated at
+		// every start. A document that cannot be read serves no kinds.
+		l.doc = openDocument(openAPIFiles, name)
 	})
 	return l.doc
 }
