@@ -97,9 +97,38 @@ func decodeString(d []byte, i int, dst *string) (int, error) {
 	}
 	s, end, err := readString(d, i)
 	if err == nil {
-		*dst = string(s)
+		*dst = intern(s)
 	}
 	return end, err
+}
+
+// intern returns the value of a keyword most schemas repeat without allocating it anew.
+func intern(b []byte) string {
+	switch string(b) {
+	case "object":
+		return "object"
+	case "string":
+		return "string"
+	case "array":
+		return "array"
+	case "integer":
+		return "integer"
+	case "boolean":
+		return "boolean"
+	case "number":
+		return "number"
+	case "int32":
+		return "int32"
+	case "int64":
+		return "int64"
+	case "date-time":
+		return "date-time"
+	case "byte":
+		return "byte"
+	case "double":
+		return "double"
+	}
+	return string(b)
 }
 
 // decodeStrings reads an array of strings, or null.
