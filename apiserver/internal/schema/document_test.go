@@ -2,6 +2,7 @@ package schema
 
 import (
 	"encoding/json"
+	"io"
 	"io/fs"
 	"sort"
 	"strings"
@@ -84,6 +85,10 @@ func TestCh01_SchemaIndexesMatchTheDocuments(t *testing.T) {
 			assert.Equal(t, scanned.c.spans, indexed.c.spans)
 			assert.Equal(t, kindNames(scanned), kindNames(indexed))
 
+			f, err := openAPIFiles.Open(name)
+			require.NoError(t, err)
+			_, ok = f.(io.ReaderAt)
+			require.True(t, ok, "an embedded file reads at an offset, so the index is used")
 			opened := openDocument(openAPIFiles, name)
 			require.NotNil(t, opened)
 			assert.Equal(t, scanned.c.spans, opened.c.spans, "read through the index")
