@@ -74,8 +74,11 @@ func (s postStart) mustCreate(ctx context.Context, obj map[string]any) {
 	if res == nil {
 		panic(fmt.Sprintf("apiserver: start-up object %s %s: kind not served", gvk, u.GetName()))
 	}
+	// The object is built for this call (rest.Kind.Bootstrap) and goes to the store as it
+	// is; only its status is kept apart, for the status write below.
 	status, hasStatus := u.Object["status"]
-	rec, err := s.reg.Create(ctx, res, u.GetNamespace(), u.DeepCopy(), false)
+	status = api.DeepCopyJSONValue(status)
+	rec, err := s.reg.Create(ctx, res, u.GetNamespace(), u, false)
 	if err != nil {
 		panic(fmt.Sprintf("apiserver: creating start-up object %s %s: %v", gvk.Kind, u.GetName(), err))
 	}

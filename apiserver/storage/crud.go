@@ -2,7 +2,6 @@ package storage
 
 import (
 	"context"
-	"reflect"
 	"strconv"
 
 	"github.com/informer-lab/informer-lab/api"
@@ -87,7 +86,7 @@ func (s *Store) GuaranteedUpdate(_ context.Context, c *Collection, key string, p
 			return nil
 		}
 		next.SetResourceVersion(strconv.FormatUint(cur.RV, 10))
-		if reflect.DeepEqual(next.Object, cur.Obj.Object) {
+		if mapEqual(next.Object, cur.Obj.Object) {
 			out = cur
 			return nil
 		}

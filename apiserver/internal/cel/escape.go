@@ -1,6 +1,9 @@
 package cel
 
-import "regexp"
+import (
+	"regexp"
+	"sync"
+)
 
 // reservedSymbols are the names Kubernetes escapes as __name__ in CEL (escaping.go).
 var reservedSymbols = map[string]bool{
@@ -10,7 +13,8 @@ var reservedSymbols = map[string]bool{
 	"return": true, "var": true, "void": true, "while": true,
 }
 
-var expandMatcher = regexp.MustCompile(`(__|[-./]|[^a-zA-Z0-9-./_])`)
+// The matchers compile on first use, not at every process start.
+var expandMatcher = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(__|[-./]|[^a-zA-Z0-9-./_])`) })
 
 // Escape turns a property name into the CEL field name Kubernetes uses for it: reserved
 // words become __word__, and "__", ".", "-", "/" become __underscores__, __dot__,
@@ -43,7 +47,7 @@ scan:
 		return ident, true
 	}
 	ok := true
-	out := expandMatcher.ReplaceAllStringFunc(ident, func(s string) string {
+	out := expandMatcher().ReplaceAllStringFunc(ident, func(s string) string {
 		switch s {
 		case "__":
 			return "__underscores__"
@@ -60,12 +64,12 @@ scan:
 	return out, ok
 }
 
-var unexpandMatcher = regexp.MustCompile(`(_{2}[^_]+_{2})`)
+var unexpandMatcher = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(_{2}[^_]+_{2})`) })
 
 // Unescape reverses Escape.
 func Unescape(escaped string) (string, bool) {
 	ok := true
-	out := unexpandMatcher.ReplaceAllStringFunc(escaped, func(s string) string {
+	out := unexpandMatcher().ReplaceAllStringFunc(escaped, func(s string) string {
 		inner := s[2 : len(s)-2]
 		switch inner {
 		case "underscores":

@@ -5,6 +5,7 @@ import (
 	"net/url"
 	"regexp"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/informer-lab/informer-lab/apiserver/internal/validation"
@@ -26,10 +27,17 @@ func (f NamedFormat) celType() *Type     { return FormatType }
 func (f NamedFormat) String() string     { return f.Name }
 func (f NamedFormat) equal(o Value) bool { g, ok := o.(NamedFormat); return ok && f.Name == g.Name }
 
+// The patterns compile on first use, not at every process start.
 var (
-	uuidPattern   = regexp.MustCompile(`(?i)^[0-9a-f]{8}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{12}$`)
-	base64Pattern = regexp.MustCompile(`^(?:[A-Za-z0-9+\/]{4})*(?:[A-Za-z0-9+\/]{2}==|[A-Za-z0-9+\/]{3}=|[A-Za-z0-9+\/]{4})$`)
-	timePattern   = regexp.MustCompile(`^([0-9]{2}):([0-9]{2}):([0-9]{2})(.[0-9]+)?(z|([+-][0-9]{2}:[0-9]{2}))$`)
+	uuidPattern = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?i)^[0-9a-f]{8}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{12}$`)
+	})
+	base64Pattern = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`^(?:[A-Za-z0-9+\/]{4})*(?:[A-Za-z0-9+\/]{2}==|[A-Za-z0-9+\/]{3}=|[A-Za-z0-9+\/]{4})$`)
+	})
+	timePattern = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`^([0-9]{2}):([0-9]{2}):([0-9]{2})(.[0-9]+)?(z|([+-][0-9]{2}:[0-9]{2}))$`)
+	})
 )
 
 const dateTimePatternLen = len(`^([0-9]{2}):([0-9]{2}):([0-9]{2})(.[0-9]+)?(z|([+-][0-9]{2}:[0-9]{2}))$`)
@@ -48,7 +56,7 @@ func isDateTime(s string) bool {
 	if len(parts) < 2 || !isDate(parts[0]) {
 		return false
 	}
-	m := timePattern.FindStringSubmatch(parts[1])
+	m := timePattern().FindStringSubmatch(parts[1])
 	return m != nil && m[1] <= "23" && m[2] <= "59" && m[3] <= "59"
 }
 
@@ -73,13 +81,13 @@ var namedFormats = map[string]NamedFormat{
 		return nil
 	}, 1103},
 	"uuid": {"uuid", func(s string) []string {
-		if !uuidPattern.MatchString(s) {
+		if !uuidPattern().MatchString(s) {
 			return []string{"does not match the UUID format"}
 		}
 		return nil
 	}, len(`(?i)^[0-9a-f]{8}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{12}$`)},
 	"byte": {"byte", func(s string) []string {
-		if !base64Pattern.MatchString(s) {
+		if !base64Pattern().MatchString(s) {
 			return []string{"invalid base64"}
 		}
 		return nil

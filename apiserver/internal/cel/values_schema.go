@@ -9,6 +9,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 )
 
@@ -410,7 +411,8 @@ func hashable(v any) any {
 	return v
 }
 
-var durationPart = regexp.MustCompile(`((\d+)\s*([A-Za-zµ]+))`)
+// durationPart compiles on first use, not at every process start.
+var durationPart = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`((\d+)\s*([A-Za-zµ]+))`) })
 
 // parseSchemaDuration parses a duration as kube-openapi's strfmt.ParseDuration: Go's
 // syntax, or a sequence of <n><unit> with units from ns to weeks.
@@ -424,7 +426,7 @@ func parseSchemaDuration(s string) (time.Duration, error) {
 		time.Minute, time.Hour, 24 * time.Hour, 7 * 24 * time.Hour}
 	var d time.Duration
 	ok := false
-	for _, m := range durationPart.FindAllStringSubmatch(s, -1) {
+	for _, m := range durationPart().FindAllStringSubmatch(s, -1) {
 		n, err := strconv.Atoi(m[2])
 		if err != nil {
 			return 0, err

@@ -6,6 +6,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"unicode"
 	"unicode/utf8"
 )
@@ -54,11 +55,12 @@ type param struct {
 
 const eof = -1
 
+// The patterns compile on first use, not at every process start.
 var (
 	errSyntax      = errors.New("invalid syntax")
-	dictKey        = regexp.MustCompile(`^'([^']*)'$`)
-	sliceOperator  = regexp.MustCompile(`^(-?[\d]*)(:-?[\d]*)?(:-?[\d]*)?$`)
-	filterOperator = regexp.MustCompile(`^([^!<>=]+)([!<>=]+)(.+?)$`)
+	dictKey        = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^'([^']*)'$`) })
+	sliceOperator  = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^(-?[\d]*)(:-?[\d]*)?(:-?[\d]*)?$`) })
+	filterOperator = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^([^!<>=]+)([!<>=]+)(.+?)$`) })
 )
 
 type parser struct {
@@ -245,7 +247,7 @@ loop:
 		cur.nodes = append(cur.nodes, u)
 		return p.parseInsideAction(cur)
 	}
-	if m := dictKey.FindStringSubmatch(text); m != nil {
+	if m := dictKey().FindStringSubmatch(text); m != nil {
 		l, err := parseAction("." + m[1])
 		if err != nil {
 			return err
@@ -253,7 +255,7 @@ loop:
 		cur.nodes = append(cur.nodes, l.nodes...)
 		return p.parseInsideAction(cur)
 	}
-	m := sliceOperator.FindStringSubmatch(text)
+	m := sliceOperator().FindStringSubmatch(text)
 	if m == nil {
 		return fmt.Errorf("invalid array index %s", text)
 	}
@@ -313,7 +315,7 @@ loop:
 	text := p.consume()
 	text = text[:len(text)-2]
 	f := &node{typ: nodeFilter}
-	if m := filterOperator.FindStringSubmatch(text); m == nil {
+	if m := filterOperator().FindStringSubmatch(text); m == nil {
 		l, err := parseAction(text)
 		if err != nil {
 			return err

@@ -6,9 +6,11 @@
 //
 // The contract:
 //
-//  1. Nothing is read at start-up. ForKind parses the document of a kind's group-version
-//     on its first call, once, and is safe for concurrent use; Paths alone maps
-//     group-versions to documents.
+//  1. Nothing is read at start-up. ForKind indexes the document of a kind's group-version
+//     on its first call, once (where each definition is and which kinds it declares), and
+//     decodes and resolves the kind's definition, and what it references, on the kind's
+//     first call; it is safe for concurrent use. Paths alone maps group-versions to
+//     documents.
 //  2. ForKind returns the definition whose x-kubernetes-group-version-kind names the kind.
 //     $refs, plain or wrapped in a one-element allOf, resolve to the shared node of the
 //     definition, so recursive definitions are finite graphs. Nodes never change.

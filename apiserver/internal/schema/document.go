@@ -1,18 +1,26 @@
 package schema
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"strings"
+	"sync"
+	"sync/atomic"
 
 	"github.com/informer-lab/informer-lab/api"
 )
 
 // The reading of one OpenAPI v3 document (kube-openapi's spec3.OpenAPI, as served at
-// /openapi/v3/apis/<group>/<version>) into resolved Schema nodes.
+// /openapi/v3/apis/<group>/<version>) into resolved Schema nodes. Reading a document only
+// indexes it: where each definition's bytes are and which kinds each declares. A kind's
+// definition, and what it references, is decoded and resolved on its first lookup: the
+// server's start-up needs a few small kinds of a few documents, not every definition of
+// them (core/v1 alone is 430 kB).
 
 // rawSchema holds the keywords of a schema object that decoding needs; descriptions,
-// defaults and the rest are skipped by encoding/json without being stored.
+// defaults and the rest are passed over unread. decodeRaw fills it; the tags say which
+// keyword each field holds, as encoding/json would read it.
 type rawSchema struct {
 	Ref                  string                `json:"$ref"`
 	Type                 string                `json:"type"`
@@ -26,42 +34,110 @@ type rawSchema struct {
 	AnyOf                []*rawSchema          `json:"anyOf"`
 	PreserveUnknown      bool                  `json:"x-kubernetes-preserve-unknown-fields"`
 	IntOrString          bool                  `json:"x-kubernetes-int-or-string"`
-	GVKs                 []struct {
-		Group   string `json:"group"`
-		Version string `json:"version"`
-		Kind    string `json:"kind"`
-	} `json:"x-kubernetes-group-version-kind"`
+	GVKs                 []rawGVK              `json:"x-kubernetes-group-version-kind"`
 }
 
-// Definitions is one parsed OpenAPI v3 document: its definitions, resolved, and the kinds
-// they declare.
+// rawGVK is one entry of x-kubernetes-group-version-kind.
+type rawGVK struct {
+	Group   string `json:"group"`
+	Version string `json:"version"`
+	Kind    string `json:"kind"`
+}
+
+// Definitions is one OpenAPI v3 document: its definitions, resolved on first use, and the
+// kinds they declare. It is safe for concurrent use; the nodes it returns never change.
 type Definitions struct {
-	defs  map[string]*Schema
-	kinds map[api.GroupVersionKind]*Schema
+	kinds map[api.GroupVersionKind]*kindSlot // fixed once indexed
+
+	mu sync.Mutex // held while resolving: a node is complete before any caller sees it
+	c  compiler
+}
+
+// kindSlot is a kind's definition: its name, and its node once resolved.
+type kindSlot struct {
+	name string
+	node atomic.Pointer[Schema]
 }
 
 // ParseDefinitions reads an OpenAPI v3 document and resolves every definition of its
 // components.schemas. A $ref to a definition the document lacks resolves to KindAny.
+// It checks the whole document first, so that text that is not JSON, or a keyword of the
+// wrong type in any definition, is an error here rather than a surprise on first use.
 func ParseDefinitions(data []byte) (*Definitions, error) {
-	var doc struct {
-		Components struct {
-			Schemas map[string]*rawSchema `json:"schemas"`
-		} `json:"components"`
+	if !json.Valid(data) {
+		var v any
+		return nil, fmt.Errorf("openapi document: %w", json.Unmarshal(data, &v))
 	}
-	if err := json.Unmarshal(data, &doc); err != nil {
-		return nil, fmt.Errorf("openapi document: %w", err)
+	d, err := indexDefinitions(data)
+	if err != nil {
+		return nil, err
 	}
-	c := compiler{raw: doc.Components.Schemas, defs: make(map[string]*Schema, len(doc.Components.Schemas))}
-	d := &Definitions{defs: c.defs, kinds: map[api.GroupVersionKind]*Schema{}}
-	for name := range c.raw {
-		s := c.named(name)
-		for _, gvk := range s.GVKs {
-			// A kind declared by several definitions (DeleteOptions in every group) keeps
-			// the one of the document's own group-version, chosen below, else any.
-			if _, dup := d.kinds[gvk]; !dup || ownsKind(name, gvk) {
-				d.kinds[gvk] = s
-			}
+	for name, at := range d.c.spans {
+		if _, _, err := decodeRawOrNull(d.c.read(at), 0); err != nil {
+			return nil, fmt.Errorf("openapi document: definition %s: %w", name, err)
 		}
+	}
+	return d, nil
+}
+
+// newDefinitions is an empty index, for about n definitions, whose definitions read reads.
+func newDefinitions(read func(span) []byte, n int) *Definitions {
+	return &Definitions{kinds: map[api.GroupVersionKind]*kindSlot{},
+		c: compiler{read: read, spans: make(map[string]span, n), defs: map[string]*Schema{}}}
+}
+
+// add indexes definition name, at, and a kind it declares, in document order.
+func (d *Definitions) add(name string, at span, gvks []rawGVK) {
+	d.c.spans[name] = at
+	for _, g := range gvks {
+		gvk := api.GroupVersionKind{Group: g.Group, Version: g.Version, Kind: g.Kind}
+		// A kind declared by several definitions (DeleteOptions in every group) keeps the
+		// one of the document's own group-version, chosen below, else the first.
+		if k, dup := d.kinds[gvk]; !dup {
+			d.kinds[gvk] = &kindSlot{name: name}
+		} else if ownsKind(name, gvk) {
+			k.name = name
+		}
+	}
+}
+
+// indexDefinitions finds each definition of components.schemas and the kinds it declares,
+// decoding nothing else. data must stay unchanged: definitions are decoded from it later.
+func indexDefinitions(data []byte) (*Definitions, error) {
+	d := newDefinitions(func(at span) []byte { return data[at.off : at.off+at.n] }, bytes.Count(data, []byte{'\n'}))
+	eachDefinition := func(key []byte, v int) (int, error) {
+		name := string(key)
+		if isNull(data, v) {
+			end, err := skipValue(data, v)
+			d.add(name, span{v, end - v}, nil)
+			return end, err
+		}
+		var gvks []rawGVK
+		end, err := eachMember(data, v, func(key []byte, v int) (int, error) {
+			if string(key) != "x-kubernetes-group-version-kind" {
+				return skipValue(data, v)
+			}
+			var end int
+			var err error
+			gvks, end, err = decodeGVKs(data, v)
+			return end, err
+		})
+		d.add(name, span{v, end - v}, gvks)
+		return end, err
+	}
+	_, err := eachMember(data, 0, func(key []byte, v int) (int, error) {
+		if string(key) != "components" || isNull(data, v) {
+			return skipValue(data, v)
+		}
+		return eachMember(data, v, func(key []byte, v int) (int, error) {
+			if string(key) != "schemas" || isNull(data, v) {
+				return skipValue(data, v)
+			}
+			return eachMember(data, v, eachDefinition)
+		})
+	})
+	if err != nil {
+		return nil, err
 	}
 	return d, nil
 }
@@ -73,21 +149,55 @@ func ownsKind(name string, gvk api.GroupVersionKind) bool {
 
 // ForKind finds the definition whose x-kubernetes-group-version-kind names gvk.
 func (d *Definitions) ForKind(gvk api.GroupVersionKind) (*Schema, bool) {
-	s, ok := d.kinds[gvk]
-	return s, ok
+	k := d.kinds[gvk]
+	if k == nil {
+		return nil, false
+	}
+	if s := k.node.Load(); s != nil {
+		return s, true
+	}
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	s := d.c.named(k.name)
+	k.node.Store(s)
+	return s, true
 }
 
-// Definition finds a definition by name (io.k8s.api.core.v1.Container).
+// Definition finds a definition of the document by name (io.k8s.api.core.v1.Container).
 func (d *Definitions) Definition(name string) (*Schema, bool) {
-	s, ok := d.defs[name]
-	return s, ok
+	if _, ok := d.c.spans[name]; !ok {
+		return nil, false
+	}
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	return d.c.named(name), true
 }
 
 // compiler turns raw schemas into Schema nodes. Named definitions are created before they
-// are filled, so recursive definitions (JSONSchemaProps) resolve to themselves.
+// are filled, so recursive definitions (JSONSchemaProps) resolve to themselves. A
+// definition is decoded from the document's bytes when first named.
 type compiler struct {
-	raw  map[string]*rawSchema
-	defs map[string]*Schema
+	read  func(span) []byte // the bytes of a definition's value
+	spans map[string]span   // definition name → where its value is in the document
+	defs  map[string]*Schema
+}
+
+// span is where a definition's value is in its document: n bytes from offset off.
+type span struct{ off, n int }
+
+// raw decodes definition name, nil when the document lacks it.
+func (c *compiler) raw(name string) *rawSchema {
+	at, ok := c.spans[name]
+	if !ok {
+		return nil
+	}
+	// The document was checked when read (ParseDefinitions; the embedded ones by their
+	// test), so a definition that does not decode cannot happen: it would read as absent.
+	r, _, err := decodeRawOrNull(c.read(at), 0)
+	if err != nil {
+		return nil
+	}
+	return r
 }
 
 const refPrefix = "#/components/schemas/"
@@ -98,7 +208,7 @@ func (c *compiler) named(name string) *Schema {
 	}
 	s := &Schema{Name: name}
 	c.defs[name] = s
-	if r := c.raw[name]; r != nil {
+	if r := c.raw(name); r != nil {
 		c.fill(s, r, name)
 	}
 	return s
@@ -195,11 +305,11 @@ func additional(raw json.RawMessage) *rawSchema {
 	if len(raw) == 0 || raw[0] != '{' {
 		return nil
 	}
-	var r rawSchema
-	if json.Unmarshal(raw, &r) != nil {
+	r, _, err := decodeRaw(raw, 0)
+	if err != nil {
 		return nil
 	}
-	return &r
+	return r
 }
 
 // isStringOrNumber recognises Quantity's shape: oneOf a string and a number.

@@ -10,10 +10,11 @@ import (
 // openAPIFiles holds the OpenAPI v3 documents kube-apiserver v1.36 publishes for the
 // group-versions we serve, one file per document named after its URL path with "/"
 // spelled "__" (openapi/apis__apps__v1.json is /openapi/v3/apis/apps/v1). Each holds
-// components.schemas only, with empty paths. tools/cmd/openapi-gen writes them and
-// openapi/SHA256SUMS (make schemas); the test of this package checks them against it.
+// components.schemas only, with empty paths, and has an index beside it (index.go).
+// tools/cmd/openapi-gen writes them and openapi/SHA256SUMS (make schemas); the test of
+// this package checks them against it.
 //
-//go:embed openapi/*.json
+//go:embed openapi/*.json openapi/*.index
 var openAPIFiles embed.FS
 
 const (
@@ -60,11 +61,8 @@ func readFile(name string) []byte {
 // paths: the server adds its own operations. The bytes are a fresh copy on every call,
 // so cache them rather than call Document per request.
 func Document(path string) (doc []byte, ok bool) {
-	if path == "" || strings.Contains(path, "__") || notDocuments[path+jsonSuffix] {
-		return nil, false
-	}
-	name := openAPIDir + "/" + strings.ReplaceAll(path, "/", "__") + jsonSuffix
-	if !fs.ValidPath(name) {
+	name, ok := documentFile(path)
+	if !ok {
 		return nil, false
 	}
 	doc, err := openAPIFiles.ReadFile(name)
@@ -72,6 +70,15 @@ func Document(path string) (doc []byte, ok bool) {
 		return nil, false
 	}
 	return doc, true
+}
+
+// documentFile is the embedded file of the document at path, if path can name one.
+func documentFile(path string) (string, bool) {
+	if path == "" || strings.Contains(path, "__") || notDocuments[path+jsonSuffix] {
+		return "", false
+	}
+	name := openAPIDir + "/" + strings.ReplaceAll(path, "/", "__") + jsonSuffix
+	return name, fs.ValidPath(name)
 }
 
 // Paths mirrors the keys of the index OpenAPIService.HandleDiscovery serves at /openapi/v3

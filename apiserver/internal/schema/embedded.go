@@ -9,8 +9,8 @@ import (
 
 // The embedded documents, one per group-version, each parsed on first use.
 
-// lazyDocument parses one embedded document once, on the first ForKind of its
-// group-version.
+// lazyDocument indexes one embedded document once, on the first ForKind of its
+// group-version; each kind's definition is then resolved on its own first use.
 type lazyDocument struct {
 	path string
 	once sync.Once
@@ -19,12 +19,14 @@ type lazyDocument struct {
 
 func (l *lazyDocument) get() *Definitions {
 	l.once.Do(func() {
-		data, ok := Document(l.path)
+		name, ok := documentFile(l.path)
 		if !ok {
 			return
 		}
-		// A document that does not parse serves no kinds; its test fails loudly instead.
-		l.doc, _ = ParseDefinitions(data)
+		// The documents and their indexes are pinned (SHA256SUMS) and their test reads
+		// each one whole with ParseDefinitions, so the checks it makes are not repeated at
+		// every start. A document that cannot be read serves no kinds.
+		l.doc = openDocument(openAPIFiles, name)
 	})
 	return l.doc
 }

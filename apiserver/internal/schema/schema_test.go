@@ -234,7 +234,8 @@ func TestCh01_SchemaInlineStructsMatchTheDocuments(t *testing.T) {
 	}
 }
 
-// BenchmarkParseDefinitions is the one-time cost of a group-version's first ForKind.
+// BenchmarkParseDefinitions is the cost of reading a whole document checked, as the tests
+// do; a kind's first ForKind costs what BenchmarkFirstUse measures.
 func BenchmarkParseDefinitions(b *testing.B) {
 	for _, path := range []string{"api/v1", "apis/apps/v1"} {
 		data, ok := Document(path)

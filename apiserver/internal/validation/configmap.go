@@ -49,7 +49,7 @@ func configMapKeyCauses(bag, key string) []api.StatusCause {
 	if len(key) > dns1123SubdomainMaxLen {
 		msgs = append(msgs, fmt.Sprintf("must be no more than %d characters", dns1123SubdomainMaxLen))
 	}
-	if !configMapKeyRegexp.MatchString(key) {
+	if !matchConfigMapKey(key) {
 		msgs = append(msgs, regexError(configMapKeyErrMsg, configMapKeyFmt, "key.name", "KEY_NAME", "key-name"))
 	}
 	switch {

@@ -3,7 +3,6 @@ package validation
 import (
 	"fmt"
 	"math/rand/v2"
-	"regexp"
 	"strings"
 )
 
@@ -31,14 +30,6 @@ const (
 	maxConfigMapSize = 1024 * 1024
 )
 
-var (
-	dns1123LabelRegexp     = regexp.MustCompile("^" + dns1123LabelFmt + "$")
-	dns1123SubdomainRegexp = regexp.MustCompile("^" + dns1123SubdomainFmt + "$")
-	labelKeyRegexp         = regexp.MustCompile("^" + labelKeyFmt + "$")
-	labelValueRegexp       = regexp.MustCompile("^" + labelValueFmt + "$")
-	configMapKeyRegexp     = regexp.MustCompile("^" + configMapKeyFmt + "$")
-)
-
 // regexError mirrors validation.RegexError, including its double space between examples.
 func regexError(msg, re string, examples ...string) string {
 	if len(examples) == 0 {
@@ -62,8 +53,8 @@ func isDNS1123Label(v string) []string {
 	if len(v) > dns1123LabelMaxLength {
 		errs = append(errs, fmt.Sprintf("must be no more than %d characters", dns1123LabelMaxLength))
 	}
-	if !dns1123LabelRegexp.MatchString(v) {
-		if dns1123SubdomainRegexp.MatchString(v) {
+	if !matchDNS1123Label(v) {
+		if matchDNS1123Subdomain(v) {
 			errs = append(errs, "must not contain dots")
 		} else {
 			errs = append(errs, regexError(dns1123LabelErrMsg, dns1123LabelFmt, "my-name", "123-abc"))
@@ -79,7 +70,7 @@ func isDNS1123Subdomain(v, unit string) []string {
 	if len(v) > dns1123SubdomainMaxLen {
 		errs = append(errs, fmt.Sprintf("must be no more than %d %s", dns1123SubdomainMaxLen, unit))
 	}
-	if !dns1123SubdomainRegexp.MatchString(v) {
+	if !matchDNS1123Subdomain(v) {
 		errs = append(errs, regexError(dns1123SubdomainErrMsg, dns1123SubdomainFmt, "example.com"))
 	}
 	return errs
@@ -113,7 +104,7 @@ func isQualifiedName(v string) []string {
 	} else if len(name) > labelKeyMaxLength {
 		errs = append(errs, fmt.Sprintf("name part must be no more than %d bytes", labelKeyMaxLength))
 	}
-	if !labelKeyRegexp.MatchString(name) {
+	if !matchLabelKey(name) {
 		errs = append(errs, "name part "+regexError(labelKeyErrMsg, labelKeyFmt, "MyName", "my.name", "123-abc"))
 	}
 	return errs
@@ -125,7 +116,7 @@ func isLabelValue(v string) []string {
 	if len(v) > labelValueMaxLen {
 		errs = append(errs, fmt.Sprintf("must be no more than %d bytes", labelValueMaxLen))
 	}
-	if !labelValueRegexp.MatchString(v) {
+	if !matchLabelValue(v) {
 		errs = append(errs, regexError(labelValueErrMsg, labelValueFmt, "MyValue", "my_value", "12345"))
 	}
 	return errs

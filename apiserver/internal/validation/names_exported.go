@@ -1,16 +1,11 @@
 package validation
 
-import (
-	"fmt"
-	"regexp"
-)
+import "fmt"
 
 const (
 	dns1035LabelFmt    = "[a-z]([-a-z0-9]*[a-z0-9])?"
 	dns1035LabelErrMsg = "a DNS-1035 label must consist of lower case alphanumeric characters or '-', start with an alphabetic character, and end with an alphanumeric character"
 )
-
-var dns1035LabelRegexp = regexp.MustCompile("^" + dns1035LabelFmt + "$")
 
 // IsDNS1035Label mirrors validation.IsDNS1035Label in k8s.io/apimachinery: the rule of a
 // custom resource's plural, singular, short names and version names.
@@ -19,7 +14,7 @@ func IsDNS1035Label(v string) []string {
 	if len(v) > dns1123LabelMaxLength {
 		errs = append(errs, fmt.Sprintf("must be no more than %d characters", dns1123LabelMaxLength))
 	}
-	if !dns1035LabelRegexp.MatchString(v) {
+	if !matchDNS1035Label(v) {
 		errs = append(errs, regexError(dns1035LabelErrMsg, dns1035LabelFmt, "my-name", "abc-123"))
 	}
 	return errs

@@ -118,5 +118,5 @@ func buildCustomResource() ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	return encodeDocument(schemas)
+	return encodeDocument(schemas, nil)
 }

@@ -32,11 +32,13 @@ func generate() (map[string][]byte, error) {
 		for n := range schemas {
 			inV3[n] = true
 		}
-		doc, err := encodeDocument(schemas)
+		index := newIndexWriter(gv.fileName())
+		doc, err := encodeDocument(schemas, index)
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", gv.path, err)
 		}
 		files[gv.fileName()] = doc
+		files[indexName(gv.fileName())] = index.buf.Bytes()
 	}
 	only, err := buildSwaggerOnly(namer.GetDefinitionName, inV3)
 	if err != nil {
@@ -78,8 +80,9 @@ const header = `{"openapi":"3.0.0","info":{"title":"Kubernetes","version":"unver
 
 // encodeDocument writes the OpenAPI 3.0 document with one schema per line, in name
 // order, each schema as compact JSON with sorted keys and no HTML escaping: the file
-// stays small, and a regenerated file diffs one definition per line.
-func encodeDocument(schemas map[string]*spec.Schema) ([]byte, error) {
+// stays small, and a regenerated file diffs one definition per line. index, when not nil,
+// gets each definition.
+func encodeDocument(schemas map[string]*spec.Schema, index *indexWriter) ([]byte, error) {
 	names := make([]string, 0, len(schemas))
 	for n := range schemas {
 		names = append(names, n)
@@ -99,6 +102,11 @@ func encodeDocument(schemas map[string]*spec.Schema) ([]byte, error) {
 		}
 		buf.WriteString(strconv.Quote(n))
 		buf.WriteByte(':')
+		if index != nil {
+			if err := index.add(n, buf.Len(), body); err != nil {
+				return nil, err
+			}
+		}
 		buf.Write(body)
 	}
 	buf.WriteString("\n}}}\n")

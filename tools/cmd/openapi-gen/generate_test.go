@@ -7,6 +7,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"sort"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -178,4 +179,45 @@ func withoutDefaults(s any) any {
 		}
 	}
 	return out
+}
+
+// TestCh01_IndexLocatesEachDefinition: every line of a document's index names a
+// definition whose value is the bytes at its offset and length, with the kinds it
+// declares; and every definition has its line.
+func TestCh01_IndexLocatesEachDefinition(t *testing.T) {
+	files, err := generate()
+	require.NoError(t, err)
+	for _, gv := range groupVersions {
+		doc, idx := files[gv.fileName()], files[indexName(gv.fileName())]
+		require.NotEmpty(t, idx, gv.path)
+		var parsed struct {
+			Components struct {
+				Schemas map[string]json.RawMessage `json:"schemas"`
+			} `json:"components"`
+		}
+		require.NoError(t, json.Unmarshal(doc, &parsed), gv.path)
+		seen := 0
+		for _, line := range strings.Split(strings.TrimSuffix(string(idx), "\n"), "\n")[1:] {
+			fields := strings.Fields(line)
+			require.GreaterOrEqual(t, len(fields), 3, line)
+			off, err := strconv.Atoi(fields[0])
+			require.NoError(t, err, line)
+			n, err := strconv.Atoi(fields[1])
+			require.NoError(t, err, line)
+			want, ok := parsed.Components.Schemas[fields[2]]
+			require.True(t, ok, line)
+			assert.Equal(t, string(want), string(doc[off:off+n]), line)
+			var kinds struct {
+				GVKs []struct{ Group, Version, Kind string } `json:"x-kubernetes-group-version-kind"`
+			}
+			require.NoError(t, json.Unmarshal(want, &kinds))
+			var wantKinds []string
+			for _, g := range kinds.GVKs {
+				wantKinds = append(wantKinds, g.Group+"/"+g.Version+"/"+g.Kind)
+			}
+			assert.Equal(t, strings.Join(wantKinds, " "), strings.Join(fields[3:], " "), line)
+			seen++
+		}
+		assert.Equal(t, len(parsed.Components.Schemas), seen, gv.path)
+	}
 }

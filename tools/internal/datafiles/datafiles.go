@@ -25,9 +25,9 @@ func SHA256Sums(files map[string][]byte) []byte {
 	return buf.Bytes()
 }
 
-// Write makes dir hold exactly files among its *.json files and SHA256SUMS: the *.json file
-// of a document or package no longer generated is removed, so the directory the main module
-// embeds never disagrees with SHA256SUMS.
+// Write makes dir hold exactly files among its *.json and *.index files and SHA256SUMS: the
+// file of a document or package no longer generated is removed, so the directory the main
+// module embeds never disagrees with SHA256SUMS.
 func Write(dir string, files map[string][]byte) error {
 	for name := range files {
 		if name == "" || name == "." || name == ".." || strings.ContainsAny(name, `/\`) {
@@ -41,6 +41,11 @@ func Write(dir string, files map[string][]byte) error {
 	if err != nil {
 		return err
 	}
+	indexes, err := filepath.Glob(filepath.Join(dir, "*.index"))
+	if err != nil {
+		return err
+	}
+	old = append(old, indexes...)
 	for _, path := range old {
 		if _, keep := files[filepath.Base(path)]; !keep {
 			if err := os.Remove(path); err != nil {

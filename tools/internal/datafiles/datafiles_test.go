@@ -42,6 +42,8 @@ func TestWrite(t *testing.T) {
 			after: []string{"SHA256SUMS", "a.json"}},
 		{name: "stale json removed, other files kept", before: []string{"old.json", "a.json", "notes.txt"},
 			files: map[string][]byte{"a.json": []byte("{}")}, after: []string{"a.json", "notes.txt"}},
+		{name: "stale index removed", before: []string{"old.json", "old.index", "a.index"},
+			files: map[string][]byte{"a.json": []byte("{}"), "a.index": []byte("#")}, after: []string{"a.index", "a.json"}},
 		{name: "a path is refused", before: []string{"old.json"}, files: map[string][]byte{"sub/a.json": nil},
 			after: []string{"old.json"}, wantErr: true},
 		{name: "dot dot is refused", files: map[string][]byte{"..": nil}, wantErr: true},

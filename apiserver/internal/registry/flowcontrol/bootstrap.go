@@ -54,14 +54,27 @@ type named struct {
 	spec map[string]any
 }
 
-// mandatoryFlowSchemaSpecs are the fixed specs of the mandatory FlowSchemas.
-func mandatoryFlowSchemaSpecs() map[string]map[string]any {
-	return map[string]map[string]any{"exempt": exemptFlowSchema().spec, "catch-all": catchAllFlowSchema().spec}
+// mandatoryFlowSchemaSpec is the fixed spec of the mandatory FlowSchema name, if it is
+// one; built only then, since every FlowSchema's validation asks.
+func mandatoryFlowSchemaSpec(name string) (map[string]any, bool) {
+	switch name {
+	case "exempt":
+		return exemptFlowSchema().spec, true
+	case "catch-all":
+		return catchAllFlowSchema().spec, true
+	}
+	return nil, false
 }
 
-// mandatoryPriorityLevelSpecs are the fixed specs of the mandatory priority levels.
-func mandatoryPriorityLevelSpecs() map[string]map[string]any {
-	return map[string]map[string]any{"exempt": exemptPriorityLevel().spec, "catch-all": catchAllPriorityLevel().spec}
+// mandatoryPriorityLevelSpec is mandatoryFlowSchemaSpec for the mandatory priority levels.
+func mandatoryPriorityLevelSpec(name string) (map[string]any, bool) {
+	switch name {
+	case "exempt":
+		return exemptPriorityLevel().spec, true
+	case "catch-all":
+		return catchAllPriorityLevel().spec, true
+	}
+	return nil, false
 }
 
 func priorityLevels() []named {

@@ -26,7 +26,7 @@ func FlowSchemas() rest.Kind {
 func (flowSchemaStrategy) Validate(obj *api.Unstructured) []api.StatusCause {
 	spec := child(obj.Object, "spec")
 	causes := flowSchemaSpecCauses(obj.GetName(), spec)
-	if want, mandatory := mandatoryFlowSchemaSpecs()[obj.GetName()]; mandatory && !reflect.DeepEqual(spec, want) {
+	if want, mandatory := mandatoryFlowSchemaSpec(obj.GetName()); mandatory && !reflect.DeepEqual(spec, want) {
 		causes = append(causes, validation.InvalidRaw("spec", internalText(spec, &internalFlowSchemaSpec{}), fmt.Sprintf("spec of '%s' must equal the fixed value", obj.GetName())))
 	}
 	return append(causes, conditionCauses(obj.Object)...)

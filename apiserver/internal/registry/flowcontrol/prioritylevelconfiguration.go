@@ -46,7 +46,7 @@ func (priorityLevelStrategy) Validate(obj *api.Unstructured) []api.StatusCause {
 	}
 	spec := child(obj.Object, "spec")
 	causes = append(causes, priorityLevelSpecCauses(obj.GetName(), spec)...)
-	if want, mandatory := mandatoryPriorityLevelSpecs()[obj.GetName()]; mandatory {
+	if want, mandatory := mandatoryPriorityLevelSpec(obj.GetName()); mandatory {
 		have, detail := spec, fmt.Sprintf("spec of '%s' must equal the fixed value", obj.GetName())
 		if obj.GetName() == "exempt" { // its exempt member may change
 			have = shallowWith(spec, "exempt", want["exempt"])

@@ -44,7 +44,8 @@ type Kind struct {
 	// Bootstrap returns the objects of this kind a fresh kube-apiserver creates in its
 	// post-start hooks (the system PriorityClasses, the bootstrap RBAC roles and bindings,
 	// the default FlowSchemas, the built-in APIServices, …), as JSON trees with apiVersion
-	// and kind. Nil for none.
+	// and kind, built afresh on every call and sharing nothing: the caller stores them as
+	// they are. Nil for none.
 	Bootstrap func() []map[string]any
 	// Conversions are the further versions the kind is served at, each converted to and
 	// from Version (autoscaling/v1 HorizontalPodAutoscalers beside the stored v2).
