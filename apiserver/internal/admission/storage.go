@@ -74,8 +74,8 @@ func (StorageObjectInUseProtection) Handles(op Operation) bool { return op == Cr
 
 // protectionFinalizers are the finalizers by resource.
 var protectionFinalizers = map[api.GroupResource]string{
-	{Resource: "persistentvolumes"}:                             "kubernetes.io/pv-protection",
-	{Resource: "persistentvolumeclaims"}:                        "kubernetes.io/pvc-protection",
+	{Resource: "persistentvolumes"}:                                "kubernetes.io/pv-protection",
+	{Resource: "persistentvolumeclaims"}:                           "kubernetes.io/pvc-protection",
 	{Group: "storage.k8s.io", Resource: "volumeattributesclasses"}: "kubernetes.io/vac-protection",
 }
 
