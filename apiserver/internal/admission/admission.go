@@ -68,8 +68,9 @@ func (a *Attributes) list(group, resource, ns string) []*api.Unstructured {
 func forbidden(a *Attributes, err error) error {
 	name := a.Name
 	if name == "" && a.Object != nil {
-		if name = a.Object.GetName(); name == "" {
-			name = a.Object.GetGenerateName()
+		// Name is "" in the mutating phase of a create whose name is still to be made.
+		if name = a.Object.GetGenerateName(); name == "" {
+			name = a.Object.GetName()
 		}
 	}
 	if name == "" {
@@ -130,6 +131,8 @@ var DefaultOnPlugins = []string{
 // implemented are this simulator's plugins by name.
 var implemented = map[string]Interface{
 	"NamespaceLifecycle":           NamespaceLifecycle{},
+	"LimitRanger":                  LimitRanger{},
+	"ResourceQuota":                ResourceQuota{},
 	"ServiceAccount":               ServiceAccount{},
 	"TaintNodesByCondition":        TaintNodesByCondition{},
 	"Priority":                     Priority{},
