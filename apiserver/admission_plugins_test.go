@@ -65,7 +65,7 @@ func TestCh01_Admission_FreshNamespacePodDefaults(t *testing.T) {
 			map[string]any{"configMap": map[string]any{"items": []any{map[string]any{"key": "ca.crt", "path": "ca.crt"}}, "name": "kube-root-ca.crt"}},
 			map[string]any{"downwardAPI": map[string]any{"items": []any{map[string]any{"fieldRef": map[string]any{"apiVersion": "v1", "fieldPath": "metadata.namespace"}, "path": "namespace"}}}},
 		}}}},
-		"mounts": []any{map[string]any{"mountPath": "/var/run/secrets/kubernetes.io/serviceaccount", "name": volName, "readOnly": true}},
+		"mounts":   []any{map[string]any{"mountPath": "/var/run/secrets/kubernetes.io/serviceaccount", "name": volName, "readOnly": true}},
 		"qosClass": "BestEffort",
 	}
 	got := map[string]any{"mounts": spec["containers"].([]any)[0].(map[string]any)["volumeMounts"],
