@@ -169,3 +169,51 @@ func TestCh01_Admission_ResourceQuotaStopsThePodThatExceedsIt(t *testing.T) {
 	c.get("/api/v1/namespaces/rq/resourcequotas/rq").decode(t, &q)
 	assert.Equal(t, map[string]any{"count/configmaps": "1", "pods": "1", "requests.cpu": "600m"}, q["status"].(map[string]any)["used"])
 }
+
+// TestCh01_Admission_RestrictedLabelRefusesPrivilegedPod: PodSecurity's enforce label
+// refuses a privileged pod with the reference's list of failed checks, its warn label
+// warns of a pod and of a Deployment's template, and a bad label value is refused on the
+// namespace.
+func TestCh01_Admission_RestrictedLabelRefusesPrivilegedPod(t *testing.T) {
+	_, c := newServer(t, Options{StrictServiceAccounts: true})
+	nsWithLabels := func(name string, labels map[string]any) response {
+		return c.do("POST", "/api/v1/namespaces", map[string]any{"apiVersion": "v1", "kind": "Namespace", "metadata": map[string]any{"name": name, "labels": labels}})
+	}
+	require.Equal(t, http.StatusCreated, nsWithLabels("restricted", map[string]any{"pod-security.kubernetes.io/enforce": "restricted"}).code)
+	r := c.do("POST", "/api/v1/namespaces/restricted/serviceaccounts", map[string]any{"apiVersion": "v1", "kind": "ServiceAccount", "metadata": map[string]any{"name": "default"}})
+	require.Equal(t, http.StatusCreated, r.code)
+	priv := map[string]any{"apiVersion": "v1", "kind": "Pod", "metadata": map[string]any{"name": "priv"}, "spec": map[string]any{"hostNetwork": true,
+		"containers": []any{map[string]any{"name": "c", "image": "x", "securityContext": map[string]any{"privileged": true},
+			"ports": []any{map[string]any{"containerPort": 80, "hostPort": 80}}}},
+		"volumes": []any{map[string]any{"name": "h", "hostPath": map[string]any{"path": "/"}}}}}
+	r = c.do("POST", "/api/v1/namespaces/restricted/pods", priv)
+	require.Equal(t, http.StatusForbidden, r.code)
+	assert.Equal(t, `pods "priv" is forbidden: violates PodSecurity "restricted:latest": host namespaces (hostNetwork=true), hostPort (container "c" uses hostPort 80), `+
+		`privileged (container "c" must not set securityContext.privileged=true), allowPrivilegeEscalation != false (container "c" must set securityContext.allowPrivilegeEscalation=false), `+
+		`unrestricted capabilities (container "c" must set securityContext.capabilities.drop=["ALL"]), restricted volume types (volume "h" uses restricted volume type "hostPath"), `+
+		`runAsNonRoot != true (pod or container "c" must set securityContext.runAsNonRoot=true), `+
+		`seccompProfile (pod or container "c" must set securityContext.seccompProfile.type to "RuntimeDefault" or "Localhost")`, r.status(t).Message)
+
+	require.Equal(t, http.StatusCreated, nsWithLabels("warned", map[string]any{"pod-security.kubernetes.io/enforce": "baseline",
+		"pod-security.kubernetes.io/warn": "restricted", "pod-security.kubernetes.io/warn-version": "v1.30"}).code)
+	r = c.do("POST", "/api/v1/namespaces/warned/serviceaccounts", map[string]any{"apiVersion": "v1", "kind": "ServiceAccount", "metadata": map[string]any{"name": "default"}})
+	require.Equal(t, http.StatusCreated, r.code)
+	r = c.do("POST", "/api/v1/namespaces/warned/pods", podBody("plain", map[string]any{"name": "c", "image": "x"}))
+	require.Equal(t, http.StatusCreated, r.code, string(r.body))
+	assert.Equal(t, []string{`299 - "would violate PodSecurity \"restricted:v1.30\": allowPrivilegeEscalation != false (container \"c\" must set securityContext.allowPrivilegeEscalation=false), ` +
+		`unrestricted capabilities (container \"c\" must set securityContext.capabilities.drop=[\"ALL\"]), runAsNonRoot != true (pod or container \"c\" must set securityContext.runAsNonRoot=true), ` +
+		`seccompProfile (pod or container \"c\" must set securityContext.seccompProfile.type to \"RuntimeDefault\" or \"Localhost\")"`}, r.header.Values("Warning"))
+	r = c.do("POST", "/apis/apps/v1/namespaces/warned/deployments", map[string]any{"apiVersion": "apps/v1", "kind": "Deployment", "metadata": map[string]any{"name": "d"},
+		"spec": map[string]any{"selector": map[string]any{"matchLabels": map[string]any{"a": "b"}}, "template": map[string]any{"metadata": map[string]any{"labels": map[string]any{"a": "b"}},
+			"spec": map[string]any{"containers": []any{map[string]any{"name": "c", "image": "x", "securityContext": map[string]any{"privileged": true}}}}}}})
+	require.Equal(t, http.StatusCreated, r.code, "templates are only warned of")
+	assert.Equal(t, []string{`299 - "would violate PodSecurity \"restricted:v1.30\": privileged (container \"c\" must not set securityContext.privileged=true), ` +
+		`allowPrivilegeEscalation != false (container \"c\" must set securityContext.allowPrivilegeEscalation=false), unrestricted capabilities (container \"c\" must set securityContext.capabilities.drop=[\"ALL\"]), ` +
+		`runAsNonRoot != true (pod or container \"c\" must set securityContext.runAsNonRoot=true), ` +
+		`seccompProfile (pod or container \"c\" must set securityContext.seccompProfile.type to \"RuntimeDefault\" or \"Localhost\")"`}, r.header.Values("Warning"))
+
+	r = nsWithLabels("bad", map[string]any{"pod-security.kubernetes.io/enforce": "strict", "pod-security.kubernetes.io/warn-version": "1.2"})
+	require.Equal(t, http.StatusUnprocessableEntity, r.code)
+	assert.Equal(t, `Namespace "bad" is invalid: [metadata.labels[pod-security.kubernetes.io/enforce]: Invalid value: "strict": must be one of privileged, baseline, restricted, `+
+		`metadata.labels[pod-security.kubernetes.io/warn-version]: Invalid value: "1.2": must be "latest" or "v1.x"]`, r.status(t).Message)
+}

@@ -141,6 +141,7 @@ var implemented = map[string]Interface{
 	"StorageObjectInUseProtection": StorageObjectInUseProtection{},
 	"RuntimeClass":                 RuntimeClass{},
 	"DefaultIngressClass":          DefaultIngressClass{},
+	"PodSecurity":                  PodSecurity{},
 }
 
 // Config is what the server's options say of the plugins.

@@ -23,7 +23,7 @@ func TestCh01_Admission_ChainKeepsTheRealOrder(t *testing.T) {
 			assert.Equal(t, p, implemented[p.Name()])
 		}
 	}
-	assert.Equal(t, []string{"NamespaceLifecycle", "LimitRanger", "ServiceAccount", "TaintNodesByCondition", "Priority",
+	assert.Equal(t, []string{"NamespaceLifecycle", "LimitRanger", "ServiceAccount", "TaintNodesByCondition", "PodSecurity", "Priority",
 		"DefaultTolerationSeconds", "DefaultStorageClass", "StorageObjectInUseProtection", "RuntimeClass",
 		"DefaultIngressClass", "ResourceQuota"}, c.Names())
 }

@@ -105,6 +105,7 @@ func (s *Store) Create(ctx context.Context, res *Resource, ns string, obj *api.U
 		return nil, err
 	}
 	if err := s.Storage.View(func(tx *storage.Tx) error {
+		attrs.Namespaces = s.namespaceReader(tx)
 		attrs.Store = s.admissionStore(tx, false)
 		return s.Admission.Validate(ctx, attrs)
 	}); err != nil {
