@@ -130,18 +130,19 @@ var DefaultOnPlugins = []string{
 
 // implemented are this simulator's plugins by name.
 var implemented = map[string]Interface{
-	"NamespaceLifecycle":           NamespaceLifecycle{},
-	"LimitRanger":                  LimitRanger{},
-	"ResourceQuota":                ResourceQuota{},
-	"ServiceAccount":               ServiceAccount{},
-	"TaintNodesByCondition":        TaintNodesByCondition{},
-	"Priority":                     Priority{},
-	"DefaultTolerationSeconds":     DefaultTolerationSeconds{},
-	"DefaultStorageClass":          DefaultStorageClass{},
-	"StorageObjectInUseProtection": StorageObjectInUseProtection{},
-	"RuntimeClass":                 RuntimeClass{},
-	"DefaultIngressClass":          DefaultIngressClass{},
-	"PodSecurity":                  PodSecurity{},
+	"NamespaceLifecycle":            NamespaceLifecycle{},
+	"LimitRanger":                   LimitRanger{},
+	"ResourceQuota":                 ResourceQuota{},
+	"ServiceAccount":                ServiceAccount{},
+	"TaintNodesByCondition":         TaintNodesByCondition{},
+	"Priority":                      Priority{},
+	"DefaultTolerationSeconds":      DefaultTolerationSeconds{},
+	"DefaultStorageClass":           DefaultStorageClass{},
+	"StorageObjectInUseProtection":  StorageObjectInUseProtection{},
+	"RuntimeClass":                  RuntimeClass{},
+	"DefaultIngressClass":           DefaultIngressClass{},
+	"PodSecurity":                   PodSecurity{},
+	"CertificateSubjectRestriction": CertificateSubjectRestriction{},
 }
 
 // Config is what the server's options say of the plugins.
