@@ -119,3 +119,30 @@ func TestCh01_Admission_StorageProtectionFinalizers(t *testing.T) {
 		assert.Equal(t, []string{"other", f}, o.GetFinalizers(), gr.String())
 	}
 }
+
+// TestCh01_Admission_PodSecurityLevels: the failed checks of a level, in the registry's
+// order, as the reference words them; a compliant pod passes restricted.
+func TestCh01_Admission_PodSecurityLevels(t *testing.T) {
+	tests := []struct {
+		name  string
+		level string
+		spec  map[string]any
+		want  string
+	}{
+		{name: "baseline", level: "baseline", spec: map[string]any{
+			"securityContext": map[string]any{"sysctls": []any{map[string]any{"name": "kernel.msgmax", "value": "1"}, map[string]any{"name": "net.ipv4.tcp_rmem", "value": "1 2 3"}}},
+			"containers":      []any{map[string]any{"name": "c", "securityContext": map[string]any{"capabilities": map[string]any{"add": []any{"SYS_ADMIN", "NET_ADMIN"}}}}}},
+			want: `non-default capabilities (container "c" must not include "NET_ADMIN", "SYS_ADMIN" in securityContext.capabilities.add), forbidden sysctls (kernel.msgmax)`},
+		{name: "restricted, compliant", level: "restricted", spec: map[string]any{
+			"securityContext": map[string]any{"runAsNonRoot": true, "seccompProfile": map[string]any{"type": "RuntimeDefault"}},
+			"volumes":         []any{map[string]any{"name": "v", "emptyDir": map[string]any{}}},
+			"containers": []any{map[string]any{"name": "c", "securityContext": map[string]any{"allowPrivilegeEscalation": false,
+				"capabilities": map[string]any{"drop": []any{"ALL"}, "add": []any{"NET_BIND_SERVICE"}}}}}}},
+		{name: "privileged allows anything", level: "privileged", spec: map[string]any{"hostPID": true}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			assert.Equal(t, tc.want, psaEvaluate(levelVersion{tc.level, "latest"}, tc.spec))
+		})
+	}
+}

@@ -19,8 +19,7 @@ type psaCheck struct {
 
 // psaBaseline and psaRestricted are the checks of each level, each list in the order of
 // its IDs (the registry's order: baseline checks, then restricted ones). Left out: the
-// appArmorProfile, hostProbesAndHostLifecycle, procMount, seLinuxOptions and sysctls
-// checks.
+// appArmorProfile, hostProbesAndHostLifecycle and seLinuxOptions checks.
 var (
 	psaBaseline = []psaCheck{
 		{id: "capabilities_baseline", check: capabilitiesBaseline},
@@ -28,12 +27,15 @@ var (
 		{id: "hostPathVolumes", check: hostPathVolumes},
 		{id: "hostPorts", check: hostPorts},
 		{id: "privileged", check: privilegedCheck},
+		{id: "procMount", check: procMountCheck(true)},
 		{id: "seccompProfile_baseline", check: func(s map[string]any) (string, string) { return seccompCheck(s, false) }},
+		{id: "sysctls", check: sysctlsCheck},
 		{id: "windowsHostProcess", check: windowsHostProcess},
 	}
 	psaRestricted = []psaCheck{
 		{id: "allowPrivilegeEscalation", check: allowPrivilegeEscalation},
 		{id: "capabilities_restricted", override: "capabilities_baseline", check: capabilitiesRestricted},
+		{id: "procMount_restricted", override: "procMount", check: procMountCheck(false)},
 		{id: "restrictedVolumes", override: "hostPathVolumes", check: restrictedVolumes},
 		{id: "runAsNonRoot", check: runAsNonRoot},
 		{id: "runAsUser", check: runAsUser},
