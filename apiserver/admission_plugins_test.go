@@ -212,6 +212,16 @@ func TestCh01_Admission_RestrictedLabelRefusesPrivilegedPod(t *testing.T) {
 		`runAsNonRoot != true (pod or container \"c\" must set securityContext.runAsNonRoot=true), ` +
 		`seccompProfile (pod or container \"c\" must set securityContext.seccompProfile.type to \"RuntimeDefault\" or \"Localhost\")"`}, r.header.Values("Warning"))
 
+	// Tightening a namespace's enforce level warns of the pods already there.
+	for _, name := range []string{"lr1", "pc2"} {
+		require.Equal(t, http.StatusCreated, c.do("POST", "/api/v1/namespaces/warned/pods", podBody(name, map[string]any{"name": "c", "image": "x"})).code)
+	}
+	r = c.do("PATCH", "/api/v1/namespaces/warned", map[string]any{"metadata": map[string]any{"labels": map[string]any{"pod-security.kubernetes.io/enforce": "restricted"}}},
+		"Content-Type", "application/merge-patch+json")
+	require.Equal(t, http.StatusOK, r.code, string(r.body))
+	assert.Equal(t, []string{`299 - "existing pods in namespace \"warned\" violate the new PodSecurity enforce level \"restricted:latest\""`,
+		`299 - "lr1 (and 2 other pods): allowPrivilegeEscalation != false, unrestricted capabilities, runAsNonRoot != true, seccompProfile"`}, r.header.Values("Warning"))
+
 	r = nsWithLabels("bad", map[string]any{"pod-security.kubernetes.io/enforce": "strict", "pod-security.kubernetes.io/warn-version": "1.2"})
 	require.Equal(t, http.StatusUnprocessableEntity, r.code)
 	assert.Equal(t, `Namespace "bad" is invalid: [metadata.labels[pod-security.kubernetes.io/enforce]: Invalid value: "strict": must be one of privileged, baseline, restricted, `+

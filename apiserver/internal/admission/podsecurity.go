@@ -98,7 +98,10 @@ func (PodSecurity) Validate(ctx context.Context, a *Attributes) error {
 	}
 	switch {
 	case a.Resource == api.GroupResource{Resource: "namespaces"}:
-		return psaNamespace(a)
+		if err := psaNamespace(a); err != nil {
+			return err
+		}
+		rest.AddWarnings(ctx, psaExistingPods(a)...)
 	case a.Resource == api.GroupResource{Resource: "pods"}:
 		if ignoredPodSubresources[a.Subresource] || a.Namespaces == nil {
 			return nil

@@ -51,8 +51,15 @@ var (
 // psaEvaluate mirrors EvaluatePod and AggregateCheckResult.ForbiddenDetail: the failed
 // checks of the level, "" when none failed.
 func psaEvaluate(lv levelVersion, spec map[string]any) string {
+	detail, _ := psaResults(lv, spec)
+	return detail
+}
+
+// psaResults returns the failed checks as ForbiddenDetail and as ForbiddenReason print
+// them, "" when none failed.
+func psaResults(lv levelVersion, spec map[string]any) (detail, reasons string) {
 	if lv.level == "privileged" || lv.level == "" {
-		return ""
+		return "", ""
 	}
 	checks := psaBaseline
 	if lv.level == "restricted" {
@@ -68,18 +75,19 @@ func psaEvaluate(lv levelVersion, spec map[string]any) string {
 		}
 		checks = append(checks, psaRestricted...)
 	}
-	var parts []string
+	var parts, rs []string
 	for _, c := range checks {
 		reason, detail := c.check(spec)
 		if reason == "" {
 			continue
 		}
+		rs = append(rs, reason)
 		if detail != "" {
 			reason += " (" + detail + ")"
 		}
 		parts = append(parts, reason)
 	}
-	return strings.Join(parts, ", ")
+	return strings.Join(parts, ", "), strings.Join(rs, ", ")
 }
 
 // visitContainers mirrors visitContainers: init, regular, then ephemeral containers.
