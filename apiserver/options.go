@@ -136,6 +136,14 @@ type Options struct {
 	// presenting a certificate it signed are authenticated as the certificate's CN (auth.go;
 	// IssueClientCertificate mints more users). It needs TLS: Start refuses it (false: off).
 	ClientCertAuth bool
+	// StrictServiceAccounts makes the server act, for pods, as a kube-apiserver without a
+	// controller-manager (the conformance suite's reference): no `default` ServiceAccount
+	// exists unless created, so a pod that names none in a namespace without it is refused
+	// with 403 "error looking up service account <ns>/default". Off (false): the server
+	// admits such a pod as a full cluster does, whose service account controller has made
+	// `default` in every namespace (it is not stored), token volume included. A pod that
+	// names any other missing account is refused either way.
+	StrictServiceAccounts bool
 	// DebugFaults serves the fault API as JSON at /debug/faults, for instructors with curl
 	// (debug_faults.go). Anyone who can reach the port can use it (false: not served).
 	DebugFaults bool

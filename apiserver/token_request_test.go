@@ -80,6 +80,8 @@ func TestCh01_TokenRequestErrors(t *testing.T) {
 	s, c := newServer(t, Options{})
 	r := c.do("POST", saPath, map[string]any{"apiVersion": "v1", "kind": "ServiceAccount", "metadata": map[string]any{"name": "robot"}})
 	require.Equal(t, http.StatusCreated, r.code)
+	r = c.do("POST", saPath, map[string]any{"apiVersion": "v1", "kind": "ServiceAccount", "metadata": map[string]any{"name": "other"}})
+	require.Equal(t, http.StatusCreated, r.code, "the ServiceAccount plugin refuses a pod whose account is missing")
 	other := pod("default", "web", nil)
 	other.Spec.ServiceAccountName = "other"
 	mustCreate(t, s, "pods", "default", other)

@@ -98,9 +98,12 @@ func withWire(cfg *rest.Config) *rest.Config {
 var (
 	uidRE  = regexp.MustCompile(`"uid":"[0-9a-f-]{36}"`)
 	timeRE = regexp.MustCompile(`"creationTimestamp":"[0-9TZ:-]+"`)
+	// The ServiceAccount admission plugin names each pod's token volume at random.
+	tokenVolumeRE = regexp.MustCompile(`kube-api-access-[a-z0-9]{5}`)
 )
 
 func normalise(s string) string {
+	s = tokenVolumeRE.ReplaceAllString(s, "kube-api-access-…")
 	s = uidRE.ReplaceAllString(s, `"uid":"…"`)
 	return strings.TrimSpace(timeRE.ReplaceAllString(s, `"creationTimestamp":"…"`))
 }

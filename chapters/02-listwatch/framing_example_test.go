@@ -78,10 +78,10 @@ func Example_framing() {
 	}
 	fmt.Println("decoded:", typ, gvk.Kind, obj["metadata"].(map[string]any)["name"])
 	// Output:
-	// application/json: one line of 621 bytes: {"type":"ADDED","object":{"kind":"Pod","…
-	// application/vnd.kubernetes.protobuf;stream=watch: one frame of 4+284 bytes
-	// 00000000  00 00 01 1c 0a 05 41 44  44 45 44 12 92 02 0a 8f  |......ADDED.....|
-	// 00000010  02 6b 38 73 00 0a 09 0a  02 76 31 12 03 50 6f 64  |.k8s.....v1..Pod|
-	// 00000020  12 f9 01 0a 47 0a 03 77  65 62 12 00              |....G..web..|
+	// application/json: one line of 1463 bytes: {"type":"ADDED","object":{"kind":"Pod","…
+	// application/vnd.kubernetes.protobuf;stream=watch: one frame of 4+664 bytes
+	// 00000000  00 00 02 98 0a 05 41 44  44 45 44 12 8e 05 0a 8b  |......ADDED.....|
+	// 00000010  05 6b 38 73 00 0a 09 0a  02 76 31 12 03 50 6f 64  |.k8s.....v1..Pod|
+	// 00000020  12 f5 04 0a 47 0a 03 77  65 62 12 00              |....G..web..|
 	// decoded: ADDED Pod web
 }

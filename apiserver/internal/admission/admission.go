@@ -30,6 +30,58 @@ type Attributes struct {
 	// Namespaces returns the stored namespace of that name, or nil, as the transaction
 	// the plugin runs in sees it.
 	Namespaces func(name string) *api.Unstructured
+	// Store reads other stored objects as that transaction sees them (the informers'
+	// listers of the real plugins); nil when the caller binds none.
+	Store Store
+}
+
+// Store is what plugins read and write of the cluster's state: the real plugins' listers
+// and clients, bound here to the storage transaction the request runs in.
+type Store interface {
+	// Get returns the stored object, or nil. group is "" for the core group.
+	Get(group, resource, ns, name string) *api.Unstructured
+	// List returns the stored objects of a namespace ("" for all, or cluster-scoped ones).
+	List(group, resource, ns string) []*api.Unstructured
+	// UpdateStatus stores obj, a private copy of a stored object with a new status, as the
+	// quota evaluator's status update does. It is an error outside a write transaction.
+	UpdateStatus(group, resource string, obj *api.Unstructured) error
+}
+
+// get reads through a.Store, nil without one.
+func (a *Attributes) get(group, resource, ns, name string) *api.Unstructured {
+	if a.Store == nil {
+		return nil
+	}
+	return a.Store.Get(group, resource, ns, name)
+}
+
+// list reads through a.Store, nil without one.
+func (a *Attributes) list(group, resource, ns string) []*api.Unstructured {
+	if a.Store == nil {
+		return nil
+	}
+	return a.Store.List(group, resource, ns)
+}
+
+// forbidden mirrors admission.NewForbidden: a 403 that names the request's resource and
+// its name (the generateName prefix when the name is still to be made).
+func forbidden(a *Attributes, err error) error {
+	name := a.Name
+	if name == "" && a.Object != nil {
+		// Name is "" in the mutating phase of a create whose name is still to be made.
+		if name = a.Object.GetGenerateName(); name == "" {
+			name = a.Object.GetName()
+		}
+	}
+	if name == "" {
+		name = "Unknown"
+	}
+	return api.NewForbidden(a.Resource, name, err)
+}
+
+// isPod reports whether the request is about a pod itself (no subresource).
+func isPod(a *Attributes) bool {
+	return a.Resource == api.GroupResource{Resource: "pods"} && a.Subresource == "" && a.Object != nil
 }
 
 // Interface mirrors admission.Interface.
@@ -78,15 +130,38 @@ var DefaultOnPlugins = []string{
 
 // implemented are this simulator's plugins by name.
 var implemented = map[string]Interface{
-	"NamespaceLifecycle": NamespaceLifecycle{},
+	"NamespaceLifecycle":            NamespaceLifecycle{},
+	"LimitRanger":                   LimitRanger{},
+	"ResourceQuota":                 ResourceQuota{},
+	"ServiceAccount":                ServiceAccount{},
+	"TaintNodesByCondition":         TaintNodesByCondition{},
+	"Priority":                      Priority{},
+	"DefaultTolerationSeconds":      DefaultTolerationSeconds{},
+	"DefaultStorageClass":           DefaultStorageClass{},
+	"StorageObjectInUseProtection":  StorageObjectInUseProtection{},
+	"RuntimeClass":                  RuntimeClass{},
+	"DefaultIngressClass":           DefaultIngressClass{},
+	"PodSecurity":                   PodSecurity{},
+	"CertificateSubjectRestriction": CertificateSubjectRestriction{},
+}
+
+// Config is what the server's options say of the plugins.
+type Config struct {
+	// StrictServiceAccounts makes the ServiceAccount plugin act as on a kube-apiserver
+	// without a controller-manager: a pod whose `default` account was never created is
+	// refused. Otherwise the plugin assumes that account (ServiceAccount.AssumeDefault).
+	StrictServiceAccounts bool
 }
 
 // NewChain returns the default chain: the plugins of DefaultOnPlugins this simulator
 // implements, in that order. A plugin added to implemented takes its place by name.
-func NewChain() Chain {
+func NewChain(cfg Config) Chain {
 	var c Chain
 	for _, name := range DefaultOnPlugins {
 		if p, ok := implemented[name]; ok {
+			if name == "ServiceAccount" {
+				p = ServiceAccount{AssumeDefault: !cfg.StrictServiceAccounts}
+			}
 			c = append(c, p)
 		}
 	}

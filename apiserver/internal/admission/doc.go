@@ -11,6 +11,18 @@
 //     (403 with the NamespaceTerminating cause). It also implements Rechecker: the store
 //     asks it again under the storage's write lock, so that no object lands in a namespace
 //     whose deletion has begun.
-//  4. Plugins read cluster state only through Attributes.Namespaces, which the store binds
-//     to the storage transaction it runs in.
+//  4. Plugins read cluster state only through Attributes.Namespaces and Attributes.Store,
+//     which the store binds to the storage transaction it runs in (the real plugins'
+//     informers, without their lag).
+//  5. The pod plugins: LimitRanger (defaults and limits of LimitRanges), ServiceAccount
+//     (the account, its token volume and mounts; a missing account is refused, `default`
+//     too unless Config assumes it), PodSecurity (namespace labels), Priority,
+//     DefaultTolerationSeconds and RuntimeClass. The others: TaintNodesByCondition,
+//     DefaultStorageClass, StorageObjectInUseProtection, DefaultIngressClass,
+//     CertificateSubjectRestriction, and ResourceQuota, a Rechecker that charges
+//     status.used in the write's transaction. Their messages are the real ones.
+//  6. Not here: the admission policies and webhooks, CertificateApproval and
+//     CertificateSigning (with AlwaysAllow they admit everything), and the plugins whose
+//     feature gates are off or that only act on subresources this simulator does not
+//     serve with their rules (PodResizeValidator, PersistentVolumeClaimResize, ...).
 package admission

@@ -20,7 +20,8 @@
 //     JobPodReplacementPolicy on; MaxUnavailableStatefulSet off.
 //  5. Default also does one thing a client sees as a default that upstream does elsewhere:
 //     a Secret's stringData is merged into data as base64 and removed (v1 conversion, so on
-//     every write).
+//     every write). So is a pod spec's serviceAccountName, which falls back to the
+//     deprecated serviceAccount, and serviceAccount, written as its copy.
 //  6. Default never allocates, nor fills a Service's clusterIPs, ipFamilyPolicy and
 //     ipFamilies: the Service strategy of the registry (registry/core) does, after Default,
 //     on create and update, as the service REST storage does.

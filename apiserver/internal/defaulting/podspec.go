@@ -17,10 +17,35 @@ func defaultPodSpec(spec map[string]any) {
 	ensure(spec, "securityContext")
 	setPtr(spec, "terminationGracePeriodSeconds", int64(30))
 	setString(spec, "schedulerName", "default-scheduler")
+	convertServiceAccount(spec)
 	each(spec, "volumes", defaultVolume)
 	for _, key := range []string{"initContainers", "containers", "ephemeralContainers"} {
 		each(spec, key, defaultContainer)
 	}
+}
+
+// convertServiceAccount is the v1 conversion of the account's name, on every write:
+// serviceAccountName falls back to the deprecated serviceAccount, which is then written as
+// its copy; both are left out when empty.
+func convertServiceAccount(spec map[string]any) {
+	for _, k := range []string{"serviceAccountName", "serviceAccount"} {
+		if v, ok := spec[k]; ok && v != nil {
+			if _, isString := v.(string); !isString {
+				return // left to the decoder's type error
+			}
+		}
+	}
+	name, _ := spec["serviceAccountName"].(string)
+	if name == "" {
+		name, _ = spec["serviceAccount"].(string)
+	}
+	if name == "" {
+		delete(spec, "serviceAccountName")
+		delete(spec, "serviceAccount")
+		return
+	}
+	spec["serviceAccountName"] = name
+	spec["serviceAccount"] = name
 }
 
 // defaultContainer mirrors SetDefaults_Container and the defaults generated for a

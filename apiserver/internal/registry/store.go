@@ -50,7 +50,8 @@ func (s *Store) Create(ctx context.Context, res *Resource, ns string, obj *api.U
 	if err := CheckNamespace(res, obj, ns); err != nil {
 		return nil, err
 	}
-	if obj.GetName() == "" && obj.GetGenerateName() != "" {
+	generated := obj.GetName() == "" && obj.GetGenerateName() != ""
+	if generated {
 		// The real server cuts the prefix to 58 characters so that prefix + 5-character
 		// suffix stays within the 63 of a DNS label.
 		prefix := obj.GetGenerateName()
@@ -76,11 +77,20 @@ func (s *Store) Create(ctx context.Context, res *Resource, ns string, obj *api.U
 	res.Strategy.Canonicalize(obj)
 
 	attrs := s.attributes(admission.Create, res, obj, nil, "", dryRun)
+	if generated {
+		// The real handler admits before the name is made: errors name the prefix.
+		attrs.Name = ""
+	}
 	if err := s.Storage.View(func(tx *storage.Tx) error {
 		attrs.Namespaces = s.namespaceReader(tx)
+		attrs.Store = s.admissionStore(tx, false)
 		return s.Admission.Admit(ctx, attrs)
 	}); err != nil {
 		return nil, err
+	}
+	attrs.Name = obj.GetName()
+	if lp, ok := res.Strategy.(rest.LatePreparer); ok {
+		lp.PrepareAfterAdmission(obj)
 	}
 	if a, ok := res.Strategy.(rest.Allocator); ok {
 		finish, err := a.AllocateCreate(rc, obj)
@@ -94,7 +104,11 @@ func (s *Store) Create(ctx context.Context, res *Resource, ns string, obj *api.U
 	if err := Validate(res, obj); err != nil {
 		return nil, err
 	}
-	if err := s.Admission.Validate(ctx, attrs); err != nil {
+	if err := s.Storage.View(func(tx *storage.Tx) error {
+		attrs.Namespaces = s.namespaceReader(tx)
+		attrs.Store = s.admissionStore(tx, false)
+		return s.Admission.Validate(ctx, attrs)
+	}); err != nil {
 		return nil, err
 	}
 	warnings := res.Strategy.WarningsOnCreate(obj)
@@ -103,6 +117,7 @@ func (s *Store) Create(ctx context.Context, res *Resource, ns string, obj *api.U
 		DryRun: dryRun,
 		Admit: func(tx *storage.Tx) error {
 			attrs.Namespaces = s.namespaceReader(tx)
+			attrs.Store = s.admissionStore(tx, !dryRun)
 			return s.Admission.Recheck(ctx, attrs)
 		},
 		BeforeWrite: func(tx *storage.Tx) error {
@@ -208,13 +223,23 @@ func (s *Store) Update(ctx context.Context, res *Resource, ns string, obj *api.U
 		if uo.Subresource == "" {
 			warnings = res.Strategy.WarningsOnUpdate(next, old.Obj)
 		}
-		if err := s.Admission.Admit(ctx, s.attributes(admission.Update, res, next, old.Obj, uo.Subresource, uo.DryRun)); err != nil {
+		attrs := s.attributes(admission.Update, res, next, old.Obj, uo.Subresource, uo.DryRun)
+		attrs.Namespaces = s.namespaceReader(tx)
+		attrs.Store = s.admissionStore(tx, false)
+		if err := s.Admission.Admit(ctx, attrs); err != nil {
 			return nil, err
 		}
 		if sv, ok := res.Strategy.(rest.StateValidator); ok && uo.Subresource == "" {
 			if err := sv.ValidateState(next, old.Obj, s.lister(tx)); err != nil {
 				return nil, err
 			}
+		}
+		if err := s.Admission.Validate(ctx, attrs); err != nil {
+			return nil, err
+		}
+		attrs.Store = s.admissionStore(tx, !uo.DryRun)
+		if err := s.Admission.Recheck(ctx, attrs); err != nil {
+			return nil, err
 		}
 		return next, nil
 	}, storage.UpdateOptions{

@@ -24,12 +24,18 @@ var podFields = map[string]rest.FieldRead{
 type podStrategy struct{ rest.Base }
 
 // PrepareForCreate implements rest.Strategy. The real one replaces the whole status with
-// {phase: Pending, qosClass}; here only phase Pending is set where the body has none (no
-// qosClass either).
+// {phase: Pending, qosClass}; here only phase Pending is set where the body has none (the
+// QoS class comes in PrepareAfterAdmission).
 func (podStrategy) PrepareForCreate(_ rest.Context, obj *api.Unstructured) {
 	if p, _, _ := api.NestedString(obj.Object, "status", "phase"); p == "" {
 		_ = api.SetNestedField(obj.Object, string(api.PodPending), "status", "phase")
 	}
+}
+
+// PrepareAfterAdmission implements rest.LatePreparer: the QoS class of PrepareForCreate,
+// from the defaulted and admitted resources.
+func (podStrategy) PrepareAfterAdmission(obj *api.Unstructured) {
+	_ = api.SetNestedField(obj.Object, PodQOSClass(obj.Object), "status", "qosClass")
 }
 
 // Validate implements rest.Strategy: ValidatePodCreate's container checks, then presence.

@@ -332,3 +332,10 @@ func EnsureMember(obj map[string]any, zero any, path ...string) {
 type FullUpdateValidator interface {
 	ValidatesUpdateFully() bool
 }
+
+// LatePreparer is a kind whose PrepareForCreate reads what the decoder's defaults and the
+// mutating admission plugins add (a pod's QoS class). Upstream runs PrepareForCreate after
+// both; here the store runs this part of it then.
+type LatePreparer interface {
+	PrepareAfterAdmission(obj *api.Unstructured)
+}
