@@ -12,6 +12,8 @@
 package apps
 
 import (
+	"slices"
+
 	"github.com/informer-lab/informer-lab/api"
 	"github.com/informer-lab/informer-lab/apiserver/internal/registry/rest"
 	"github.com/informer-lab/informer-lab/apiserver/internal/validation"
@@ -25,9 +27,17 @@ func gvk(kind string) api.GroupVersionKind {
 // checks of ValidateDeploymentSpec and its siblings.
 type workloadStrategy struct{ rest.Base }
 
-// Validate implements rest.Strategy.
+// Validate implements rest.Strategy: the kind's spec rules, then the schema's required
+// members the rules did not name.
 func (s workloadStrategy) Validate(obj *api.Unstructured) []api.StatusCause {
-	return rest.RequiredCauses(s.GVK, obj, validation.WorkloadCauses(obj.Object), "spec.template")
+	causes := rest.RequiredCauses(s.GVK, obj, validation.WorkloadCauses(s.GVK.Kind, obj.Object), "spec.template")
+	if s.GVK.Kind == "DaemonSet" {
+		// ValidateDaemonSetSpec does not require a selector: a missing one selects nothing.
+		causes = slices.DeleteFunc(causes, func(c api.StatusCause) bool {
+			return c.Field == "spec.selector" && c.Type == api.CauseTypeFieldValueRequired
+		})
+	}
+	return causes
 }
 
 func workload(kind string, scale bool, reset func() map[string]any) workloadStrategy {

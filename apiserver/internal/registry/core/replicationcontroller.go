@@ -65,10 +65,6 @@ func rcCauses(obj map[string]any) []api.StatusCause {
 	causes = append(causes, validation.PodSpecCauses(obj, "spec.template.spec")...)
 	podSpec := child(tmpl, "spec")
 	rp := str(podSpec, "restartPolicy")
-	if rp != "Always" && rp != "OnFailure" && rp != "Never" {
-		// ValidatePodSpec's own check comes first.
-		causes = append(causes, validation.NotSupported("spec.template.spec.restartPolicy", rp, []string{"Always", "OnFailure", "Never"}))
-	}
 	if rp != "Always" {
 		causes = append(causes, validation.NotSupported("spec.template.spec.restartPolicy", rp, []string{"Always"}))
 	}
