@@ -113,6 +113,19 @@ func TestCh01_Validation_ImmutableUpdates(t *testing.T) {
 			`{"spec":{"serviceName":"other"}}`, mergeCT,
 			`StatefulSet.apps "s" is invalid: spec: Forbidden: updates to statefulset spec for fields other than 'replicas', 'ordinals', 'template', 'updateStrategy', 'revisionHistoryLimit', 'persistentVolumeClaimRetentionPolicy' and 'minReadySeconds' are forbidden`,
 			[]string{"spec: FieldValueForbidden"}},
+		{"immutable configmap data", "/api/v1/namespaces/default/configmaps", `{"metadata":{"name":"frozen"},"immutable":true,"data":{"a":"1"}}`,
+			"/api/v1/namespaces/default/configmaps/frozen", `{"data":{"a":"2"}}`, mergeCT,
+			"ConfigMap \"frozen\" is invalid: data: Forbidden: field is immutable when `immutable` is set",
+			[]string{"data: FieldValueForbidden"}},
+		{"pod restartPolicy", "/api/v1/namespaces/default/pods", `{"metadata":{"name":"p"},"spec":{"containers":[{"name":"c","image":"x"}]}}`,
+			"/api/v1/namespaces/default/pods/p", `{"spec":{"restartPolicy":"Never"}}`, mergeCT,
+			// The real message goes on with a diff of the internal specs.
+			"Pod \"p\" is invalid: spec: Forbidden: pod updates may not change fields other than `spec.containers[*].image`,`spec.initContainers[*].image`,`spec.activeDeadlineSeconds`,`spec.tolerations` (only additions to existing tolerations),`spec.terminationGracePeriodSeconds` (allow it to be set to 1 if it was previously negative)",
+			[]string{"spec: FieldValueForbidden"}},
+		{"service clusterIP", "/api/v1/namespaces/default/services", `{"metadata":{"name":"s"},"spec":{"clusterIP":"10.96.0.77","ports":[{"port":80}]}}`,
+			"/api/v1/namespaces/default/services/s", `{"spec":{"clusterIP":"10.96.0.78"}}`, mergeCT,
+			`Service "s" is invalid: spec.clusterIPs[0]: Invalid value: ["10.96.0.78"]: may not change once set`,
+			[]string{"spec.clusterIPs[0]: FieldValueInvalid"}},
 	}
 	_, c := newServer(t, Options{})
 	for _, tt := range tests {

@@ -7,13 +7,13 @@ import (
 	"github.com/informer-lab/informer-lab/apiserver/internal/validation"
 )
 
-// ValidateUpdate implements rest.Strategy: ValidateDeploymentUpdate's and
-// ValidateReplicaSetUpdate's immutable selector, and ValidateStatefulSetUpdate's rule that
+// ValidateUpdate implements rest.Strategy: the immutable selector of ValidateDeploymentUpdate,
+// ValidateReplicaSetUpdate and the DaemonSet strategy, and ValidateStatefulSetUpdate's rule that
 // only some spec members change.
 func (s workloadStrategy) ValidateUpdate(obj, old *api.Unstructured) []api.StatusCause {
 	spec, oldSpec := child(obj.Object, "spec"), child(old.Object, "spec")
 	switch s.GVK.Kind {
-	case "Deployment", "ReplicaSet":
+	case "Deployment", "ReplicaSet", "DaemonSet":
 		if !reflect.DeepEqual(spec["selector"], oldSpec["selector"]) {
 			return []api.StatusCause{validation.Invalid("spec.selector", validation.LabelSelectorOf(spec["selector"]), "field is immutable")}
 		}
