@@ -149,10 +149,19 @@ var accessModes = []string{"ReadOnlyMany", "ReadWriteMany", "ReadWriteOnce", "Re
 
 // PVCSpecCauses mirrors the access mode rules of ValidatePersistentVolumeClaimSpec.
 func PVCSpecCauses(spec map[string]any, path string) []api.StatusCause {
+	return accessModeCauses(spec, path, "at least 1 access mode is required")
+}
+
+// PVSpecCauses mirrors the access mode rules of ValidatePersistentVolumeSpec.
+func PVSpecCauses(spec map[string]any, path string) []api.StatusCause {
+	return accessModeCauses(spec, path, "")
+}
+
+func accessModeCauses(spec map[string]any, path, required string) []api.StatusCause {
 	var l causeList
 	modes := asSlice(spec["accessModes"])
 	if len(modes) == 0 {
-		l.add(Required(path+".accessModes", "at least 1 access mode is required"))
+		l.add(Required(path+".accessModes", required))
 	}
 	for _, m := range modes {
 		s, _ := m.(string)

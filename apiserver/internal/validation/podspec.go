@@ -28,8 +28,12 @@ func nestedAt(obj map[string]any, path string) any {
 // JobTemplateCauses mirrors ValidateJobSpec's template checks: containers, and a restart
 // policy of OnFailure or Never.
 func JobTemplateCauses(obj map[string]any, template string) []api.StatusCause {
-	causes := PodSpecCauses(obj, template+".spec")
-	if rp, _ := nestedAt(obj, template+".spec.restartPolicy").(string); rp != "OnFailure" && rp != "Never" {
+	causes := TemplateCauses(obj, template)
+	switch rp, _ := nestedAt(obj, template+".spec.restartPolicy").(string); rp {
+	case "OnFailure", "Never":
+	case "", "Always": // the pod defaults make an empty one Always
+		causes = append(causes, Required(template+".spec.restartPolicy", `valid values: "OnFailure", "Never"`))
+	default:
 		causes = append(causes, NotSupported(template+".spec.restartPolicy", rp, []string{"OnFailure", "Never"}))
 	}
 	return causes

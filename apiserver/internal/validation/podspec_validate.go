@@ -64,10 +64,22 @@ func PodSpecCauses(obj map[string]any, specPath string) []api.StatusCause {
 func podSpecCauses(obj map[string]any, specPath string, extraVolumes []string) []api.StatusCause {
 	spec, _ := nestedAt(obj, specPath).(map[string]any)
 	var l causeList
-	vols := volumeCauses(&l, asSlice(spec["volumes"]), specPath+".volumes")
-	for _, v := range extraVolumes {
-		vols[v] = true
+	volumes := asSlice(spec["volumes"])
+	if len(extraVolumes) > 0 {
+		// A StatefulSet's claims come first, as volumes of their own name; the pod's
+		// volumes of the same names give way (volumesToAddForTemplates).
+		merged := make([]any, 0, len(extraVolumes)+len(volumes))
+		for _, c := range extraVolumes {
+			merged = append(merged, map[string]any{"name": c, "persistentVolumeClaim": map[string]any{"claimName": c}})
+		}
+		for _, v := range volumes {
+			if !slices.Contains(extraVolumes, strAt(asMap(v), "name")) {
+				merged = append(merged, v)
+			}
+		}
+		volumes = merged
 	}
+	vols := volumeCauses(&l, volumes, specPath+".volumes")
 	containers := asSlice(spec["containers"])
 	if len(containers) == 0 {
 		l.add(Required(specPath+".containers", ""))
@@ -95,6 +107,9 @@ func podSpecCauses(obj map[string]any, specPath string, extraVolumes []string) [
 		} else {
 			names[n] = true
 		}
+	}
+	if hn, _ := spec["hostNetwork"].(bool); hn {
+		hostNetworkPortCauses(&l, spec, specPath)
 	}
 	l.add(enumCause(spec, "restartPolicy", specPath+".restartPolicy", "Always", "OnFailure", "Never")...)
 	l.add(enumCause(spec, "dnsPolicy", specPath+".dnsPolicy", "ClusterFirstWithHostNet", "ClusterFirst", "Default", "None")...)
@@ -376,6 +391,23 @@ func tolerationCauses(l *causeList, ts []any, path string) {
 		}
 		if e, ok := tm["effect"].(string); ok && e != "" && !slices.Contains(tolerationEffects, e) {
 			l.add(NotSupported(p+".effect", e, tolerationEffects))
+		}
+	}
+}
+
+// hostNetworkPortCauses mirrors validatePodHostNetworkDeps: with the host's network, a
+// container's host port is its container port.
+func hostNetworkPortCauses(l *causeList, spec map[string]any, specPath string) {
+	for _, list := range []string{"containers", "initContainers"} {
+		for i, c := range asSlice(spec[list]) {
+			for j, p := range asSlice(asMap(c)["ports"]) {
+				pm := asMap(p)
+				hp, _ := intAt(pm, "hostPort")
+				cp, _ := intAt(pm, "containerPort")
+				if hp != cp {
+					l.add(Invalid(fmt.Sprintf("%s.%s[%d].ports[%d].hostPort", specPath, list, i, j), hp, "must match `containerPort` when `hostNetwork` is true"))
+				}
+			}
 		}
 	}
 }
