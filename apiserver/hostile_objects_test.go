@@ -96,7 +96,7 @@ func TestCh01_ValidationOrder(t *testing.T) {
 			"Deployment.apps \"d\" is invalid: spec.template.metadata.labels: Invalid value: {\"app\":\"api\"}: `selector` does not match template `labels`"},
 		{"job restarting Always", "/apis/batch/v1/namespaces/default/jobs",
 			`{"metadata":{"name":"j"},"spec":{"template":{"spec":{"containers":[{"name":"c","image":"busybox"}]}}}}`,
-			`Job.batch "j" is invalid: spec.template.spec.restartPolicy: Unsupported value: "Always": supported values: "OnFailure", "Never"`},
+			`Job.batch "j" is invalid: spec.template.spec.restartPolicy: Required value: valid values: "OnFailure", "Never"`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			r := c.do("POST", tc.path, tc.body)

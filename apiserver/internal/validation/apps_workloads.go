@@ -332,7 +332,7 @@ func strategyValue(st map[string]any, members ...string) string {
 		}
 		v, present := ru[strings.ToLower(m[:1])+m[1:]]
 		if !present {
-			v = nil
+			v = 0 // the internal IntOrString's zero value
 		}
 		j, _ := json.Marshal(v)
 		fmt.Fprintf(&b, "%q:%s", m, j)

@@ -396,17 +396,17 @@ func tolerationCauses(l *causeList, ts []any, path string) {
 }
 
 // hostNetworkPortCauses mirrors validatePodHostNetworkDeps: with the host's network, a
-// container's host port is its container port.
+// container's host port is its container port; a template's may be unset (a pod's spec is
+// at "spec", a template's deeper).
 func hostNetworkPortCauses(l *causeList, spec map[string]any, specPath string) {
-	for _, list := range []string{"containers", "initContainers"} {
-		for i, c := range asSlice(spec[list]) {
-			for j, p := range asSlice(asMap(c)["ports"]) {
-				pm := asMap(p)
-				hp, _ := intAt(pm, "hostPort")
-				cp, _ := intAt(pm, "containerPort")
-				if hp != cp {
-					l.add(Invalid(fmt.Sprintf("%s.%s[%d].ports[%d].hostPort", specPath, list, i, j), hp, "must match `containerPort` when `hostNetwork` is true"))
-				}
+	isPod := specPath == "spec"
+	for i, c := range asSlice(spec["containers"]) {
+		for j, p := range asSlice(asMap(c)["ports"]) {
+			pm := asMap(p)
+			hp, _ := intAt(pm, "hostPort")
+			cp, _ := intAt(pm, "containerPort")
+			if (isPod || hp != 0) && hp != cp {
+				l.add(Invalid(fmt.Sprintf("%s.containers[%d].ports[%d].hostPort", specPath, i, j), hp, "must match `containerPort` when `hostNetwork` is true"))
 			}
 		}
 	}

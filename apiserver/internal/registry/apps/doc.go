@@ -13,6 +13,7 @@ package apps
 
 import (
 	"slices"
+	"strings"
 
 	"github.com/informer-lab/informer-lab/api"
 	"github.com/informer-lab/informer-lab/apiserver/internal/registry/rest"
@@ -30,7 +31,16 @@ type workloadStrategy struct{ rest.Base }
 // Validate implements rest.Strategy: the kind's spec rules, then the schema's required
 // members the rules did not name.
 func (s workloadStrategy) Validate(obj *api.Unstructured) []api.StatusCause {
-	causes := rest.RequiredCauses(s.GVK, obj, validation.WorkloadCauses(s.GVK.Kind, obj.Object), "spec.template")
+	own := validation.WorkloadCauses(s.GVK.Kind, obj.Object)
+	causes := rest.RequiredCauses(s.GVK, obj, own, "spec.template")
+	if s.GVK.Kind == "StatefulSet" {
+		// The rules check the pod volumes merged with the claims, whose indexes differ from
+		// the schema's: the schema's causes about volumes are left out.
+		causes = slices.DeleteFunc(causes[len(own):], func(c api.StatusCause) bool {
+			return strings.HasPrefix(c.Field, "spec.template.spec.volumes[")
+		})
+		causes = append(own, causes...)
+	}
 	if s.GVK.Kind == "DaemonSet" {
 		// ValidateDaemonSetSpec does not require a selector: a missing one selects nothing.
 		causes = slices.DeleteFunc(causes, func(c api.StatusCause) bool {
