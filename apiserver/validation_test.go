@@ -141,3 +141,15 @@ func TestCh01_Validation_ImmutableUpdates(t *testing.T) {
 		})
 	}
 }
+
+// TestCh01_Validation_RefusedCreateFreesNodePort checks that a Service refused by validation
+// gives back the node port it asked for, so that a valid one can take it.
+func TestCh01_Validation_RefusedCreateFreesNodePort(t *testing.T) {
+	_, c := newServer(t, Options{})
+	bad := `{"metadata":{"name":"Bad_Name"},"spec":{"type":"NodePort","ports":[{"port":80,"nodePort":30900}]}}`
+	r := c.do("POST", "/api/v1/namespaces/default/services", bad)
+	require.Equal(t, 422, r.code, "%s", r.body)
+	good := `{"metadata":{"name":"good"},"spec":{"type":"NodePort","ports":[{"port":80,"nodePort":30900}]}}`
+	r = c.do("POST", "/api/v1/namespaces/default/services", good)
+	require.Equal(t, 201, r.code, "%s", r.body)
+}

@@ -80,9 +80,11 @@ func (s *Store) Create(ctx context.Context, res *Resource, ns string, obj *api.U
 		return nil, err
 	}
 	if a, ok := res.Strategy.(rest.Allocator); ok {
-		finish, err := a.AllocateCreate(rc, obj)
-		if err != nil {
-			return nil, err
+		// aerr, not err: the deferred check below reads the named result, which a shadowing
+		// err would hide, and a refused create would keep its cluster IP and node ports.
+		finish, aerr := a.AllocateCreate(rc, obj)
+		if aerr != nil {
+			return nil, aerr
 		}
 		stored := false
 		defer func() { finish(stored) }()
