@@ -74,6 +74,22 @@ func TestCh01_Validation_InvalidObjects(t *testing.T) {
 			`{"metadata":{"name":"d"},"spec":{"template":{"metadata":{"labels":{"a":"b"}},"spec":{"containers":[{"name":"c","image":"x"}]}}}}`,
 			"Deployment.apps \"d\" is invalid: [spec.selector: Required value, spec.template.metadata.labels: Invalid value: {\"a\":\"b\"}: `selector` does not match template `labels`]",
 			[]string{"spec.selector: FieldValueRequired", "spec.template.metadata.labels: FieldValueInvalid"}},
+		{"claim access mode", "/api/v1/namespaces/default/persistentvolumeclaims",
+			`{"metadata":{"name":"c1"},"spec":{"accessModes":["Nope"],"resources":{"requests":{"storage":"1Gi"}}}}`,
+			`PersistentVolumeClaim "c1" is invalid: spec.accessModes: Unsupported value: "Nope": supported values: "ReadOnlyMany", "ReadWriteMany", "ReadWriteOnce", "ReadWriteOncePod"`,
+			[]string{"spec.accessModes: FieldValueNotSupported"}},
+		{"endpoints port", "/api/v1/namespaces/default/endpoints",
+			`{"metadata":{"name":"e"},"subsets":[{"addresses":[{"ip":"10.1.2.3"}],"ports":[{"port":0}]}]}`,
+			`Endpoints "e" is invalid: subsets[0].ports[0].port: Invalid value: 0: must be between 1 and 65535, inclusive`,
+			[]string{"subsets[0].ports[0].port: FieldValueInvalid"}},
+		{"ingress path type", "/apis/networking.k8s.io/v1/namespaces/default/ingresses",
+			`{"metadata":{"name":"i"},"spec":{"rules":[{"host":"a.b","http":{"paths":[{"path":"/","backend":{"service":{"name":"s","port":{"number":80}}}}]}}]}}`,
+			`Ingress.networking.k8s.io "i" is invalid: spec.rules[0].http.paths[0].pathType: Required value: pathType must be specified`,
+			[]string{"spec.rules[0].http.paths[0].pathType: FieldValueRequired"}},
+		{"autoscaler policy", "/apis/autoscaling/v2/namespaces/default/horizontalpodautoscalers",
+			`{"metadata":{"name":"h"},"spec":{"scaleTargetRef":{"apiVersion":"apps/v1","kind":"Deployment","name":"d"},"maxReplicas":3,"behavior":{"scaleDown":{"policies":[{"type":"Pods","value":1,"periodSeconds":5000}]}}}}`,
+			`HorizontalPodAutoscaler.autoscaling "h" is invalid: spec.behavior.scaleDown.policies[0].periodSeconds: Invalid value: 5000: must be less than or equal to 1800`,
+			[]string{"spec.behavior.scaleDown.policies[0].periodSeconds: FieldValueInvalid"}},
 	}
 	_, c := newServer(t, Options{})
 	for _, tt := range tests {
