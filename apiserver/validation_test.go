@@ -169,3 +169,21 @@ func TestCh01_Validation_RefusedCreateFreesNodePort(t *testing.T) {
 	r = c.do("POST", "/api/v1/namespaces/default/services", good)
 	require.Equal(t, 201, r.code, "%s", r.body)
 }
+
+// TestCh01_Validation_PodTemplateWarnings checks the Warning header of a negative grace
+// period on a workload's template, in the reference's words.
+func TestCh01_Validation_PodTemplateWarnings(t *testing.T) {
+	_, c := newServer(t, Options{})
+	tests := []struct{ name, path, body, want string }{
+		{"deployment", "/apis/apps/v1/namespaces/default/deployments",
+			`{"metadata":{"name":"d"},"spec":{"selector":{"matchLabels":{"a":"b"}},"template":{"metadata":{"labels":{"a":"b"}},"spec":{"terminationGracePeriodSeconds":-1,"containers":[{"name":"c","image":"x"}]}}}}`,
+			`299 - "spec.template.spec.terminationGracePeriodSeconds: must be >= 0; negative values are invalid and will be treated as 1"`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			r := c.do("POST", tt.path, tt.body)
+			require.Equal(t, 201, r.code, "%s", r.body)
+			assert.Equal(t, []string{tt.want}, r.header.Values("Warning"))
+		})
+	}
+}

@@ -165,3 +165,18 @@ func PortNumOrNameCauses(v any, path string) []api.StatusCause {
 	portNumOrNameCauses(&l, v, path)
 	return l
 }
+
+// PodSpecWarnings mirrors the part of warningsForPodSpecAndMeta (pkg/api/pod/warnings.go)
+// done here: a negative termination grace period. path is the pod's or template's path
+// ("" for a pod, "spec.template" for a workload).
+func PodSpecWarnings(obj map[string]any, path string) []string {
+	specPath := "spec"
+	if path != "" {
+		specPath = path + ".spec"
+	}
+	spec, _ := nestedAt(obj, specPath).(map[string]any)
+	if g, ok := api.AsInt64(spec["terminationGracePeriodSeconds"]); ok && g < 0 {
+		return []string{specPath + ".terminationGracePeriodSeconds: must be >= 0; negative values are invalid and will be treated as 1"}
+	}
+	return nil
+}

@@ -54,3 +54,19 @@ func child(m map[string]any, k string) map[string]any {
 	c, _ := m[k].(map[string]any)
 	return c
 }
+
+// WarningsOnCreate implements rest.Strategy: the pod template's warnings
+// (GetWarningsForPodTemplate), as the workload strategies give them.
+func (workloadStrategy) WarningsOnCreate(obj *api.Unstructured) []string {
+	return validation.PodSpecWarnings(obj.Object, "spec.template")
+}
+
+// WarningsOnUpdate implements rest.Strategy: the template's warnings when the update moves
+// the generation (a DaemonSet's strategy checks its template generation, which moves with
+// the template).
+func (workloadStrategy) WarningsOnUpdate(obj, old *api.Unstructured) []string {
+	if obj.GetGeneration() == old.GetGeneration() {
+		return nil
+	}
+	return validation.PodSpecWarnings(obj.Object, "spec.template")
+}

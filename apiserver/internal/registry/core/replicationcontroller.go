@@ -32,13 +32,14 @@ func (replicationControllerStrategy) ValidateName(name string) []string {
 	return validation.DNS1123SubdomainInBytes(name)
 }
 
-// WarningsOnCreate implements rest.Strategy: a name that is not a DNS label. (The pod
-// template's own warnings are not computed.)
+// WarningsOnCreate implements rest.Strategy: a name that is not a DNS label, then the pod
+// template's warnings (those PodSpecWarnings computes).
 func (replicationControllerStrategy) WarningsOnCreate(obj *api.Unstructured) []string {
+	var warnings []string
 	if msgs := validation.IsDNS1123Label(obj.GetName()); len(msgs) > 0 {
-		return []string{fmt.Sprintf("metadata.name: this is used in Pod names and hostnames, which can result in surprising behavior; a DNS label is recommended: %v", msgs)}
+		warnings = append(warnings, fmt.Sprintf("metadata.name: this is used in Pod names and hostnames, which can result in surprising behavior; a DNS label is recommended: %v", msgs))
 	}
-	return nil
+	return append(warnings, validation.PodSpecWarnings(obj.Object, "spec.template")...)
 }
 
 // rcCauses mirrors ValidateReplicationControllerSpec and ValidatePodTemplateSpecForRC on the
