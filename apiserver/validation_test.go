@@ -187,3 +187,13 @@ func TestCh01_Validation_PodTemplateWarnings(t *testing.T) {
 		})
 	}
 }
+
+// TestCh01_Validation_NodeTaints checks validateNodeTaints, whose causes the reference
+// places under metadata.
+func TestCh01_Validation_NodeTaints(t *testing.T) {
+	_, c := newServer(t, Options{})
+	r := c.do("POST", "/api/v1/nodes", `{"metadata":{"name":"n1"},"spec":{"taints":[{"key":"a","effect":""},{"key":"b","effect":"Weird"},{"key":"c","effect":"NoSchedule"},{"key":"c","effect":"NoSchedule"}]}}`)
+	require.Equal(t, 422, r.code, "%s", r.body)
+	assert.Equal(t, `Node "n1" is invalid: [metadata.taints[0].effect: Required value, metadata.taints[1].effect: Unsupported value: "Weird": supported values: "NoSchedule", "PreferNoSchedule", "NoExecute", metadata.taints[3]: Duplicate value: {"Key":"c","Value":"","Effect":"NoSchedule","TimeAdded":null}: taints must be unique by key and effect pair]`, r.status(t).Message)
+	assert.Equal(t, []string{"metadata.taints[0].effect: FieldValueRequired", "metadata.taints[1].effect: FieldValueNotSupported", "metadata.taints[3]: FieldValueDuplicate"}, causeReasons(t, r))
+}

@@ -180,3 +180,24 @@ func PodSpecWarnings(obj map[string]any, path string) []string {
 	}
 	return nil
 }
+
+// spreadCauses mirrors the skew, key and policy rules of validateTopologySpreadConstraints.
+func spreadCauses(l *causeList, cs []any, path string) {
+	for i, c := range cs {
+		cm := asMap(c)
+		p := fmt.Sprintf("%s[%d]", path, i)
+		if v, _ := intAt(cm, "maxSkew"); v <= 0 {
+			l.add(Invalid(p+".maxSkew", v, "must be greater than zero"))
+		}
+		if k := strAt(cm, "topologyKey"); k == "" {
+			l.add(Required(p+".topologyKey", "can not be empty"))
+		} else {
+			for _, m := range isQualifiedName(k) {
+				l.add(Invalid(p+".topologyKey", k, m))
+			}
+		}
+		if w := strAt(cm, "whenUnsatisfiable"); w != "DoNotSchedule" && w != "ScheduleAnyway" {
+			l.add(NotSupported(p+".whenUnsatisfiable", w, []string{"DoNotSchedule", "ScheduleAnyway"}))
+		}
+	}
+}

@@ -115,6 +115,7 @@ func podSpecCauses(obj map[string]any, specPath string, extraVolumes []string) [
 	l.add(enumCause(spec, "dnsPolicy", specPath+".dnsPolicy", "ClusterFirstWithHostNet", "ClusterFirst", "Default", "None")...)
 	podSecurityContextCauses(&l, asMap(spec["securityContext"]), specPath+".securityContext")
 	affinityCauses(&l, asMap(spec["affinity"]), specPath+".affinity")
+	spreadCauses(&l, asSlice(spec["topologySpreadConstraints"]), specPath+".topologySpreadConstraints")
 	if v, ok := intAt(spec, "activeDeadlineSeconds"); ok && (v < 1 || v > math.MaxInt32) {
 		l.add(Invalid(specPath+".activeDeadlineSeconds", v, inclusiveRange(1, math.MaxInt32)))
 	}
