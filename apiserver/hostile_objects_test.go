@@ -45,7 +45,7 @@ func TestCh01_HostileObjects(t *testing.T) {
 			`{"apiVersion":"v1","kind":"Pod","metadata":{"name":"p","deletionTimestamp":"yesterday"},"spec":{"containers":[{"name":"c"}]}}`,
 			http.StatusBadRequest, "BadRequest", `parsing time "yesterday"`},
 		{"missing required", "/apis/apps/v1/namespaces/default/deployments", deploy(`{"replicas":1}`),
-			http.StatusUnprocessableEntity, "Invalid", `Deployment.apps "web" is invalid: [spec.selector: Required value, spec.template.spec.containers: Required value]`},
+			http.StatusUnprocessableEntity, "Invalid", "Deployment.apps \"web\" is invalid: [spec.selector: Required value, spec.template.metadata.labels: Invalid value: null: `selector` does not match template `labels`, spec.template.spec.containers: Required value]"},
 		{"not base64", "/api/v1/namespaces/default/secrets",
 			`{"apiVersion":"v1","kind":"Secret","metadata":{"name":"s"},"data":{"k":"%%%"}}`,
 			http.StatusBadRequest, "BadRequest", "illegal base64 data at input byte 0"},
@@ -93,10 +93,10 @@ func TestCh01_ValidationOrder(t *testing.T) {
 			`Pod "p" is invalid: spec.containers[0].image: Required value`},
 		{"selector not matching", "/apis/apps/v1/namespaces/default/deployments",
 			`{"metadata":{"name":"d"},"spec":{"selector":{"matchLabels":{"app":"web"}},"template":{"metadata":{"labels":{"app":"api"}},"spec":{"containers":[{"name":"c","image":"nginx"}]}}}}`,
-			"Deployment.apps \"d\" is invalid: spec.template.metadata.labels: Invalid value: map[string]string{\"app\":\"api\"}: `selector` does not match template `labels`"},
+			"Deployment.apps \"d\" is invalid: spec.template.metadata.labels: Invalid value: {\"app\":\"api\"}: `selector` does not match template `labels`"},
 		{"job restarting Always", "/apis/batch/v1/namespaces/default/jobs",
 			`{"metadata":{"name":"j"},"spec":{"template":{"spec":{"containers":[{"name":"c","image":"busybox"}]}}}}`,
-			`Job.batch "j" is invalid: spec.template.spec.restartPolicy: Unsupported value: "Always": supported values: "OnFailure", "Never"`},
+			`Job.batch "j" is invalid: spec.template.spec.restartPolicy: Required value: valid values: "OnFailure", "Never"`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			r := c.do("POST", tc.path, tc.body)

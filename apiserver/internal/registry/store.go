@@ -44,9 +44,6 @@ func (s *Store) ctx(dryRun bool) rest.Context { return rest.Context{Now: s.Now()
 // does everything but the write, as DryRunnableStorage.Create: the answer is the object as
 // it would be stored, without a resourceVersion.
 func (s *Store) Create(ctx context.Context, res *Resource, ns string, obj *api.Unstructured, dryRun bool) (_ *storage.Record, err error) {
-	if obj.GetResourceVersion() != "" {
-		return nil, errRVOnCreate()
-	}
 	if err := CheckNamespace(res, obj, ns); err != nil {
 		return nil, err
 	}
@@ -93,9 +90,11 @@ func (s *Store) Create(ctx context.Context, res *Resource, ns string, obj *api.U
 		lp.PrepareAfterAdmission(obj)
 	}
 	if a, ok := res.Strategy.(rest.Allocator); ok {
-		finish, err := a.AllocateCreate(rc, obj)
-		if err != nil {
-			return nil, err
+		// aerr, not err: the deferred check below reads the named result, which a shadowing
+		// err would hide, and a refused create would keep its cluster IP and node ports.
+		finish, aerr := a.AllocateCreate(rc, obj)
+		if aerr != nil {
+			return nil, aerr
 		}
 		stored := false
 		defer func() { finish(stored) }()
@@ -110,6 +109,10 @@ func (s *Store) Create(ctx context.Context, res *Resource, ns string, obj *api.U
 		return s.Admission.Validate(ctx, attrs)
 	}); err != nil {
 		return nil, err
+	}
+	// The storage refuses a resourceVersion, after validation and admission (etcd3's Create).
+	if obj.GetResourceVersion() != "" {
+		return nil, errRVOnCreate()
 	}
 	warnings := res.Strategy.WarningsOnCreate(obj)
 	hooks, _ := res.Strategy.(rest.Hooks)
@@ -290,7 +293,9 @@ func (s *Store) prepareUpdate(res *Resource, obj *api.Unstructured, old *storage
 	case rv != 0 && rv != old.RV, rv == 0 && uo.ExpectRV != "" && uo.ExpectRV != oldRV:
 		return nil, nil, api.NewConflict(gr, obj.GetName(), errors.New("the object has been modified; please apply your changes to the latest version and try again"))
 	}
-	if uid := obj.GetUID(); uid != "" && uid != old.Obj.GetUID() {
+	// A PUT's body uid is a precondition (defaultUpdatedObjectInfo.Preconditions); a patch
+	// has none, and a changed uid meets the immutable-field rule of validation instead.
+	if uid := obj.GetUID(); uid != "" && uid != old.Obj.GetUID() && uo.ExpectRV == "" {
 		return nil, nil, api.NewConflict(gr, obj.GetName(), &storage.InvalidObjError{Field: "UID", Want: uid, Got: old.Obj.GetUID()})
 	}
 
@@ -323,7 +328,9 @@ func (s *Store) prepareUpdate(res *Resource, obj *api.Unstructured, old *storage
 		}
 	default:
 		// rest.BeforeUpdate: what no update changes.
-		obj.SetUID(old.Obj.GetUID())
+		if obj.GetUID() == "" {
+			obj.SetUID(old.Obj.GetUID())
+		}
 		obj.SetCreationTimestamp(old.Obj.GetCreationTimestamp())
 		obj.SetDeletionTimestamp(old.Obj.GetDeletionTimestamp().DeepCopy())
 		obj.SetDeletionGracePeriodSeconds(copyInt64(old.Obj.GetDeletionGracePeriodSeconds()))

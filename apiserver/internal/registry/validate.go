@@ -71,7 +71,7 @@ func ValidateUpdate(res *Resource, obj, old *api.Unstructured) error {
 // resource's ratcheted rule failures) to warn, whether or not the update then fails, as
 // warning.AddWarning does on the real server.
 func validateUpdate(res *Resource, obj, old *api.Unstructured, warn func(...string)) error {
-	var causes []api.StatusCause
+	causes := immutableMetaCauses(obj, old, !metaUpdateOnce[invalidKind(res)])
 	if old.GetDeletionTimestamp() != nil {
 		var extra []string
 		for _, f := range obj.GetFinalizers() {
@@ -140,4 +140,30 @@ func validateSubresource(res *Resource, obj *api.Unstructured, causes []api.Stat
 		return err
 	}
 	return api.NewInvalid(invalidKind(res), obj.GetName(), causes)
+}
+
+// metaUpdateOnce are the kinds whose strategy's ValidateUpdate does not repeat
+// ValidateObjectMetaUpdate (it validates the new object as a create would), so that the
+// metadata's update causes appear once.
+var metaUpdateOnce = map[api.GroupKind]bool{
+	{Kind: "PersistentVolume"}: true, {Kind: "LimitRange"}: true,
+	{Group: "policy", Kind: "PodDisruptionBudget"}: true, {Group: "discovery.k8s.io", Kind: "EndpointSlice"}: true,
+	{Group: "storage.k8s.io", Kind: "CSINode"}: true, {Group: "storage.k8s.io", Kind: "VolumeAttachment"}: true,
+}
+
+// immutableMetaCauses mirrors the immutable-field part of ValidateObjectMetaAccessorUpdate,
+// which an update runs twice (rest.BeforeUpdate's common fields, then the strategy's
+// ValidateObjectMetaUpdate) when twice: each cause appears twice, the message once.
+func immutableMetaCauses(obj, old *api.Unstructured, twice bool) []api.StatusCause {
+	var causes []api.StatusCause
+	if obj.GetNamespace() != old.GetNamespace() {
+		causes = append(causes, validation.Invalid("metadata.namespace", obj.GetNamespace(), "field is immutable"))
+	}
+	if obj.GetUID() != old.GetUID() {
+		causes = append(causes, validation.Invalid("metadata.uid", obj.GetUID(), "field is immutable"))
+	}
+	if twice {
+		causes = append(causes, causes...)
+	}
+	return causes
 }

@@ -37,3 +37,6 @@ func MaskTrailingDash(name string) string { return maskTrailingDash(name) }
 // DNS1123SubdomainInBytes is IsDNS1123Subdomain with its length limit stated in bytes, as
 // the declarative validation of some kinds (ReplicationControllers) states it.
 func DNS1123SubdomainInBytes(v string) []string { return isDNS1123Subdomain(v, "bytes") }
+
+// IsLabelValue mirrors validation.IsValidLabelValue.
+func IsLabelValue(v string) []string { return isLabelValue(v) }

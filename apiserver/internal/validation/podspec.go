@@ -1,7 +1,6 @@
 package validation
 
 import (
-	"fmt"
 	"slices"
 	"strconv"
 	"strings"
@@ -26,46 +25,15 @@ func nestedAt(obj map[string]any, path string) any {
 	return cur
 }
 
-// PodSpecCauses mirrors the containers part of ValidatePodSpec: at least one container, and
-// each with an image (validateContainerCommon).
-func PodSpecCauses(obj map[string]any, specPath string) []api.StatusCause {
-	containers, _ := nestedAt(obj, specPath+".containers").([]any)
-	if len(containers) == 0 {
-		return []api.StatusCause{Required(specPath+".containers", "")}
-	}
-	var causes []api.StatusCause
-	for i, c := range containers {
-		m, _ := c.(map[string]any)
-		if img, _ := m["image"].(string); strings.TrimSpace(img) == "" {
-			causes = append(causes, Required(fmt.Sprintf("%s.containers[%d].image", specPath, i), ""))
-		}
-	}
-	return causes
-}
-
-// WorkloadCauses mirrors the selector and template checks of ValidateDeploymentSpec (and
-// the ReplicaSet, StatefulSet and DaemonSet ones): a selector is required, it must select
-// the template's labels, and the template needs a pod spec with containers.
-func WorkloadCauses(obj map[string]any) []api.StatusCause {
-	var causes []api.StatusCause
-	sel, _ := nestedAt(obj, "spec.selector").(map[string]any)
-	labels, _ := nestedAt(obj, "spec.template.metadata.labels").(map[string]any)
-	switch {
-	case sel == nil:
-		causes = append(causes, Required("spec.selector", ""))
-	case len(sel) == 0 || (len(asMap(sel["matchLabels"])) == 0 && len(asSlice(sel["matchExpressions"])) == 0):
-		causes = append(causes, InvalidRaw("spec.selector", "v1.LabelSelector{MatchLabels:map[string]string(nil), MatchExpressions:[]v1.LabelSelectorRequirement(nil)}", "empty selector is invalid for deployment"))
-	case !SelectorMatches(sel, labels):
-		causes = append(causes, InvalidRaw("spec.template.metadata.labels", GoMap(labels), "`selector` does not match template `labels`"))
-	}
-	return append(causes, PodSpecCauses(obj, "spec.template.spec")...)
-}
-
 // JobTemplateCauses mirrors ValidateJobSpec's template checks: containers, and a restart
 // policy of OnFailure or Never.
 func JobTemplateCauses(obj map[string]any, template string) []api.StatusCause {
-	causes := PodSpecCauses(obj, template+".spec")
-	if rp, _ := nestedAt(obj, template+".spec.restartPolicy").(string); rp != "OnFailure" && rp != "Never" {
+	causes := TemplateCauses(obj, template)
+	switch rp, _ := nestedAt(obj, template+".spec.restartPolicy").(string); rp {
+	case "OnFailure", "Never":
+	case "", "Always": // the pod defaults make an empty one Always
+		causes = append(causes, Required(template+".spec.restartPolicy", `valid values: "OnFailure", "Never"`))
+	default:
 		causes = append(causes, NotSupported(template+".spec.restartPolicy", rp, []string{"OnFailure", "Never"}))
 	}
 	return causes

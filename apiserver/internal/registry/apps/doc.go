@@ -12,6 +12,9 @@
 package apps
 
 import (
+	"slices"
+	"strings"
+
 	"github.com/informer-lab/informer-lab/api"
 	"github.com/informer-lab/informer-lab/apiserver/internal/registry/rest"
 	"github.com/informer-lab/informer-lab/apiserver/internal/validation"
@@ -25,9 +28,26 @@ func gvk(kind string) api.GroupVersionKind {
 // checks of ValidateDeploymentSpec and its siblings.
 type workloadStrategy struct{ rest.Base }
 
-// Validate implements rest.Strategy.
+// Validate implements rest.Strategy: the kind's spec rules, then the schema's required
+// members the rules did not name.
 func (s workloadStrategy) Validate(obj *api.Unstructured) []api.StatusCause {
-	return rest.RequiredCauses(s.GVK, obj, validation.WorkloadCauses(obj.Object), "spec.template")
+	own := validation.WorkloadCauses(s.GVK.Kind, obj.Object)
+	causes := rest.RequiredCauses(s.GVK, obj, own, "spec.template")
+	if s.GVK.Kind == "StatefulSet" {
+		// The rules check the pod volumes merged with the claims, whose indexes differ from
+		// the schema's: the schema's causes about volumes are left out.
+		causes = slices.DeleteFunc(causes[len(own):], func(c api.StatusCause) bool {
+			return strings.HasPrefix(c.Field, "spec.template.spec.volumes[")
+		})
+		causes = append(own, causes...)
+	}
+	if s.GVK.Kind == "DaemonSet" {
+		// ValidateDaemonSetSpec does not require a selector: a missing one selects nothing.
+		causes = slices.DeleteFunc(causes, func(c api.StatusCause) bool {
+			return c.Field == "spec.selector" && c.Type == api.CauseTypeFieldValueRequired
+		})
+	}
+	return causes
 }
 
 func workload(kind string, scale bool, reset func() map[string]any) workloadStrategy {

@@ -101,8 +101,9 @@ func TestCh01_Strategy_AppsGeneration(t *testing.T) {
 	}
 }
 
-// TestCh01_Strategy_AppsValidate checks point 3: a selector is required and must select
-// the template's labels, the template needs containers with an image, and the schema's
+// TestCh01_Strategy_AppsValidate checks point 3: a selector is required (but a DaemonSet's)
+// and must select the template's labels, the template needs named containers with an
+// image, and the schema's
 // presence checks follow, each path reported once.
 func TestCh01_Strategy_AppsValidate(t *testing.T) {
 	type cause struct{ Type, Field string }
@@ -114,7 +115,7 @@ func TestCh01_Strategy_AppsValidate(t *testing.T) {
 	}{
 		{"valid", func(*api.Unstructured) {}, nil},
 		{"no selector", func(o *api.Unstructured) { delete(spec(o), "selector") },
-			[]cause{{"FieldValueRequired", "spec.selector"}}},
+			[]cause{{"FieldValueRequired", "spec.selector"}, {"FieldValueInvalid", "spec.template.metadata.labels"}}},
 		{"empty selector", func(o *api.Unstructured) { spec(o)["selector"] = map[string]any{} },
 			[]cause{{"FieldValueInvalid", "spec.selector"}}},
 		{"selector does not match", func(o *api.Unstructured) {
@@ -127,17 +128,21 @@ func TestCh01_Strategy_AppsValidate(t *testing.T) {
 			[]cause{{"FieldValueInvalid", "spec.template.metadata.labels"}, {"FieldValueRequired", "spec.template.spec.containers"}}},
 		{"container without image nor name", func(o *api.Unstructured) {
 			spec(o)["template"].(map[string]any)["spec"] = map[string]any{"containers": []any{map[string]any{}}}
-		}, []cause{{"FieldValueRequired", "spec.template.spec.containers[0].image"}, {"FieldValueRequired", "spec.template.spec.containers[0].name"}}},
+		}, []cause{{"FieldValueRequired", "spec.template.spec.containers[0].name"}, {"FieldValueRequired", "spec.template.spec.containers[0].image"}}},
 	}
 	for _, k := range []rest.Kind{Deployments(), ReplicaSets(), StatefulSets(), DaemonSets()} {
 		for _, tt := range tests {
 			o := workloadObj(k.Kind)
 			tt.edit(o)
+			want := tt.want
+			if k.Kind == "DaemonSet" && tt.name == "no selector" {
+				want = want[1:] // ValidateDaemonSetSpec does not require one: nothing matches
+			}
 			var got []cause
 			for _, c := range k.Strategy.Validate(o) {
 				got = append(got, cause{string(c.Type), c.Field})
 			}
-			assert.Empty(t, cmp.Diff(tt.want, got), "%s: %s", k.Kind, tt.name)
+			assert.Empty(t, cmp.Diff(want, got), "%s: %s", k.Kind, tt.name)
 		}
 	}
 }

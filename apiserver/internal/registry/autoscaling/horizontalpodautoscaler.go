@@ -21,7 +21,7 @@ func (hpaStrategy) GetResetFields() map[string][]string {
 }
 
 // Validate implements rest.Strategy: validateHorizontalPodAutoscalerSpec's replica bounds
-// and scale target (the metrics and behavior are left to the schema).
+// and scale target, then its behavior (the metrics are left to the schema).
 func (hpaStrategy) Validate(obj *api.Unstructured) []api.StatusCause {
 	spec, _ := obj.Object["spec"].(map[string]any)
 	var causes []api.StatusCause
@@ -43,7 +43,7 @@ func (hpaStrategy) Validate(obj *api.Unstructured) []api.StatusCause {
 	if hasMin && minR == 0 && !hasMetricOfType(spec, "Object", "External") {
 		causes = append(causes, validation.Forbidden("spec.metrics", "must specify at least one Object or External metric to support scaling to zero replicas"))
 	}
-	return causes
+	return append(causes, behaviorCauses(spec)...)
 }
 
 // hasMetricOfType reports whether spec.metrics has a metric of one of the types.

@@ -2,6 +2,7 @@ package batch
 
 import (
 	"encoding/json"
+	"reflect"
 
 	"github.com/informer-lab/informer-lab/api"
 	"github.com/informer-lab/informer-lab/apiserver/internal/registry/rest"
@@ -174,4 +175,19 @@ func Jobs() rest.Kind {
 	return rest.Kind{Group: "batch", Resource: "jobs", Kind: "Job", Categories: []string{"all"},
 		Fields:   map[string]rest.FieldRead{"status.successful": rest.IntField("status.succeeded")},
 		Strategy: jobStrategy{templated("Job", "spec.template")}}
+}
+
+// ValidateUpdate implements rest.Strategy: ValidateJobSpecUpdate's immutable selector and
+// template. The real message prints the internal template as Go's JSON of the struct; the
+// v1 JSON is printed here.
+func (jobStrategy) ValidateUpdate(obj, old *api.Unstructured) []api.StatusCause {
+	spec, oldSpec := child(obj.Object, "spec"), child(old.Object, "spec")
+	var causes []api.StatusCause
+	if !reflect.DeepEqual(spec["selector"], oldSpec["selector"]) {
+		causes = append(causes, validation.Invalid("spec.selector", validation.LabelSelectorOf(spec["selector"]), "field is immutable"))
+	}
+	if !reflect.DeepEqual(spec["template"], oldSpec["template"]) {
+		causes = append(causes, validation.Invalid("spec.template", spec["template"], "field is immutable"))
+	}
+	return causes
 }

@@ -8,6 +8,7 @@ import (
 
 	"github.com/informer-lab/informer-lab/api"
 	"github.com/informer-lab/informer-lab/apiserver/internal/registry/rest"
+	"github.com/informer-lab/informer-lab/apiserver/internal/validation"
 )
 
 // podTemplate is a valid Job pod template with the given restart policy ("" for none).
@@ -71,8 +72,10 @@ func TestCh01_Strategy_BatchRestartPolicy(t *testing.T) {
 		}{
 			{"OnFailure", nil},
 			{"Never", nil},
-			{"Always", []api.StatusCause{unsupported(k.template+".spec.restartPolicy", "Always")}},
-			{"", []api.StatusCause{unsupported(k.template+".spec.restartPolicy", "")}},
+			{"Always", []api.StatusCause{validation.Required(k.template+".spec.restartPolicy", `valid values: "OnFailure", "Never"`)}},
+			{"", []api.StatusCause{validation.Required(k.template+".spec.restartPolicy", `valid values: "OnFailure", "Never"`)}},
+			{"Sometimes", []api.StatusCause{validation.NotSupported(k.template+".spec.restartPolicy", "Sometimes", []string{"Always", "OnFailure", "Never"}),
+				unsupported(k.template+".spec.restartPolicy", "Sometimes")}},
 		}
 		for _, tt := range tests {
 			o := k.make(tt.restart)

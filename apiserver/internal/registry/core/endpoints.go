@@ -5,5 +5,5 @@ import "github.com/informer-lab/informer-lab/apiserver/internal/registry/rest"
 // Endpoints is the endpoints resource (pkg/registry/core/endpoint).
 func Endpoints() rest.Kind {
 	return rest.Kind{Resource: "endpoints", Kind: "Endpoints", ShortNames: []string{"ep"},
-		Strategy: rest.Base{GVK: gvk("Endpoints"), Unconditional: true}}
+		Strategy: endpointsStrategy{rest.Base{GVK: gvk("Endpoints"), Unconditional: true}}}
 }

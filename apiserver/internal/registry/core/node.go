@@ -8,5 +8,5 @@ func Nodes() rest.Kind {
 	return rest.Kind{Resource: "nodes", Kind: "Node", ShortNames: []string{"no"},
 		Fields:       map[string]rest.FieldRead{"spec.unschedulable": rest.BoolField("spec.unschedulable")},
 		Subresources: []rest.Subresource{{Name: "proxy", Kind: gvk("NodeProxyOptions"), Verbs: rest.ProxyVerbs}},
-		Strategy:     rest.Base{GVK: gvk("Node"), Cluster: true, Status: true, Unconditional: true}}
+		Strategy:     nodeStrategy{rest.Base{GVK: gvk("Node"), Cluster: true, Status: true, Unconditional: true}}}
 }

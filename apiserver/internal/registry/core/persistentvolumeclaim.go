@@ -7,5 +7,5 @@ import "github.com/informer-lab/informer-lab/apiserver/internal/registry/rest"
 // defaults then set phase Pending on it.
 func PersistentVolumeClaims() rest.Kind {
 	return rest.Kind{Resource: "persistentvolumeclaims", Kind: "PersistentVolumeClaim", ShortNames: []string{"pvc"}, ReturnDeletedObject: true,
-		Strategy: rest.Base{GVK: gvk("PersistentVolumeClaim"), Status: true, Unconditional: true, ResetStatus: rest.EmptyStatus}}
+		Strategy: persistentVolumeClaimStrategy{rest.Base{GVK: gvk("PersistentVolumeClaim"), Status: true, Unconditional: true, ResetStatus: rest.EmptyStatus}}}
 }

@@ -32,13 +32,14 @@ func (replicationControllerStrategy) ValidateName(name string) []string {
 	return validation.DNS1123SubdomainInBytes(name)
 }
 
-// WarningsOnCreate implements rest.Strategy: a name that is not a DNS label. (The pod
-// template's own warnings are not computed.)
+// WarningsOnCreate implements rest.Strategy: a name that is not a DNS label, then the pod
+// template's warnings (those PodSpecWarnings computes).
 func (replicationControllerStrategy) WarningsOnCreate(obj *api.Unstructured) []string {
+	var warnings []string
 	if msgs := validation.IsDNS1123Label(obj.GetName()); len(msgs) > 0 {
-		return []string{fmt.Sprintf("metadata.name: this is used in Pod names and hostnames, which can result in surprising behavior; a DNS label is recommended: %v", msgs)}
+		warnings = append(warnings, fmt.Sprintf("metadata.name: this is used in Pod names and hostnames, which can result in surprising behavior; a DNS label is recommended: %v", msgs))
 	}
-	return nil
+	return append(warnings, validation.PodSpecWarnings(obj.Object, "spec.template")...)
 }
 
 // rcCauses mirrors ValidateReplicationControllerSpec and ValidatePodTemplateSpecForRC on the
@@ -65,10 +66,6 @@ func rcCauses(obj map[string]any) []api.StatusCause {
 	causes = append(causes, validation.PodSpecCauses(obj, "spec.template.spec")...)
 	podSpec := child(tmpl, "spec")
 	rp := str(podSpec, "restartPolicy")
-	if rp != "Always" && rp != "OnFailure" && rp != "Never" {
-		// ValidatePodSpec's own check comes first.
-		causes = append(causes, validation.NotSupported("spec.template.spec.restartPolicy", rp, []string{"Always", "OnFailure", "Never"}))
-	}
 	if rp != "Always" {
 		causes = append(causes, validation.NotSupported("spec.template.spec.restartPolicy", rp, []string{"Always"}))
 	}

@@ -6,5 +6,5 @@ import "github.com/informer-lab/informer-lab/apiserver/internal/registry/rest"
 func Secrets() rest.Kind {
 	return rest.Kind{Resource: "secrets", Kind: "Secret",
 		Fields:   map[string]rest.FieldRead{"type": rest.TextField("type")},
-		Strategy: rest.Base{GVK: gvk("Secret"), Unconditional: true}}
+		Strategy: secretStrategy{rest.Base{GVK: gvk("Secret"), Unconditional: true}}}
 }

@@ -60,9 +60,11 @@ func (serviceStrategy) Canonicalize(obj *api.Unstructured) {
 	}
 }
 
-// Validate implements rest.Strategy: the node port rules of ValidateService, then presence.
+// Validate implements rest.Strategy: ValidateService's rules, then presence.
 func (s serviceStrategy) Validate(obj *api.Unstructured) []api.StatusCause {
-	return rest.RequiredCauses(s.GVK, obj, nodePortCauses(child(obj.Object, "spec")), "")
+	spec := child(obj.Object, "spec")
+	causes := append(serviceSpecCauses(spec), nodePortCauses(spec)...)
+	return rest.RequiredCauses(s.GVK, obj, append(causes, serviceTrafficCauses(spec)...), "")
 }
 
 // nodePortCauses mirrors the node port checks of ValidateService: none on a ClusterIP

@@ -177,9 +177,9 @@ func TestCh01_Service_NodePortValidation(t *testing.T) {
 	}{
 		{`{"type":"ClusterIP","ports":[{"port":80,"nodePort":30556}]}`, []api.StatusCause{{Type: api.CauseTypeForbidden,
 			Field: "spec.ports[0].nodePort", Message: "Forbidden: may not be used when `type` is 'ClusterIP'"}}},
-		{`{"type":"NodePort","ports":[{"port":80,"nodePort":30556},{"port":81,"nodePort":30556}]}`, []api.StatusCause{{Type: api.CauseTypeFieldValueDuplicate,
+		{`{"type":"NodePort","ports":[{"name":"a","port":80,"nodePort":30556},{"name":"b","port":81,"nodePort":30556}]}`, []api.StatusCause{{Type: api.CauseTypeFieldValueDuplicate,
 			Field: "spec.ports[1].nodePort", Message: "Duplicate value: 30556"}}},
-		{`{"type":"NodePort","ports":[{"port":80,"nodePort":30556},{"port":80,"protocol":"UDP","nodePort":30556}]}`, nil},
+		{`{"type":"NodePort","ports":[{"name":"a","port":80,"nodePort":30556},{"name":"b","port":80,"protocol":"UDP","nodePort":30556}]}`, nil},
 		{`{"type":"NodePort","healthCheckNodePort":30001,"ports":[{"port":80}]}`, []api.StatusCause{{Type: api.CauseTypeFieldValueInvalid,
 			Field: "spec.healthCheckNodePort", Message: "Invalid value: 30001: may only be set when `type` is 'LoadBalancer' and `externalTrafficPolicy` is 'Local'"}}},
 	} {
