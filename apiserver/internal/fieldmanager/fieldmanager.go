@@ -1,0 +1,256 @@
+package fieldmanager
+
+import (
+	"fmt"
+	"sort"
+	"time"
+
+	"github.com/informer-lab/informer-lab/api"
+	fp "github.com/informer-lab/informer-lab/apiserver/internal/fieldpath"
+	"github.com/informer-lab/informer-lab/apiserver/internal/typed"
+)
+
+// DefaultMaxUpdateManagers mirrors the constant of the same name: beyond this many Update
+// entries, the oldest are bucketed into "ancient-changes".
+const DefaultMaxUpdateManagers = 10
+
+const (
+	currentOperation   = "current-operation"
+	beforeFirstApply   = "before-first-apply"
+	ancientChanges     = "ancient-changes"
+	unknownManager     = "unknown"
+	kubectlManagerName = "kubectl"
+)
+
+// FieldManager mirrors managedfields.FieldManager with the chain
+// NewDefaultFieldManager builds (versionCheck → lastAppliedUpdater → lastAppliedManager →
+// skipNonApplied → capManagers → buildManagerInfo → managedFieldsUpdater → stripMeta →
+// structuredMerge) for one kind at one version.
+type FieldManager struct {
+	typ   *typed.Atom
+	gvk   api.GroupVersionKind
+	zero  func() map[string]any
+	reset map[string]*fp.Set
+	max   int
+}
+
+// New mirrors NewDefaultFieldManager: model is the kind's type (typed.ForBuiltin, or a
+// custom resource's from its schema), gvk the kind and version objects are written at.
+func New(model *typed.Atom, gvk api.GroupVersionKind) *FieldManager {
+	return &FieldManager{typ: model, gvk: gvk, zero: typed.ZeroObject(gvk), reset: map[string]*fp.Set{}, max: DefaultMaxUpdateManagers}
+}
+
+// WithResetFields mirrors the strategy's GetResetFields for one subresource ("" for the
+// main resource): fields a write there never changes, so nobody takes them (the
+// IgnoreFilter of structuredMergeManager). It returns f.
+func (f *FieldManager) WithResetFields(subresource string, fields *fp.Set) *FieldManager {
+	f.reset[subresource] = fields
+	return f
+}
+
+func (f *FieldManager) updater(subresource string) *updater {
+	return &updater{typ: f.typ, ignore: f.reset[subresource]}
+}
+
+// emptyObject mirrors objectCreater.New: the object a create starts from, as the typed
+// zero value of the kind converts to unstructured.
+func (f *FieldManager) emptyObject() map[string]any {
+	if f.zero != nil {
+		return f.zero()
+	}
+	return map[string]any{}
+}
+
+func objectOf(u *api.Unstructured) map[string]any {
+	if u == nil {
+		return nil
+	}
+	return u.Object
+}
+
+// withoutManagedFields is obj's tree with metadata.managedFields left out, sharing the rest:
+// what the type converter sees upstream (the entries are owned by nobody).
+func withoutManagedFields(obj map[string]any) map[string]any {
+	md, ok := obj["metadata"].(map[string]any)
+	if !ok {
+		return obj
+	}
+	if _, has := md["managedFields"]; !has {
+		return obj
+	}
+	out := make(map[string]any, len(obj))
+	for k, v := range obj {
+		out[k] = v
+	}
+	md2 := make(map[string]any, len(md))
+	for k, v := range md {
+		if k != "managedFields" {
+			md2[k] = v
+		}
+	}
+	out["metadata"] = md2
+	return out
+}
+
+// Update mirrors FieldManager.Update (UpdateNoErrors): the ownership of a non-apply write.
+// live is nil on create. obj's metadata.managedFields is set as the real server sets it and
+// obj is returned. Entries sent in the request count only when valid and not the reset
+// marker (an empty list, or one empty entry), and never on a subresource.
+func (f *FieldManager) Update(live, obj *api.Unstructured, manager, subresource string, now api.Time) (*api.Unstructured, error) {
+	m := f.managedForUpdate(live, obj, subresource)
+	setManagedFields(obj, nil)
+	liveObj := objectOf(live)
+	if liveObj == nil {
+		liveObj = f.emptyObject()
+	}
+	// skipNonApplied: an existing object nobody manages stays unmanaged.
+	if len(m.fields) == 0 && live != nil && live.GetUID() != "" {
+		return obj, nil
+	}
+	if err := f.update(liveObj, obj.Object, m, manager, subresource, now.Time); err != nil {
+		return nil, err
+	}
+	entries, err := encodeManaged(m)
+	if err != nil {
+		return nil, fmt.Errorf("failed to encode managed fields: %v", err)
+	}
+	setManagedFields(obj, entries)
+	return obj, nil
+}
+
+func (f *FieldManager) managedForUpdate(live, obj *api.Unstructured, subresource string) *managed {
+	fromLive := func() *managed {
+		m, err := decodeManaged(live)
+		if err != nil {
+			return newManaged()
+		}
+		return m
+	}
+	if subresource != "" {
+		return fromLive()
+	}
+	if isReset(obj) {
+		return newManaged()
+	}
+	m, err := decodeManaged(obj)
+	if err != nil || len(m.fields) == 0 {
+		return fromLive()
+	}
+	return m
+}
+
+// update runs capManagers → buildManagerInfo → managedFieldsUpdater → stripMeta →
+// structuredMerge for a non-apply write.
+func (f *FieldManager) update(live, obj map[string]any, m *managed, manager, subresource string, now time.Time) error {
+	id := f.identifier(manager, OperationUpdate, subresource)
+	u := f.updater(subresource)
+	err := u.Update(withoutManagedFields(live), withoutManagedFields(obj), f.gvk.APIVersion(), m.fields, currentOperation)
+	if err != nil {
+		return fmt.Errorf("failed to update ManagedFields (%s): %v", f.describe(obj), err)
+	}
+	stripMeta(m, currentOperation)
+	if vs, ok := m.fields[currentOperation]; ok {
+		delete(m.fields, currentOperation)
+		if prev, ok := m.fields[id]; ok {
+			m.fields[id] = &versionedSet{set: vs.set.Union(prev.set), apiVersion: vs.apiVersion, applied: vs.applied}
+		} else {
+			m.fields[id] = vs
+		}
+		t := now.UTC()
+		m.times[id] = &t
+	}
+	f.capUpdateManagers(m)
+	return nil
+}
+
+// identifier mirrors buildManagerInfo: an empty manager is "unknown".
+func (f *FieldManager) identifier(manager, operation, subresource string) string {
+	if manager == "" {
+		manager = unknownManager
+	}
+	return buildIdentifier(identity{Manager: manager, Operation: operation, APIVersion: f.gvk.APIVersion(), Subresource: subresource})
+}
+
+func (f *FieldManager) describe(obj map[string]any) string {
+	u := &api.Unstructured{Object: obj}
+	ns, name := u.GetNamespace(), u.GetName()
+	return fmt.Sprintf("%v/%v; %v", ns, name, gvkString(u.GroupVersionKind()))
+}
+
+// gvkString prints a GroupVersionKind as schema.GroupVersionKind.String does.
+func gvkString(gvk api.GroupVersionKind) string {
+	return gvk.Group + "/" + gvk.Version + ", Kind=" + gvk.Kind
+}
+
+// stripMetaPaths mirrors stripMetaManager's set: fields of the envelope nobody owns.
+var stripMetaPaths = fp.NewSet(
+	fp.MakePath("apiVersion"),
+	fp.MakePath("kind"),
+	fp.MakePath("metadata"),
+	fp.MakePath("metadata", "name"),
+	fp.MakePath("metadata", "namespace"),
+	fp.MakePath("metadata", "creationTimestamp"),
+	fp.MakePath("metadata", "selfLink"),
+	fp.MakePath("metadata", "uid"),
+	fp.MakePath("metadata", "clusterName"),
+	fp.MakePath("metadata", "generation"),
+	fp.MakePath("metadata", "managedFields"),
+	fp.MakePath("metadata", "resourceVersion"),
+)
+
+// stripMeta mirrors stripMetaManager.stripFields.
+func stripMeta(m *managed, manager string) {
+	vs, ok := m.fields[manager]
+	if !ok {
+		return
+	}
+	s := vs.set.Difference(stripMetaPaths)
+	if s.Empty() {
+		delete(m.fields, manager)
+		return
+	}
+	m.fields[manager] = &versionedSet{set: s, apiVersion: vs.apiVersion, applied: vs.applied}
+}
+
+// capUpdateManagers mirrors capManagersManager.capUpdateManagers: past the limit, the
+// oldest Update entries (by time, then identifier) merge, per apiVersion, into one
+// "ancient-changes" entry that takes the time of the last one merged.
+func (f *FieldManager) capUpdateManagers(m *managed) {
+	var updaters []string
+	for id, vs := range m.fields {
+		if !vs.applied {
+			updaters = append(updaters, id)
+		}
+	}
+	if len(updaters) <= f.max {
+		return
+	}
+	sort.Slice(updaters, func(i, j int) bool {
+		a, b := seconds(m.times[updaters[i]]), seconds(m.times[updaters[j]])
+		if a != b {
+			return a < b
+		}
+		return updaters[i] < updaters[j]
+	})
+	first := map[string]string{}
+	for i, n := 0, len(updaters); i < len(updaters) && n > f.max; i++ {
+		id := updaters[i]
+		vs := m.fields[id]
+		t := m.times[id]
+		bucket := buildIdentifier(identity{Manager: ancientChanges, Operation: OperationUpdate, APIVersion: vs.apiVersion})
+		if firstID, ok := first[vs.apiVersion]; ok {
+			if _, ok := m.fields[bucket]; !ok {
+				s := m.fields[firstID]
+				delete(m.fields, firstID)
+				m.fields[bucket] = s
+			}
+			m.fields[bucket] = &versionedSet{set: vs.set.Union(m.fields[bucket].set), apiVersion: vs.apiVersion, applied: vs.applied}
+			delete(m.fields, id)
+			n--
+			m.times[bucket] = t
+		} else {
+			first[vs.apiVersion] = id
+		}
+	}
+}
+

@@ -1,0 +1,289 @@
+package fieldmanager
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"sort"
+	"time"
+
+	"github.com/informer-lab/informer-lab/api"
+	fp "github.com/informer-lab/informer-lab/apiserver/internal/fieldpath"
+)
+
+// The operations a managedFields entry records.
+const (
+	OperationApply  = "Apply"
+	OperationUpdate = "Update"
+)
+
+// versionedSet mirrors fieldpath.VersionedSet: a manager's fields at the apiVersion it
+// wrote them in, and whether it applied them.
+type versionedSet struct {
+	set        *fp.Set
+	apiVersion string
+	applied    bool
+}
+
+// managed mirrors the internal Managed interface: each manager's set and the time of its
+// last change, keyed by the manager identifier (BuildManagerIdentifier).
+type managed struct {
+	fields map[string]*versionedSet
+	times  map[string]*time.Time
+}
+
+func newManaged() *managed {
+	return &managed{fields: map[string]*versionedSet{}, times: map[string]*time.Time{}}
+}
+
+// identity is the part of a managedFields entry that names its manager; its JSON (fields in
+// metav1.ManagedFieldsEntry's order, empty ones left out) is the manager identifier.
+type identity struct {
+	Manager     string `json:"manager,omitempty"`
+	Operation   string `json:"operation,omitempty"`
+	APIVersion  string `json:"apiVersion,omitempty"`
+	Subresource string `json:"subresource,omitempty"`
+}
+
+// buildIdentifier mirrors BuildManagerIdentifier: an Apply entry is one manager whatever
+// the apiVersion it applied at.
+func buildIdentifier(id identity) string {
+	if id.Operation == OperationApply {
+		id.APIVersion = ""
+	}
+	b, _ := json.Marshal(id) // strings only: cannot fail
+	return string(b)
+}
+
+func parseIdentifier(s string) identity {
+	var id identity
+	_ = json.Unmarshal([]byte(s), &id)
+	return id
+}
+
+// entryOf reads one managedFields entry from an unstructured object.
+type entry struct {
+	identity
+	time       *time.Time
+	fieldsType string
+	fieldsV1   []byte
+	hasFields  bool
+	empty      bool // no member at all: the reset marker [{}]
+}
+
+func stringMember(m map[string]any, k string) (string, error) {
+	v, ok := m[k]
+	if !ok || v == nil {
+		return "", nil
+	}
+	s, ok := v.(string)
+	if !ok {
+		return "", fmt.Errorf("%s: expected a string, got %T", k, v)
+	}
+	return s, nil
+}
+
+func readEntry(v any) (entry, error) {
+	m, ok := v.(map[string]any)
+	if !ok {
+		return entry{}, fmt.Errorf("managedFields entry: expected an object, got %T", v)
+	}
+	var e entry
+	var err error
+	e.empty = len(m) == 0
+	for _, f := range []struct {
+		k string
+		p *string
+	}{{"manager", &e.Manager}, {"operation", &e.Operation}, {"apiVersion", &e.APIVersion}, {"subresource", &e.Subresource}, {"fieldsType", &e.fieldsType}} {
+		if *f.p, err = stringMember(m, f.k); err != nil {
+			return entry{}, err
+		}
+	}
+	ts, err := stringMember(m, "time")
+	if err != nil {
+		return entry{}, err
+	}
+	if ts != "" {
+		t, err := time.Parse(time.RFC3339, ts)
+		if err != nil {
+			return entry{}, fmt.Errorf("time: %v", err)
+		}
+		e.time = &t
+	}
+	switch fv := m["fieldsV1"].(type) {
+	case nil:
+	case json.RawMessage:
+		e.fieldsV1, e.hasFields = fv, true
+	case []byte:
+		e.fieldsV1, e.hasFields = fv, true
+	case map[string]any:
+		b, err := json.Marshal(fv)
+		if err != nil {
+			return entry{}, err
+		}
+		e.fieldsV1, e.hasFields = b, true
+	default:
+		return entry{}, fmt.Errorf("fieldsV1: expected an object, got %T", fv)
+	}
+	return e, nil
+}
+
+// managedFieldsOf returns the entries of obj's metadata.managedFields and whether the
+// member is present (an empty list present is the reset marker).
+func managedFieldsOf(obj *api.Unstructured) ([]any, bool) {
+	if obj == nil {
+		return nil, false
+	}
+	md, _ := obj.Object["metadata"].(map[string]any)
+	v, ok := md["managedFields"]
+	if !ok || v == nil {
+		return nil, false
+	}
+	l, _ := v.([]any)
+	return l, true
+}
+
+// isReset mirrors isResetManagedFields: an empty list, or a list of one empty entry.
+func isReset(obj *api.Unstructured) bool {
+	l, present := managedFieldsOf(obj)
+	if !present {
+		return false
+	}
+	if len(l) == 0 {
+		return true
+	}
+	if len(l) == 1 {
+		e, err := readEntry(l[0])
+		return err == nil && e.empty
+	}
+	return false
+}
+
+// decodeManaged mirrors DecodeManagedFields.
+func decodeManaged(obj *api.Unstructured) (*managed, error) {
+	l, _ := managedFieldsOf(obj)
+	m := newManaged()
+	for i, v := range l {
+		e, err := readEntry(v)
+		if err != nil {
+			return nil, err
+		}
+		switch e.Operation {
+		case OperationApply, OperationUpdate:
+		default:
+			return nil, errors.New("operation must be `Apply` or `Update`")
+		}
+		if e.APIVersion == "" {
+			return nil, errors.New("apiVersion must not be empty")
+		}
+		switch e.fieldsType {
+		case "FieldsV1":
+		case "":
+			return nil, fmt.Errorf("missing fieldsType in managed fields entry %d", i)
+		default:
+			return nil, fmt.Errorf("invalid fieldsType %q in managed fields entry %d", e.fieldsType, i)
+		}
+		id := buildIdentifier(e.identity)
+		raw := e.fieldsV1
+		if !e.hasFields {
+			raw = []byte("{}")
+		}
+		set, err := fp.FromJSON(raw)
+		if err != nil {
+			return nil, fmt.Errorf("error decoding versioned set from %v: error decoding set: %v", id, err)
+		}
+		m.fields[id] = &versionedSet{set: set, apiVersion: e.APIVersion, applied: e.Operation == OperationApply}
+		m.times[id] = e.time
+	}
+	return m, nil
+}
+
+// encodeManaged mirrors encodeManagedFields: entries sorted by operation (Apply first),
+// time, manager, apiVersion and subresource. An empty result is no member at all.
+func encodeManaged(m *managed) ([]any, error) {
+	if len(m.fields) == 0 {
+		return nil, nil
+	}
+	type enc struct {
+		id     identity
+		t      *time.Time
+		fields []byte
+	}
+	all := make([]enc, 0, len(m.fields))
+	for key, vs := range m.fields {
+		id := parseIdentifier(key)
+		id.APIVersion = vs.apiVersion
+		if vs.applied {
+			id.Operation = OperationApply
+		}
+		b, err := vs.set.ToJSON()
+		if err != nil {
+			return nil, fmt.Errorf("error encoding versioned set for %v: %v", key, err)
+		}
+		all = append(all, enc{id: id, t: m.times[key], fields: b})
+	}
+	sort.Slice(all, func(i, j int) bool {
+		p, q := all[i], all[j]
+		if p.id.Operation != q.id.Operation {
+			return p.id.Operation < q.id.Operation
+		}
+		ps, qs := seconds(p.t), seconds(q.t)
+		if ps != qs {
+			return ps < qs
+		}
+		if p.id.Manager != q.id.Manager {
+			return p.id.Manager < q.id.Manager
+		}
+		if p.id.APIVersion != q.id.APIVersion {
+			return p.id.APIVersion < q.id.APIVersion
+		}
+		return p.id.Subresource < q.id.Subresource
+	})
+	out := make([]any, len(all))
+	for i, e := range all {
+		entry := map[string]any{}
+		if e.id.Manager != "" {
+			entry["manager"] = e.id.Manager
+		}
+		if e.id.Operation != "" {
+			entry["operation"] = e.id.Operation
+		}
+		if e.id.APIVersion != "" {
+			entry["apiVersion"] = e.id.APIVersion
+		}
+		if e.t != nil && !e.t.IsZero() {
+			entry["time"] = e.t.UTC().Format(time.RFC3339)
+		}
+		entry["fieldsType"] = "FieldsV1"
+		entry["fieldsV1"] = json.RawMessage(e.fields)
+		if e.id.Subresource != "" {
+			entry["subresource"] = e.id.Subresource
+		}
+		out[i] = entry
+	}
+	return out, nil
+}
+
+func seconds(t *time.Time) int64 {
+	if t == nil {
+		return 0
+	}
+	return t.Unix()
+}
+
+// setManagedFields writes entries into obj (removing the member when there are none), as
+// EncodeObjectManagedFields and RemoveObjectManagedFields do.
+func setManagedFields(obj *api.Unstructured, entries []any) {
+	md, _ := obj.Object["metadata"].(map[string]any)
+	if entries == nil {
+		if md != nil {
+			delete(md, "managedFields")
+		}
+		return
+	}
+	if md == nil {
+		md = map[string]any{}
+		obj.Object["metadata"] = md
+	}
+	md["managedFields"] = entries
+}

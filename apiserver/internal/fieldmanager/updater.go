@@ -1,0 +1,137 @@
+package fieldmanager
+
+import (
+	"fmt"
+
+	fp "github.com/informer-lab/informer-lab/apiserver/internal/fieldpath"
+	"github.com/informer-lab/informer-lab/apiserver/internal/typed"
+)
+
+// updater mirrors merge.Updater of structured-merge-diff for one version of one kind:
+// every manager's set is taken at that version (objects of a kind served at one version
+// need no conversion between managers).
+type updater struct {
+	typ    *typed.Atom
+	ignore *fp.Set // the strategy's reset fields, nil when none
+}
+
+// conflictError mirrors merge.Conflicts: the fields each manager would lose.
+type conflictError struct {
+	managers map[string]*fp.Set
+}
+
+func (c *conflictError) Error() string { return conflictMessage(c.list()) }
+
+// update mirrors Updater.update: ownership moves off the other managers for the fields the
+// write changed (an error instead, unless force) and off every manager for removed fields.
+func (u *updater) update(oldObj, newObj any, version string, managers map[string]*versionedSet, workflow string, force bool) (*typed.Comparison, error) {
+	cmp, err := typed.Compare(oldObj, newObj, u.typ)
+	if err != nil {
+		return nil, fmt.Errorf("failed to compare objects: %v", err)
+	}
+	cmp = cmp.ExcludeFields(u.ignore)
+	changed := cmp.Modified.Union(cmp.Added)
+	conflicts := map[string]*fp.Set{}
+	removed := !cmp.Removed.Empty()
+	for m, vs := range managers {
+		if m == workflow {
+			continue
+		}
+		if c := vs.set.Intersection(changed); !c.Empty() {
+			conflicts[m] = c
+		}
+	}
+	if !force && len(conflicts) > 0 {
+		return nil, &conflictError{managers: conflicts}
+	}
+	for m, c := range conflicts {
+		vs := managers[m]
+		managers[m] = &versionedSet{set: vs.set.Difference(c), apiVersion: vs.apiVersion, applied: vs.applied}
+	}
+	if removed {
+		for m, vs := range managers {
+			if m == workflow {
+				continue
+			}
+			managers[m] = &versionedSet{set: vs.set.Difference(cmp.Removed), apiVersion: vs.apiVersion, applied: vs.applied}
+		}
+	}
+	for m, vs := range managers {
+		if vs.set.Empty() {
+			delete(managers, m)
+		}
+	}
+	return cmp, nil
+}
+
+func (u *updater) filter(s *fp.Set) *fp.Set {
+	if u.ignore == nil || u.ignore.Empty() {
+		return s
+	}
+	return s.RecursiveDifference(u.ignore)
+}
+
+// Update mirrors Updater.Update: the manager takes every field the write changed.
+func (u *updater) Update(live, obj any, version string, managers map[string]*versionedSet, manager string) error {
+	cmp, err := u.update(live, obj, version, managers, manager, true)
+	if err != nil {
+		return err
+	}
+	prev := managers[manager]
+	if prev == nil {
+		prev = &versionedSet{set: fp.NewSet(), apiVersion: version}
+	}
+	set := prev.set.Difference(cmp.Removed).Union(cmp.Modified).Union(cmp.Added)
+	set = u.filter(set)
+	if set.Empty() {
+		delete(managers, manager)
+		return nil
+	}
+	managers[manager] = &versionedSet{set: set, apiVersion: version}
+	return nil
+}
+
+// Apply mirrors Updater.Apply: the configuration merges into live, the manager's set
+// becomes exactly what it applied, fields it alone owned and dropped are pruned, and the
+// others' fields it changed conflict unless force. It returns nil when nothing changed.
+func (u *updater) Apply(live, config any, version string, managers map[string]*versionedSet, manager string, force bool) (any, error) {
+	merged, err := typed.Merge(live, config, u.typ)
+	if err != nil {
+		return nil, fmt.Errorf("failed to merge config: %v", err)
+	}
+	last := managers[manager]
+	set := u.filter(typed.ToFieldSet(config, u.typ))
+	managers[manager] = &versionedSet{set: set, apiVersion: version, applied: true}
+	merged = u.prune(merged, managers, last)
+	if _, err := u.update(live, merged, version, managers, manager, force); err != nil {
+		return nil, err
+	}
+	if equalObjects(live, merged) {
+		return nil, nil
+	}
+	return merged, nil
+}
+
+// prune mirrors Updater.prune: what the manager applied last time and no longer applies
+// goes, unless another manager owns it, or it was not there to prune (dangling).
+func (u *updater) prune(merged any, managers map[string]*versionedSet, last *versionedSet) any {
+	if last == nil || last.set.Empty() {
+		return merged
+	}
+	ensure := func(s *fp.Set) *fp.Set { return typed.EnsureNamedFieldsAreMembers(s, u.typ) }
+	lastSet := ensure(last.set)
+	pruned := typed.RemoveItems(merged, u.typ, lastSet)
+	// addBackOwnedItems
+	owned := fp.NewSet()
+	for _, vs := range managers {
+		owned = owned.Union(vs.set)
+	}
+	mergedSet := ensure(typed.ToFieldSet(merged, u.typ))
+	prunedSet := ensure(typed.ToFieldSet(pruned, u.typ))
+	pruned = typed.RemoveItems(merged, u.typ, mergedSet.Difference(prunedSet.Union(ensure(owned))))
+	// addBackDanglingItems
+	prunedSet = ensure(typed.ToFieldSet(pruned, u.typ))
+	return typed.RemoveItems(merged, u.typ, mergedSet.Difference(prunedSet).Intersection(lastSet))
+}
+
+func equalObjects(a, b any) bool { return fp.EqualValues(a, b) }
