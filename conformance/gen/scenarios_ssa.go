@@ -90,14 +90,14 @@ func ssaFlowScenarios() []runner.Case {
 	}
 	capRV := runner.Step{Name: "get", Method: http.MethodGet, Path: p, Capture: map[string]string{"rv": "metadata.resourceVersion"}}
 	add("update-managers",
-		post("create", cmPath+"?fieldManager=creator", cm("c", map[string]any{"a": "1"})),
+		post("create", cmPath+"?fieldManager=a-creator", cm("c", map[string]any{"a": "1"})),
 		capRV,
-		put("update", p+"?fieldManager=updater", withRV(cm("c", map[string]any{"a": "1", "b": "2"}))),
-		patchStep("json-patch", p+"?fieldManager=jsonpatcher", ctJSONPatch, []any{map[string]any{"op": "add", "path": "/data/c", "value": "3"}}),
-		patchStep("merge-patch", p+"?fieldManager=mergepatcher", ctMerge, map[string]any{"data": map[string]any{"d": "4"}}),
-		patchStep("strategic-patch", p+"?fieldManager=smppatcher", ctSMP, map[string]any{"data": map[string]any{"e": "5"}, "metadata": map[string]any{"labels": map[string]any{"l": "1"}}}),
-		patchStep("merge-patch-takes-a", p+"?fieldManager=mergepatcher", ctMerge, map[string]any{"data": map[string]any{"a": "9"}}),
-		patchStep("no-change", p+"?fieldManager=idle", ctMerge, map[string]any{"data": map[string]any{"a": "9"}}),
+		put("update", p+"?fieldManager=b-updater", withRV(cm("c", map[string]any{"a": "1", "b": "2"}))),
+		patchStep("json-patch", p+"?fieldManager=c-jsonpatcher", ctJSONPatch, []any{map[string]any{"op": "add", "path": "/data/c", "value": "3"}}),
+		patchStep("merge-patch", p+"?fieldManager=d-mergepatcher", ctMerge, map[string]any{"data": map[string]any{"d": "4"}}),
+		patchStep("strategic-patch", p+"?fieldManager=e-smppatcher", ctSMP, map[string]any{"data": map[string]any{"e": "5"}, "metadata": map[string]any{"labels": map[string]any{"l": "1"}}}),
+		patchStep("merge-patch-takes-a", p+"?fieldManager=f-taker", ctMerge, map[string]any{"data": map[string]any{"a": "9", "d": "9"}}),
+		patchStep("no-change", p+"?fieldManager=g-idle", ctMerge, map[string]any{"data": map[string]any{"a": "9"}}),
 		getStep("read-back", p))
 	add("update-managers-deployment",
 		post("create", depPath+"?fieldManager=creator", deployment("d", 1)),
@@ -111,7 +111,7 @@ func ssaFlowScenarios() []runner.Case {
 		apply("alice", dp, "alice", false, deployment("d", 2)),
 		apply("scale-apply", dp+"/scale", "autoscaler", false, scaleObj),
 		apply("scale-apply-force", dp+"/scale", "autoscaler", true, scaleObj),
-		apply("status-apply", dp+"/status", "ctrl", false, obj(`{"apiVersion":"apps/v1","kind":"Deployment","metadata":{"name":"d"},"status":{"observedGeneration":1,"conditions":[{"type":"Available","status":"True","reason":"Ok","message":"fine"}]}}`)),
+		apply("status-apply", dp+"/status", "ctrl", false, obj(`{"apiVersion":"apps/v1","kind":"Deployment","metadata":{"name":"d"},"status":{"observedGeneration":1,"conditions":[{"type":"Available","status":"True","reason":"Ok","message":"fine","lastUpdateTime":"2026-01-01T00:00:00Z","lastTransitionTime":"2026-01-01T00:00:00Z"}]}}`)),
 		apply("alice-again", dp, "alice", false, deployment("d", 2)),
 		getStep("read-back", dp))
 	add("apply-dry-run",
@@ -126,10 +126,10 @@ func ssaFlowScenarios() []runner.Case {
 		return withHeaders(s, map[string]string{"User-Agent": agent})
 	}
 	add("user-agent-manager",
-		ua("create", "my-controller/v1.2.3 (linux/amd64) kubernetes/abcdef", post("", cmPath, cm("c", map[string]any{"a": "1"}))),
-		ua("patch-no-slash", "plainagent", patchStep("", p, ctMerge, map[string]any{"data": map[string]any{"b": "2"}})),
-		ua("patch-long", strings.Repeat("x", 140)+"/1", patchStep("", p, ctMerge, map[string]any{"data": map[string]any{"c": "3"}})),
-		ua("patch-explicit-wins", "ignored/1", patchStep("", p+"?fieldManager=explicit", ctMerge, map[string]any{"data": map[string]any{"d": "4"}})),
+		ua("create", "a-controller/v1.2.3 (linux/amd64) kubernetes/abcdef", post("", cmPath, cm("c", map[string]any{"a": "1"}))),
+		ua("patch-no-slash", "b-plainagent", patchStep("", p, ctMerge, map[string]any{"data": map[string]any{"b": "2"}})),
+		ua("patch-long", "c"+strings.Repeat("x", 140)+"/1", patchStep("", p, ctMerge, map[string]any{"data": map[string]any{"c": "3"}})),
+		ua("patch-explicit-wins", "ignored/1", patchStep("", p+"?fieldManager=d-explicit", ctMerge, map[string]any{"data": map[string]any{"d": "4"}})),
 		getStep("read-back", p))
 	long := strings.Repeat("m", 129)
 	add("field-manager-invalid",
@@ -165,10 +165,11 @@ func ssaFlowScenarios() []runner.Case {
 		capRV,
 		put("update-given", p+"?fieldManager=updater", withMF(withRV(cm("c", map[string]any{"a": "1", "b": "2"})), given)),
 		getStep("read-given", p),
-		patchStep("merge-empty-list", p+"?fieldManager=patcher", ctMerge, map[string]any{"metadata": map[string]any{"managedFields": []any{}}}),
-		getStep("read-empty-list", p),
 		patchStep("json-clear", p+"?fieldManager=patcher", ctJSONPatch, []any{map[string]any{"op": "replace", "path": "/metadata/managedFields", "value": []any{map[string]any{}}}}),
 		getStep("read-cleared", p),
+		patchStep("merge-c", p+"?fieldManager=patcher", ctMerge, map[string]any{"data": map[string]any{"c": "3"}}),
+		patchStep("merge-empty-list", p+"?fieldManager=patcher", ctMerge, map[string]any{"metadata": map[string]any{"managedFields": []any{}}}),
+		getStep("read-empty-list", p),
 		apply("apply-after-clear", p, "alice", false, cm("c", map[string]any{"a": "1"})),
 		getStep("read-back", p))
 	add("apply-with-managed-fields",

@@ -28,6 +28,9 @@ type Store struct {
 	Table     *Table
 	Admission admission.Chain
 	Clock     clock.Clock
+	// FieldManagers builds each resource's field manager (fields.go); nil records no
+	// managedFields.
+	FieldManagers FieldManagerBuilder
 }
 
 // maxGenerateNamePrefix mirrors maxGeneratedNameLength in apiserver's names package.
@@ -74,6 +77,9 @@ func (s *Store) Create(ctx context.Context, res *Resource, ns string, obj *api.U
 	res.Strategy.PrepareForCreate(rc, obj)
 	applyDefaults(res, obj)
 	res.Strategy.Canonicalize(obj)
+	if err := s.recordUpdate(ctx, res, nil, obj, ""); err != nil {
+		return nil, err
+	}
 
 	attrs := s.attributes(admission.Create, res, obj, nil, "", dryRun)
 	if err := s.Storage.View(func(tx *storage.Tx) error {
@@ -202,6 +208,11 @@ func (s *Store) Update(ctx context.Context, res *Resource, ns string, obj *api.U
 			return nil, err
 		}
 		finish = done
+		if err := s.recordPrepared(ctx, res, obj, next, old.Obj, uo.Subresource); err != nil {
+			done(false)
+			finish = func(bool) {}
+			return nil, err
+		}
 		if uo.Subresource == "" {
 			warnings = res.Strategy.WarningsOnUpdate(next, old.Obj)
 		}
