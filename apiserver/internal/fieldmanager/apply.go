@@ -114,6 +114,7 @@ func (f *FieldManager) structuredApply(live, applied map[string]any, m *managed,
 		}
 	}
 	liveObj := withoutManagedFields(live)
+	f.dropUnknownVersions(m)
 	if err := typed.Validate(applied, f.typ, false); err != nil {
 		return nil, fmt.Errorf("failed to create typed patch object (%s): %v", f.describe(applied), err)
 	}

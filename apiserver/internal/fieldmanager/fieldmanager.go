@@ -32,12 +32,37 @@ type FieldManager struct {
 	zero  func() map[string]any
 	reset map[string]*fp.Set
 	max   int
+	// versions are the apiVersions a manager's entry may be at and still count.
+	versions map[string]bool
 }
 
 // New mirrors NewDefaultFieldManager: model is the kind's type (typed.ForBuiltin, or a
 // custom resource's from its schema), gvk the kind and version objects are written at.
 func New(model *typed.Atom, gvk api.GroupVersionKind) *FieldManager {
-	return &FieldManager{typ: model, gvk: gvk, zero: typed.ZeroObject(gvk), reset: map[string]*fp.Set{}, max: DefaultMaxUpdateManagers}
+	f := &FieldManager{typ: model, gvk: gvk, zero: typed.ZeroObject(gvk), reset: map[string]*fp.Set{}, max: DefaultMaxUpdateManagers}
+	return f.WithVersions(typed.BuiltinVersions(gvk.Group, gvk.Kind)...)
+}
+
+// WithVersions sets the apiVersions of the kind (a custom resource's served versions):
+// entries at any other are dropped before each write, as upstream drops the managers its
+// version converter cannot convert to. The kind's own version always counts. Entries at
+// another known version are compared as if written at this one (no conversion here).
+func (f *FieldManager) WithVersions(versions ...string) *FieldManager {
+	f.versions = map[string]bool{f.gvk.APIVersion(): true}
+	for _, v := range versions {
+		f.versions[v] = true
+	}
+	return f
+}
+
+// dropUnknownVersions mirrors reconcileManagedFieldsWithSchemaChanges skipping the managers
+// whose apiVersion the converter does not know.
+func (f *FieldManager) dropUnknownVersions(m *managed) {
+	for id, vs := range m.fields {
+		if !f.versions[vs.apiVersion] {
+			delete(m.fields, id)
+		}
+	}
 }
 
 // WithResetFields mirrors the strategy's GetResetFields for one subresource ("" for the
@@ -144,6 +169,7 @@ func (f *FieldManager) managedForUpdate(live, obj *api.Unstructured, subresource
 func (f *FieldManager) update(live, obj map[string]any, m *managed, manager, subresource string, now time.Time) error {
 	id := f.identifier(manager, OperationUpdate, subresource)
 	u := f.updater(subresource)
+	f.dropUnknownVersions(m)
 	err := u.Update(withoutManagedFields(live), withoutManagedFields(obj), f.gvk.APIVersion(), m.fields, currentOperation)
 	if err != nil {
 		return fmt.Errorf("failed to update ManagedFields (%s): %v", f.describe(obj), err)
@@ -253,4 +279,3 @@ func (f *FieldManager) capUpdateManagers(m *managed) {
 		}
 	}
 }
-

@@ -2,6 +2,7 @@ package typed
 
 import (
 	"fmt"
+	"strings"
 	"sync"
 
 	"github.com/informer-lab/informer-lab/api"
@@ -70,4 +71,32 @@ func ForBuiltin(gvk api.GroupVersionKind, docVersion string) (*Atom, error) {
 	builtinKinds[builtinKey{gvk, docVersion}] = a
 	builtinMu.Unlock()
 	return a, nil
+}
+
+// BuiltinVersions lists the group-versions ("apps/v1") whose embedded documents declare
+// group's kind: the versions kube-apiserver's scheme can convert a built-in object to.
+// A managedFields entry at any other apiVersion is dropped, as the version converter's
+// missing-version error drops it upstream.
+func BuiltinVersions(group, kind string) []string {
+	var out []string
+	for _, p := range schema.Paths() {
+		parts := strings.Split(p, "/")
+		var gv api.GroupVersionKind
+		switch {
+		case len(parts) == 2 && parts[0] == "api":
+			gv = api.GroupVersionKind{Version: parts[1]}
+		case len(parts) == 3 && parts[0] == "apis":
+			gv = api.GroupVersionKind{Group: parts[1], Version: parts[2]}
+		default:
+			continue
+		}
+		if gv.Group != group {
+			continue
+		}
+		gv.Kind = kind
+		if _, ok := schema.ForKind(gv); ok {
+			out = append(out, gv.APIVersion())
+		}
+	}
+	return out
 }
