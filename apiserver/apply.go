@@ -34,6 +34,9 @@ func managerOrUserAgent(manager, userAgent string) string {
 	return fieldmanager.ManagerOrUserAgent(manager, userAgent)
 }
 
+// goAPIManager is the manager of an apply through the Go API (Server.Patch).
+const goAPIManager = "apiserver-go-api"
+
 // withOwner is ctx carrying the writer of r, for the store to record.
 func withOwner(ctx context.Context, r *http.Request, wo decode.WriteOptions) context.Context {
 	return registry.WithOwner(ctx, registry.Owner{Manager: managerOrUserAgent(wo.FieldManager, r.UserAgent())})

@@ -1,6 +1,7 @@
 package apiserver
 
 import (
+	"context"
 	"encoding/json"
 	"net/http"
 	"strings"
@@ -45,7 +46,7 @@ func managedOf(t *testing.T, body []byte) []entry {
 
 const deploymentWeb = `{"apiVersion":"apps/v1","kind":"Deployment","metadata":{"name":"web"},"spec":{"replicas":%s,"selector":{"matchLabels":{"app":"web"}},"template":{"metadata":{"labels":{"app":"web"}},"spec":{"containers":[{"name":"web","image":"nginx"}]}}}}`
 
-// TestCh01_ApplyOwnership: the request path of server-side apply against what the real
+// TestCh01_ApplyOwnership: the request path of server-side apply (X4) against what the real
 // server answers (conformance ssa/*): a conflict names the owner and the field, force takes
 // it over, a field the applier alone owned and dropped goes, a field another writer set
 // stays.
@@ -95,7 +96,7 @@ func TestCh01_ApplyOwnership(t *testing.T) {
 // subresource (an entry without a time, as the real scale handler leaves it), status ones
 // under status; a dry run stores nothing; an apply carrying managedFields is refused.
 func TestCh01_UpdateManagers(t *testing.T) {
-	_, c := newServer(t, Options{})
+	srv, c := newServer(t, Options{})
 	deps := "/apis/apps/v1/namespaces/default/deployments"
 	r := c.do(http.MethodPost, deps, strings.Replace(deploymentWeb, "%s", "1", 1), "User-Agent", "a-controller/v1.0 (linux/amd64)")
 	require.Equal(t, http.StatusCreated, r.code, "%s", r.body)
@@ -133,6 +134,11 @@ func TestCh01_UpdateManagers(t *testing.T) {
 	r = c.do(http.MethodPatch, deps+"/web?fieldManager=x", `{"apiVersion":"apps/v1","kind":"Deployment","metadata":{"name":"web","managedFields":[{"manager":"m"}]}}`, "Content-Type", applyType)
 	assert.Equal(t, http.StatusBadRequest, r.code)
 	assert.Equal(t, "metadata.managedFields must be nil", r.status(t).Message)
+
+	// The Go API has no options: its applies are one manager's.
+	_, err = srv.Patch(context.Background(), "configmaps", "default", "g", api.ApplyPatchType, []byte(`{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"g"},"data":{"a":"1"}}`))
+	require.NoError(t, err)
+	assert.Equal(t, []entry{{"apiserver-go-api", "Apply", "", `{"f:data":{"f:a":{}}}`, true}}, managedOf(t, c.get("/api/v1/namespaces/default/configmaps/g").body))
 }
 
 // TestCh01_ApplyCustomResourceSchemaChange: a custom resource merges by its CRD's list

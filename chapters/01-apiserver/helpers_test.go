@@ -39,10 +39,13 @@ func (l *lab) close() {
 var (
 	uidRE  = regexp.MustCompile(`"uid":"[0-9a-f-]{36}"`)
 	timeRE = regexp.MustCompile(`"creationTimestamp":"[0-9TZ:-]+"`)
+	// managedFields entries carry the time of their manager's last write.
+	mfTimeRE = regexp.MustCompile(`"time":"[0-9TZ:-]+"`)
 )
 
 func normalise(s string) string {
 	s = uidRE.ReplaceAllString(s, `"uid":"…"`)
+	s = mfTimeRE.ReplaceAllString(s, `"time":"…"`)
 	return timeRE.ReplaceAllString(s, `"creationTimestamp":"…"`)
 }
 

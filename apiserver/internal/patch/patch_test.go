@@ -71,7 +71,8 @@ func TestCh01_ApplyPatchDispatch(t *testing.T) {
 	assert.EqualError(t, err, allPatchTypes)
 }
 
-// TestCh01_AppliedConfiguration: an apply body is YAML or JSON, always an object, nulls kept.
+// TestCh01_AppliedConfiguration: an apply body (X4) is YAML or JSON, always an object, nulls
+// kept.
 func TestCh01_AppliedConfiguration(t *testing.T) {
 	for body, want := range map[string]string{
 		`{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"c"},"data":{"a":"1","b":null}}`: `{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"c"},"data":{"a":"1","b":null}}`,
