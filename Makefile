@@ -145,6 +145,7 @@ docs: ## regenerate SOURCE_MAP.md and docs/behaviour/, check every reference, th
 # (the first build compiles them: one to three minutes on 2 cores; a run takes well under a second).
 schemas: ## regenerate the embedded OpenAPI v3 documents and their SHA256SUMS (apiserver/internal/schema/openapi)
 	cd tools && $(GO) run ./cmd/openapi-gen -out ../apiserver/internal/schema/openapi
+	cd tools && $(GO) run ./cmd/zero-gen -out ../apiserver/internal/typed/zero
 
 # The protobuf message descriptors come from the same module, by reflection over the k8s.io/api
 # and k8s.io/apimachinery v0.36.3 Go types (a run takes well under a second once compiled).

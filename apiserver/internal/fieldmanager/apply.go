@@ -16,9 +16,13 @@ import (
 // version, managedFields in the patch) or plain errors (a patch the type rejects, such
 // as a duplicate key) the caller reports as upstream does.
 func (f *FieldManager) Apply(live, applied *api.Unstructured, manager, subresource string, force bool, now api.Time) (*api.Unstructured, error) {
-	liveObj := objectOf(live)
+	liveObj, _ := typed.JSONTree(objectOf(live)).(map[string]any)
 	if liveObj == nil {
 		liveObj = f.emptyObject()
+	}
+	appliedObj, _ := typed.JSONTree(applied.Object).(map[string]any)
+	if appliedObj == nil {
+		appliedObj = map[string]any{}
 	}
 	m, err := decodeManaged(live)
 	if err != nil {
@@ -28,7 +32,7 @@ func (f *FieldManager) Apply(live, applied *api.Unstructured, manager, subresour
 	if gvk := applied.GroupVersionKind(); gvk != f.gvk {
 		return nil, api.NewBadRequest(fmt.Sprintf("invalid object type: %v", gvkString(gvk)))
 	}
-	out, m, err := f.applyLastApplied(liveObj, applied.Object, m, manager, subresource, force, now.Time)
+	out, m, err := f.applyLastApplied(liveObj, appliedObj, m, manager, subresource, force, now.Time)
 	if err != nil {
 		var c *conflictError
 		if errors.As(err, &c) {

@@ -10,9 +10,10 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/informer-lab/informer-lab/api"
+	"github.com/informer-lab/informer-lab/apiserver/internal/typed"
 )
 
-func setLabel(t *testing.T, u *api.Unstructured, k, v string) *api.Unstructured {
+func setLabel(t testing.TB, u *api.Unstructured, k, v string) *api.Unstructured {
 	t.Helper()
 	c := roundTrip(t, u)
 	md := c.Object["metadata"].(map[string]any)
@@ -214,4 +215,50 @@ func TestCh01_SSA_UnknownVersionEntriesDropped(t *testing.T) {
 	e := entriesOf(t, out)
 	require.Len(t, e, 1)
 	assert.Equal(t, "alice", e[0].Manager)
+}
+
+// TestCh01_SSA_BeforeFirstApply: the first apply to an object nobody manages (its entries
+// reset by an update sending [{}]) gives what is there to "before-first-apply", which the
+// apply then conflicts with; forced, each keeps its part (reference server's answers).
+func TestCh01_SSA_BeforeFirstApply(t *testing.T) {
+	gvk := api.GroupVersionKind{Version: "v1", Kind: "ConfigMap"}
+	typ, err := typed.ForBuiltin(gvk, "")
+	require.NoError(t, err)
+	f := New(typ, gvk)
+	live, err := f.Update(nil, obj(t, `{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"bfa","namespace":"default"},"data":{"j":"w","k":"v"}}`), "kubectl-create", "", at(1))
+	require.NoError(t, err)
+	live.Object["metadata"].(map[string]any)["uid"] = "u1" // stored
+	live = roundTrip(t, live)
+	reset := roundTrip(t, live)
+	reset.Object["metadata"].(map[string]any)["managedFields"] = []any{map[string]any{}}
+	live, err = f.Update(live, reset, "kubectl-patch", "", at(2))
+	require.NoError(t, err)
+	assert.Empty(t, entriesOf(t, live), "an object with reset entries is not tracked")
+	live = roundTrip(t, live)
+
+	cfg := `{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"bfa"},"data":{"k":"v2"}}`
+	_, err = f.Apply(live, obj(t, cfg), "alice", "", false, at(3))
+	var st *api.Status
+	require.ErrorAs(t, err, &st)
+	assert.Equal(t, `Apply failed with 1 conflict: conflict with "before-first-apply" using v1: .data.k`, st.Message)
+	out, err := f.Apply(live, obj(t, cfg), "alice", "", true, at(3))
+	require.NoError(t, err)
+	assert.Equal(t, []entrySummary{
+		{"alice", "Apply", "v1", "", "2026-01-02T03:04:03Z", `{"f:data":{"f:k":{}}}`},
+		{"before-first-apply", "Update", "v1", "", "2026-01-02T03:04:03Z", `{"f:data":{".":{},"f:j":{}}}`},
+	}, entriesOf(t, out))
+	assert.Equal(t, map[string]any{"j": "w", "k": "v2"}, out.Object["data"])
+}
+
+// TestCh01_SSA_GoBuiltValues: an object built with the Go setters ([]string finalizers,
+// map[string]string labels, int replicas) is owned as its JSON would be.
+func TestCh01_SSA_GoBuiltValues(t *testing.T) {
+	f := deploymentManager(t)
+	u := &api.Unstructured{Object: map[string]any{"apiVersion": "apps/v1", "kind": "Deployment", "spec": map[string]any{"replicas": 2}}}
+	u.SetName("go")
+	u.SetFinalizers([]string{"a"})
+	u.SetLabels(map[string]string{"k": "v"})
+	out, err := f.Update(nil, u, "builder", "", at(1))
+	require.NoError(t, err)
+	assert.Equal(t, `{"f:metadata":{"f:finalizers":{".":{},"v:\"a\"":{}},"f:labels":{".":{},"f:k":{}}},"f:spec":{"f:replicas":{}}}`, entriesOf(t, out)[0].Fields)
 }

@@ -43,7 +43,7 @@ func New(model *typed.Atom, gvk api.GroupVersionKind) *FieldManager {
 	return f.WithVersions(typed.BuiltinVersions(gvk.Group, gvk.Kind)...)
 }
 
-// WithVersions sets the apiVersions of the kind (a custom resource's served versions):
+// WithVersions mirrors the versions the CRD handler's converter serves: it sets the apiVersions of the kind (a custom resource's served versions):
 // entries at any other are dropped before each write, as upstream drops the managers its
 // version converter cannot convert to. The kind's own version always counts. Entries at
 // another known version are compared as if written at this one (no conversion here).
@@ -123,8 +123,12 @@ func withoutManagedFields(obj map[string]any) map[string]any {
 // marker (an empty list, or one empty entry), and never on a subresource.
 func (f *FieldManager) Update(live, obj *api.Unstructured, manager, subresource string, now api.Time) (*api.Unstructured, error) {
 	m := f.managedForUpdate(live, obj, subresource)
+	if obj.Object == nil {
+		obj.Object = map[string]any{}
+	}
+	obj.Object, _ = typed.JSONTree(obj.Object).(map[string]any)
 	setManagedFields(obj, nil)
-	liveObj := objectOf(live)
+	liveObj, _ := typed.JSONTree(objectOf(live)).(map[string]any)
 	if liveObj == nil {
 		liveObj = f.emptyObject()
 	}
@@ -141,6 +145,18 @@ func (f *FieldManager) Update(live, obj *api.Unstructured, manager, subresource 
 	}
 	setManagedFields(obj, entries)
 	return obj, nil
+}
+
+// UpdateNoErrors mirrors FieldManager.UpdateNoErrors, what the handlers call: when the
+// field manager fails (an object its type refuses), the write goes on with no
+// managedFields at all rather than fail.
+func (f *FieldManager) UpdateNoErrors(live, obj *api.Unstructured, manager, subresource string, now api.Time) *api.Unstructured {
+	out, err := f.Update(live, obj, manager, subresource, now)
+	if err != nil {
+		setManagedFields(obj, nil)
+		return obj
+	}
+	return out
 }
 
 func (f *FieldManager) managedForUpdate(live, obj *api.Unstructured, subresource string) *managed {
@@ -170,7 +186,14 @@ func (f *FieldManager) update(live, obj map[string]any, m *managed, manager, sub
 	id := f.identifier(manager, OperationUpdate, subresource)
 	u := f.updater(subresource)
 	f.dropUnknownVersions(m)
-	err := u.Update(withoutManagedFields(live), withoutManagedFields(obj), f.gvk.APIVersion(), m.fields, currentOperation)
+	newObj, liveObj := withoutManagedFields(obj), withoutManagedFields(live)
+	if err := typed.Validate(newObj, f.typ, true); err != nil {
+		return fmt.Errorf("failed to convert new object (%s) to smd typed: %v", f.describe(obj), err)
+	}
+	if err := typed.Validate(liveObj, f.typ, true); err != nil {
+		return fmt.Errorf("failed to convert live object (%s) to smd typed: %v", f.describe(live), err)
+	}
+	err := u.Update(liveObj, newObj, f.gvk.APIVersion(), m.fields, currentOperation)
 	if err != nil {
 		return fmt.Errorf("failed to update ManagedFields (%s): %v", f.describe(obj), err)
 	}

@@ -67,6 +67,7 @@ type entry struct {
 	time       *time.Time
 	fieldsType string
 	fieldsV1   []byte
+	fieldsTree map[string]any // FieldsV1 as a decoded JSON tree, when read back so
 	hasFields  bool
 	empty      bool // no member at all: the reset marker [{}]
 }
@@ -117,11 +118,7 @@ func readEntry(v any) (entry, error) {
 	case []byte:
 		e.fieldsV1, e.hasFields = fv, true
 	case map[string]any:
-		b, err := json.Marshal(fv)
-		if err != nil {
-			return entry{}, err
-		}
-		e.fieldsV1, e.hasFields = b, true
+		e.fieldsTree, e.hasFields = fv, true
 	default:
 		return entry{}, fmt.Errorf("fieldsV1: expected an object, got %T", fv)
 	}
@@ -159,9 +156,14 @@ func isReset(obj *api.Unstructured) bool {
 	return false
 }
 
-// decodeManaged mirrors DecodeManagedFields.
+// decodeManaged mirrors DecodeManagedFields on an object's entries.
 func decodeManaged(obj *api.Unstructured) (*managed, error) {
 	l, _ := managedFieldsOf(obj)
+	return decodeEntries(l)
+}
+
+// decodeEntries mirrors DecodeManagedFields.
+func decodeEntries(l []any) (*managed, error) {
 	m := newManaged()
 	for i, v := range l {
 		e, err := readEntry(v)
@@ -184,11 +186,15 @@ func decodeManaged(obj *api.Unstructured) (*managed, error) {
 			return nil, fmt.Errorf("invalid fieldsType %q in managed fields entry %d", e.fieldsType, i)
 		}
 		id := buildIdentifier(e.identity)
-		raw := e.fieldsV1
-		if !e.hasFields {
-			raw = []byte("{}")
+		var set *fp.Set
+		switch {
+		case e.fieldsTree != nil:
+			set, err = fp.FromUnstructured(e.fieldsTree)
+		case e.hasFields:
+			set, err = fp.FromJSON(e.fieldsV1)
+		default:
+			set = fp.NewSet()
 		}
-		set, err := fp.FromJSON(raw)
 		if err != nil {
 			return nil, fmt.Errorf("error decoding versioned set from %v: error decoding set: %v", id, err)
 		}

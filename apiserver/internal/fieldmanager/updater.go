@@ -20,6 +20,7 @@ type conflictError struct {
 	managers map[string]*fp.Set
 }
 
+// Error mirrors Conflicts.Error as the API reports it: getConflictMessage's text.
 func (c *conflictError) Error() string { return conflictMessage(c.list()) }
 
 // update mirrors Updater.update: ownership moves off the other managers for the fields the
@@ -102,7 +103,12 @@ func (u *updater) Apply(live, config any, version string, managers map[string]*v
 	last := managers[manager]
 	set := u.filter(typed.ToFieldSet(config, u.typ))
 	managers[manager] = &versionedSet{set: set, apiVersion: version, applied: true}
-	merged = u.prune(merged, managers, last)
+	if last != nil && !last.set.Difference(set).Empty() {
+		// Only a manager that dropped something has anything to prune: with every path it
+		// applied last time applied again, all of them (and their parents) are its own, and
+		// upstream's prune removes nothing.
+		merged = u.prune(merged, managers, last)
+	}
 	if _, err := u.update(live, merged, version, managers, manager, force); err != nil {
 		return nil, err
 	}
@@ -126,11 +132,11 @@ func (u *updater) prune(merged any, managers map[string]*versionedSet, last *ver
 	for _, vs := range managers {
 		owned = owned.Union(vs.set)
 	}
-	mergedSet := ensure(typed.ToFieldSet(merged, u.typ))
-	prunedSet := ensure(typed.ToFieldSet(pruned, u.typ))
+	mergedSet := typed.ToFieldSetEnsured(merged, u.typ)
+	prunedSet := typed.ToFieldSetEnsured(pruned, u.typ)
 	pruned = typed.RemoveItems(merged, u.typ, mergedSet.Difference(prunedSet.Union(ensure(owned))))
 	// addBackDanglingItems
-	prunedSet = ensure(typed.ToFieldSet(pruned, u.typ))
+	prunedSet = typed.ToFieldSetEnsured(pruned, u.typ)
 	return typed.RemoveItems(merged, u.typ, mergedSet.Difference(prunedSet).Intersection(lastSet))
 }
 

@@ -2,11 +2,10 @@ package fieldpath
 
 import (
 	"fmt"
-	"sort"
 	"strings"
 )
 
-// ElementKind says which of the four kinds a PathElement is.
+// ElementKind mirrors which of PathElement's four pointers upstream sets: which of the four kinds a PathElement is.
 type ElementKind uint8
 
 // The kinds, in the order upstream sorts them.
@@ -49,7 +48,11 @@ func Key(nameValues ...any) PathElement {
 
 // KeyOf mirrors fieldpath.KeyElement: the fields are sorted by name (stably, as upstream).
 func KeyOf(fields []KeyField) PathElement {
-	sort.SliceStable(fields, func(i, j int) bool { return fields[i].Name < fields[j].Name })
+	for i := 1; i < len(fields); i++ { // insertion sort: stable, and keys have one or two fields
+		for j := i; j > 0 && fields[j].Name < fields[j-1].Name; j-- {
+			fields[j], fields[j-1] = fields[j-1], fields[j]
+		}
+	}
 	return PathElement{Kind: KeyKind, Key: fields}
 }
 
@@ -202,5 +205,5 @@ func (p Path) Equals(o Path) bool {
 	return true
 }
 
-// Copy returns a path that shares no backing array with p.
+// Copy mirrors Path.Copy: a path that shares no backing array with p.
 func (p Path) Copy() Path { return append(Path(nil), p...) }

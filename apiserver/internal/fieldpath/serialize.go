@@ -86,7 +86,7 @@ func writeJSONString(b *bytes.Buffer, s string) {
 // DeserializeElement mirrors DeserializePathElement.
 func DeserializeElement(s string) (PathElement, error) {
 	if len(s) < 2 {
-		return PathElement{}, errors.New("key must be 2 characters long:")
+		return PathElement{}, errors.New("key must be 2 characters long")
 	}
 	if s[1] != ':' {
 		return PathElement{}, fmt.Errorf("missing colon: %v", s)
@@ -102,28 +102,8 @@ func DeserializeElement(s string) (PathElement, error) {
 		}
 		return Value(v), nil
 	case 'k':
-		dec := json.NewDecoder(strings.NewReader(rest))
-		t, err := dec.Token()
+		fields, err := readKey(rest)
 		if err != nil {
-			return PathElement{}, err
-		}
-		if d, ok := t.(json.Delim); !ok || d != '{' {
-			return PathElement{}, fmt.Errorf("key must be a JSON object: %v", s)
-		}
-		var fields []KeyField
-		for dec.More() {
-			kt, err := dec.Token()
-			if err != nil {
-				return PathElement{}, err
-			}
-			name, _ := kt.(string)
-			var v any
-			if err := dec.Decode(&v); err != nil {
-				return PathElement{}, err
-			}
-			fields = append(fields, KeyField{Name: name, Value: v})
-		}
-		if _, err := dec.Token(); err != nil {
 			return PathElement{}, err
 		}
 		return KeyOf(fields), nil
@@ -144,10 +124,63 @@ func readOneValue(s string) (any, error) {
 		return nil, nil
 	}
 	var v any
+	if json.Unmarshal([]byte(s), &v) == nil {
+		return v, nil
+	}
 	if err := json.NewDecoder(strings.NewReader(s)).Decode(&v); err != nil && err != io.EOF {
 		return nil, err
 	}
 	return v, nil
+}
+
+// readKey reads the object of a k: element: its members in order (a name may repeat, as
+// upstream keeps them); what follows the object is ignored, as upstream's reader stops there.
+func readKey(s string) ([]KeyField, error) {
+	p := &parser{data: []byte(s)}
+	p.ws()
+	if p.i >= len(p.data) || p.data[p.i] != '{' {
+		return nil, fmt.Errorf("key must be a JSON object: %v", s)
+	}
+	p.i++
+	p.ws()
+	var fields []KeyField
+	if p.i < len(p.data) && p.data[p.i] == '}' {
+		return fields, nil
+	}
+	for {
+		p.ws()
+		name, err := p.str()
+		if err != nil {
+			return nil, err
+		}
+		p.ws()
+		if p.i >= len(p.data) || p.data[p.i] != ':' {
+			return nil, p.errorf("expected ':'")
+		}
+		p.i++
+		p.ws()
+		start := p.i
+		if err := p.skip(); err != nil {
+			return nil, err
+		}
+		var v any
+		if err := json.Unmarshal(p.data[start:p.i], &v); err != nil {
+			return nil, err
+		}
+		fields = append(fields, KeyField{Name: name, Value: v})
+		p.ws()
+		if p.i >= len(p.data) {
+			return nil, p.errorf("unexpected end")
+		}
+		if p.data[p.i] == ',' {
+			p.i++
+			continue
+		}
+		if p.data[p.i] == '}' {
+			return fields, nil
+		}
+		return nil, p.errorf("expected ',' or '}'")
+	}
 }
 
 // ToJSON mirrors Set.ToJSON: the FieldsV1 bytes of s.
@@ -220,86 +253,135 @@ func (s *Set) emit(b *bytes.Buffer, includeSelf bool, scratch *bytes.Buffer) err
 }
 
 // FromJSON mirrors Set.FromJSON: it reads FieldsV1. Malformed input is an error, never a
-// panic; keys of an unknown element type are skipped.
+// panic; keys of an unknown element type are skipped (their value only checked to be JSON).
 func FromJSON(data []byte) (*Set, error) {
-	dec := json.NewDecoder(bytes.NewReader(data))
-	s, _, err := readLevel(dec, 0)
+	p := &parser{data: data}
+	p.ws()
+	s, _, err := p.level(0)
 	if err != nil {
 		return nil, err
 	}
-	if _, err := dec.Token(); err != io.EOF {
-		if err == nil {
-			err = errors.New("trailing data after FieldsV1 object")
-		}
-		return nil, err
+	p.ws()
+	if p.i != len(p.data) {
+		return nil, errors.New("trailing data after FieldsV1 object")
 	}
 	if s == nil {
 		s = &Set{}
 	}
-	return s, nil
+	return s.Normalize(), nil
 }
 
 const maxDepth = 10000
 
-// readLevel reads one object (or null); it returns the children it held (nil when none)
-// and whether the path leading here is a member ("." seen, or no children at all).
-func readLevel(dec *json.Decoder, depth int) (*Set, bool, error) {
+// parser reads FieldsV1 bytes: objects of objects, keys read as they are unless escaped.
+type parser struct {
+	data []byte
+	i    int
+}
+
+func (p *parser) ws() {
+	for p.i < len(p.data) {
+		switch p.data[p.i] {
+		case ' ', '\t', '\n', '\r':
+			p.i++
+		default:
+			return
+		}
+	}
+}
+
+func (p *parser) errorf(format string, args ...any) error {
+	return fmt.Errorf("FieldsV1 at offset %d: %s", p.i, fmt.Sprintf(format, args...))
+}
+
+// level reads one object (or null); it returns the children it held (nil when none) and
+// whether the path leading here is a member ("." seen, or no children at all).
+func (p *parser) level(depth int) (*Set, bool, error) {
 	if depth > maxDepth {
 		return nil, false, errors.New("FieldsV1 nested too deeply")
 	}
-	t, err := dec.Token()
-	if err != nil {
-		return nil, false, err
-	}
-	if t == nil {
+	if p.i+4 <= len(p.data) && string(p.data[p.i:p.i+4]) == "null" {
+		p.i += 4
 		return nil, true, nil
 	}
-	if d, ok := t.(json.Delim); !ok || d != '{' {
-		return nil, false, fmt.Errorf("FieldsV1: expected an object, found %v", t)
+	if p.i >= len(p.data) || p.data[p.i] != '{' {
+		return nil, false, p.errorf("expected an object")
 	}
+	p.i++
 	var children *Set
 	isMember := false
-	for dec.More() {
-		kt, err := dec.Token()
-		if err != nil {
-			return nil, false, err
-		}
-		k, _ := kt.(string)
-		if k == "." {
-			isMember = true
-			if err := skipValue(dec); err != nil {
-				return nil, false, err
-			}
-			continue
-		}
-		pe, err := DeserializeElement(k)
-		if err == ErrUnknownElementType {
-			if err := skipValue(dec); err != nil {
-				return nil, false, err
-			}
-			continue
-		} else if err != nil {
-			return nil, false, fmt.Errorf("parsing key as path element: %v", err)
-		}
-		grand, childIsMember, err := readLevel(dec, depth+1)
-		if err != nil {
-			return nil, false, err
-		}
-		if childIsMember {
-			if children == nil {
-				children = &Set{}
-			}
-			children.insertMember(pe)
-		}
-		if grand != nil {
-			if children == nil {
-				children = &Set{}
-			}
-			*children.Descend(pe) = *grand
-		}
+	p.ws()
+	if p.i < len(p.data) && p.data[p.i] == '}' {
+		p.i++
+		return nil, true, nil
 	}
-	if _, err := dec.Token(); err != nil {
-		return nil, false, err
+	for {
+		p.ws()
+		k, err := p.str()
+		if err != nil {
+			return nil, false, err
+		}
+		p.ws()
+		if p.i >= len(p.data) || p.data[p.i] != ':' {
+			return nil, false, p.errorf("expected ':'")
+		}
+		p.i++
+		p.ws()
+		var pe PathElement
+		skip := k == "."
+		if skip {
+			isMember = true
+		} else {
+			pe, err = DeserializeElement(k)
+			if err == ErrUnknownElementType {
+				skip = true
+			} else if err != nil {
+				return nil, false, fmt.Errorf("parsing key as path element: %v", err)
+			}
+		}
+		if skip {
+			if err := p.skip(); err != nil {
+				return nil, false, err
+			}
+		} else {
+			grand, childIsMember, err := p.level(depth + 1)
+			if err != nil {
+				return nil, false, err
+			}
+			if children == nil && (childIsMember || grand != nil) {
+				children = &Set{}
+			}
+			if childIsMember {
+				children.AppendMember(pe)
+			}
+			if grand != nil {
+				// A key repeated in the same object replaces what came before, as upstream's
+				// reader does.
+				replaced := false
+				for j := range children.children {
+					if children.children[j].pe.Equals(pe) {
+						children.children[j].set = grand
+						replaced = true
+					}
+				}
+				if !replaced {
+					children.children = append(children.children, setNode{pe: pe, set: grand})
+				}
+			}
+		}
+		p.ws()
+		if p.i >= len(p.data) {
+			return nil, false, p.errorf("unexpected end")
+		}
+		if p.data[p.i] == ',' {
+			p.i++
+			continue
+		}
+		if p.data[p.i] == '}' {
+			p.i++
+			break
+		}
+		return nil, false, p.errorf("expected ',' or '}'")
 	}
 	if children == nil {
 		isMember = true
@@ -307,7 +389,76 @@ func readLevel(dec *json.Decoder, depth int) (*Set, bool, error) {
 	return children, isMember, nil
 }
 
-func skipValue(dec *json.Decoder) error {
-	var raw json.RawMessage
-	return dec.Decode(&raw)
+// str reads a JSON string; one with escapes or bytes beyond ASCII goes through
+// encoding/json (which turns invalid UTF-8 into U+FFFD).
+func (p *parser) str() (string, error) {
+	if p.i >= len(p.data) || p.data[p.i] != '"' {
+		return "", p.errorf("expected a string")
+	}
+	start := p.i
+	escaped := false
+	for j := p.i + 1; j < len(p.data); j++ {
+		switch c := p.data[j]; {
+		case c >= 0x80:
+			escaped = true
+		case c == '\\':
+			escaped = true
+			j++
+		case c == '"':
+			p.i = j + 1
+			if !escaped {
+				return string(p.data[start+1 : j]), nil
+			}
+			var s string
+			if err := json.Unmarshal(p.data[start:j+1], &s); err != nil {
+				return "", err
+			}
+			return s, nil
+		case c < 0x20:
+			return "", p.errorf("control character in string")
+		}
+	}
+	return "", p.errorf("unterminated string")
+}
+
+// skip passes over one JSON value of any kind, checking that it is JSON.
+func (p *parser) skip() error {
+	start := p.i
+	depth := 0
+	for p.i < len(p.data) {
+		switch c := p.data[p.i]; c {
+		case '"':
+			if _, err := p.str(); err != nil {
+				return err
+			}
+			if depth == 0 {
+				return p.check(start)
+			}
+			continue
+		case '{', '[':
+			depth++
+		case '}', ']':
+			if depth == 0 {
+				return p.check(start)
+			}
+			depth--
+			if depth == 0 {
+				p.i++
+				return p.check(start)
+			}
+		case ',':
+			if depth == 0 {
+				return p.check(start)
+			}
+		}
+		p.i++
+	}
+	return p.check(start)
+}
+
+func (p *parser) check(start int) error {
+	if !json.Valid(p.data[start:p.i]) {
+		return p.errorf("invalid JSON value")
+	}
+	return nil
 }

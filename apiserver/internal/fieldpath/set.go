@@ -98,7 +98,7 @@ func (s *Set) Has(p Path) bool {
 	return found
 }
 
-// HasMember reports whether pe is a member at this level.
+// HasMember mirrors PathElementSet.Has on the members: whether pe is a member at this level.
 func (s *Set) HasMember(pe PathElement) bool {
 	_, found := searchElems(s.members, pe)
 	return found
@@ -314,14 +314,14 @@ func (s *Set) iterate(prefix Path, f func(Path)) {
 	}
 }
 
-// Members calls f for each member of this level, in order.
+// Members mirrors Set.Members.Iterate: it calls f for each member of this level, in order.
 func (s *Set) Members(f func(PathElement)) {
 	for _, m := range s.members {
 		f(m)
 	}
 }
 
-// Children calls f for each child of this level, in order.
+// Children mirrors Set.Children.Iterate: it calls f for each child of this level, in order.
 func (s *Set) Children(f func(PathElement, *Set)) {
 	for _, c := range s.children {
 		f(c.pe, c.set)
@@ -335,7 +335,7 @@ func (s *Set) String() string {
 	return strings.Join(lines, "\n")
 }
 
-// Resolver tells EnsureNamedFieldsAreMembers which field names a level's type declares and
+// Resolver mirrors the schema and TypeRef upstream's EnsureNamedFieldsAreMembers takes: it tells which field names a level's type declares and
 // the type below an element. A nil Resolver declares nothing.
 type Resolver interface {
 	Declares(name string) bool

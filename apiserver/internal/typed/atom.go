@@ -47,7 +47,7 @@ type Map struct {
 	Rel      Relationship
 }
 
-// Field returns the type of member name: its field, else the element type.
+// Field mirrors Map.FindField falling back to ElementType: the type of member name: its field, else the element type.
 func (m *Map) Field(name string) (*Atom, bool) {
 	if a, ok := m.Fields[name]; ok {
 		return a, true
@@ -69,7 +69,7 @@ func init() {
 	deduced.Map = &Map{Elem: deduced, Rel: Granular}
 }
 
-// Deduced is the type of an object nothing is known about: what upstream's deduced type
+// Deduced mirrors the deduced type of managedfields.NewDeducedTypeConverter: the type of an object nothing is known about: what upstream's deduced type
 // converter gives a custom resource that keeps unknown fields at its root.
 func Deduced() *Atom { return deduced }
 

@@ -15,6 +15,8 @@ var (
 	builtinMu     sync.Mutex
 	builtinModels = map[string]*Model{}
 	builtinKinds  = map[builtinKey]*Atom{}
+	// builtinVersions caches BuiltinVersions by group/kind.
+	builtinVersions = map[string][]string{}
 )
 
 type builtinKey struct {
@@ -31,7 +33,7 @@ func documentPath(gv string) string {
 	return "apis/" + g + "/" + v
 }
 
-// ForBuiltin returns the type of a built-in kind, as kube-apiserver's type converter has it
+// ForBuiltin mirrors TypeConverter.ObjectToTyped's parser lookup for a built-in kind: its type, as kube-apiserver's type converter has it
 // (managedfields.NewTypeConverter over the kind's OpenAPI definitions, unknown fields not
 // kept). docVersion is the group-version whose document holds the kind; "" means the kind's
 // own (autoscaling/v1 Scale of apps/v1 deployments/scale lives in apps/v1's).
@@ -73,11 +75,18 @@ func ForBuiltin(gvk api.GroupVersionKind, docVersion string) (*Atom, error) {
 	return a, nil
 }
 
-// BuiltinVersions lists the group-versions ("apps/v1") whose embedded documents declare
+// BuiltinVersions mirrors the versions the scheme registers for a kind: the group-versions ("apps/v1") whose embedded documents declare
 // group's kind: the versions kube-apiserver's scheme can convert a built-in object to.
 // A managedFields entry at any other apiVersion is dropped, as the version converter's
 // missing-version error drops it upstream.
 func BuiltinVersions(group, kind string) []string {
+	key := group + "/" + kind
+	builtinMu.Lock()
+	if v, ok := builtinVersions[key]; ok {
+		builtinMu.Unlock()
+		return v
+	}
+	builtinMu.Unlock()
 	var out []string
 	for _, p := range schema.Paths() {
 		parts := strings.Split(p, "/")
@@ -98,5 +107,8 @@ func BuiltinVersions(group, kind string) []string {
 			out = append(out, gv.APIVersion())
 		}
 	}
+	builtinMu.Lock()
+	builtinVersions[key] = out
+	builtinMu.Unlock()
 	return out
 }

@@ -8,6 +8,7 @@ import (
 // alone (no value to deduce from), as upstream's Schema.Resolve does.
 type resolver struct{ a *Atom }
 
+// Declares mirrors Map.FindField on the resolved type.
 func (r resolver) Declares(name string) bool {
 	if r.a == nil || r.a.Map == nil {
 		return false
@@ -16,6 +17,7 @@ func (r resolver) Declares(name string) bool {
 	return ok
 }
 
+// Descend mirrors how SetNodeMap.EnsureNamedFieldsAreMembers picks the child's TypeRef.
 func (r resolver) Descend(pe fp.PathElement) fp.Resolver {
 	if r.a == nil {
 		return nil

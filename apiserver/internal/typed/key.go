@@ -10,6 +10,16 @@ import (
 // elementKey is a string that equal path elements share (numbers by value, whatever their
 // Go type), for indexing list items by key in a Go map.
 func elementKey(pe fp.PathElement) string {
+	if pe.Kind == fp.KeyKind && len(pe.Key) == 1 {
+		if s, ok := pe.Key[0].Value.(string); ok { // the common map-list: one string key
+			return "K" + pe.Key[0].Name + "\x00" + s
+		}
+	}
+	if pe.Kind == fp.ValueKind {
+		if s, ok := pe.Value.(string); ok {
+			return "V\x00" + s
+		}
+	}
 	var b strings.Builder
 	switch pe.Kind {
 	case fp.KeyKind:

@@ -105,45 +105,42 @@ func mergeList(t *List, l any, lhas bool, r any, rhas bool) (any, bool, Validati
 	}
 	// The rhs items lhs has too, in rhs order: the next one is where lhs-only items stop
 	// being copied in place.
-	var shared []string
+	var sharedOrder []string
 	for _, pe := range rPEs {
 		if _, ok := lObserved[pe.key]; ok {
-			shared = append(shared, pe.key)
+			sharedOrder = append(sharedOrder, pe.key)
 		}
 	}
 	next := ""
 	hasNext := false
 	advance := func() {
-		hasNext = len(shared) > 0
+		hasNext = len(sharedOrder) > 0
 		if hasNext {
-			next, shared = shared[0], shared[1:]
+			next, sharedOrder = sharedOrder[0], sharedOrder[1:]
 		} else {
 			next = ""
 		}
 	}
 	advance()
 	out := make([]any, 0, max(len(ll), len(rl)))
-	merged := map[string]bool{}
+	merged := make(map[string]bool, len(rPEs))
 	// Item merge errors are dropped, as upstream's loop shadows them.
-	mergeItem := func(lv *observed, rv *observed) {
-		var lval, rval any
-		var lok, rok bool
-		if lv != nil {
-			lval, lok = lv.v, true
-		}
-		if rv != nil {
-			rval, rok = rv.v, true
-		}
-		if v, has, _ := merge(lval, lok, rval, rok, t.Elem); has {
+	mergeItem := func(key string, lval any, lok bool) {
+		rv, rok := rObserved[key]
+		if v, has, _ := merge(lval, lok, rv.v, rok, t.Elem); has {
 			out = append(out, v)
 		}
+	}
+	shared := func(key string) {
+		lv, lok := lObserved[key]
+		mergeItem(key, lv.v, lok)
 	}
 	for li, ri := 0, 0; li < len(lPEs) || ri < len(rPEs); {
 		if li < len(lPEs) && ri < len(rPEs) {
 			pe := lPEs[li]
 			if pe.key == rPEs[ri].key {
 				merged[pe.key] = true
-				mergeItem(lObserved[pe.key], rObserved[pe.key])
+				shared(pe.key)
 				li++
 				ri++
 				advance()
@@ -157,7 +154,9 @@ func mergeList(t *List, l any, lhas bool, r any, rhas bool) (any, bool, Validati
 		if li < len(lPEs) {
 			pe := lPEs[li]
 			if _, ok := rObserved[pe.key]; !ok {
-				mergeItem(&observed{v: ll[pe.index]}, nil)
+				if v, has, _ := merge(ll[pe.index], true, nil, false, t.Elem); has {
+					out = append(out, v)
+				}
 				li++
 				continue
 			} else if merged[pe.key] {
@@ -167,7 +166,7 @@ func mergeList(t *List, l any, lhas bool, r any, rhas bool) (any, bool, Validati
 		if ri < len(rPEs) {
 			pe := rPEs[ri]
 			merged[pe.key] = true
-			mergeItem(lObserved[pe.key], rObserved[pe.key])
+			shared(pe.key)
 			ri++
 			if hasNext && next == pe.key {
 				advance()
@@ -190,9 +189,9 @@ type indexedPE struct {
 
 // indexItems mirrors indexListPathElements: each item's key, and the value observed under
 // each key (null when lhs repeats it; a repeat in rhs is an error).
-func indexItems(t *List, list []any, allowDuplicates bool) ([]indexedPE, map[string]*observed, ValidationErrors) {
+func indexItems(t *List, list []any, allowDuplicates bool) ([]indexedPE, map[string]observed, ValidationErrors) {
 	var errs ValidationErrors
-	seen := make(map[string]*observed, len(list))
+	seen := make(map[string]observed, len(list))
 	pes := make([]indexedPE, 0, len(list))
 	for i, item := range list {
 		pe, err := itemElement(t, item)
@@ -205,9 +204,9 @@ func indexItems(t *List, list []any, allowDuplicates bool) ([]indexedPE, map[str
 			errs = append(errs, errorf("duplicate entries for key %v", pe.String())...)
 			continue
 		} else if !found {
-			seen[k] = &observed{v: item}
+			seen[k] = observed{v: item}
 		} else {
-			seen[k] = &observed{v: nil}
+			seen[k] = observed{v: nil}
 		}
 		pes = append(pes, indexedPE{key: k, index: i})
 	}

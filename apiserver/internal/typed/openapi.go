@@ -60,7 +60,7 @@ func NewModel(definitions map[string]json.RawMessage, preserveUnknown bool) (*Mo
 	return m, nil
 }
 
-// NewModelFromDocument reads the components.schemas of an OpenAPI v3 document.
+// NewModelFromDocument mirrors NewTypeConverter over a spec3 document: it reads the components.schemas of an OpenAPI v3 document.
 func NewModelFromDocument(doc []byte) (*Model, error) {
 	var d struct {
 		Components struct {
@@ -73,7 +73,7 @@ func NewModelFromDocument(doc []byte) (*Model, error) {
 	return NewModel(d.Components.Schemas, false)
 }
 
-// Named returns the type of a definition, converting it on first use.
+// Named mirrors Schema.Resolve of a named TypeRef: the type of a definition, converting it on first use.
 func (m *Model) Named(name string) (*Atom, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
@@ -87,7 +87,7 @@ func (m *Model) Named(name string) (*Atom, error) {
 	return a, nil
 }
 
-// ForKind returns the definition that declares gvk in x-kubernetes-group-version-kind; one
+// ForKind mirrors the GVK index of managedfields' gvkParser: the definition that declares gvk in x-kubernetes-group-version-kind; one
 // whose name ends in the kind wins over others that list it (DeleteOptions in every group).
 func (m *Model) ForKind(group, version, kind string) (*Atom, error) {
 	var found string

@@ -175,3 +175,31 @@ func FuzzCh01_SSA_Merge(f *testing.F) {
 		}
 	})
 }
+
+// TestCh01_SSA_EnsuredFieldSetInOneWalk: ToFieldSetEnsured is ToFieldSet followed by
+// EnsureNamedFieldsAreMembers.
+func TestCh01_SSA_EnsuredFieldSetInOneWalk(t *testing.T) {
+	d := deployment(t)
+	for _, s := range []string{
+		`{"metadata":{"labels":{"a":"b"},"finalizers":["x","x","y"]},"spec":{"replicas":1,"selector":{"matchLabels":{"a":"b"}},
+		  "template":{"spec":{"containers":[{"name":"a","ports":[{"containerPort":80}],"resources":{}},{"name":"a"}],"volumes":[{"name":"v","emptyDir":{}}]}}}}`,
+		`{"status":{"conditions":[{"type":"A","status":"True"}]},"spec":{"strategy":{"rollingUpdate":{"maxSurge":1}}}}`,
+	} {
+		v := tree(t, s)
+		want := EnsureNamedFieldsAreMembers(ToFieldSet(v, d), d)
+		got := ToFieldSetEnsured(v, d)
+		assert.True(t, want.Equals(got), "want:\n%v\ngot:\n%v", want, got)
+	}
+}
+
+// TestCh01_SSA_JSONTree: values built in Go become what the JSON decoder gives, and a tree
+// that already is one is returned as it is.
+func TestCh01_SSA_JSONTree(t *testing.T) {
+	in := map[string]any{"metadata": map[string]any{"finalizers": []string{"a"}, "labels": map[string]string{"k": "v"}}, "spec": map[string]any{"replicas": 3}}
+	assert.Equal(t, map[string]any{"metadata": map[string]any{"finalizers": []any{"a"}, "labels": map[string]any{"k": "v"}}, "spec": map[string]any{"replicas": int64(3)}}, JSONTree(in))
+	assert.Equal(t, []string{"a"}, in["metadata"].(map[string]any)["finalizers"], "the input is not changed")
+	same := map[string]any{"a": []any{int64(1), "x", nil}}
+	out := JSONTree(same).(map[string]any)
+	out["b"] = true
+	assert.Contains(t, same, "b", "an unchanged tree is returned as it is")
+}

@@ -45,7 +45,7 @@ func validate(v any, a *Atom, dup bool) ValidationErrors {
 			return errorf("expected list, got %v", describe(v))
 		}
 		var errs ValidationErrors
-		var seen *fp.Set
+		var seen map[string]bool
 		for i, item := range l {
 			pe := fp.Index(i)
 			if at.List.Rel == Associative {
@@ -55,13 +55,13 @@ func validate(v any, a *Atom, dup bool) ValidationErrors {
 					return append(errs, errorf("element %v: %v", i, err.Error())...)
 				}
 				if seen == nil {
-					seen = fp.NewSet()
+					seen = make(map[string]bool, len(l))
 				}
-				p := fp.Path{pe}
-				if seen.Has(p) && !dup {
+				k := elementKey(pe)
+				if seen[k] && !dup {
 					errs = append(errs, errorf("duplicate entries for key %v", pe.String())...)
 				}
-				seen.Insert(p)
+				seen[k] = true
 			}
 			errs = append(errs, validate(item, at.List.Elem, dup).withPrefix(pe.String)...)
 		}
@@ -109,65 +109,128 @@ func isNumber(v any) bool {
 // set and map-list items are members themselves; a duplicated item is one member with
 // nothing below it.
 func ToFieldSet(v any, a *Atom) *fp.Set {
-	s := fp.NewSet()
-	toFieldSet(v, a, make(fp.Path, 0, 16), s)
-	return s
+	root := &fp.Set{}
+	w := fieldSetWalker{}
+	w.walk(v, a, &level{set: root})
+	return root.Normalize()
 }
 
-func toFieldSet(v any, a *Atom, path fp.Path, s *fp.Set) {
+// ToFieldSetEnsured mirrors EnsureNamedFieldsAreMembers(ToFieldSet(v, a), a) in one walk: a
+// struct field with anything below it is a member too.
+func ToFieldSetEnsured(v any, a *Atom) *fp.Set {
+	root := &fp.Set{}
+	w := fieldSetWalker{ensure: true}
+	w.walk(v, a, &level{set: root})
+	return root.Normalize()
+}
+
+type fieldSetWalker struct {
+	ensure bool
+}
+
+// level is a set level created on first use, so that walking a value that adds nothing
+// leaves no empty child behind (FieldsV1 would read one back as a member).
+type level struct {
+	up  *level
+	pe  fp.PathElement
+	set *fp.Set
+	// declared: pe is a field its parent's type declares (EnsureNamedFieldsAreMembers
+	// makes such a field a member once it has children).
+	declared bool
+}
+
+func (l *level) get() *fp.Set {
+	if l.set == nil {
+		parent := l.up.get()
+		l.set = parent.AppendChild(l.pe)
+		if l.declared {
+			parent.AppendMember(l.pe)
+		}
+	}
+	return l.set
+}
+
+// self makes the path of this level a member (nothing at the root: the empty path).
+func (l *level) self() {
+	if l.up != nil {
+		l.up.get().AppendMember(l.pe)
+	}
+}
+
+func (w *fieldSetWalker) walk(v any, a *Atom, here *level) {
 	at := deduce(a, v, true)
 	switch {
 	case at.Map != nil:
 		if at.Map.Rel == Atomic {
-			s.Insert(path)
+			here.self()
 			return
 		}
 		m, _ := v.(map[string]any)
 		for k, child := range m {
 			t, known := at.Map.Field(k)
-			p := append(path, fp.Field(k))
+			pe := fp.Field(k)
 			if t != nil {
-				toFieldSet(child, t, p, s)
+				w.walk(child, t, &level{up: here, pe: pe, declared: w.ensure && known})
 			}
 			if cm, isMap := child.(map[string]any); child == nil || (isMap && len(cm) == 0) || !known {
-				s.Insert(p)
+				here.get().AppendMember(pe)
 			}
 		}
 	case at.Scalar != NoScalar:
-		s.Insert(path)
+		here.self()
 	case at.List != nil:
 		if at.List.Rel == Atomic {
-			s.Insert(path)
+			here.self()
 			return
 		}
 		l, _ := v.([]any)
 		if len(l) == 0 {
 			return
 		}
-		var seen, dups *fp.Set
 		pes := make([]fp.PathElement, len(l))
 		for i, item := range l {
 			pes[i], _ = itemElement(at.List, item)
-			one := fp.Path{pes[i]}
-			if seen == nil {
-				seen, dups = fp.NewSet(), fp.NewSet()
-			}
-			if seen.Has(one) {
-				if !dups.Has(one) {
-					s.Insert(append(path, pes[i]))
-					dups.Insert(one)
-				}
-			} else {
-				seen.Insert(one)
-			}
 		}
+		dup := duplicates(pes)
 		for i, item := range l {
-			if dups.Has(fp.Path{pes[i]}) {
+			if dup != nil && dup[i] {
+				// A duplicated item is a member with nothing below it.
+				here.get().AppendMember(pes[i])
 				continue
 			}
-			p := append(path, pes[i])
-			toFieldSet(item, at.List.Elem, p, s)
-			s.Insert(p)
+			w.walk(item, at.List.Elem, &level{up: here, pe: pes[i]})
+			here.get().AppendMember(pes[i])
 		}
 	}
+}
+
+// duplicates marks the items whose element another item shares; nil when none does.
+func duplicates(pes []fp.PathElement) []bool {
+	var dup []bool
+	if len(pes) <= 16 {
+		for i := range pes {
+			for j := i + 1; j < len(pes); j++ {
+				if pes[i].Equals(pes[j]) {
+					if dup == nil {
+						dup = make([]bool, len(pes))
+					}
+					dup[i], dup[j] = true, true
+				}
+			}
+		}
+		return dup
+	}
+	first := make(map[string]int, len(pes))
+	for i, pe := range pes {
+		k := elementKey(pe)
+		if j, ok := first[k]; ok {
+			if dup == nil {
+				dup = make([]bool, len(pes))
+			}
+			dup[i], dup[j] = true, true
+			continue
+		}
+		first[k] = i
+	}
+	return dup
 }

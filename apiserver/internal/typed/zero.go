@@ -20,7 +20,7 @@ var (
 	zeroRaw  map[string]json.RawMessage
 )
 
-// ZeroObject returns a constructor of the zero object of a built-in kind (each call a fresh
+// ZeroObject mirrors objectCreater.New followed by the type converter: a constructor of the zero object of a built-in kind (each call a fresh
 // tree), or nil for a kind that has none (custom resources start from nothing).
 func ZeroObject(gvk api.GroupVersionKind) func() map[string]any {
 	zeroOnce.Do(func() {

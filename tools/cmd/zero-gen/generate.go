@@ -18,8 +18,9 @@ import (
 	"github.com/informer-lab/informer-lab/tools/internal/datafiles"
 )
 
-// documentsDir holds the OpenAPI documents the main module embeds; the kinds come from them.
-const documentsDir = "../apiserver/internal/schema/openapi"
+// documentsDir holds the OpenAPI documents the main module embeds, from tools/ (where the
+// command runs); the kinds come from them.
+var documentsDir = "../apiserver/internal/schema/openapi"
 
 func newScheme() (*runtime.Scheme, error) {
 	s := runtime.NewScheme()
@@ -64,6 +65,9 @@ func kindsOfDocuments() ([]schema.GroupVersionKind, error) {
 		out = append(out, gvk)
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].String() < out[j].String() })
+	if len(out) == 0 {
+		return nil, fmt.Errorf("no kinds in %s", documentsDir)
+	}
 	return out, nil
 }
 

@@ -25,6 +25,8 @@ type request struct {
 	Subresource string          `json:"subresource,omitempty"`
 	Force       bool            `json:"force,omitempty"`
 	Time        time.Time       `json:"time"`
+	// CustomResource, when set, gives the type of a custom resource.
+	CustomResource *customResource `json:"customResource,omitempty"`
 }
 
 type response struct {

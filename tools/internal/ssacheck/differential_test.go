@@ -24,7 +24,7 @@ var (
 )
 
 // stats counts what the sequences exercised, so the log shows the check is not vacuous.
-var stats struct{ applies, updates, conflicts, errors, entries int }
+var stats struct{ applies, updates, conflicts, errors, entries, kubectlOverLastApplied, subresource int }
 
 // debugHook, when set, sees the state after every step.
 var debugHook func(*sequence)
@@ -36,10 +36,11 @@ var managerNames = []string{"alice", "bob", "carol", "kubectl"}
 
 // step is one write of a sequence, for the report of a difference.
 type step struct {
-	Op      string
-	Manager string
-	Force   bool
-	Body    string
+	Op          string
+	Manager     string
+	Subresource string
+	Force       bool
+	Body        string
 }
 
 type sequence struct {
@@ -84,13 +85,17 @@ func runSequence(o *oracle, us *ours, seed int64) (string, error) {
 	n := 2 + r.Intn(9)
 	for i := 0; i < n; i++ {
 		manager := managers[r.Intn(len(managers))]
+		subresource := ""
+		if sq.smdLive != nil && r.Float64() < 0.1 {
+			subresource = "status"
+		}
 		var diff string
 		var err error
 		if r.Float64() < 0.6 {
 			cfg := sq.g.subset(universe, root, 0.7, 0).(map[string]any)
-			diff, err = sq.apply(manager, cfg, r.Float64() < 0.3)
+			diff, err = sq.apply(manager, subresource, cfg, r.Float64() < 0.3)
 		} else {
-			diff, err = sq.update(manager, universe)
+			diff, err = sq.update(manager, subresource, universe)
 		}
 		if err != nil || diff != "" {
 			return sq.report(seed, diff), err
@@ -103,7 +108,7 @@ func (sq *sequence) report(seed int64, diff string) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "seed %d, %v:\n", seed, sq.gvk)
 	for i, s := range sq.steps {
-		fmt.Fprintf(&b, "  %d. %s by %s force=%v: %s\n", i+1, s.Op, s.Manager, s.Force, s.Body)
+		fmt.Fprintf(&b, "  %d. %s by %s on %q force=%v: %s\n", i+1, s.Op, s.Manager, s.Subresource, s.Force, s.Body)
 	}
 	b.WriteString(diff)
 	return b.String()
@@ -121,13 +126,13 @@ func (sq *sequence) newLive() (runtime.Object, error) {
 	return obj, nil
 }
 
-func (sq *sequence) apply(manager string, cfg map[string]any, force bool) (string, error) {
+func (sq *sequence) apply(manager, subresource string, cfg map[string]any, force bool) (string, error) {
 	body, err := json.Marshal(cfg)
 	if err != nil {
 		return "", err
 	}
-	sq.steps = append(sq.steps, step{"apply", manager, force, string(body)})
-	f, err := sq.o.manager(sq.gvk)
+	sq.steps = append(sq.steps, step{"apply", manager, subresource, force, string(body)})
+	f, err := sq.o.manager(sq.gvk, subresource)
 	if err != nil {
 		return "", err
 	}
@@ -140,16 +145,22 @@ func (sq *sequence) apply(manager string, cfg map[string]any, force bool) (strin
 		return "", err
 	}
 	stats.applies++
+	if subresource != "" {
+		stats.subresource++
+	}
+	if acc, err := metaAccessor(live); err == nil && manager == "kubectl" && acc.GetAnnotations()["kubectl.kubernetes.io/last-applied-configuration"] != "" {
+		stats.kubectlOverLastApplied++
+	}
 	smdOut, smdErr := f.Apply(live, applied, manager, force)
 	resp, err := sq.us.run(request{Op: "apply", Group: sq.gvk.Group, Version: sq.gvk.Version, Kind: sq.gvk.Kind,
-		Live: sq.ourLive, Object: body, Manager: manager, Force: force, Time: time.Now().UTC()})
+		Live: sq.ourLive, Object: body, Manager: manager, Subresource: subresource, Force: force, Time: time.Now().UTC()})
 	if err != nil {
 		return "", err
 	}
 	return sq.compare(smdOut, smdErr, resp)
 }
 
-func (sq *sequence) update(manager string, universe map[string]any) (string, error) {
+func (sq *sequence) update(manager, subresource string, universe map[string]any) (string, error) {
 	var bodyObj map[string]any
 	if sq.smdLive == nil {
 		bodyObj = sq.g.subset(universe, sq.root, 0.7, 0).(map[string]any)
@@ -165,6 +176,21 @@ func (sq *sequence) update(manager string, universe map[string]any) (string, err
 		case x < 0.15: // a client that drops them
 			delete(bodyObj["metadata"].(map[string]any), "managedFields")
 		}
+	}
+	if sq.g.r.Float64() < 0.2 {
+		// A client-side apply: the configuration goes into the last-applied annotation, which
+		// a later server-side apply by kubectl reads.
+		last, err := json.Marshal(sq.g.subset(universe, sq.root, 0.7, 0))
+		if err != nil {
+			return "", err
+		}
+		md := bodyObj["metadata"].(map[string]any)
+		ann, _ := md["annotations"].(map[string]any)
+		if ann == nil {
+			ann = map[string]any{}
+			md["annotations"] = ann
+		}
+		ann["kubectl.kubernetes.io/last-applied-configuration"] = string(last) + "\n"
 	}
 	raw, err := json.Marshal(bodyObj)
 	if err != nil {
@@ -206,8 +232,8 @@ func (sq *sequence) update(manager string, universe map[string]any) (string, err
 	if err != nil {
 		return "", err
 	}
-	sq.steps = append(sq.steps, step{"update", manager, false, string(body)})
-	f, err := sq.o.manager(sq.gvk)
+	sq.steps = append(sq.steps, step{"update", manager, subresource, false, string(body)})
+	f, err := sq.o.manager(sq.gvk, subresource)
 	if err != nil {
 		return "", err
 	}
@@ -216,12 +242,15 @@ func (sq *sequence) update(manager string, universe map[string]any) (string, err
 		return "", err
 	}
 	stats.updates++
+	if subresource != "" {
+		stats.subresource++
+	}
 	if debugUpdate != nil {
 		debugUpdate(sq, live, newObj)
 	}
 	smdOut, smdErr := f.Update(live, newObj, manager)
 	resp, err := sq.us.run(request{Op: "update", Group: sq.gvk.Group, Version: sq.gvk.Version, Kind: sq.gvk.Kind,
-		Live: sq.ourLive, Object: body, Manager: manager, Time: time.Now().UTC()})
+		Live: sq.ourLive, Object: body, Manager: manager, Subresource: subresource, Time: time.Now().UTC()})
 	if err != nil {
 		return "", err
 	}
@@ -303,6 +332,8 @@ func TestCh01_SSA_DifferentialAgainstStructuredMergeDiff(t *testing.T) {
 			}
 		}
 	}
-	t.Logf("%d sequences over %d kinds, %d with a difference; %d applies, %d updates, %d errors (%d conflicts), %d managedFields entries compared",
-		*sequences, len(o.kinds), failures, stats.applies, stats.updates, stats.errors, stats.conflicts, stats.entries)
+	t.Logf("%d sequences over %d kinds, %d with a difference; %d applies, %d updates (%d on status), %d errors (%d conflicts), "+
+		"%d applies by kubectl over a last-applied annotation, %d managedFields entries compared",
+		*sequences, len(o.kinds), failures, stats.applies, stats.updates, stats.subresource, stats.errors, stats.conflicts,
+		stats.kubectlOverLastApplied, stats.entries)
 }

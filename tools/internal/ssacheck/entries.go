@@ -18,7 +18,7 @@ func entriesOf(list []metav1.ManagedFieldsEntry) []metaEntry {
 	for i, e := range list {
 		f := ""
 		if e.FieldsV1 != nil {
-			f = string(e.FieldsV1.Raw)
+			f = e.FieldsV1.GetRawString()
 		}
 		out[i] = metaEntry{id: fmt.Sprintf("%s/%s/%s/%s/%s", e.Manager, e.Operation, e.APIVersion, e.Subresource, e.FieldsType), fields: f}
 	}

@@ -15,6 +15,8 @@ import (
 type gen struct {
 	r    *rand.Rand
 	defs map[string]*spec.Schema
+	// maxProps bounds the properties drawn per object (3 when 0).
+	maxProps int
 }
 
 const (
@@ -61,8 +63,13 @@ func listKeys(s *spec.Schema) (keys []string, associative bool) {
 	if lt, ok := s.Extensions["x-kubernetes-list-type"].(string); ok {
 		switch lt {
 		case "map":
-			for _, k := range s.Extensions["x-kubernetes-list-map-keys"].([]any) {
-				keys = append(keys, k.(string))
+			switch ks := s.Extensions["x-kubernetes-list-map-keys"].(type) {
+			case []any:
+				for _, k := range ks {
+					keys = append(keys, k.(string))
+				}
+			case []string:
+				keys = ks
 			}
 			return keys, true
 		case "set":
@@ -79,10 +86,7 @@ func listKeys(s *spec.Schema) (keys []string, associative bool) {
 	return nil, false
 }
 
-var (
-	namePool  = []string{"a", "b", "c"}
-	valuePool = []any{"x", "y", "z"}
-)
+var namePool = []string{"a", "b", "c"}
 
 func (g *gen) pickString(pool []string) string { return pool[g.r.Intn(len(pool))] }
 
@@ -169,7 +173,11 @@ func (g *gen) object(s *spec.Schema, depth int) map[string]any {
 	out := map[string]any{}
 	if len(s.Properties) > 0 {
 		names := sortedProps(s)
-		n := 1 + g.r.Intn(min(3, len(names)))
+		maxProps := g.maxProps
+		if maxProps == 0 {
+			maxProps = 3
+		}
+		n := 1 + g.r.Intn(min(maxProps, len(names)))
 		for i := 0; i < n; i++ {
 			name := names[g.r.Intn(len(names))]
 			p := s.Properties[name]

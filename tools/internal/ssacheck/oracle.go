@@ -35,7 +35,12 @@ type oracle struct {
 	kinds      []schema.GroupVersionKind
 
 	mu       sync.Mutex
-	managers map[schema.GroupVersionKind]*managedfields.FieldManager
+	managers map[managerKey]*managedfields.FieldManager
+}
+
+type managerKey struct {
+	gvk         schema.GroupVersionKind
+	subresource string
 }
 
 type noDefaults struct{}
@@ -49,7 +54,7 @@ func newOracle() (*oracle, error) {
 			return nil, err
 		}
 	}
-	o := &oracle{scheme: s, converters: map[string]managedfields.TypeConverter{}, schemas: map[string]map[string]*spec.Schema{}, managers: map[schema.GroupVersionKind]*managedfields.FieldManager{}}
+	o := &oracle{scheme: s, converters: map[string]managedfields.TypeConverter{}, schemas: map[string]map[string]*spec.Schema{}, managers: map[managerKey]*managedfields.FieldManager{}}
 	files, err := filepath.Glob(filepath.Join(documentsDir, "*.json"))
 	if err != nil {
 		return nil, err
@@ -103,22 +108,24 @@ func newOracle() (*oracle, error) {
 	return o, nil
 }
 
-// manager is kube-apiserver's field manager for a kind's main resource.
-func (o *oracle) manager(gvk schema.GroupVersionKind) (*managedfields.FieldManager, error) {
+// manager is kube-apiserver's field manager for a kind's main resource ("") or a
+// subresource (without the strategy's reset fields: the library is compared, not a
+// strategy).
+func (o *oracle) manager(gvk schema.GroupVersionKind, subresource string) (*managedfields.FieldManager, error) {
 	o.mu.Lock()
 	defer o.mu.Unlock()
-	if f, ok := o.managers[gvk]; ok {
+	if f, ok := o.managers[managerKey{gvk, subresource}]; ok {
 		return f, nil
 	}
 	tc := o.converters[gvk.GroupVersion().String()]
 	if tc == nil {
 		return nil, fmt.Errorf("no type converter for %v", gvk)
 	}
-	f, err := managedfields.NewDefaultFieldManager(tc, o.scheme, noDefaults{}, o.scheme, gvk, gvk.GroupVersion(), "", nil)
+	f, err := managedfields.NewDefaultFieldManager(tc, o.scheme, noDefaults{}, o.scheme, gvk, gvk.GroupVersion(), subresource, nil)
 	if err != nil {
 		return nil, err
 	}
-	o.managers[gvk] = f
+	o.managers[managerKey{gvk, subresource}] = f
 	return f, nil
 }
 

@@ -16,6 +16,7 @@ import (
 
 	"github.com/informer-lab/informer-lab/api"
 	"github.com/informer-lab/informer-lab/apiserver/internal/fieldmanager"
+	"github.com/informer-lab/informer-lab/apiserver/internal/openapi"
 	"github.com/informer-lab/informer-lab/apiserver/internal/typed"
 )
 
@@ -30,6 +31,31 @@ type request struct {
 	Subresource string          `json:"subresource,omitempty"`
 	Force       bool            `json:"force,omitempty"`
 	Time        time.Time       `json:"time"`
+	// CustomResource, when set, is the custom resource's version: its type comes from its
+	// schema instead of the built-in documents.
+	CustomResource *openapi.CustomResource `json:"customResource,omitempty"`
+}
+
+// crTypes caches the type of each custom resource schema seen, by its JSON.
+var crTypes = map[string]*typed.Atom{}
+
+func typeOf(req request, gvk api.GroupVersionKind) (*typed.Atom, error) {
+	if req.CustomResource == nil {
+		return typed.ForBuiltin(gvk, "")
+	}
+	key, err := json.Marshal(req.CustomResource)
+	if err != nil {
+		return nil, err
+	}
+	if t, ok := crTypes[string(key)]; ok {
+		return t, nil
+	}
+	t, err := typed.ForCustomResource(*req.CustomResource)
+	if err != nil {
+		return nil, err
+	}
+	crTypes[string(key)] = t
+	return t, nil
 }
 
 type response struct {
@@ -51,7 +77,7 @@ func decode(raw json.RawMessage) (*api.Unstructured, error) {
 
 func run(req request) response {
 	gvk := api.GroupVersionKind{Group: req.Group, Version: req.Version, Kind: req.Kind}
-	typ, err := typed.ForBuiltin(gvk, "")
+	typ, err := typeOf(req, gvk)
 	if err != nil {
 		return response{Error: "type: " + err.Error()}
 	}
