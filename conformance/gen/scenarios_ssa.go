@@ -107,6 +107,10 @@ func ssaFlowScenarios() []runner.Case {
 		patchStep("status-merge", dp+"/status?fieldManager=statuser", ctMerge, map[string]any{"status": map[string]any{"observedGeneration": 1}}),
 		getStep("read-back", dp))
 	scaleObj := obj(`{"apiVersion":"autoscaling/v1","kind":"Scale","metadata":{"name":"d"},"spec":{"replicas":6}}`)
+	// What the strategy adds on create is nobody's: the Job's generated selector and labels.
+	add("create-strategy-fields",
+		post("create-job", jobPath+"?fieldManager=creator", obj(`{"apiVersion":"batch/v1","kind":"Job","metadata":{"name":"j"},"spec":{"template":{"spec":{"restartPolicy":"Never","containers":[{"name":"c","image":"busybox"}]}}}}`)),
+		getStep("read-back", jobPath+"/j"))
 	add("apply-scale-and-status",
 		apply("alice", dp, "alice", false, deployment("d", 2)),
 		apply("scale-apply", dp+"/scale", "autoscaler", false, scaleObj),

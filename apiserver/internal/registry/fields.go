@@ -115,15 +115,7 @@ func (s *Store) recordPrepared(ctx context.Context, res *Resource, body, next, o
 	}
 	if o.Applied {
 		if next != body {
-			md, _ := next.Object["metadata"].(map[string]any)
-			bmd, _ := body.Object["metadata"].(map[string]any)
-			if md != nil {
-				if mf, ok := bmd["managedFields"]; ok {
-					md["managedFields"] = mf
-				} else {
-					delete(md, "managedFields")
-				}
-			}
+			copyManagedFields(next, body)
 		}
 		return nil
 	}
@@ -169,4 +161,34 @@ func UntimeScaleEntry(obj *api.Unstructured, manager string) {
 		}
 	}
 	md["managedFields"] = out
+}
+
+// recordCreate records a create as the create handler does: on the body as decoding
+// defaulted it, before the strategy's PrepareForCreate, so that what the strategy adds (a
+// Job's generated selector and labels) is nobody's. It returns that object, whose
+// managedFields the caller copies onto the prepared one (nil when nothing is recorded).
+func (s *Store) recordCreate(ctx context.Context, res *Resource, obj *api.Unstructured) (*api.Unstructured, error) {
+	if o, ok := OwnerFrom(ctx); !ok || o.Applied {
+		return nil, nil
+	}
+	decoded := obj.DeepCopy()
+	applyDefaults(res, decoded)
+	if err := s.recordUpdate(ctx, res, nil, decoded, ""); err != nil {
+		return nil, err
+	}
+	return decoded, nil
+}
+
+// copyManagedFields sets dst's metadata.managedFields to src's (none when src has none).
+func copyManagedFields(dst, src *api.Unstructured) {
+	md, _ := dst.Object["metadata"].(map[string]any)
+	if md == nil {
+		return
+	}
+	smd, _ := src.Object["metadata"].(map[string]any)
+	if mf, ok := smd["managedFields"]; ok {
+		md["managedFields"] = mf
+	} else {
+		delete(md, "managedFields")
+	}
 }

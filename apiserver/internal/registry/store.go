@@ -74,11 +74,15 @@ func (s *Store) Create(ctx context.Context, res *Resource, ns string, obj *api.U
 	if u, ok := rest.UserFrom(ctx); ok {
 		rc.User = &u
 	}
+	recorded, err := s.recordCreate(ctx, res, obj)
+	if err != nil {
+		return nil, err
+	}
 	res.Strategy.PrepareForCreate(rc, obj)
 	applyDefaults(res, obj)
 	res.Strategy.Canonicalize(obj)
-	if err := s.recordUpdate(ctx, res, nil, obj, ""); err != nil {
-		return nil, err
+	if recorded != nil {
+		copyManagedFields(obj, recorded)
 	}
 
 	attrs := s.attributes(admission.Create, res, obj, nil, "", dryRun)
