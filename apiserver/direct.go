@@ -107,7 +107,11 @@ func (s *endpoints) goPatch(ctx context.Context, resource, namespace, name strin
 	if patchType, err = patch.TypeFromContentType(string(patchType)); err != nil {
 		return nil, err
 	}
-	rec, _, _, err := s.patch(ctx, res, namespace, name, "", patchType, data, decode.WriteOptions{}, nil)
+	var wo decode.WriteOptions
+	if patchType == api.ApplyPatchType {
+		wo.FieldManager = goAPIManager // an apply needs a manager; the Go API has no options
+	}
+	rec, _, _, err := s.patch(ctx, res, namespace, name, "", patchType, data, wo, nil)
 	if err != nil {
 		return nil, err
 	}

@@ -56,6 +56,9 @@
 //     checked against their version's structural schema, CEL rules kept but not evaluated;
 //     deleting it deletes them and ends their watches (internal/registry: crd.go,
 //     apiextensions; crd.go, crd_versions.go, internal/structural, internal/jsonpath).
-//  14. Deviations, for a teaching simulator: no controller runs (a Deployment makes no Pod);
-//     apply is a merge without field ownership; no RBAC (401 where it would answer 403).
+//  14. Every write records its manager in metadata.managedFields, and server-side apply merges
+//     by field ownership, with the real conflicts, force and removals (apply.go,
+//     fieldmanagers.go, internal/registry/fields.go, internal/fieldmanager).
+//  15. Deviations, for a teaching simulator: no controller runs (a Deployment makes no Pod);
+//     writes through the Go API record no manager; no RBAC (401 where it would answer 403).
 package apiserver

@@ -141,7 +141,7 @@ func (s *endpoints) serveCreate(w http.ResponseWriter, r *http.Request, info req
 	if !ok {
 		return
 	}
-	ctx, wr := rest.WithWarnings(rest.WithUser(context.Background(), s.requestUser(r)))
+	ctx, wr := rest.WithWarnings(rest.WithUser(withOwner(context.Background(), r, wo), s.requestUser(r)))
 	rec, err := s.reg.Create(ctx, info.res, info.namespace, obj, wo.DryRun)
 	if err != nil {
 		writeWarnings(w, wr.Warnings()) // sent with the error too, as warning.AddWarning does
@@ -162,7 +162,7 @@ func (s *endpoints) serveUpdate(w http.ResponseWriter, r *http.Request, info req
 		writeError(w, errNameMismatch(obj.GetName(), info.name))
 		return
 	}
-	ctx, wr := rest.WithWarnings(rest.WithUser(context.Background(), s.requestUser(r)))
+	ctx, wr := rest.WithWarnings(rest.WithUser(withOwner(context.Background(), r, wo), s.requestUser(r)))
 	rec, created, err := s.reg.UpdateOrCreate(ctx, info.res, info.namespace, obj, updateOptions{Subresource: info.subresource, DryRun: wo.DryRun})
 	if err != nil {
 		writeWarnings(w, wr.Warnings())
@@ -194,7 +194,10 @@ func (s *endpoints) servePatch(w http.ResponseWriter, r *http.Request, info requ
 		writeError(w, err)
 		return
 	}
-	ctx, wr := rest.WithWarnings(rest.WithUser(context.Background(), s.requestUser(r)))
+	if pt == api.ApplyPatchType {
+		wo.FieldManager = managerOrUserAgent(wo.FieldManager, r.UserAgent())
+	}
+	ctx, wr := rest.WithWarnings(rest.WithUser(withOwner(context.Background(), r, wo), s.requestUser(r)))
 	rec, created, warnings, err := s.patch(ctx, info.res, info.namespace, info.name, info.subresource, pt, body, wo, info.conv)
 	if err != nil {
 		writeWarnings(w, wr.Warnings())
@@ -211,7 +214,7 @@ func (s *endpoints) servePatch(w http.ResponseWriter, r *http.Request, info requ
 
 // patch applies a patch to the stored object and updates it, retrying when a concurrent
 // write got in between, as GuaranteedUpdate does. A stale resourceVersion carried by the
-// patch itself is a conflict (X5). An apply patch on a missing object creates it (X4).
+// patch itself is a conflict (X5). An apply patch goes to the field manager (apply.go).
 func (s *endpoints) patch(ctx context.Context, res *resource, ns, name, sub string, pt api.PatchType, body []byte, wo decode.WriteOptions, conv *conversion) (*record, bool, []string, error) {
 	decodeAt := func(data []byte) (*api.Unstructured, []string, error) {
 		if conv != nil { // the patch is in the terms of the version it was sent at
@@ -219,21 +222,13 @@ func (s *endpoints) patch(ctx context.Context, res *resource, ns, name, sub stri
 		}
 		return s.decodeObject(res, data, wo.FieldValidation)
 	}
+	if pt == api.ApplyPatchType {
+		return s.apply(ctx, res, ns, name, sub, body, wo, decodeAt)
+	}
 	for attempt := 0; ; attempt++ {
 		cur, _ := s.store.Get(context.Background(), res.Coll, objectKey(ns, name), storage.GetOptions{})
 		if cur == nil {
-			if pt != api.ApplyPatchType || sub != "" {
-				return nil, false, nil, api.NewNotFound(res.Info.GroupResource(), name)
-			}
-			obj, warnings, err := decodeAt(body)
-			if err != nil {
-				return nil, false, nil, err
-			}
-			if obj.GetName() != name {
-				return nil, false, nil, errNameMismatch(obj.GetName(), name)
-			}
-			rec, err := s.reg.Create(ctx, res, ns, obj, wo.DryRun)
-			return rec, err == nil, warnings, err
+			return nil, false, nil, api.NewNotFound(res.Info.GroupResource(), name)
 		}
 		curJSON, gvk := jsonOf(s.served(res, cur)), res.Info.GVK()
 		if conv != nil {

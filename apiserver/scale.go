@@ -13,6 +13,7 @@ import (
 	"github.com/informer-lab/informer-lab/apiserver/internal/decode"
 	"github.com/informer-lab/informer-lab/apiserver/internal/negotiation"
 	"github.com/informer-lab/informer-lab/apiserver/internal/patch"
+	"github.com/informer-lab/informer-lab/apiserver/internal/registry"
 	"github.com/informer-lab/informer-lab/apiserver/internal/validation"
 	iprotobuf "github.com/informer-lab/informer-lab/internal/builtinproto"
 )
@@ -162,6 +163,28 @@ func (s *endpoints) serveScale(w http.ResponseWriter, r *http.Request, info requ
 			return
 		}
 	}
+	ctx := registry.WithOwner(context.Background(), registry.Owner{Manager: managerOrUserAgent(wo.FieldManager, r.UserAgent()), Subresource: "scale"})
+	replicasPath := []string{"spec", "replicas"}
+	if sc := crdScale(res); sc != nil {
+		replicasPath = scalePath(sc.SpecReplicasPath)
+	}
+	if pt == api.ApplyPatchType {
+		cfg, err := scaleApplied(res, body, info.name, replicasPath)
+		if err != nil {
+			writeError(w, err)
+			return
+		}
+		wo.FieldManager = managerOrUserAgent(wo.FieldManager, r.UserAgent())
+		updated, _, _, err := s.apply(ctx, res, info.namespace, info.name, "scale", cfg, wo, func(data []byte) (*api.Unstructured, []string, error) {
+			return s.decodeObject(res, data, wo.FieldValidation)
+		})
+		if err != nil {
+			writeError(w, err)
+			return
+		}
+		writeScale(w, info, scaleOf(res, updated.Obj))
+		return
+	}
 	for attempt := 0; ; attempt++ {
 		cur := scaleOf(res, rec.Obj)
 		data := body
@@ -178,14 +201,10 @@ func (s *endpoints) serveScale(w http.ResponseWriter, r *http.Request, info requ
 			return
 		}
 		obj := rec.Obj.DeepCopy()
-		replicasPath := []string{"spec", "replicas"}
-		if sc := crdScale(res); sc != nil {
-			replicasPath = scalePath(sc.SpecReplicasPath)
-		}
 		_ = api.SetNestedField(obj.Object, replicas, replicasPath...)
 		expect := strconv.FormatUint(rec.RV, 10)
 		obj.SetResourceVersion(rv)
-		updated, err := s.reg.Update(context.Background(), res, info.namespace, obj, updateOptions{ExpectRV: expect, DryRun: wo.DryRun})
+		updated, err := s.reg.Update(ctx, res, info.namespace, obj, updateOptions{ExpectRV: expect, DryRun: wo.DryRun})
 		if err != nil && api.IsConflict(err) && rv == "" && attempt < 5 {
 			if rec, err = s.get(r.Context(), res, info.namespace, info.name, ""); err != nil {
 				writeError(w, err)

@@ -41,11 +41,14 @@ var (
 	timeRE = regexp.MustCompile(`"creationTimestamp":"[0-9TZ:-]+"`)
 	// The ServiceAccount admission plugin names each pod's token volume at random.
 	tokenVolumeRE = regexp.MustCompile(`kube-api-access-[a-z0-9]{5}`)
+	// managedFields entries carry the time of their manager's last write.
+	mfTimeRE = regexp.MustCompile(`"time":"[0-9TZ:-]+"`)
 )
 
 func normalise(s string) string {
 	s = tokenVolumeRE.ReplaceAllString(s, "kube-api-access-…")
 	s = uidRE.ReplaceAllString(s, `"uid":"…"`)
+	s = mfTimeRE.ReplaceAllString(s, `"time":"…"`)
 	return timeRE.ReplaceAllString(s, `"creationTimestamp":"…"`)
 }
 

@@ -190,6 +190,7 @@ func Scenarios() []runner.Case {
 		patchStep("patch", podsPath+"/p", ctSMP, obj(`{"spec":{"containers":[{"name":"app","image":"registry.k8s.io/pause:3.9"}]}}`)))...)
 
 	cs = append(cs, ssaScenarios()...)
+	cs = append(cs, ssaFlowScenarios()...)
 	cs = append(cs, dryRunScenarios()...)
 	cs = append(cs, listWatchScenarios()...)
 	cs = append(cs, lifecycleScenarios()...)

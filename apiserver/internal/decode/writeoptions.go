@@ -32,6 +32,10 @@ type WriteOptions struct {
 	// FieldValidation is "" (which means Warn) or one of api.FieldValidationIgnore, Warn and
 	// Strict: what Body does with unknown and duplicate fields.
 	FieldValidation string
+	// FieldManager is the fieldManager parameter ("" when absent: the User-Agent's).
+	FieldManager string
+	// Force is the force parameter of an apply patch: take the fields of conflicts.
+	Force bool
 }
 
 // ParseWriteOptions mirrors the options step of the create, update and patch handlers in
@@ -67,7 +71,8 @@ func ParseWriteOptions(kind string, q url.Values, patchType api.PatchType) (Writ
 	if len(causes) > 0 {
 		return WriteOptions{}, api.NewInvalid(api.GroupKind{Group: api.MetaGroupName, Kind: kind}, "", causes)
 	}
-	return WriteOptions{DryRun: len(dry) > 0, FieldValidation: fv}, nil
+	force, _ := queryBool(q, "force")
+	return WriteOptions{DryRun: len(dry) > 0, FieldValidation: fv, FieldManager: fm, Force: force}, nil
 }
 
 // validateDryRun mirrors ValidateDryRun: every value must be All.

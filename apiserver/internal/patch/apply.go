@@ -2,31 +2,61 @@ package patch
 
 import (
 	"encoding/json"
-	"strings"
 
 	"github.com/informer-lab/informer-lab/api"
+	"gopkg.in/yaml.v3"
 )
 
-// applyApplyPatch is the simulator's stand-in for server-side apply (wire spec X4): the
-// applied configuration is merged into original as a JSON merge patch, so fields it sets
-// win, fields it omits stay, and lists it carries replace the stored ones. original may be
-// empty (the object does not exist yet and the caller creates it from the result). Real SSA
-// also tracks field managers, removes fields a manager stopped applying and reports
-// conflicts; none of that is modelled. The real server accepts YAML or JSON bodies; this one
-// takes JSON only (kubectl --server-side sends JSON), and a YAML body gets a 400 saying so.
-func applyApplyPatch(original, patch []byte) ([]byte, error) {
-	if !json.Valid(patch) {
-		return nil, api.NewBadRequest("error decoding patch: the simulated apiserver accepts application/apply-patch+yaml bodies in JSON only; YAML apply bodies are not supported")
-	}
-	pv, err := decodeJSONTree(patch)
-	if err != nil {
-		return nil, api.NewBadRequest("error decoding patch: " + err.Error())
+// AppliedConfiguration reads the body of an apply patch (wire spec X4) as the real apply
+// patcher does, YAML or JSON (JSON is YAML), and returns it as a JSON object: the applied
+// configuration the field manager merges by ownership (apiserver's apply.go). Nulls stay:
+// an applied null is a field the applier sets to nothing.
+func AppliedConfiguration(patch []byte) ([]byte, error) {
+	var pv any
+	if json.Valid(patch) {
+		var err error
+		if pv, err = decodeJSONTree(patch); err != nil {
+			return nil, api.NewBadRequest("error decoding patch: " + err.Error())
+		}
+	} else {
+		var y any
+		if err := yaml.Unmarshal(patch, &y); err != nil {
+			return nil, api.NewBadRequest("error decoding YAML: " + err.Error())
+		}
+		var err error
+		if pv, err = jsonFromYAML(y); err != nil {
+			return nil, api.NewBadRequest("error decoding YAML: " + err.Error())
+		}
 	}
 	if _, ok := pv.(map[string]any); !ok {
 		return nil, api.NewBadRequest("error decoding patch: an apply patch must be a JSON object, got " + jsonTypeName(pv))
 	}
-	if len(strings.TrimSpace(string(original))) == 0 {
-		original = []byte("{}")
+	return json.Marshal(pv)
+}
+
+// jsonFromYAML turns what yaml.v3 decodes into what encoding/json can write: maps keyed by
+// strings only.
+func jsonFromYAML(v any) (any, error) {
+	switch t := v.(type) {
+	case map[string]any:
+		for k, e := range t {
+			c, err := jsonFromYAML(e)
+			if err != nil {
+				return nil, err
+			}
+			t[k] = c
+		}
+		return t, nil
+	case map[any]any:
+		return nil, &json.UnsupportedTypeError{}
+	case []any:
+		for i, e := range t {
+			c, err := jsonFromYAML(e)
+			if err != nil {
+				return nil, err
+			}
+			t[i] = c
+		}
 	}
-	return applyMergePatch(original, patch)
+	return v, nil
 }

@@ -1,7 +1,7 @@
 // Package patch applies the PATCH bodies of the real server to a stored object's JSON (wire
 // spec X1–X5): RFC 6902 JSON patch (json.go), RFC 7386 merge patch (merge.go), Kubernetes
-// strategic merge patch for the built-in kinds (strategic*.go) and a stand-in for server-side
-// apply (apply.go). It mirrors the mechanisms that PatchResource in k8s.io/apiserver
+// strategic merge patch for the built-in kinds (strategic*.go), and reads the body of a
+// server-side apply (apply.go), which the field manager then merges by ownership. It mirrors the mechanisms that PatchResource in k8s.io/apiserver
 // pkg/endpoints/handlers/patch.go drives: gopkg.in/evanphx/json-patch.v4 and apimachinery
 // pkg/util/strategicpatch, with none of their code.
 //
@@ -21,9 +21,8 @@
 //     package schema define, the autoscaling/v1 Scale included, with the patch metadata
 //     read from them once; any other kind, a custom resource, is 415 listing the other
 //     three types.
-//  5. Apply merges the applied configuration into the object as a merge patch (X4): fields
-//     it sets win, fields it omits stay, lists it carries replace. There is no field
-//     ownership and there are no conflicts; a YAML body is 400 saying only JSON is read.
+//  5. An apply body is YAML or JSON and must be an object (X4); AppliedConfiguration returns
+//     it as JSON, nulls kept. Merging it is the field manager's (ApplyFor refuses it).
 //  6. Numbers keep their exact text; a result is compact JSON with sorted keys. Every error
 //     is an *api.Status.
 package patch

@@ -1,10 +1,13 @@
 package patch
 
 import (
+	"errors"
 	"strings"
 
 	"github.com/informer-lab/informer-lab/api"
 )
+
+var errApplyHere = errors.New("an apply patch goes through the field manager, not the patch package")
 
 // contentTypes are the PATCH Content-Types the real server accepts, in the order its 415
 // lists them (installer.go supportedTypes).
@@ -73,7 +76,8 @@ func apply(pt api.PatchType, original, patch []byte, builtin bool, schema func()
 		}
 		return smpApply(original, patch, schema())
 	case api.ApplyPatchType:
-		return applyApplyPatch(original, patch)
+		// Apply merges by field ownership, which the field manager keeps (apiserver's apply.go).
+		return nil, api.NewInternalError(errApplyHere)
 	}
 	return nil, unsupported(contentTypes)
 }

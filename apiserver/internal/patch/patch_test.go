@@ -52,8 +52,6 @@ func TestCh01_ApplyPatchDispatch(t *testing.T) {
 			`{"metadata":{"name":"p"},"spec":{"containers":[{"name":"b","image":"2"}]}}`},
 		{api.StrategicMergePatchType, `{"spec":{"containers":[{"name":"b","image":"2"}]}}`, "Pod", true,
 			`{"metadata":{"name":"p"},"spec":{"containers":[{"name":"a","image":"1"},{"name":"b","image":"2"}]}}`},
-		{api.ApplyPatchType, `{"apiVersion":"v1","kind":"Pod","metadata":{"name":"p","labels":{"a":"b"}}}`, "Pod", true,
-			`{"apiVersion":"v1","kind":"Pod","metadata":{"name":"p","labels":{"a":"b"}},"spec":{"containers":[{"name":"a","image":"1"},{"name":"b","image":"1"}]}}`},
 		{api.MergePatchType, `{"spec":{"replicas":3}}`, "Deployment", false,
 			`{"metadata":{"name":"p"},"spec":{"containers":[{"name":"a","image":"1"},{"name":"b","image":"1"}],"replicas":3}}`},
 	}
@@ -73,23 +71,27 @@ func TestCh01_ApplyPatchDispatch(t *testing.T) {
 	assert.EqualError(t, err, allPatchTypes)
 }
 
-// TestCh01_ApplyApplyPatch checks the server-side apply stand-in of wire spec X4.
-func TestCh01_ApplyApplyPatch(t *testing.T) {
-	got, err := applyApplyPatch(nil, []byte(`{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"c"},"data":{"a":"1","b":null}}`))
-	require.NoError(t, err)
-	assert.JSONEq(t, `{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"c"},"data":{"a":"1"}}`, string(got), "a missing object: the config itself")
-
-	got, err = applyApplyPatch([]byte(`{"metadata":{"name":"c","uid":"u"},"data":{"a":"0","z":"9"}}`), []byte(`{"metadata":{"name":"c"},"data":{"a":"1"}}`))
-	require.NoError(t, err)
-	assert.JSONEq(t, `{"metadata":{"name":"c","uid":"u"},"data":{"a":"1","z":"9"}}`, string(got), "fields the config omits stay")
-
-	for body, msg := range map[string]string{
-		"apiVersion: v1\nkind: ConfigMap\n": "error decoding patch: the simulated apiserver accepts application/apply-patch+yaml bodies in JSON only; YAML apply bodies are not supported",
-		`[1]`:                               "error decoding patch: an apply patch must be a JSON object, got array",
-		`null`:                              "error decoding patch: an apply patch must be a JSON object, got null",
+// TestCh01_AppliedConfiguration: an apply body (X4) is YAML or JSON, always an object, nulls
+// kept.
+func TestCh01_AppliedConfiguration(t *testing.T) {
+	for body, want := range map[string]string{
+		`{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"c"},"data":{"a":"1","b":null}}`: `{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"c"},"data":{"a":"1","b":null}}`,
+		"apiVersion: v1\nkind: ConfigMap\ndata:\n  a: \"1\"\n  n: 2\n  l: [x]\n":                   `{"apiVersion":"v1","kind":"ConfigMap","data":{"a":"1","n":2,"l":["x"]}}`,
 	} {
-		_, err := applyApplyPatch([]byte(`{}`), []byte(body))
+		got, err := AppliedConfiguration([]byte(body))
+		require.NoError(t, err, body)
+		assert.JSONEq(t, want, string(got), body)
+	}
+	for body, msg := range map[string]string{
+		`[1]`:        "error decoding patch: an apply patch must be a JSON object, got array",
+		`null`:       "error decoding patch: an apply patch must be a JSON object, got null",
+		"a: [\n":     "error decoding YAML: yaml: line 1: did not find expected node content",
+		"- a\n- b\n": "error decoding patch: an apply patch must be a JSON object, got array",
+	} {
+		_, err := AppliedConfiguration([]byte(body))
 		assert.True(t, api.IsBadRequest(err), body)
 		assert.EqualError(t, err, msg, body)
 	}
+	_, err := ApplyFor(api.ApplyPatchType, []byte(`{}`), []byte(`{}`), api.GroupVersionKind{Version: "v1", Kind: "ConfigMap"}, true)
+	assert.Error(t, err, "apply is the field manager's")
 }

@@ -148,6 +148,8 @@ type Resource struct {
 	Bootstrap func() []map[string]any
 	// Conversions are the further versions the kind is served at (rest.Kind.Conversions).
 	Conversions []rest.Conversion
+	// fields caches the kind's field manager (Store.FieldManagerOf).
+	fields fieldManagerCache
 }
 
 // Conversion returns the conversion of a further served version, if the kind has one.

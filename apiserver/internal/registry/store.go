@@ -28,6 +28,9 @@ type Store struct {
 	Table     *Table
 	Admission admission.Chain
 	Clock     clock.Clock
+	// FieldManagers builds each resource's field manager (fields.go); nil records no
+	// managedFields.
+	FieldManagers FieldManagerBuilder
 }
 
 // maxGenerateNamePrefix mirrors maxGeneratedNameLength in apiserver's names package.
@@ -69,9 +72,16 @@ func (s *Store) Create(ctx context.Context, res *Resource, ns string, obj *api.U
 	if u, ok := rest.UserFrom(ctx); ok {
 		rc.User = &u
 	}
+	recorded, err := s.recordCreate(ctx, res, obj)
+	if err != nil {
+		return nil, err
+	}
 	res.Strategy.PrepareForCreate(rc, obj)
 	applyDefaults(res, obj)
 	res.Strategy.Canonicalize(obj)
+	if recorded != nil {
+		copyManagedFields(obj, recorded)
+	}
 
 	attrs := s.attributes(admission.Create, res, obj, nil, "", dryRun)
 	if generated {
@@ -223,6 +233,11 @@ func (s *Store) Update(ctx context.Context, res *Resource, ns string, obj *api.U
 			return nil, err
 		}
 		finish = done
+		if err := s.recordPrepared(ctx, res, obj, next, old.Obj, uo.Subresource); err != nil {
+			done(false)
+			finish = func(bool) {}
+			return nil, err
+		}
 		if uo.Subresource == "" {
 			warnings = res.Strategy.WarningsOnUpdate(next, old.Obj)
 		}

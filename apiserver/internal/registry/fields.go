@@ -1,0 +1,194 @@
+package registry
+
+import (
+	"context"
+	"sync"
+
+	"github.com/informer-lab/informer-lab/api"
+	"github.com/informer-lab/informer-lab/apiserver/internal/registry/apiextensions"
+)
+
+// FieldManager is what the store asks of a kind's field manager (the FieldManager of
+// k8s.io/apiserver pkg/endpoints/handlers/fieldmanager): Update records the fields a
+// non-apply write changed as its manager's, Apply merges an applied configuration by
+// ownership. Both return the object with metadata.managedFields set.
+type FieldManager interface {
+	Update(live, obj *api.Unstructured, manager, subresource string, now api.Time) (*api.Unstructured, error)
+	Apply(live, applied *api.Unstructured, manager, subresource string, force bool, now api.Time) (*api.Unstructured, error)
+}
+
+// FieldManagerBuilder builds the field manager of a resource: of a built-in kind from its
+// OpenAPI, of a custom resource from the structural schema of serving (nil for a built-in).
+type FieldManagerBuilder func(res *Resource, serving *apiextensions.Serving) (FieldManager, error)
+
+// Owner is who writes, as the request's options and User-Agent say (managerOrUserAgent in the
+// handlers); Applied says that an apply has already computed managedFields, so the store
+// does not record the write a second time.
+type Owner struct {
+	Manager string
+	Applied bool
+	// Subresource is what managedFields record when the write goes through the main resource
+	// on behalf of a subresource (scale).
+	Subresource string
+}
+
+type ownerKey struct{}
+
+// WithOwner mirrors what the create, update and patch handlers hand their fieldManager calls:
+// ctx carrying the writer. A write without one is not recorded (the server's own
+// bootstrap and in-process writes).
+func WithOwner(ctx context.Context, o Owner) context.Context {
+	return context.WithValue(ctx, ownerKey{}, o)
+}
+
+// OwnerFrom returns the writer ctx carries.
+func OwnerFrom(ctx context.Context) (Owner, bool) {
+	o, ok := ctx.Value(ownerKey{}).(Owner)
+	return o, ok
+}
+
+// fieldManagerCache is a resource's field manager, built on first use; a custom resource's is
+// rebuilt when its CRD's serving (and so its schema) changes, as the CRD handler rebuilds
+// its crdInfo.
+type fieldManagerCache struct {
+	mu      sync.Mutex
+	serving *apiextensions.Serving
+	fm      FieldManager
+	err     error
+}
+
+// FieldManagerOf returns res's field manager (nil, nil when the store has no builder).
+func (s *Store) FieldManagerOf(res *Resource) (FieldManager, error) {
+	if s.FieldManagers == nil {
+		return nil, nil
+	}
+	c := &res.fields
+	serving := res.CRD.Load()
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.fm == nil && c.err == nil || c.serving != serving {
+		c.serving = serving
+		c.fm, c.err = s.FieldManagers(res, serving)
+	}
+	return c.fm, c.err
+}
+
+// recordUpdate records a non-apply write of obj over live (nil on create) as its manager's,
+// in place: the UpdateNoErrors of the handlers, after defaulting and the strategy's
+// preparation, so that the fields a subresource or the strategy resets are no change.
+func (s *Store) recordUpdate(ctx context.Context, res *Resource, live, obj *api.Unstructured, sub string) error {
+	// (An error is only the builder's: a kind whose model cannot be built.)
+	o, ok := OwnerFrom(ctx)
+	if !ok || o.Applied {
+		return nil
+	}
+	fm, err := s.FieldManagerOf(res)
+	if fm == nil || err != nil {
+		return err
+	}
+	if o.Subresource != "" {
+		sub = o.Subresource
+	}
+	out, err := fm.Update(live, obj, o.Manager, sub, s.Now())
+	if err != nil {
+		// UpdateNoErrors: a write never fails for its bookkeeping; what cannot be recorded
+		// is dropped rather than stored half right.
+		if md, ok := obj.Object["metadata"].(map[string]any); ok {
+			delete(md, "managedFields")
+		}
+		return nil
+	}
+	obj.Object = out.Object
+	if sub == "scale" {
+		UntimeScaleEntry(obj, o.Manager)
+	}
+	return nil
+}
+
+// recordPrepared records an update once the store has prepared next from the request's body
+// and the stored old. An apply has computed managedFields already: they go with next, which
+// a subresource's preparation builds from the stored object.
+func (s *Store) recordPrepared(ctx context.Context, res *Resource, body, next, old *api.Unstructured, sub string) error {
+	o, ok := OwnerFrom(ctx)
+	if !ok {
+		return nil
+	}
+	if o.Applied {
+		if next != body {
+			copyManagedFields(next, body)
+		}
+		return nil
+	}
+	return s.recordUpdate(ctx, res, old, next, sub)
+}
+
+// UntimeScaleEntry mirrors what ScaleHandler.ToParent does to the entry of a manager that
+// wrote through the scale subresource: it takes the parent's time for that manager, which
+// has none, so the entry has no time and sorts first (encodeManagedFields sorts by
+// operation, then time).
+func UntimeScaleEntry(obj *api.Unstructured, manager string) {
+	md, _ := obj.Object["metadata"].(map[string]any)
+	entries, _ := md["managedFields"].([]any)
+	if entries == nil {
+		return
+	}
+	var untimed, rest []any
+	for _, e := range entries {
+		m, _ := e.(map[string]any)
+		if m != nil && m["manager"] == manager && m["subresource"] == "scale" {
+			delete(m, "time")
+		}
+		if _, timed := m["time"]; m != nil && !timed {
+			untimed = append(untimed, e)
+		} else {
+			rest = append(rest, e)
+		}
+	}
+	// Within one operation, untimed entries come first; operations keep their order.
+	out := make([]any, 0, len(entries))
+	for _, op := range []string{"Apply", "Update"} {
+		for _, group := range [][]any{untimed, rest} {
+			for _, e := range group {
+				if m, _ := e.(map[string]any); m != nil && m["operation"] == op {
+					out = append(out, e)
+				}
+			}
+		}
+	}
+	for _, e := range entries {
+		if m, _ := e.(map[string]any); m == nil || (m["operation"] != "Apply" && m["operation"] != "Update") {
+			out = append(out, e)
+		}
+	}
+	md["managedFields"] = out
+}
+
+// recordCreate records a create as the create handler does: on the body as decoding
+// defaulted it, before the strategy's PrepareForCreate, so that what the strategy adds (a
+// Job's generated selector and labels) is nobody's. It returns that object, whose
+// managedFields the caller copies onto the prepared one (nil when nothing is recorded).
+func (s *Store) recordCreate(ctx context.Context, res *Resource, obj *api.Unstructured) (*api.Unstructured, error) {
+	if o, ok := OwnerFrom(ctx); !ok || o.Applied {
+		return nil, nil
+	}
+	decoded := obj.DeepCopy()
+	applyDefaults(res, decoded)
+	if err := s.recordUpdate(ctx, res, nil, decoded, ""); err != nil {
+		return nil, err
+	}
+	return decoded, nil
+}
+
+// copyManagedFields sets dst's metadata.managedFields to src's (none when src has none).
+func copyManagedFields(dst, src *api.Unstructured) {
+	md, _ := dst.Object["metadata"].(map[string]any)
+	if md == nil {
+		return
+	}
+	smd, _ := src.Object["metadata"].(map[string]any)
+	if mf, ok := smd["managedFields"]; ok {
+		md["managedFields"] = mf
+	} else {
+		delete(md, "managedFields")
+	}
+}
