@@ -123,10 +123,10 @@ func TestCh01_HostileDryRun(t *testing.T) {
 		{"create invalid", "POST", pods + "?dryRun=All", `{"metadata":{"name":"Bad_Name"},"spec":{"containers":[{"name":"c","image":"busybox"}]}}`, jsonCT, 422, nil},
 		{"create existing", "POST", pods + "?dryRun=All", `{"metadata":{"name":"a"},"spec":{"containers":[{"name":"c","image":"busybox"}]}}`, jsonCT, 409, nil},
 		{"create in a missing namespace", "POST", "/api/v1/namespaces/nope/pods?dryRun=All", newPod, jsonCT, 404, nil},
-		{"update", "PUT", pods + "/a?dryRun=All", `{"metadata":{"name":"a","labels":{"x":"y"}},"spec":{"containers":[{"name":"c","image":"busybox"}]}}`, jsonCT, 200,
+		{"update", "PUT", "/api/v1/namespaces/default/configmaps/cm1?dryRun=All", `{"metadata":{"name":"cm1","labels":{"x":"y"}}}`, jsonCT, 200,
 			func(t *testing.T, s *Server, o objectJSON) {
 				assert.Equal(t, map[string]string{"x": "y"}, o.Metadata.Labels)
-				assert.Equal(t, getRV(t, s, "pods", "default", "a"), o.Metadata.ResourceVersion, "the answer keeps the stored RV")
+				assert.Equal(t, getRV(t, s, "configmaps", "default", "cm1"), o.Metadata.ResourceVersion, "the answer keeps the stored RV")
 			}},
 		{"update stale", "PUT", pods + "/a?dryRun=All", `{"metadata":{"name":"a","resourceVersion":"1"},"spec":{"containers":[{"name":"c","image":"busybox"}]}}`, jsonCT, 409, nil},
 		{"update status", "PUT", pods + "/a/status?dryRun=All", `{"metadata":{"name":"a"},"status":{"phase":"Running"},"spec":{"containers":[{"name":"c","image":"busybox"}]}}`, jsonCT, 200,
@@ -268,17 +268,19 @@ func TestCh01_HostileNewFinalizerWhileDeleting(t *testing.T) {
 // a 500 without a reason, which is what kube-apiserver answers.
 func TestCh01_HostileUpdateResourceVersion(t *testing.T) {
 	s, c := newServer(t, Options{})
+	// A ConfigMap: a pod's PUT must repeat what admission added to its spec.
+	mustCreate(t, s, "configmaps", "default", &api.ConfigMap{ObjectMeta: api.ObjectMeta{Name: "a"}})
 	mustCreate(t, s, "pods", "default", pod("default", "a", nil))
 	before := serverState(t, c)
 	body := func(rv string) string {
-		return `{"metadata":{"name":"a","resourceVersion":"` + rv + `","labels":{"v":"1"}},"spec":{"containers":[{"name":"c","image":"busybox"}]}}`
+		return `{"metadata":{"name":"a","resourceVersion":"` + rv + `","labels":{"v":"1"}}}`
 	}
-	r := c.do("PUT", "/api/v1/namespaces/default/pods/a", body("abc"), "Content-Type", jsonCT)
+	r := c.do("PUT", "/api/v1/namespaces/default/configmaps/a", body("abc"), "Content-Type", jsonCT)
 	assertStatus(t, r, http.StatusInternalServerError, api.StatusReasonUnknown, `strconv.ParseUint: parsing "abc": invalid syntax`, true)
 	requireUnchanged(t, c, before)
 
-	old := getRV(t, s, "pods", "default", "a")
-	r = c.do("PUT", "/api/v1/namespaces/default/pods/a", body("0"), "Content-Type", jsonCT)
+	old := getRV(t, s, "configmaps", "default", "a")
+	r = c.do("PUT", "/api/v1/namespaces/default/configmaps/a", body("0"), "Content-Type", jsonCT)
 	require.Equal(t, http.StatusOK, r.code, "body: %s", r.body)
 	o := r.object(t)
 	assert.Equal(t, map[string]string{"v": "1"}, o.Metadata.Labels)

@@ -166,7 +166,7 @@ func TestCh01_Patch(t *testing.T) {
 	assert.Equal(t, int64(3), p.Generation, "two spec changes")
 
 	before := rvString(s)
-	code, p = patch("application/merge-patch+json", `{"spec":{"containers":[{"name":"c","image":"y"}]}}`)
+	code, p = patch("application/merge-patch+json", `{"metadata":{"labels":{"new":"x"}}}`)
 	require.Equal(t, 200, code)
 	assert.Equal(t, before, p.ResourceVersion, "0.3: a no-op patch writes nothing")
 

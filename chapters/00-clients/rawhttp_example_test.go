@@ -1,6 +1,7 @@
 package ch00_test
 
 import (
+	"encoding/json"
 	"fmt"
 	"io"
 	"net/http"
@@ -23,7 +24,7 @@ func rawDo(hc *http.Client, base, method, path, body string, header ...string) s
 		fmt.Printf("> %s: %s\n", header[i], header[i+1])
 	}
 	if body != "" {
-		fmt.Printf(">\n> %s\n", body)
+		fmt.Printf(">\n> %s\n", normalise(body))
 	}
 	resp, err := hc.Do(req)
 	check(err)
@@ -35,7 +36,7 @@ func rawDo(hc *http.Client, base, method, path, body string, header ...string) s
 }
 
 // Example_rawHTTP is way 1 of "list pods, then update one": nothing but net/http. A LIST is
-// GET on the collection; an update is PUT of the whole object to its own URL, carrying the
+// GET on the collection; an update is PUT of the whole object (as listed, plus the change) to its own URL, carrying the
 // resourceVersion it was read at (optimistic concurrency, P2). The answer carries the new
 // resourceVersion, 7: one more than the newest write before it.
 func Example_rawHTTP() {
@@ -44,11 +45,20 @@ func Example_rawHTTP() {
 	hc := &http.Client{Transport: &http.Transport{}}
 	defer hc.CloseIdleConnections()
 
-	rawDo(hc, cfg.Host, "GET", "/api/v1/namespaces/demo/pods", "", "Accept", "application/json")
+	list := rawDo(hc, cfg.Host, "GET", "/api/v1/namespaces/demo/pods", "", "Accept", "application/json")
 	fmt.Println()
-	rawDo(hc, cfg.Host, "PUT", "/api/v1/namespaces/demo/pods/web-1",
-		`{"apiVersion":"v1","kind":"Pod","metadata":{"name":"web-1","namespace":"demo","resourceVersion":"5","labels":{"app":"web","tier":"frontend"}},"spec":{"containers":[{"name":"web","image":"nginx:1.27"}]}}`,
-		"Content-Type", "application/json")
+	// PUT sends the whole object back, as read, with the one change: a pod's spec may not
+	// lose what the server (its admission plugins) added to it.
+	var pods struct{ Items []map[string]any }
+	check(json.Unmarshal([]byte(list), &pods))
+	pod := pods.Items[0]
+	meta := pod["metadata"].(map[string]any)
+	meta["labels"].(map[string]any)["tier"] = "frontend"
+	delete(meta, "managedFields") // a PUT without them keeps the stored ones
+	pod["apiVersion"], pod["kind"] = "v1", "Pod"
+	body, err := json.Marshal(pod)
+	check(err)
+	rawDo(hc, cfg.Host, "PUT", "/api/v1/namespaces/demo/pods/web-1", string(body), "Content-Type", "application/json")
 	// Output:
 	// > GET /api/v1/namespaces/demo/pods HTTP/1.1
 	// > Accept: application/json
@@ -60,9 +70,9 @@ func Example_rawHTTP() {
 	// > PUT /api/v1/namespaces/demo/pods/web-1 HTTP/1.1
 	// > Content-Type: application/json
 	// >
-	// > {"apiVersion":"v1","kind":"Pod","metadata":{"name":"web-1","namespace":"demo","resourceVersion":"5","labels":{"app":"web","tier":"frontend"}},"spec":{"containers":[{"name":"web","image":"nginx:1.27"}]}}
+	// > {"apiVersion":"v1","kind":"Pod","metadata":{"creationTimestamp":"…","generation":1,"labels":{"app":"web","tier":"frontend"},"name":"web-1","namespace":"demo","resourceVersion":"5","uid":"…"},"spec":{"containers":[{"image":"nginx:1.27","imagePullPolicy":"IfNotPresent","name":"web","resources":{},"terminationMessagePath":"/dev/termination-log","terminationMessagePolicy":"File","volumeMounts":[{"mountPath":"/var/run/secrets/kubernetes.io/serviceaccount","name":"kube-api-access-…","readOnly":true}]}],"dnsPolicy":"ClusterFirst","enableServiceLinks":true,"preemptionPolicy":"PreemptLowerPriority","priority":0,"restartPolicy":"Always","schedulerName":"default-scheduler","securityContext":{},"serviceAccount":"default","serviceAccountName":"default","terminationGracePeriodSeconds":30,"tolerations":[{"effect":"NoExecute","key":"node.kubernetes.io/not-ready","operator":"Exists","tolerationSeconds":300},{"effect":"NoExecute","key":"node.kubernetes.io/unreachable","operator":"Exists","tolerationSeconds":300}],"volumes":[{"name":"kube-api-access-…","projected":{"defaultMode":420,"sources":[{"serviceAccountToken":{"expirationSeconds":3607,"path":"token"}},{"configMap":{"items":[{"key":"ca.crt","path":"ca.crt"}],"name":"kube-root-ca.crt"}},{"downwardAPI":{"items":[{"fieldRef":{"apiVersion":"v1","fieldPath":"metadata.namespace"},"path":"namespace"}]}}]}}]},"status":{"phase":"Pending","qosClass":"BestEffort"}}
 	// < HTTP/1.1 200 OK
 	// < Content-Type: application/json
 	// <
-	// < {"kind":"Pod","apiVersion":"v1","metadata":{"name":"web-1","namespace":"demo","uid":"…","resourceVersion":"7","generation":2,"creationTimestamp":"…","labels":{"app":"web","tier":"frontend"}},"spec":{"containers":[{"image":"nginx:1.27","imagePullPolicy":"IfNotPresent","name":"web","resources":{},"terminationMessagePath":"/dev/termination-log","terminationMessagePolicy":"File"}],"dnsPolicy":"ClusterFirst","enableServiceLinks":true,"preemptionPolicy":"PreemptLowerPriority","priority":0,"restartPolicy":"Always","schedulerName":"default-scheduler","securityContext":{},"terminationGracePeriodSeconds":30,"tolerations":[{"effect":"NoExecute","key":"node.kubernetes.io/not-ready","operator":"Exists","tolerationSeconds":300},{"effect":"NoExecute","key":"node.kubernetes.io/unreachable","operator":"Exists","tolerationSeconds":300}]},"status":{"phase":"Pending","qosClass":"BestEffort"}}
+	// < {"kind":"Pod","apiVersion":"v1","metadata":{"name":"web-1","namespace":"demo","uid":"…","resourceVersion":"7","generation":1,"creationTimestamp":"…","labels":{"app":"web","tier":"frontend"}},"spec":{"containers":[{"image":"nginx:1.27","imagePullPolicy":"IfNotPresent","name":"web","resources":{},"terminationMessagePath":"/dev/termination-log","terminationMessagePolicy":"File","volumeMounts":[{"mountPath":"/var/run/secrets/kubernetes.io/serviceaccount","name":"kube-api-access-…","readOnly":true}]}],"dnsPolicy":"ClusterFirst","enableServiceLinks":true,"preemptionPolicy":"PreemptLowerPriority","priority":0,"restartPolicy":"Always","schedulerName":"default-scheduler","securityContext":{},"serviceAccount":"default","serviceAccountName":"default","terminationGracePeriodSeconds":30,"tolerations":[{"effect":"NoExecute","key":"node.kubernetes.io/not-ready","operator":"Exists","tolerationSeconds":300},{"effect":"NoExecute","key":"node.kubernetes.io/unreachable","operator":"Exists","tolerationSeconds":300}],"volumes":[{"name":"kube-api-access-…","projected":{"defaultMode":420,"sources":[{"serviceAccountToken":{"expirationSeconds":3607,"path":"token"}},{"configMap":{"items":[{"key":"ca.crt","path":"ca.crt"}],"name":"kube-root-ca.crt"}},{"downwardAPI":{"items":[{"fieldRef":{"apiVersion":"v1","fieldPath":"metadata.namespace"},"path":"namespace"}]}}]}}]},"status":{"phase":"Pending","qosClass":"BestEffort"}}
 }

@@ -34,9 +34,10 @@ func TestCh00_StatusSubresourceRules(t *testing.T) {
 				"apiVersion": "v1", "kind": "Pod", "metadata": map[string]any{"name": "p"},
 				"spec": map[string]any{"containers": []any{map[string]any{"name": "c", "image": "nginx:1.27"}}},
 			}},
-			specField:  []string{"spec", "restartPolicy"},
+			// A pod's spec is immutable but for a few fields; activeDeadlineSeconds may shrink.
+			specField:  []string{"spec", "activeDeadlineSeconds"},
 			statusPath: []string{"status", "phase"},
-			specValues: [2]any{"Always", "Never"},
+			specValues: [2]any{int64(600), int64(300)},
 		},
 		{
 			name: "widgets (custom resource)", gvr: widgetsGVR,

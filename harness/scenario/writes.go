@@ -3,6 +3,8 @@ package scenario
 import (
 	"context"
 	"fmt"
+	"net/http"
+	"net/http/httptest"
 	"strconv"
 	"strings"
 	"testing/synctest"
@@ -16,7 +18,8 @@ import (
 // --- server writes -----------------------------------------------------------------------
 
 // write runs create, update, label and delete on pods. Options: phase=, image=, node=; any
-// other key=value is a label (label k- removes one).
+// other key=value is a label (label k- removes one). node= on an existing pod binds it
+// through pods/binding, as a scheduler does: an update may not change spec.nodeName.
 func (w *world) write(c command) ([]string, error) {
 	if c.arg(0) != "pod" {
 		return nil, fmt.Errorf("%s: only pods are supported, got %q", c.name, c.arg(0))
@@ -38,7 +41,7 @@ func (w *world) write(c command) ([]string, error) {
 		}
 		p = obj.(*api.Pod)
 	}
-	phase := ""
+	phase, node := "", ""
 	for _, k := range c.keys {
 		v := c.opts[k]
 		switch k {
@@ -47,7 +50,11 @@ func (w *world) write(c command) ([]string, error) {
 		case "image":
 			p.Spec.Containers[0].Image = v
 		case "node":
-			p.Spec.NodeName = v
+			if c.name == "create" {
+				p.Spec.NodeName = v
+			} else {
+				node = v
+			}
 		default:
 			if p.Labels == nil {
 				p.Labels = map[string]string{}
@@ -73,12 +80,32 @@ func (w *world) write(c command) ([]string, error) {
 		return errLine(err), nil
 	}
 	obj, err := w.srv.Update(ctx, "pods", ns, p)
+	if err == nil && node != "" {
+		err = w.bind(ns, name, node)
+		if err == nil {
+			obj, err = w.srv.Get(ctx, "pods", ns, name)
+		}
+	}
 	if err == nil && phase != "" {
 		p = obj.(*api.Pod)
 		p.Status.Phase = api.PodPhase(phase)
 		_, err = w.srv.UpdateStatus(ctx, "pods", ns, p)
 	}
 	return errLine(err), nil
+}
+
+// bind posts a Binding of the pod to node through the server's HTTP handler (the Go API
+// has no subresource writes).
+func (w *world) bind(ns, name, node string) error {
+	body := fmt.Sprintf(`{"apiVersion":"v1","kind":"Binding","metadata":{"name":%q},"target":{"kind":"Node","name":%q}}`, name, node)
+	req := httptest.NewRequest("POST", "/api/v1/namespaces/"+ns+"/pods/"+name+"/binding", strings.NewReader(body))
+	req.Header.Set("Content-Type", "application/json")
+	rec := httptest.NewRecorder()
+	w.srv.Handler().ServeHTTP(rec, req)
+	if rec.Code != http.StatusCreated {
+		return fmt.Errorf("binding %s/%s to %s: %d %s", ns, name, node, rec.Code, strings.TrimSpace(rec.Body.String()))
+	}
+	return nil
 }
 
 // burst makes n label updates of one pod, settling after each write, so that no watcher's
