@@ -229,8 +229,8 @@ func (s *scheduler) reconcile(ctx context.Context, worker int, key string) error
 	}
 	node := pickNode(key)
 	trace.Hop(s.log, "worker", "reconcile", key, pod.ResourceVersion,
-		slog.String("note", who+"Pending, no node → bind: PATCH spec.nodeName="+node))
-	return s.write(s.w.patch(ctx, name, fmt.Appendf(nil, `{"spec":{"nodeName":%q}}`, node)))
+		slog.String("note", who+"Pending, no node → bind: POST pods/binding to "+node))
+	return s.write(s.w.bind(ctx, name, node))
 }
 
 // write counts a successful write and passes its error on.

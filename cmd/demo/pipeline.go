@@ -92,6 +92,19 @@ func (w *writer) patch(ctx context.Context, name string, data []byte) (api.Objec
 	})
 }
 
+// bind posts a Binding of the pod to node over HTTP, as a scheduler binds: an update may not
+// change spec.nodeName. The answer is a Status, so the pod's new resourceVersion is read
+// through the server's Go API, which is not an HTTP request the demo counts.
+func (w *writer) bind(ctx context.Context, name, node string) (api.Object, error) {
+	return w.do(w.ns+"/"+name, func() (api.Object, error) {
+		body := fmt.Appendf(nil, `{"apiVersion":"v1","kind":"Binding","metadata":{"name":%q},"target":{"kind":"Node","name":%q}}`, name, node)
+		if err := w.rest.Post().Namespace(w.ns).Resource("pods").Name(name).SubResource("binding").Body(body).Do(ctx).Error(); err != nil {
+			return nil, err
+		}
+		return w.srv.Get(ctx, "pods", w.ns, name)
+	})
+}
+
 // patchStatus sends a merge patch to the status subresource over HTTP.
 func (w *writer) patchStatus(ctx context.Context, name string, data []byte) (api.Object, error) {
 	return w.do(w.ns+"/"+name, func() (api.Object, error) {
