@@ -22,6 +22,7 @@ type Attributes struct {
 	Resource    api.GroupResource
 	Kind        api.GroupKind
 	Subresource string
+	Version     string // the version the request is served at (request.kind.version)
 	Namespace   string // the object's namespace ("" when cluster-scoped)
 	Name        string
 	Object      *api.Unstructured // the new object (nil for a delete)
@@ -143,6 +144,7 @@ var implemented = map[string]Interface{
 	"DefaultIngressClass":           DefaultIngressClass{},
 	"PodSecurity":                   PodSecurity{},
 	"CertificateSubjectRestriction": CertificateSubjectRestriction{},
+	"ValidatingAdmissionPolicy":     ValidatingAdmissionPolicy{},
 }
 
 // Config is what the server's options say of the plugins.

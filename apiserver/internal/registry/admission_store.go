@@ -76,3 +76,14 @@ func (t txStore) UpdateStatus(group, resource string, obj *api.Unstructured) err
 	t.tx.Put(r.Coll, old, obj)
 	return nil
 }
+
+var _ admission.KindResolver = txStore{}
+
+// ResourceFor implements admission.KindResolver.
+func (t txStore) ResourceFor(group, version, kind string) (string, bool, bool) {
+	r := t.s.Table.ForKind(api.GroupVersionKind{Group: group, Version: version, Kind: kind})
+	if r == nil {
+		return "", false, false
+	}
+	return r.Info.Resource, r.Info.Namespaced, true
+}

@@ -160,6 +160,7 @@ func (s *Store) attributes(op admission.Operation, res *Resource, obj, old *api.
 		Operation: op, Resource: res.Info.GroupResource(), Kind: res.Info.GroupKind(), Subresource: sub,
 		Object: obj, OldObject: old, DryRun: dryRun,
 	}
+	a.Version = res.Info.Version
 	if m := obj; m != nil {
 		a.Name = m.GetName()
 		if res.Info.Namespaced {
