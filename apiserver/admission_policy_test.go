@@ -86,3 +86,53 @@ func TestCh01_AdmissionPolicy_Validating(t *testing.T) {
 		})
 	}
 }
+
+// TestCh01_AdmissionPolicy_Mutating: a MutatingAdmissionPolicy sets a label by
+// ApplyConfiguration and replaces data by JSONPatch, skips what its match condition
+// excludes, and a patch that cannot apply refuses the request with the reference's Status.
+func TestCh01_AdmissionPolicy_Mutating(t *testing.T) {
+	_, c := newServer(t, Options{})
+	for _, f := range []struct{ path, body string }{
+		{"/apis/admissionregistration.k8s.io/v1/mutatingadmissionpolicies", `{"apiVersion":"admissionregistration.k8s.io/v1","kind":"MutatingAdmissionPolicy","metadata":{"name":"add-label"},
+			"spec":{"failurePolicy":"Fail","reinvocationPolicy":"Never","matchConstraints":{"resourceRules":[{"apiGroups":[""],"apiVersions":["v1"],"operations":["CREATE"],"resources":["configmaps"]}]},
+			"matchConditions":[{"name":"not-skipped","expression":"!has(object.metadata.labels) || !('skip' in object.metadata.labels)"}],
+			"variables":[{"name":"team","expression":"'platform'"}],
+			"mutations":[{"patchType":"ApplyConfiguration","applyConfiguration":{"expression":"Object{metadata: Object.metadata{labels: {'team': variables.team}}}"}},
+				{"patchType":"JSONPatch","jsonPatch":{"expression":"[JSONPatch{op: 'add', path: '/data', value: {'added': 'yes'}}]"}}]}}`},
+		{"/apis/admissionregistration.k8s.io/v1/mutatingadmissionpolicybindings", `{"apiVersion":"admissionregistration.k8s.io/v1","kind":"MutatingAdmissionPolicyBinding","metadata":{"name":"add-label-b"},"spec":{"policyName":"add-label"}}`},
+		{"/apis/admissionregistration.k8s.io/v1/mutatingadmissionpolicies", `{"apiVersion":"admissionregistration.k8s.io/v1","kind":"MutatingAdmissionPolicy","metadata":{"name":"bad-patch"},
+			"spec":{"failurePolicy":"Fail","reinvocationPolicy":"Never","matchConstraints":{"resourceRules":[{"apiGroups":[""],"apiVersions":["v1"],"operations":["CREATE"],"resources":["serviceaccounts"]}]},
+			"mutations":[{"patchType":"JSONPatch","jsonPatch":{"expression":"[JSONPatch{op: 'remove', path: '/metadata/annotations/missing'}]"}}]}}`},
+		{"/apis/admissionregistration.k8s.io/v1/mutatingadmissionpolicybindings", `{"apiVersion":"admissionregistration.k8s.io/v1","kind":"MutatingAdmissionPolicyBinding","metadata":{"name":"bad-patch-b"},"spec":{"policyName":"bad-patch"}}`},
+		{"/api/v1/namespaces", `{"apiVersion":"v1","kind":"Namespace","metadata":{"name":"vap1"}}`},
+	} {
+		r := c.do("POST", f.path, f.body)
+		require.Equal(t, http.StatusCreated, r.code, string(r.body))
+	}
+	for _, tc := range []struct {
+		name, body   string
+		labels, data map[string]any
+	}{
+		{name: "mutated", body: `{"metadata":{"name":"m1","labels":{"a":"b"}},"data":{"x":"1"}}`,
+			labels: map[string]any{"a": "b", "team": "platform"}, data: map[string]any{"added": "yes"}},
+		{name: "match condition false", body: `{"metadata":{"name":"m2","labels":{"skip":"b"}},"data":{"x":"1"}}`,
+			labels: map[string]any{"skip": "b"}, data: map[string]any{"x": "1"}},
+		{name: "no labels yet", body: `{"metadata":{"name":"m3"}}`,
+			labels: map[string]any{"team": "platform"}, data: map[string]any{"added": "yes"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r := c.do("POST", "/api/v1/namespaces/vap1/configmaps", tc.body)
+			require.Equal(t, http.StatusCreated, r.code, string(r.body))
+			var cm struct {
+				Metadata struct{ Labels map[string]any } `json:"metadata"`
+				Data     map[string]any                  `json:"data"`
+			}
+			r.decode(t, &cm)
+			assert.Equal(t, tc.labels, cm.Metadata.Labels)
+			assert.Equal(t, tc.data, cm.Data)
+		})
+	}
+	r := c.do("POST", "/api/v1/namespaces/vap1/serviceaccounts", `{"metadata":{"name":"sa2","annotations":{"a":"b"}}}`)
+	require.Equal(t, http.StatusForbidden, r.code, string(r.body))
+	assert.JSONEq(t, `{"kind":"Status","apiVersion":"v1","metadata":{},"status":"Failure","message":"policy 'bad-patch' with binding 'bad-patch-b' denied request: JSON Patch: error in remove for path: '/metadata/annotations/missing': Unable to remove nonexistent key: missing: missing value","reason":"Invalid","details":{"name":"sa2","kind":"serviceaccounts","causes":[{"message":"policy 'bad-patch' with binding 'bad-patch-b' denied request: JSON Patch: error in remove for path: '/metadata/annotations/missing': Unable to remove nonexistent key: missing: missing value"}]},"code":403}`, string(r.body))
+}

@@ -145,6 +145,7 @@ var implemented = map[string]Interface{
 	"PodSecurity":                   PodSecurity{},
 	"CertificateSubjectRestriction": CertificateSubjectRestriction{},
 	"ValidatingAdmissionPolicy":     ValidatingAdmissionPolicy{},
+	"MutatingAdmissionPolicy":       MutatingAdmissionPolicy{},
 }
 
 // Config is what the server's options say of the plugins.
