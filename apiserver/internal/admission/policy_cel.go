@@ -46,7 +46,12 @@ type celExpr struct {
 // compileExpr mirrors CompileCELExpression: the source compiled, then its output type
 // checked against what the expression must return (nil accepts any).
 func compileExpr(src string, want ...*cel.Type) celExpr {
-	p, err := policyEnv.Compile(src)
+	return compileWith(policyEnv, src, want...)
+}
+
+// compileWith is compileExpr in env.
+func compileWith(env *cel.Env, src string, want ...*cel.Type) celExpr {
+	p, err := env.Compile(src)
 	if err != nil {
 		if _, ok := err.(*cel.ProgramError); ok {
 			return celExpr{src: src, err: err.Error()}
@@ -74,10 +79,9 @@ func compileExpr(src string, want ...*cel.Type) celExpr {
 // activation mirrors evaluationActivation: the request's values, with the policy's
 // variables evaluated lazily, once each, on first use.
 type activation struct {
-	vals    map[string]cel.Value
-	vars    *lazyVars
-	budget  int64
-	costErr error
+	vals   map[string]cel.Value
+	vars   *lazyVars
+	budget int64
 }
 
 // ResolveName implements cel.Activation.

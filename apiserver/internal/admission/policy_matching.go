@@ -1,6 +1,7 @@
 package admission
 
 import (
+	"github.com/informer-lab/informer-lab/api"
 	"slices"
 	"strings"
 
@@ -118,11 +119,8 @@ func matchObjectSelector(a *Attributes, sel map[string]any) bool {
 	if emptySelector(sel) {
 		return true
 	}
-	for _, o := range []*Attributes{a} {
-		if o.Object != nil && validation.SelectorMatches(sel, orEmpty(child(child(o.Object.Object, "metadata"), "labels"))) {
-			return true
-		}
-		if o.OldObject != nil && validation.SelectorMatches(sel, orEmpty(child(child(o.OldObject.Object, "metadata"), "labels"))) {
+	for _, o := range []*api.Unstructured{a.Object, a.OldObject} {
+		if o != nil && validation.SelectorMatches(sel, orEmpty(child(child(o.Object, "metadata"), "labels"))) {
 			return true
 		}
 	}

@@ -51,12 +51,12 @@ func compileMutating(p *api.Unstructured) *compiledMutating {
 	c := &compiledMutating{ifNeeded: str(spec, "reinvocationPolicy") == "IfNeeded"}
 	c.compiledPolicy = compiledPolicy{rv: p.GetResourceVersion(), failIgnore: str(spec, "failurePolicy") == "Ignore", vars: map[string]celExpr{}}
 	for _, mc := range items(spec, "matchConditions") {
-		c.conditions = append(c.conditions, compileExpr(str(mc, "expression"), cel.BoolType))
+		c.conditions = append(c.conditions, compileWith(mutationEnv, str(mc, "expression"), cel.BoolType))
 	}
 	for _, v := range items(spec, "variables") {
 		n := str(v, "name")
 		c.varNames = append(c.varNames, n)
-		c.vars[n] = compileExpr(str(v, "expression"))
+		c.vars[n] = compileWith(mutationEnv, str(v, "expression"))
 	}
 	for _, m := range items(spec, "mutations") {
 		cm := compiledMutation{jsonPatch: str(m, "patchType") == "JSONPatch"}
@@ -64,7 +64,11 @@ func compileMutating(p *api.Unstructured) *compiledMutating {
 		if cm.jsonPatch {
 			src = str(child(m, "jsonPatch"), "expression")
 		}
-		cm.expr = compileIn(mutationEnv, src)
+		if cm.jsonPatch {
+			cm.expr = compileWith(mutationEnv, src, roleTypes[RoleJSONPatch]...)
+		} else {
+			cm.expr = compileWith(mutationEnv, src, roleTypes[RoleApply]...)
+		}
 		c.mutations = append(c.mutations, cm)
 	}
 	mutatingCache.Store(key, c)
@@ -290,16 +294,4 @@ func normalize(v any) (map[string]any, error) {
 		return nil, err
 	}
 	return u.Object, nil
-}
-
-// compileIn compiles a mutation's expression in env.
-func compileIn(env *cel.Env, src string) celExpr {
-	p, err := env.Compile(src)
-	if err != nil {
-		if _, ok := err.(*cel.ProgramError); ok {
-			return celExpr{src: src, err: err.Error()}
-		}
-		return celExpr{src: src, err: "compilation failed: " + err.Error()}
-	}
-	return celExpr{src: src, prog: p}
 }

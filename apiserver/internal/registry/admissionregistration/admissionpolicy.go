@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/informer-lab/informer-lab/api"
+	"github.com/informer-lab/informer-lab/apiserver/internal/admission"
 	"github.com/informer-lab/informer-lab/apiserver/internal/registry/rest"
 	"github.com/informer-lab/informer-lab/apiserver/internal/validation"
 )
@@ -71,6 +72,7 @@ func policyCommonCauses(spec map[string]any) []api.StatusCause {
 func validatingPolicyCauses(obj map[string]any) []api.StatusCause {
 	spec := child(obj, "spec")
 	causes := policyCommonCauses(spec)
+	causes = append(causes, conditionAndVariableCauses(spec, false)...)
 	validations, audits := objects(spec, "validations"), objects(spec, "auditAnnotations")
 	if len(validations) == 0 && len(audits) == 0 {
 		const detail = "validations or auditAnnotations must contain at least one item"
@@ -80,9 +82,13 @@ func validatingPolicyCauses(obj map[string]any) []api.StatusCause {
 		path := at("spec.validations", i)
 		if strings.TrimSpace(str(v, "expression")) == "" {
 			causes = append(causes, validation.Required(path+".expression", "expression is not specified"))
+		} else {
+			causes = append(causes, compileCause(admission.RoleValidation, str(v, "expression"), path+".expression", false)...)
 		}
 		if me := str(v, "messageExpression"); me != "" && strings.TrimSpace(me) == "" {
 			causes = append(causes, validation.Invalid(path+".messageExpression", me, "must be non-empty if specified"))
+		} else if me != "" {
+			causes = append(causes, compileCause(admission.RoleMessage, me, path+".messageExpression", false)...)
 		}
 		switch msg := str(v, "message"); {
 		case msg != "" && strings.TrimSpace(msg) == "":
@@ -100,6 +106,8 @@ func validatingPolicyCauses(obj map[string]any) []api.StatusCause {
 		path := at("spec.auditAnnotations", i)
 		if strings.TrimSpace(str(a, "valueExpression")) == "" {
 			causes = append(causes, validation.Required(path+".valueExpression", "valueExpression is not specified"))
+		} else {
+			causes = append(causes, compileCause(admission.RoleAudit, str(a, "valueExpression"), path+".valueExpression", false)...)
 		}
 		if key := str(a, "key"); keys[key] {
 			causes = append(causes, duplicate(path+".key", key))
@@ -116,6 +124,7 @@ func mutatingPolicyCauses(obj map[string]any) []api.StatusCause {
 	for _, r := range objects(child(spec, "matchConstraints"), "resourceRules") {
 		causes = append(causes, mutatingOperationCauses(r, "spec.matchConstraints.resourceRules.operations")...)
 	}
+	causes = append(causes, conditionAndVariableCauses(spec, true)...)
 	mutations := objects(spec, "mutations")
 	if len(mutations) == 0 {
 		causes = append(causes, validation.Required("spec.mutations", "mutations must contain at least one item"))
@@ -146,10 +155,15 @@ func mutatingOperationCauses(rule map[string]any, path string) []api.StatusCause
 // mutationCauses mirrors validateMutation: a patch type and the one member it names.
 func mutationCauses(m map[string]any, path string) []api.StatusCause {
 	expression := func(member string) []api.StatusCause {
-		if strings.TrimSpace(str(child(m, member), "expression")) == "" {
+		src := str(child(m, member), "expression")
+		if strings.TrimSpace(src) == "" {
 			return []api.StatusCause{validation.Required(path+"."+member+".expression", "")}
 		}
-		return nil
+		role := admission.RoleApply
+		if member == "jsonPatch" {
+			role = admission.RoleJSONPatch
+		}
+		return compileCause(role, src, path+"."+member+".expression", true)
 	}
 	switch pt := str(m, "patchType"); pt {
 	case "":
@@ -207,6 +221,32 @@ func paramKindCauses(pk map[string]any, path string) []api.StatusCause {
 	default:
 		if errs := validation.IsDNS1035Label(strings.ToLower(k)); len(errs) > 0 {
 			causes = append(causes, validation.Invalid(path+".kind", k, "may have mixed case, but should otherwise match: "+strings.Join(errs, ",")))
+		}
+	}
+	return causes
+}
+
+// compileCause is the Invalid cause of an expression that does not compile to what its
+// role must return, as the real validation compiles each one.
+func compileCause(role admission.ExprRole, src, path string, mutating bool) []api.StatusCause {
+	if detail := admission.CheckExpression(role, src, mutating); detail != "" {
+		return []api.StatusCause{validation.Invalid(path, src, detail)}
+	}
+	return nil
+}
+
+// conditionAndVariableCauses are the compile errors of a policy's match conditions and
+// variables (validateMatchConditions, validateVariable).
+func conditionAndVariableCauses(spec map[string]any, mutating bool) []api.StatusCause {
+	var causes []api.StatusCause
+	for i, mc := range objects(spec, "matchConditions") {
+		if src := str(mc, "expression"); strings.TrimSpace(src) != "" {
+			causes = append(causes, compileCause(admission.RoleCondition, src, at("spec.matchConditions", i)+".expression", mutating)...)
+		}
+	}
+	for i, v := range objects(spec, "variables") {
+		if src := str(v, "expression"); strings.TrimSpace(src) != "" {
+			causes = append(causes, compileCause(admission.RoleVariable, src, at("spec.variables", i)+".expression", mutating)...)
 		}
 	}
 	return causes

@@ -1,0 +1,39 @@
+package admission
+
+import "github.com/informer-lab/informer-lab/apiserver/internal/cel"
+
+// ExprRole is what a policy's expression is for, which fixes what it must return.
+type ExprRole int
+
+// The roles of a policy's expressions.
+const (
+	RoleCondition  ExprRole = iota // matchConditions: bool
+	RoleVariable                   // variables: anything
+	RoleValidation                 // validations[].expression: bool
+	RoleMessage                    // validations[].messageExpression: string
+	RoleAudit                      // auditAnnotations[].valueExpression: string or null
+	RoleApply                      // mutations[].applyConfiguration: Object
+	RoleJSONPatch                  // mutations[].jsonPatch: list(JSONPatch)
+)
+
+var roleTypes = map[ExprRole][]*cel.Type{
+	RoleCondition:  {cel.BoolType},
+	RoleValidation: {cel.BoolType},
+	RoleMessage:    {cel.StringType},
+	RoleAudit:      {cel.StringType, cel.NullType},
+	RoleApply:      {cel.ObjectType("Object", nil)},
+	RoleJSONPatch:  {cel.ListType(cel.ObjectType("JSONPatch", nil))},
+}
+
+// CheckExpression mirrors the compilation a policy's expressions get when the policy is
+// written (validateValidation, validateVariable, validateMutation, ...): "" when src
+// compiles to what its role must return, else the real detail ("must evaluate to bool
+// but got dyn", "compilation failed: ERROR: ..."). mutating selects the mutating
+// policies' environment, where Object{} and JSONPatch{} may be built.
+func CheckExpression(role ExprRole, src string, mutating bool) string {
+	env := policyEnv
+	if mutating {
+		env = mutationEnv
+	}
+	return compileWith(env, src, roleTypes[role]...).err
+}
