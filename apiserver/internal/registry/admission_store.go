@@ -26,7 +26,7 @@ func (s *Store) admissionStore(tx *storage.Tx, write bool) admission.Store {
 
 // Get implements admission.Store.
 func (t txStore) Get(group, resource, ns, name string) *api.Unstructured {
-	r := t.s.Table.Get(group, resource)
+	r := t.s.Table.getNoAlloc(group, resource)
 	if r == nil {
 		return nil
 	}
@@ -38,7 +38,7 @@ func (t txStore) Get(group, resource, ns, name string) *api.Unstructured {
 
 // List implements admission.Store.
 func (t txStore) List(group, resource, ns string) []*api.Unstructured {
-	r := t.s.Table.Get(group, resource)
+	r := t.s.Table.getNoAlloc(group, resource)
 	if r == nil {
 		return nil
 	}
