@@ -2,6 +2,7 @@ package apiserver
 
 import (
 	"net/http"
+	"os"
 	"strconv"
 	"testing"
 
@@ -160,4 +161,18 @@ func TestCh01_AdmissionPolicy_CompileErrorsOnCreate(t *testing.T) {
 			assert.JSONEq(t, tc.status, string(r.body))
 		})
 	}
+}
+
+// TestCh01_AdmissionPolicy_NamesAndParamsOnCreate: match condition and variable names,
+// audit annotation keys, and params read by a policy without a paramKind are refused with
+// the reference's Status.
+func TestCh01_AdmissionPolicy_NamesAndParamsOnCreate(t *testing.T) {
+	_, c := newServer(t, Options{})
+	body, err := os.ReadFile("testdata/admissionpolicy/bad-names.json")
+	require.NoError(t, err)
+	want, err := os.ReadFile("testdata/admissionpolicy/bad-names.reference.json")
+	require.NoError(t, err)
+	r := c.do("POST", "/apis/admissionregistration.k8s.io/v1/validatingadmissionpolicies", body)
+	require.Equal(t, http.StatusUnprocessableEntity, r.code, string(r.body))
+	assert.JSONEq(t, string(want), string(r.body))
 }

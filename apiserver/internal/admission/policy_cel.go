@@ -36,6 +36,15 @@ var policyEnv = cel.NewEnv(
 	cel.Var{Name: varVariables, Type: cel.DynType},
 )
 
+// policyEnvNoParams is policyEnv without params, for a policy without a paramKind.
+var policyEnvNoParams = cel.NewEnv(
+	cel.Var{Name: varObject, Type: cel.DynType},
+	cel.Var{Name: varOldObject, Type: cel.DynType},
+	cel.Var{Name: varRequest, Type: cel.DynType},
+	cel.Var{Name: varNamespace, Type: cel.DynType},
+	cel.Var{Name: varVariables, Type: cel.DynType},
+)
+
 // celExpr is one compiled expression, or its compile error as the real compiler words it.
 type celExpr struct {
 	src  string
@@ -43,13 +52,8 @@ type celExpr struct {
 	err  string
 }
 
-// compileExpr mirrors CompileCELExpression: the source compiled, then its output type
-// checked against what the expression must return (nil accepts any).
-func compileExpr(src string, want ...*cel.Type) celExpr {
-	return compileWith(policyEnv, src, want...)
-}
-
-// compileWith is compileExpr in env.
+// compileWith mirrors CompileCELExpression: the source compiled in env, then its output
+// type checked against what the expression must return (none given accepts any).
 func compileWith(env *cel.Env, src string, want ...*cel.Type) celExpr {
 	p, err := env.Compile(src)
 	if err != nil {

@@ -30,10 +30,22 @@ var roleTypes = map[ExprRole][]*cel.Type{
 // compiles to what its role must return, else the real detail ("must evaluate to bool
 // but got dyn", "compilation failed: ERROR: ..."). mutating selects the mutating
 // policies' environment, where Object{} and JSONPatch{} may be built.
-func CheckExpression(role ExprRole, src string, mutating bool) string {
-	env := policyEnv
-	if mutating {
-		env = mutationEnv
+// hasParams declares params, as a policy with a paramKind does.
+func CheckExpression(role ExprRole, src string, mutating, hasParams bool) string {
+	return compileWith(envFor(mutating, hasParams), src, roleTypes[role]...).err
+}
+
+// envFor is the environment of a policy's expressions: params only where the policy has
+// a paramKind (OptionalVariableDeclarations.HasParams), Object{} and JSONPatch{} only in
+// a mutating one.
+func envFor(mutating, hasParams bool) *cel.Env {
+	switch {
+	case mutating && hasParams:
+		return mutationEnv
+	case mutating:
+		return mutationEnvNoParams
+	case hasParams:
+		return policyEnv
 	}
-	return compileWith(env, src, roleTypes[role]...).err
+	return policyEnvNoParams
 }

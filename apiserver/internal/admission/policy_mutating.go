@@ -26,7 +26,10 @@ func (MutatingAdmissionPolicy) Name() string { return "MutatingAdmissionPolicy" 
 func (MutatingAdmissionPolicy) Handles(op Operation) bool { return op == Create || op == Update }
 
 // mutationEnv adds the struct types a mutation builds: Object{...} and JSONPatch{...}.
-var mutationEnv = policyEnv.WithStructs("Object", "JSONPatch")
+var (
+	mutationEnv         = policyEnv.WithStructs("Object", "JSONPatch")
+	mutationEnvNoParams = policyEnvNoParams.WithStructs("Object", "JSONPatch")
+)
 
 type compiledMutation struct {
 	jsonPatch bool
@@ -49,14 +52,15 @@ func compileMutating(p *api.Unstructured) *compiledMutating {
 	}
 	spec := child(p.Object, "spec")
 	c := &compiledMutating{ifNeeded: str(spec, "reinvocationPolicy") == "IfNeeded"}
+	env := envFor(true, spec["paramKind"] != nil)
 	c.compiledPolicy = compiledPolicy{rv: p.GetResourceVersion(), failIgnore: str(spec, "failurePolicy") == "Ignore", vars: map[string]celExpr{}}
 	for _, mc := range items(spec, "matchConditions") {
-		c.conditions = append(c.conditions, compileWith(mutationEnv, str(mc, "expression"), cel.BoolType))
+		c.conditions = append(c.conditions, compileWith(env, str(mc, "expression"), cel.BoolType))
 	}
 	for _, v := range items(spec, "variables") {
 		n := str(v, "name")
 		c.varNames = append(c.varNames, n)
-		c.vars[n] = compileWith(mutationEnv, str(v, "expression"))
+		c.vars[n] = compileWith(env, str(v, "expression"))
 	}
 	for _, m := range items(spec, "mutations") {
 		cm := compiledMutation{jsonPatch: str(m, "patchType") == "JSONPatch"}
@@ -65,9 +69,9 @@ func compileMutating(p *api.Unstructured) *compiledMutating {
 			src = str(child(m, "jsonPatch"), "expression")
 		}
 		if cm.jsonPatch {
-			cm.expr = compileWith(mutationEnv, src, roleTypes[RoleJSONPatch]...)
+			cm.expr = compileWith(env, src, roleTypes[RoleJSONPatch]...)
 		} else {
-			cm.expr = compileWith(mutationEnv, src, roleTypes[RoleApply]...)
+			cm.expr = compileWith(env, src, roleTypes[RoleApply]...)
 		}
 		c.mutations = append(c.mutations, cm)
 	}

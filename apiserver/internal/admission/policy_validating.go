@@ -60,24 +60,25 @@ func compilePolicy(p *api.Unstructured) *compiledPolicy {
 		return c.(*compiledPolicy)
 	}
 	spec := child(p.Object, "spec")
+	env := envFor(false, spec["paramKind"] != nil)
 	c := &compiledPolicy{rv: p.GetResourceVersion(), failIgnore: str(spec, "failurePolicy") == "Ignore", vars: map[string]celExpr{}}
 	for _, mc := range items(spec, "matchConditions") {
-		c.conditions = append(c.conditions, compileExpr(str(mc, "expression"), cel.BoolType))
+		c.conditions = append(c.conditions, compileWith(env, str(mc, "expression"), cel.BoolType))
 	}
 	for _, v := range items(spec, "variables") {
 		n := str(v, "name")
 		c.varNames = append(c.varNames, n)
-		c.vars[n] = compileExpr(str(v, "expression"))
+		c.vars[n] = compileWith(env, str(v, "expression"))
 	}
 	for _, v := range items(spec, "validations") {
-		cv := compiledValidation{expr: compileExpr(str(v, "expression"), cel.BoolType), message: str(v, "message"), reason: str(v, "reason")}
+		cv := compiledValidation{expr: compileWith(env, str(v, "expression"), cel.BoolType), message: str(v, "message"), reason: str(v, "reason")}
 		if me := str(v, "messageExpression"); me != "" {
-			cv.msgExpr, cv.hasMsgExpr = compileExpr(me, cel.StringType), true
+			cv.msgExpr, cv.hasMsgExpr = compileWith(env, me, cel.StringType), true
 		}
 		c.validations = append(c.validations, cv)
 	}
 	for _, v := range items(spec, "auditAnnotations") {
-		c.audits = append(c.audits, compiledAudit{key: str(v, "key"), expr: compileExpr(str(v, "valueExpression"), cel.StringType, cel.NullType)})
+		c.audits = append(c.audits, compiledAudit{key: str(v, "key"), expr: compileWith(env, str(v, "valueExpression"), cel.StringType, cel.NullType)})
 	}
 	policyCache.Store(key, c)
 	return c
