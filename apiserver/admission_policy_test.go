@@ -176,3 +176,52 @@ func TestCh01_AdmissionPolicy_NamesAndParamsOnCreate(t *testing.T) {
 	require.Equal(t, http.StatusUnprocessableEntity, r.code, string(r.body))
 	assert.JSONEq(t, string(want), string(r.body))
 }
+
+// authzPolicy checks the requester's and a service account's permissions through the
+// `authorizer` variable (created on the reference, which allows both: it runs AlwaysAllow).
+var authzPolicy = []struct{ path, body string }{
+	{"/apis/admissionregistration.k8s.io/v1/validatingadmissionpolicies", `{"apiVersion":"admissionregistration.k8s.io/v1","kind":"ValidatingAdmissionPolicy","metadata":{"name":"authz"},
+		"spec":{"failurePolicy":"Fail","matchConstraints":{"resourceRules":[{"apiGroups":[""],"apiVersions":["v1"],"operations":["CREATE"],"resources":["endpoints"]}]},
+		"validations":[{"expression":"authorizer.group('').resource('secrets').namespace('default').check('delete').allowed()","message":"requester may not delete secrets"},
+			{"expression":"authorizer.serviceAccount('default', 'nobody').group('').resource('pods').check('list').allowed()","message":"nobody may not list pods"}]}}`},
+	{"/apis/admissionregistration.k8s.io/v1/validatingadmissionpolicybindings", `{"apiVersion":"admissionregistration.k8s.io/v1","kind":"ValidatingAdmissionPolicyBinding","metadata":{"name":"authz-b"},
+		"spec":{"policyName":"authz","validationActions":["Deny"]}}`},
+}
+
+// TestCh01_AdmissionPolicy_Authorizer: the `authorizer` variable asks the server's own
+// authorizer: everything is allowed under AlwaysAllow, as on the reference; under RBAC a
+// service account without a role may not list pods. A message expression has no
+// authorizer, as on the reference.
+func TestCh01_AdmissionPolicy_Authorizer(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		opts   Options
+		code   int
+		reason string
+	}{
+		{name: "AlwaysAllow", opts: Options{}, code: http.StatusCreated},
+		{name: "RBAC", opts: Options{BearerToken: adminToken, Authorization: AuthorizationRBAC}, code: http.StatusUnprocessableEntity,
+			reason: `endpoints "e1" is forbidden: ValidatingAdmissionPolicy 'authz' with binding 'authz-b' denied request: nobody may not list pods`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, c := newServer(t, tc.opts)
+			for _, f := range authzPolicy {
+				r := c.do("POST", f.path, f.body, bearer(adminToken)...)
+				require.Equal(t, http.StatusCreated, r.code, string(r.body))
+			}
+			r := c.do("POST", "/api/v1/namespaces/default/endpoints", `{"apiVersion":"v1","kind":"Endpoints","metadata":{"name":"e1"}}`, bearer(adminToken)...)
+			require.Equal(t, tc.code, r.code, string(r.body))
+			if tc.reason != "" {
+				assert.Equal(t, tc.reason, r.status(t).Message)
+			}
+		})
+	}
+	_, c := newServer(t, Options{})
+	r := c.do("POST", "/apis/admissionregistration.k8s.io/v1/validatingadmissionpolicies", `{"apiVersion":"admissionregistration.k8s.io/v1","kind":"ValidatingAdmissionPolicy","metadata":{"name":"authz"},
+		"spec":{"failurePolicy":"Fail","matchConstraints":{"resourceRules":[{"apiGroups":[""],"apiVersions":["v1"],"operations":["CREATE"],"resources":["endpoints"]}]},
+		"validations":[{"expression":"true","messageExpression":"'nobody may not list pods: ' + authorizer.serviceAccount('default', 'nobody').group('').resource('pods').check('list').reason()"}]}}`)
+	require.Equal(t, http.StatusUnprocessableEntity, r.code, string(r.body))
+	assert.Equal(t, `ValidatingAdmissionPolicy.admissionregistration.k8s.io "authz" is invalid: spec.validations[0].messageExpression: Invalid value: "'nobody may not list pods: ' + authorizer.serviceAccount('default', 'nobody').group('').resource('pods').check('list').reason()": compilation failed: ERROR: <input>:1:32: undeclared reference to 'authorizer' (in container '')
+ | 'nobody may not list pods: ' + authorizer.serviceAccount('default', 'nobody').group('').resource('pods').check('list').reason()
+ | ...............................^`, r.status(t).Message)
+}

@@ -34,6 +34,8 @@ type Attributes struct {
 	// Store reads other stored objects as that transaction sees them (the informers'
 	// listers of the real plugins); nil when the caller binds none.
 	Store Store
+	// Authorize answers the admission policies' `authorizer` checks; nil allows them all.
+	Authorize AuthorizeFunc
 }
 
 // Store is what plugins read and write of the cluster's state: the real plugins' listers

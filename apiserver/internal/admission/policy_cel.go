@@ -19,31 +19,49 @@ const (
 	varParams    = "params"
 	varNamespace = "namespaceObject"
 	varVariables = "variables"
+	varAuthz     = "authorizer"
 )
 
 // runtimeCostBudget mirrors celconfig.RuntimeCELCostBudget: what all the expressions of one
 // policy evaluation may spend together.
 const runtimeCostBudget = 10000000
 
-// policyEnv mirrors the environment of the policy plugins' compiler: every variable is dyn
-// there (the objects are typed only by the status type checker), variables included.
-var policyEnv = cel.NewEnv(
-	cel.Var{Name: varObject, Type: cel.DynType},
-	cel.Var{Name: varOldObject, Type: cel.DynType},
-	cel.Var{Name: varRequest, Type: cel.DynType},
-	cel.Var{Name: varParams, Type: cel.DynType},
-	cel.Var{Name: varNamespace, Type: cel.DynType},
-	cel.Var{Name: varVariables, Type: cel.DynType},
-)
+// newPolicyEnv mirrors the environment of the policy plugins' compiler: every variable is
+// dyn there (the objects are typed only by the status type checker), variables included;
+// params only for a policy with a paramKind, authorizer except in message expressions
+// (OptionalVariableDeclarations).
+func newPolicyEnv(hasParams, hasAuthz bool) *cel.Env {
+	vars := []cel.Var{
+		{Name: varObject, Type: cel.DynType},
+		{Name: varOldObject, Type: cel.DynType},
+		{Name: varRequest, Type: cel.DynType},
+		{Name: varNamespace, Type: cel.DynType},
+		{Name: varVariables, Type: cel.DynType},
+	}
+	if hasParams {
+		vars = append(vars, cel.Var{Name: varParams, Type: cel.DynType})
+	}
+	if hasAuthz {
+		vars = append(vars, cel.Var{Name: varAuthz, Type: cel.AuthorizerType})
+	}
+	return cel.NewEnv(vars...).WithAuthz()
+}
 
-// policyEnvNoParams is policyEnv without params, for a policy without a paramKind.
-var policyEnvNoParams = cel.NewEnv(
-	cel.Var{Name: varObject, Type: cel.DynType},
-	cel.Var{Name: varOldObject, Type: cel.DynType},
-	cel.Var{Name: varRequest, Type: cel.DynType},
-	cel.Var{Name: varNamespace, Type: cel.DynType},
-	cel.Var{Name: varVariables, Type: cel.DynType},
-)
+// envKey selects one of the environments.
+type envKey struct{ mutating, params, authz bool }
+
+// policyEnvs are the environments, built once.
+var policyEnvs = func() map[envKey]*cel.Env {
+	m := map[envKey]*cel.Env{}
+	for _, p := range []bool{false, true} {
+		for _, az := range []bool{false, true} {
+			env := newPolicyEnv(p, az)
+			m[envKey{false, p, az}] = env
+			m[envKey{true, p, az}] = env.WithStructs("Object", "JSONPatch")
+		}
+	}
+	return m
+}()
 
 // celExpr is one compiled expression, or its compile error as the real compiler words it.
 type celExpr struct {
@@ -273,4 +291,20 @@ func requestValue(ctx context.Context, a *Attributes) cel.Value {
 		r["requestSubResource"] = a.Subresource
 	}
 	return jsonMap(r)
+}
+
+// AuthorizeFunc is the server's authorizer as the `authorizer` variable asks it: for the
+// requesting user (or the service account the expression names).
+type AuthorizeFunc func(user rest.UserInfo, req cel.AuthzRequest) cel.AuthzDecision
+
+// authorizerValue mirrors the `authorizer` variable: checks answered by the server's
+// authorizer, or allowed when none is configured (AlwaysAllow).
+func authorizerValue(ctx context.Context, a *Attributes) cel.Value {
+	user, _ := rest.UserFrom(ctx)
+	return cel.NewAuthorizer(func(r cel.AuthzRequest) cel.AuthzDecision {
+		if a.Authorize == nil {
+			return cel.AuthzDecision{Decision: "allow"}
+		}
+		return a.Authorize(user, r)
+	})
 }

@@ -32,20 +32,21 @@ var roleTypes = map[ExprRole][]*cel.Type{
 // policies' environment, where Object{} and JSONPatch{} may be built.
 // hasParams declares params, as a policy with a paramKind does.
 func CheckExpression(role ExprRole, src string, mutating, hasParams bool) string {
-	return compileWith(envFor(mutating, hasParams), src, roleTypes[role]...).err
+	env := envFor(mutating, hasParams)
+	if role == RoleMessage {
+		env = messageEnv(hasParams)
+	}
+	return compileWith(env, src, roleTypes[role]...).err
 }
 
 // envFor is the environment of a policy's expressions: params only where the policy has
-// a paramKind (OptionalVariableDeclarations.HasParams), Object{} and JSONPatch{} only in
-// a mutating one.
+// a paramKind, Object{} and JSONPatch{} only in a mutating one; message expressions get
+// no authorizer.
 func envFor(mutating, hasParams bool) *cel.Env {
-	switch {
-	case mutating && hasParams:
-		return mutationEnv
-	case mutating:
-		return mutationEnvNoParams
-	case hasParams:
-		return policyEnv
-	}
-	return policyEnvNoParams
+	return policyEnvs[envKey{mutating, hasParams, true}]
+}
+
+// messageEnv is envFor without the authorizer.
+func messageEnv(hasParams bool) *cel.Env {
+	return policyEnvs[envKey{false, hasParams, false}]
 }

@@ -25,12 +25,6 @@ func (MutatingAdmissionPolicy) Name() string { return "MutatingAdmissionPolicy" 
 // Handles implements Interface: the real plugin mutates creates and updates (and connects).
 func (MutatingAdmissionPolicy) Handles(op Operation) bool { return op == Create || op == Update }
 
-// mutationEnv adds the struct types a mutation builds: Object{...} and JSONPatch{...}.
-var (
-	mutationEnv         = policyEnv.WithStructs("Object", "JSONPatch")
-	mutationEnvNoParams = policyEnvNoParams.WithStructs("Object", "JSONPatch")
-)
-
 type compiledMutation struct {
 	jsonPatch bool
 	expr      celExpr

@@ -73,7 +73,7 @@ func compilePolicy(p *api.Unstructured) *compiledPolicy {
 	for _, v := range items(spec, "validations") {
 		cv := compiledValidation{expr: compileWith(env, str(v, "expression"), cel.BoolType), message: str(v, "message"), reason: str(v, "reason")}
 		if me := str(v, "messageExpression"); me != "" {
-			cv.msgExpr, cv.hasMsgExpr = compileWith(env, me, cel.StringType), true
+			cv.msgExpr, cv.hasMsgExpr = compileWith(messageEnv(spec["paramKind"] != nil), me, cel.StringType), true
 		}
 		c.validations = append(c.validations, cv)
 	}
@@ -171,6 +171,7 @@ func (c *compiledPolicy) newActivation(ctx context.Context, a *Attributes, param
 	act := &activation{budget: runtimeCostBudget, vals: map[string]cel.Value{
 		varObject: objectValue(a.Object), varOldObject: objectValue(a.OldObject),
 		varRequest: requestValue(ctx, a), varParams: objectValue(param), varNamespace: cel.Null,
+		varAuthz: authorizerValue(ctx, a),
 	}}
 	if a.Operation == Delete {
 		act.vals[varObject] = cel.Null

@@ -27,6 +27,8 @@ type Store struct {
 	Storage   *storage.Store
 	Table     *Table
 	Admission admission.Chain
+	// Authorize answers the admission policies' `authorizer` checks (nil allows them).
+	Authorize admission.AuthorizeFunc
 	Clock     clock.Clock
 	// FieldManagers builds each resource's field manager (fields.go); nil records no
 	// managedFields.
@@ -161,6 +163,7 @@ func (s *Store) attributes(op admission.Operation, res *Resource, obj, old *api.
 		Object: obj, OldObject: old, DryRun: dryRun,
 	}
 	a.Version = res.Info.Version
+	a.Authorize = s.Authorize
 	if m := obj; m != nil {
 		a.Name = m.GetName()
 		if res.Info.Namespaced {
