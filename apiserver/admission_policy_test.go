@@ -225,3 +225,27 @@ func TestCh01_AdmissionPolicy_Authorizer(t *testing.T) {
  | 'nobody may not list pods: ' + authorizer.serviceAccount('default', 'nobody').group('').resource('pods').check('list').reason()
  | ...............................^`, r.status(t).Message)
 }
+
+// TestCh01_AdmissionPolicy_UpdateSeesOldObjectAndNamespace: on update a policy compares
+// object with oldObject and reads namespaceObject and request, with the reference's answer.
+func TestCh01_AdmissionPolicy_UpdateSeesOldObjectAndNamespace(t *testing.T) {
+	_, c := newServer(t, Options{})
+	for _, f := range []struct{ path, body string }{
+		{"/apis/admissionregistration.k8s.io/v1/validatingadmissionpolicies", `{"apiVersion":"admissionregistration.k8s.io/v1","kind":"ValidatingAdmissionPolicy","metadata":{"name":"frozen"},
+			"spec":{"failurePolicy":"Fail","matchConstraints":{"resourceRules":[{"apiGroups":[""],"apiVersions":["v1"],"operations":["UPDATE"],"resources":["configmaps"]}]},
+			"validations":[{"expression":"object.data == oldObject.data || namespaceObject.metadata.?labels.?frozen.orValue('') != 'true'",
+				"messageExpression":"'namespace ' + namespaceObject.metadata.name + ' is frozen; ' + request.operation + ' of ' + request.kind.kind + ' ' + request.resource.version + ' refused'"}]}}`},
+		{"/apis/admissionregistration.k8s.io/v1/validatingadmissionpolicybindings", `{"apiVersion":"admissionregistration.k8s.io/v1","kind":"ValidatingAdmissionPolicyBinding","metadata":{"name":"frozen-b"},
+			"spec":{"policyName":"frozen","validationActions":["Deny"]}}`},
+		{"/api/v1/namespaces", `{"apiVersion":"v1","kind":"Namespace","metadata":{"name":"frozen1","labels":{"frozen":"true"}}}`},
+		{"/api/v1/namespaces/frozen1/configmaps", `{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"c"},"data":{"a":"1"}}`},
+	} {
+		r := c.do("POST", f.path, f.body)
+		require.Equal(t, http.StatusCreated, r.code, string(r.body))
+	}
+	r := c.do("PUT", "/api/v1/namespaces/frozen1/configmaps/c", `{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"c"},"data":{"a":"3"}}`)
+	require.Equal(t, http.StatusUnprocessableEntity, r.code, string(r.body))
+	assert.JSONEq(t, `{"kind":"Status","apiVersion":"v1","metadata":{},"status":"Failure","message":"configmaps \"c\" is forbidden: ValidatingAdmissionPolicy 'frozen' with binding 'frozen-b' denied request: namespace frozen1 is frozen; UPDATE of ConfigMap v1 refused","reason":"Invalid","details":{"name":"c","kind":"configmaps","causes":[{"message":"ValidatingAdmissionPolicy 'frozen' with binding 'frozen-b' denied request: namespace frozen1 is frozen; UPDATE of ConfigMap v1 refused"}]},"code":422}`, string(r.body))
+	r = c.do("PUT", "/api/v1/namespaces/frozen1/configmaps/c", `{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"c","labels":{"x":"y"}},"data":{"a":"1"}}`)
+	require.Equal(t, http.StatusOK, r.code, string(r.body))
+}

@@ -185,20 +185,31 @@ func (c *compiledPolicy) newActivation(ctx context.Context, a *Attributes, param
 	return act
 }
 
-// namespaceValue mirrors CreateNamespaceObject: the namespace's name, labels,
-// annotations and other metadata, its spec and status.
+// namespaceValue mirrors CreateNamespaceObject: the namespace's spec, status and the
+// metadata it copies (not managed fields, owners or finalizers).
 func namespaceValue(ns *api.Unstructured) cel.Value {
 	if ns == nil {
 		return cel.Null
 	}
 	out := map[string]any{}
-	for _, k := range []string{"metadata", "spec", "status"} {
+	for _, k := range []string{"spec", "status"} {
 		if v, ok := ns.Object[k]; ok {
 			out[k] = v
 		}
 	}
+	md := child(ns.Object, "metadata")
+	meta := map[string]any{}
+	for _, k := range namespaceMetaKeys {
+		if v, ok := md[k]; ok {
+			meta[k] = v
+		}
+	}
+	out["metadata"] = meta
 	return jsonMap(out)
 }
+
+var namespaceMetaKeys = []string{"name", "generateName", "namespace", "uid", "resourceVersion", "generation",
+	"creationTimestamp", "deletionTimestamp", "deletionGracePeriodSeconds", "labels", "annotations"}
 
 // validate mirrors validator.Validate: the denials of one binding and param.
 func (c *compiledPolicy) validate(ctx context.Context, a *Attributes, param *api.Unstructured) []decision {
