@@ -249,3 +249,42 @@ func TestCh01_AdmissionPolicy_UpdateSeesOldObjectAndNamespace(t *testing.T) {
 	r = c.do("PUT", "/api/v1/namespaces/frozen1/configmaps/c", `{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"c","labels":{"x":"y"}},"data":{"a":"1"}}`)
 	require.Equal(t, http.StatusOK, r.code, string(r.body))
 }
+
+// TestCh01_AdmissionPolicy_Reinvocation: a policy with reinvocationPolicy IfNeeded runs
+// again when a later policy changed the object, and one with Never does not; the labels
+// are the reference's.
+func TestCh01_AdmissionPolicy_Reinvocation(t *testing.T) {
+	for _, tc := range []struct {
+		policy string
+		labels map[string]any
+	}{
+		{policy: "IfNeeded", labels: map[string]any{"b": "x", "copy": "x", "z": "1"}},
+		{policy: "Never", labels: map[string]any{"b": "x", "copy": "none", "z": "1"}},
+	} {
+		t.Run(tc.policy, func(t *testing.T) {
+			_, c := newServer(t, Options{})
+			rules := `"matchConstraints":{"resourceRules":[{"apiGroups":[""],"apiVersions":["v1"],"operations":["CREATE"],"resources":["podtemplates"]}]}`
+			for _, f := range []struct{ path, body string }{
+				{"/apis/admissionregistration.k8s.io/v1/mutatingadmissionpolicies", `{"apiVersion":"admissionregistration.k8s.io/v1","kind":"MutatingAdmissionPolicy","metadata":{"name":"a-copy"},
+					"spec":{"failurePolicy":"Fail","reinvocationPolicy":"` + tc.policy + `",` + rules + `,
+					"mutations":[{"patchType":"ApplyConfiguration","applyConfiguration":{"expression":"Object{metadata: Object.metadata{labels: {'copy': object.metadata.?labels.?b.orValue('none')}}}"}}]}}`},
+				{"/apis/admissionregistration.k8s.io/v1/mutatingadmissionpolicybindings", `{"apiVersion":"admissionregistration.k8s.io/v1","kind":"MutatingAdmissionPolicyBinding","metadata":{"name":"a-copy-b"},"spec":{"policyName":"a-copy"}}`},
+				{"/apis/admissionregistration.k8s.io/v1/mutatingadmissionpolicies", `{"apiVersion":"admissionregistration.k8s.io/v1","kind":"MutatingAdmissionPolicy","metadata":{"name":"b-set"},
+					"spec":{"failurePolicy":"Fail","reinvocationPolicy":"Never",` + rules + `,
+					"mutations":[{"patchType":"JSONPatch","jsonPatch":{"expression":"[JSONPatch{op: 'add', path: '/metadata/labels/b', value: 'x'}]"}}]}}`},
+				{"/apis/admissionregistration.k8s.io/v1/mutatingadmissionpolicybindings", `{"apiVersion":"admissionregistration.k8s.io/v1","kind":"MutatingAdmissionPolicyBinding","metadata":{"name":"b-set-b"},"spec":{"policyName":"b-set"}}`},
+			} {
+				r := c.do("POST", f.path, f.body)
+				require.Equal(t, http.StatusCreated, r.code, string(r.body))
+			}
+			r := c.do("POST", "/api/v1/namespaces/default/podtemplates", `{"apiVersion":"v1","kind":"PodTemplate","metadata":{"name":"pt1","labels":{"z":"1"}},
+				"template":{"metadata":{"labels":{"a":"b"}},"spec":{"containers":[{"name":"c","image":"x"}]}}}`)
+			require.Equal(t, http.StatusCreated, r.code, string(r.body))
+			var pt struct {
+				Metadata struct{ Labels map[string]any } `json:"metadata"`
+			}
+			r.decode(t, &pt)
+			assert.Equal(t, tc.labels, pt.Metadata.Labels)
+		})
+	}
+}

@@ -18,20 +18,21 @@ func matchResources(a *Attributes, mr map[string]any) bool {
 	if !matchNamespaceSelector(a, child(mr, "namespaceSelector")) || !matchObjectSelector(a, child(mr, "objectSelector")) {
 		return false
 	}
-	equivalent := str(mr, "matchPolicy") != "Exact"
-	if matchRules(a, items(mr, "excludeResourceRules"), equivalent) {
+	if matchRules(a, items(mr, "excludeResourceRules")) {
 		return false
 	}
 	rules := items(mr, "resourceRules")
-	return len(rules) == 0 || matchRules(a, rules, equivalent)
+	return len(rules) == 0 || matchRules(a, rules)
 }
 
-// matchRules mirrors matchesResourceRules. With matchPolicy Equivalent a rule naming
-// another version of the same group and resource matches too: this server serves each
-// resource at one version, so the equivalent resources are its other versions.
-func matchRules(a *Attributes, rules []map[string]any, equivalent bool) bool {
+// matchRules mirrors matchesResourceRules. matchPolicy Equivalent also matches the
+// request's equivalent resources (the same resource at other versions, or in a group it
+// moved from); most resources this server serves have none but themselves, so it matches
+// as Exact does (autoscaling's two HorizontalPodAutoscaler versions and multi-version
+// custom resources are the exceptions, left out: it would need the object converted).
+func matchRules(a *Attributes, rules []map[string]any) bool {
 	for _, r := range rules {
-		if !ruleMatches(r, a, !equivalent) {
+		if !ruleMatches(r, a) {
 			continue
 		}
 		names := strs(r, "resourceNames")
@@ -44,7 +45,7 @@ func matchRules(a *Attributes, rules []map[string]any, equivalent bool) bool {
 
 // ruleMatches mirrors rules.Matcher.Matches: operation, group, version, resource and
 // subresource, and scope.
-func ruleMatches(r map[string]any, a *Attributes, exactVersion bool) bool {
+func ruleMatches(r map[string]any, a *Attributes) bool {
 	ops := strs(r, "operations")
 	if !slices.Contains(ops, "*") && !slices.Contains(ops, string(a.Operation)) {
 		return false
@@ -52,7 +53,7 @@ func ruleMatches(r map[string]any, a *Attributes, exactVersion bool) bool {
 	if !matchesAny(strs(r, "apiGroups"), a.Resource.Group) {
 		return false
 	}
-	if exactVersion && !matchesAny(strs(r, "apiVersions"), a.Version) {
+	if !matchesAny(strs(r, "apiVersions"), a.Version) {
 		return false
 	}
 	if !resourceMatches(strs(r, "resources"), a.Resource.Resource, a.Subresource) {
