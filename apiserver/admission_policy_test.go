@@ -288,3 +288,30 @@ func TestCh01_AdmissionPolicy_Reinvocation(t *testing.T) {
 		})
 	}
 }
+
+// TestCh01_AdmissionPolicy_MutationIsDefaulted: what a mutating policy adds gets the
+// kind's defaults, as the real server decodes the patched object again; the container is
+// the reference's.
+func TestCh01_AdmissionPolicy_MutationIsDefaulted(t *testing.T) {
+	_, c := newServer(t, Options{})
+	for _, f := range []struct{ path, body string }{
+		{"/apis/admissionregistration.k8s.io/v1/mutatingadmissionpolicies", `{"apiVersion":"admissionregistration.k8s.io/v1","kind":"MutatingAdmissionPolicy","metadata":{"name":"sidecar"},
+			"spec":{"failurePolicy":"Fail","reinvocationPolicy":"Never","matchConstraints":{"resourceRules":[{"apiGroups":[""],"apiVersions":["v1"],"operations":["CREATE"],"resources":["podtemplates"]}]},
+			"mutations":[{"patchType":"JSONPatch","jsonPatch":{"expression":"[JSONPatch{op: 'add', path: '/template/spec/containers/-', value: {'name': 'sidecar', 'image': 'busybox'}}]"}}]}}`},
+		{"/apis/admissionregistration.k8s.io/v1/mutatingadmissionpolicybindings", `{"apiVersion":"admissionregistration.k8s.io/v1","kind":"MutatingAdmissionPolicyBinding","metadata":{"name":"sidecar-b"},"spec":{"policyName":"sidecar"}}`},
+	} {
+		r := c.do("POST", f.path, f.body)
+		require.Equal(t, http.StatusCreated, r.code, string(r.body))
+	}
+	r := c.do("POST", "/api/v1/namespaces/default/podtemplates", `{"apiVersion":"v1","kind":"PodTemplate","metadata":{"name":"pt3"},"template":{"metadata":{"labels":{"a":"b"}},"spec":{"containers":[{"name":"c","image":"x"}]}}}`)
+	require.Equal(t, http.StatusCreated, r.code, string(r.body))
+	var pt struct {
+		Template struct {
+			Spec struct{ Containers []map[string]any } `json:"spec"`
+		} `json:"template"`
+	}
+	r.decode(t, &pt)
+	require.Len(t, pt.Template.Spec.Containers, 2)
+	assert.Equal(t, map[string]any{"name": "sidecar", "image": "busybox", "resources": map[string]any{}, "terminationMessagePath": "/dev/termination-log",
+		"terminationMessagePolicy": "File", "imagePullPolicy": "Always"}, pt.Template.Spec.Containers[1])
+}

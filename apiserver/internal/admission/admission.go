@@ -36,6 +36,9 @@ type Attributes struct {
 	Store Store
 	// Authorize answers the admission policies' `authorizer` checks; nil allows them all.
 	Authorize AuthorizeFunc
+	// Redefault is set by a plugin whose output the real server decodes again, with its
+	// defaults (a mutating policy that changed the object): the store defaults it anew.
+	Redefault bool
 }
 
 // Store is what plugins read and write of the cluster's state: the real plugins' listers

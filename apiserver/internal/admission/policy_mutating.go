@@ -122,6 +122,7 @@ func (MutatingAdmissionPolicy) Admit(ctx context.Context, a *Attributes) error {
 		}
 		if changed {
 			lastChange = i
+			a.Redefault = true
 		}
 	}
 	for i := 0; i < lastChange; i++ {

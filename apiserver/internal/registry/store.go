@@ -97,6 +97,9 @@ func (s *Store) Create(ctx context.Context, res *Resource, ns string, obj *api.U
 	}); err != nil {
 		return nil, err
 	}
+	if attrs.Redefault {
+		applyDefaults(res, obj)
+	}
 	attrs.Name = obj.GetName()
 	if lp, ok := res.Strategy.(rest.LatePreparer); ok {
 		lp.PrepareAfterAdmission(obj)
@@ -250,6 +253,9 @@ func (s *Store) Update(ctx context.Context, res *Resource, ns string, obj *api.U
 		attrs.Store = s.admissionStore(tx, false)
 		if err := s.Admission.Admit(ctx, attrs); err != nil {
 			return nil, err
+		}
+		if attrs.Redefault {
+			applyDefaults(res, next)
 		}
 		if sv, ok := res.Strategy.(rest.StateValidator); ok && uo.Subresource == "" {
 			if err := sv.ValidateState(next, old.Obj, s.lister(tx)); err != nil {
