@@ -315,3 +315,27 @@ func TestCh01_AdmissionPolicy_MutationIsDefaulted(t *testing.T) {
 	assert.Equal(t, map[string]any{"name": "sidecar", "image": "busybox", "resources": map[string]any{}, "terminationMessagePath": "/dev/termination-log",
 		"terminationMessagePolicy": "File", "imagePullPolicy": "Always"}, pt.Template.Spec.Containers[1])
 }
+
+// TestCh01_AdmissionPolicy_Delete: a policy matching DELETE sees oldObject (object is
+// null) and refuses the delete with the reference's Status; nothing is deleted.
+func TestCh01_AdmissionPolicy_Delete(t *testing.T) {
+	_, c := newServer(t, Options{})
+	for _, f := range []struct{ path, body string }{
+		{"/apis/admissionregistration.k8s.io/v1/validatingadmissionpolicies", `{"apiVersion":"admissionregistration.k8s.io/v1","kind":"ValidatingAdmissionPolicy","metadata":{"name":"keep"},
+			"spec":{"failurePolicy":"Fail","matchConstraints":{"resourceRules":[{"apiGroups":[""],"apiVersions":["v1"],"operations":["DELETE"],"resources":["configmaps"]}]},
+			"validations":[{"expression":"object == null && oldObject.metadata.?labels.?keep.orValue('') != 'true'","messageExpression":"'configmap ' + oldObject.metadata.name + ' is kept; ' + request.operation"}]}}`},
+		{"/apis/admissionregistration.k8s.io/v1/validatingadmissionpolicybindings", `{"apiVersion":"admissionregistration.k8s.io/v1","kind":"ValidatingAdmissionPolicyBinding","metadata":{"name":"keep-b"},
+			"spec":{"policyName":"keep","validationActions":["Deny"]}}`},
+		{"/api/v1/namespaces", `{"apiVersion":"v1","kind":"Namespace","metadata":{"name":"del1"}}`},
+		{"/api/v1/namespaces/del1/configmaps", `{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"k","labels":{"keep":"true"}}}`},
+		{"/api/v1/namespaces/del1/configmaps", `{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"g"}}`},
+	} {
+		r := c.do("POST", f.path, f.body)
+		require.Equal(t, http.StatusCreated, r.code, string(r.body))
+	}
+	r := c.do("DELETE", "/api/v1/namespaces/del1/configmaps/k", nil)
+	require.Equal(t, http.StatusUnprocessableEntity, r.code, string(r.body))
+	assert.JSONEq(t, `{"kind":"Status","apiVersion":"v1","metadata":{},"status":"Failure","message":"configmaps \"k\" is forbidden: ValidatingAdmissionPolicy 'keep' with binding 'keep-b' denied request: configmap k is kept; DELETE","reason":"Invalid","details":{"name":"k","kind":"configmaps","causes":[{"message":"ValidatingAdmissionPolicy 'keep' with binding 'keep-b' denied request: configmap k is kept; DELETE"}]},"code":422}`, string(r.body))
+	require.Equal(t, http.StatusOK, c.do("GET", "/api/v1/namespaces/del1/configmaps/k", nil).code)
+	require.Equal(t, http.StatusOK, c.do("DELETE", "/api/v1/namespaces/del1/configmaps/g", nil).code)
+}
