@@ -87,6 +87,7 @@ func New(opts Options) *Server {
 	}
 	s.ep.tokens = tokens
 	s.ep.authorizer = s.ep.newAuthorizer()
+	s.reg.Authorize = policyAuthorizer(s.ep.authorizer)
 	s.counts.reset()
 	for _, ri := range opts.Resources {
 		if err := s.Register(ri); err != nil {

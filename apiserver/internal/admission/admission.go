@@ -22,6 +22,7 @@ type Attributes struct {
 	Resource    api.GroupResource
 	Kind        api.GroupKind
 	Subresource string
+	Version     string // the version the request is served at (request.kind.version)
 	Namespace   string // the object's namespace ("" when cluster-scoped)
 	Name        string
 	Object      *api.Unstructured // the new object (nil for a delete)
@@ -33,6 +34,11 @@ type Attributes struct {
 	// Store reads other stored objects as that transaction sees them (the informers'
 	// listers of the real plugins); nil when the caller binds none.
 	Store Store
+	// Authorize answers the admission policies' `authorizer` checks; nil allows them all.
+	Authorize AuthorizeFunc
+	// Redefault is set by a plugin whose output the real server decodes again, with its
+	// defaults (a mutating policy that changed the object): the store defaults it anew.
+	Redefault bool
 }
 
 // Store is what plugins read and write of the cluster's state: the real plugins' listers
@@ -143,6 +149,8 @@ var implemented = map[string]Interface{
 	"DefaultIngressClass":           DefaultIngressClass{},
 	"PodSecurity":                   PodSecurity{},
 	"CertificateSubjectRestriction": CertificateSubjectRestriction{},
+	"ValidatingAdmissionPolicy":     ValidatingAdmissionPolicy{},
+	"MutatingAdmissionPolicy":       MutatingAdmissionPolicy{},
 }
 
 // Config is what the server's options say of the plugins.

@@ -79,6 +79,10 @@ func (c *checker) check(e *Expr) {
 		for _, en := range e.Entries {
 			c.check(en.Value)
 		}
+		if c.env.isStruct(e.Name) {
+			c.setType(e, ObjectType(e.Name, nil))
+			return
+		}
 		if t, _ := c.lookupIdent(e.Name); t == nil {
 			c.errorAt(e.ID, "undeclared reference to '%s' (in container '')", e.Name)
 		} else {

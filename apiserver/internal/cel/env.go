@@ -16,6 +16,8 @@ type Env struct {
 	// sizeRoot is the type of self in a schema environment: the cost estimator reads the
 	// declared sizes along a rule's paths from it.
 	sizeRoot *Type
+	// structs are the struct types expressions may construct (WithStructs).
+	structs []string
 }
 
 // Var declares one variable.

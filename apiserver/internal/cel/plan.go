@@ -94,6 +94,8 @@ func (p *planner) plan(e *Expr) node {
 		return &constNode{v: n.eval(&frame{})}
 	case eComprehension:
 		return p.planFold(e)
+	case eStruct:
+		return p.planStruct(e)
 	}
 	return &constNode{v: errorf("unsupported expression")}
 }

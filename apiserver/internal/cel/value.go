@@ -177,3 +177,7 @@ func NewMap(keys, vals []Value) Map {
 
 // TypeOfValue is the CEL type of a run-time value, as type(v) returns it.
 func TypeOfValue(v Value) *Type { return typeOfValue(v) }
+
+// NewErr makes an evaluation error value with the given text, as a host's variable that
+// failed to evaluate yields (cel-go's types.NewErr).
+func NewErr(msg string) *Err { return &Err{msg: msg} }

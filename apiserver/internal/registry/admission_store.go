@@ -26,7 +26,7 @@ func (s *Store) admissionStore(tx *storage.Tx, write bool) admission.Store {
 
 // Get implements admission.Store.
 func (t txStore) Get(group, resource, ns, name string) *api.Unstructured {
-	r := t.s.Table.Get(group, resource)
+	r := t.s.Table.getNoAlloc(group, resource)
 	if r == nil {
 		return nil
 	}
@@ -38,7 +38,7 @@ func (t txStore) Get(group, resource, ns, name string) *api.Unstructured {
 
 // List implements admission.Store.
 func (t txStore) List(group, resource, ns string) []*api.Unstructured {
-	r := t.s.Table.Get(group, resource)
+	r := t.s.Table.getNoAlloc(group, resource)
 	if r == nil {
 		return nil
 	}
@@ -75,4 +75,15 @@ func (t txStore) UpdateStatus(group, resource string, obj *api.Unstructured) err
 	}
 	t.tx.Put(r.Coll, old, obj)
 	return nil
+}
+
+var _ admission.KindResolver = txStore{}
+
+// ResourceFor implements admission.KindResolver.
+func (t txStore) ResourceFor(group, version, kind string) (string, bool, bool) {
+	r := t.s.Table.ForKind(api.GroupVersionKind{Group: group, Version: version, Kind: kind})
+	if r == nil {
+		return "", false, false
+	}
+	return r.Info.Resource, r.Info.Namespaced, true
 }

@@ -5,6 +5,7 @@ import (
 	"errors"
 
 	"github.com/informer-lab/informer-lab/api"
+	"github.com/informer-lab/informer-lab/apiserver/internal/admission"
 	"github.com/informer-lab/informer-lab/apiserver/internal/registry/rest"
 	"github.com/informer-lab/informer-lab/apiserver/storage"
 )
@@ -33,6 +34,9 @@ func (s *Store) Delete(ctx context.Context, res *Resource, ns, name string, opts
 	err := s.Storage.Update(func(tx *storage.Tx) error {
 		old, err := deleteTarget(tx, res, ns, name, opts)
 		if err != nil {
+			return err
+		}
+		if err := s.admitDelete(ctx, tx, res, old, dryRun); err != nil {
 			return err
 		}
 		dr = s.removeIn(tx, res, old, dryRun)
@@ -96,4 +100,17 @@ func (s *Store) removeIn(tx *storage.Tx, res *Resource, old *storage.Record, dry
 		hooks.AfterDelete(rec.Obj)
 	}
 	return DeleteResult{Rec: rec, Deleted: true}
+}
+
+// admitDelete runs the validating admission of a delete (the ValidatingAdmissionPolicies
+// that match DELETE): oldObject is the stored object, object is null.
+func (s *Store) admitDelete(ctx context.Context, tx *storage.Tx, res *Resource, old *storage.Record, dryRun bool) error {
+	attrs := s.attributes(admission.Delete, res, nil, old.Obj, "", dryRun)
+	attrs.Name = old.Obj.GetName()
+	if res.Info.Namespaced {
+		attrs.Namespace = old.Obj.GetNamespace()
+	}
+	attrs.Namespaces = s.namespaceReader(tx)
+	attrs.Store = s.admissionStore(tx, false)
+	return s.Admission.Validate(ctx, attrs)
 }

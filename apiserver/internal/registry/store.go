@@ -27,6 +27,8 @@ type Store struct {
 	Storage   *storage.Store
 	Table     *Table
 	Admission admission.Chain
+	// Authorize answers the admission policies' `authorizer` checks (nil allows them).
+	Authorize admission.AuthorizeFunc
 	Clock     clock.Clock
 	// FieldManagers builds each resource's field manager (fields.go); nil records no
 	// managedFields.
@@ -95,6 +97,9 @@ func (s *Store) Create(ctx context.Context, res *Resource, ns string, obj *api.U
 	}); err != nil {
 		return nil, err
 	}
+	if attrs.Redefault {
+		applyDefaults(res, obj)
+	}
 	attrs.Name = obj.GetName()
 	if lp, ok := res.Strategy.(rest.LatePreparer); ok {
 		lp.PrepareAfterAdmission(obj)
@@ -160,6 +165,8 @@ func (s *Store) attributes(op admission.Operation, res *Resource, obj, old *api.
 		Operation: op, Resource: res.Info.GroupResource(), Kind: res.Info.GroupKind(), Subresource: sub,
 		Object: obj, OldObject: old, DryRun: dryRun,
 	}
+	a.Version = res.Info.Version
+	a.Authorize = s.Authorize
 	if m := obj; m != nil {
 		a.Name = m.GetName()
 		if res.Info.Namespaced {
@@ -246,6 +253,9 @@ func (s *Store) Update(ctx context.Context, res *Resource, ns string, obj *api.U
 		attrs.Store = s.admissionStore(tx, false)
 		if err := s.Admission.Admit(ctx, attrs); err != nil {
 			return nil, err
+		}
+		if attrs.Redefault {
+			applyDefaults(res, next)
 		}
 		if sv, ok := res.Strategy.(rest.StateValidator); ok && uo.Subresource == "" {
 			if err := sv.ValidateState(next, old.Obj, s.lister(tx)); err != nil {

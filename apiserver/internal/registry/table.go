@@ -500,3 +500,13 @@ func sortedKeys[V any](m map[string]V) []string {
 	sort.Strings(keys)
 	return keys
 }
+
+// getNoAlloc is Get without building the key on the heap: admission reads the policy
+// resources, whose keys are longer than the compiler's stack buffer, on every request.
+func (t *Table) getNoAlloc(group, resource string) *Resource {
+	var buf [96]byte
+	key := append(append(append(buf[:0], group...), '/'), resource...)
+	t.mu.RLock()
+	defer t.mu.RUnlock()
+	return t.resources[string(key)]
+}

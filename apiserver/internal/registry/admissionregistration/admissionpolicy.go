@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/informer-lab/informer-lab/api"
+	"github.com/informer-lab/informer-lab/apiserver/internal/admission"
 	"github.com/informer-lab/informer-lab/apiserver/internal/registry/rest"
 	"github.com/informer-lab/informer-lab/apiserver/internal/validation"
 )
@@ -71,6 +72,7 @@ func policyCommonCauses(spec map[string]any) []api.StatusCause {
 func validatingPolicyCauses(obj map[string]any) []api.StatusCause {
 	spec := child(obj, "spec")
 	causes := policyCommonCauses(spec)
+	causes = append(causes, conditionAndVariableCauses(spec, false)...)
 	validations, audits := objects(spec, "validations"), objects(spec, "auditAnnotations")
 	if len(validations) == 0 && len(audits) == 0 {
 		const detail = "validations or auditAnnotations must contain at least one item"
@@ -80,9 +82,13 @@ func validatingPolicyCauses(obj map[string]any) []api.StatusCause {
 		path := at("spec.validations", i)
 		if strings.TrimSpace(str(v, "expression")) == "" {
 			causes = append(causes, validation.Required(path+".expression", "expression is not specified"))
+		} else {
+			causes = append(causes, compileCause(admission.RoleValidation, str(v, "expression"), path+".expression", false, set(spec, "paramKind"))...)
 		}
 		if me := str(v, "messageExpression"); me != "" && strings.TrimSpace(me) == "" {
 			causes = append(causes, validation.Invalid(path+".messageExpression", me, "must be non-empty if specified"))
+		} else if me != "" {
+			causes = append(causes, compileCause(admission.RoleMessage, me, path+".messageExpression", false, set(spec, "paramKind"))...)
 		}
 		switch msg := str(v, "message"); {
 		case msg != "" && strings.TrimSpace(msg) == "":
@@ -98,8 +104,14 @@ func validatingPolicyCauses(obj map[string]any) []api.StatusCause {
 	keys := map[string]bool{}
 	for i, a := range audits {
 		path := at("spec.auditAnnotations", i)
+		key := str(child(obj, "metadata"), "name") + "/" + str(a, "key")
+		for _, m := range validation.IsQualifiedName(key) {
+			causes = append(causes, validation.Invalid(path+".key", key, m))
+		}
 		if strings.TrimSpace(str(a, "valueExpression")) == "" {
 			causes = append(causes, validation.Required(path+".valueExpression", "valueExpression is not specified"))
+		} else {
+			causes = append(causes, compileCause(admission.RoleAudit, str(a, "valueExpression"), path+".valueExpression", false, set(spec, "paramKind"))...)
 		}
 		if key := str(a, "key"); keys[key] {
 			causes = append(causes, duplicate(path+".key", key))
@@ -116,12 +128,13 @@ func mutatingPolicyCauses(obj map[string]any) []api.StatusCause {
 	for _, r := range objects(child(spec, "matchConstraints"), "resourceRules") {
 		causes = append(causes, mutatingOperationCauses(r, "spec.matchConstraints.resourceRules.operations")...)
 	}
+	causes = append(causes, conditionAndVariableCauses(spec, true)...)
 	mutations := objects(spec, "mutations")
 	if len(mutations) == 0 {
 		causes = append(causes, validation.Required("spec.mutations", "mutations must contain at least one item"))
 	}
 	for i, m := range mutations {
-		causes = append(causes, mutationCauses(m, at("spec.mutations", i))...)
+		causes = append(causes, mutationCauses(m, at("spec.mutations", i), set(spec, "paramKind"))...)
 	}
 	switch rp := str(spec, "reinvocationPolicy"); {
 	case rp == "":
@@ -144,12 +157,17 @@ func mutatingOperationCauses(rule map[string]any, path string) []api.StatusCause
 }
 
 // mutationCauses mirrors validateMutation: a patch type and the one member it names.
-func mutationCauses(m map[string]any, path string) []api.StatusCause {
+func mutationCauses(m map[string]any, path string, hasParams bool) []api.StatusCause {
 	expression := func(member string) []api.StatusCause {
-		if strings.TrimSpace(str(child(m, member), "expression")) == "" {
+		src := str(child(m, member), "expression")
+		if strings.TrimSpace(src) == "" {
 			return []api.StatusCause{validation.Required(path+"."+member+".expression", "")}
 		}
-		return nil
+		role := admission.RoleApply
+		if member == "jsonPatch" {
+			role = admission.RoleJSONPatch
+		}
+		return compileCause(role, src, path+"."+member+".expression", true, hasParams)
 	}
 	switch pt := str(m, "patchType"); pt {
 	case "":
@@ -211,3 +229,60 @@ func paramKindCauses(pk map[string]any, path string) []api.StatusCause {
 	}
 	return causes
 }
+
+// compileCause is the Invalid cause of an expression that does not compile to what its
+// role must return, as the real validation compiles each one.
+func compileCause(role admission.ExprRole, src, path string, mutating, hasParams bool) []api.StatusCause {
+	if detail := admission.CheckExpression(role, src, mutating, hasParams); detail != "" {
+		return []api.StatusCause{validation.Invalid(path, src, detail)}
+	}
+	return nil
+}
+
+// conditionAndVariableCauses mirror validateMatchConditions and validateVariable: names,
+// expressions and their compile errors.
+func conditionAndVariableCauses(spec map[string]any, mutating bool) []api.StatusCause {
+	var causes []api.StatusCause
+	hasParams := set(spec, "paramKind")
+	names := map[string]bool{}
+	for i, mc := range objects(spec, "matchConditions") {
+		path := at("spec.matchConditions", i)
+		if src := strings.TrimSpace(str(mc, "expression")); src == "" {
+			causes = append(causes, validation.Required(path+".expression", ""))
+		} else {
+			causes = append(causes, compileCause(admission.RoleCondition, src, path+".expression", mutating, hasParams)...)
+		}
+		name := str(mc, "name")
+		if name == "" {
+			causes = append(causes, validation.Required(path+".name", ""))
+		} else {
+			for _, m := range validation.IsQualifiedName(name) {
+				causes = append(causes, validation.Invalid(path+".name", name, m))
+			}
+			if names[name] {
+				causes = append(causes, duplicate(path+".name", name))
+			}
+			names[name] = true
+		}
+	}
+	for i, v := range objects(spec, "variables") {
+		path := at("spec.variables", i)
+		if name := str(v, "name"); strings.TrimSpace(name) == "" {
+			causes = append(causes, validation.Required(path+".name", "name is not specified"))
+		} else if !celIdentifier.MatchString(name) || slices.Contains(celReserved, name) {
+			causes = append(causes, validation.Invalid(path+".name", name, "must be a valid CEL identifier"))
+		}
+		if src := str(v, "expression"); strings.TrimSpace(src) == "" {
+			causes = append(causes, validation.Required(path+".expression", "expression is not specified"))
+		} else {
+			causes = append(causes, compileCause(admission.RoleVariable, src, path+".expression", mutating, hasParams)...)
+		}
+	}
+	return causes
+}
+
+var celIdentifier = regexp.MustCompile(`^[_a-zA-Z][_a-zA-Z0-9]*$`)
+
+// celReserved are CEL's reserved words, which no variable may be named.
+var celReserved = []string{"true", "false", "null", "in", "as", "break", "const", "continue", "else",
+	"for", "function", "if", "import", "let", "loop", "package", "namespace", "return", "var", "void", "while"}
