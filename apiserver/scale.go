@@ -177,7 +177,7 @@ func (s *endpoints) serveScale(w http.ResponseWriter, r *http.Request, info requ
 		wo.FieldManager = managerOrUserAgent(wo.FieldManager, r.UserAgent())
 		updated, _, _, err := s.apply(ctx, res, info.namespace, info.name, "scale", cfg, wo, func(data []byte) (*api.Unstructured, []string, error) {
 			return s.decodeObject(res, data, wo.FieldValidation)
-		})
+		}, nil)
 		if err != nil {
 			writeError(w, err)
 			return
