@@ -260,7 +260,9 @@ func ssaVersionScenarios() []runner.Case {
 		}
 		cs = append(cs, runner.Case{ID: "ssa/" + id, Category: "ssa", Steps: steps})
 	}
-	hpa := func(v string) string { return "/apis/autoscaling/" + v + "/namespaces/" + ns + "/horizontalpodautoscalers/h" }
+	hpa := func(v string) string {
+		return "/apis/autoscaling/" + v + "/namespaces/" + ns + "/horizontalpodautoscalers/h"
+	}
 	hpaV2 := func(min, max, util int) map[string]any {
 		return obj(fmt.Sprintf(`{"apiVersion":"autoscaling/v2","kind":"HorizontalPodAutoscaler","metadata":{"name":"h"},"spec":{"scaleTargetRef":{"apiVersion":"apps/v1","kind":"Deployment","name":"d"},"minReplicas":%d,"maxReplicas":%d,"metrics":[{"type":"Resource","resource":{"name":"cpu","target":{"type":"Utilization","averageUtilization":%d}}}]}}`, min, max, util))
 	}
@@ -325,6 +327,6 @@ func twoVersionCRD() map[string]any {
 	return map[string]any{"apiVersion": "apiextensions.k8s.io/v1", "kind": "CustomResourceDefinition",
 		"metadata": map[string]any{"name": "gizmos.v" + runner.SuffixPlaceholder + ".example.com"},
 		"spec": map[string]any{"group": "v" + runner.SuffixPlaceholder + ".example.com", "scope": "Namespaced",
-			"names": map[string]any{"plural": "gizmos", "kind": "Gizmo"},
+			"names":    map[string]any{"plural": "gizmos", "kind": "Gizmo"},
 			"versions": []any{version("v1", true), version("v2", false)}}}
 }
