@@ -34,16 +34,16 @@ func (u *updater) update(oldObj, newObj any, version string, managers map[string
 	cmp = cmp.ExcludeFields(u.ignore)
 	// A manager at another version is compared in its own version's terms, on both objects
 	// converted to it (once per version); one the converter cannot reach is dropped.
-	versions := map[string]*typed.Comparison{version: cmp}
+	var versions map[string]*typed.Comparison // the comparison at each other version
 	conflicts := map[string]*fp.Set{}
-	removed := map[string]*fp.Set{}
+	var removed map[string]*fp.Set // allocated on first use: most writes remove nothing
 	for m, vs := range managers {
 		if m == workflow {
 			continue
 		}
-		vc, ok := versions[vs.apiVersion]
-		if !ok && u.convert == nil {
-			vc, ok = cmp, true // one version: the sets of the others are this one's
+		vc, ok := cmp, vs.apiVersion == version || u.convert == nil // without a converter every set is this version's
+		if !ok {
+			vc, ok = versions[vs.apiVersion]
 		}
 		if !ok {
 			var known bool
@@ -55,12 +55,18 @@ func (u *updater) update(oldObj, newObj any, version string, managers map[string
 				delete(managers, m)
 				continue
 			}
+			if versions == nil {
+				versions = map[string]*typed.Comparison{}
+			}
 			versions[vs.apiVersion] = vc
 		}
 		if c := vs.set.Intersection(vc.Modified.Union(vc.Added)); !c.Empty() {
 			conflicts[m] = c
 		}
 		if !vc.Removed.Empty() {
+			if removed == nil {
+				removed = map[string]*fp.Set{}
+			}
 			removed[m] = vc.Removed
 		}
 	}
