@@ -141,15 +141,17 @@ func (s *endpoints) apply(ctx context.Context, res *resource, ns, name, sub stri
 		} else if sub != "" {
 			return nil, false, nil, api.NewNotFound(res.Info.GroupResource(), name)
 		}
-		out, err := fm.Apply(live, applied.DeepCopy(), manager, sub, wo.Force, s.reg.Now())
+		var out *api.Unstructured
+		if sub == "scale" { // the Scale's field manager, through the ScaleHandler
+			out, err = s.reg.ApplyScale(live, scalePathOf(owner), appliedScale(applied, scalePathOf(owner)), manager, wo.Force)
+		} else {
+			out, err = fm.Apply(live, applied.DeepCopy(), manager, sub, wo.Force, s.reg.Now())
+		}
 		if err != nil {
 			return nil, false, nil, err
 		}
 		if owner.View != nil {
 			out = &api.Unstructured{Object: backToStorage(res, conv, out.Object)}
-		}
-		if sub == "scale" {
-			registry.UntimeScaleEntry(out, manager)
 		}
 		if cur == nil {
 			out.SetResourceVersion("")
@@ -196,6 +198,29 @@ func appliedAtRequest(res *resource, conv *conversion, apiVersion string, cfg []
 	}
 	u.SetGroupVersionKind(gvk)
 	return u, nil
+}
+
+// scalePathOf is where the parent of a scale write keeps its replicas.
+func scalePathOf(o registry.Owner) []string {
+	if o.ReplicasPath != nil {
+		return o.ReplicasPath
+	}
+	return []string{"spec", "replicas"}
+}
+
+// appliedScale is the Scale a scale apply sent, from its parent's configuration
+// (scaleApplied): its name and, if applied, spec.replicas.
+func appliedScale(parentCfg *api.Unstructured, path []string) *api.Unstructured {
+	scale := map[string]any{"apiVersion": "autoscaling/v1", "kind": "Scale", "metadata": map[string]any{"name": parentCfg.GetName()}}
+	var cur any = parentCfg.Object
+	for _, p := range path {
+		m, _ := cur.(map[string]any)
+		cur = m[p]
+	}
+	if cur != nil {
+		scale["spec"] = map[string]any{"replicas": cur}
+	}
+	return &api.Unstructured{Object: scale}
 }
 
 // backToStorage converts an object at the request's version (requestVersion) to the form

@@ -48,3 +48,25 @@ func TestCh01_ApplyAtRequestVersion(t *testing.T) {
 		{"bob", "autoscaling/v1", `{"f:spec":{"f:maxReplicas":{},"f:scaleTargetRef":{},"f:targetCPUUtilizationPercentage":{}}}`},
 	}, entries)
 }
+
+// TestCh01_ApplyThroughScale: an apply through the scale subresource is merged by the
+// Scale's field manager (conformance ssa/apply-scale-and-status): a conflict on the Scale's
+// .spec.replicas, then forced, the applier's entry on the parent owns the replicas, under
+// the scale subresource and without a time.
+func TestCh01_ApplyThroughScale(t *testing.T) {
+	_, c := newServer(t, Options{})
+	dep := "/apis/apps/v1/namespaces/default/deployments/web"
+	r := c.do(http.MethodPatch, dep+"?fieldManager=alice", `{"apiVersion":"apps/v1","kind":"Deployment","metadata":{"name":"web"},"spec":{"replicas":2,"selector":{"matchLabels":{"app":"web"}},"template":{"metadata":{"labels":{"app":"web"}},"spec":{"containers":[{"name":"web","image":"nginx"}]}}}}`, "Content-Type", applyType)
+	require.Equal(t, http.StatusCreated, r.code, "%s", r.body)
+	const scale = `{"apiVersion":"autoscaling/v1","kind":"Scale","metadata":{"name":"web"},"spec":{"replicas":6}}`
+	r = c.do(http.MethodPatch, dep+"/scale?fieldManager=autoscaler", scale, "Content-Type", applyType)
+	require.Equal(t, http.StatusConflict, r.code, "%s", r.body)
+	assert.Equal(t, "Apply failed with 1 conflict: conflict with \"alice\": .spec.replicas", r.status(t).Message)
+	r = c.do(http.MethodPatch, dep+"/scale?fieldManager=autoscaler&force=true", scale, "Content-Type", applyType)
+	require.Equal(t, http.StatusOK, r.code, "%s", r.body)
+	got := managedOf(t, c.get(dep).body)
+	require.Len(t, got, 2)
+	assert.Equal(t, entry{"autoscaler", "Apply", "scale", `{"f:spec":{"f:replicas":{}}}`, false}, got[0])
+	assert.Equal(t, "alice", got[1].Manager)
+	assert.NotContains(t, got[1].Fields, "f:replicas")
+}

@@ -163,11 +163,11 @@ func (s *endpoints) serveScale(w http.ResponseWriter, r *http.Request, info requ
 			return
 		}
 	}
-	ctx := registry.WithOwner(context.Background(), registry.Owner{Manager: managerOrUserAgent(wo.FieldManager, r.UserAgent()), Subresource: "scale"})
 	replicasPath := []string{"spec", "replicas"}
 	if sc := crdScale(res); sc != nil {
 		replicasPath = scalePath(sc.SpecReplicasPath)
 	}
+	ctx := registry.WithOwner(context.Background(), registry.Owner{Manager: managerOrUserAgent(wo.FieldManager, r.UserAgent()), Subresource: "scale", ReplicasPath: replicasPath})
 	if pt == api.ApplyPatchType {
 		cfg, err := scaleApplied(res, body, info.name, replicasPath)
 		if err != nil {

@@ -37,6 +37,9 @@ type Owner struct {
 	// apiVersion and its fields are that version's.
 	APIVersion string
 	View       func(stored map[string]any) map[string]any
+	// ReplicasPath is where the parent of a scale write keeps its replicas (nil:
+	// spec.replicas).
+	ReplicasPath []string
 }
 
 type ownerKey struct{}
@@ -118,6 +121,9 @@ func (s *Store) recordUpdate(ctx context.Context, res *Resource, live, obj *api.
 			live = &api.Unstructured{Object: o.View(live.DeepCopy().Object)}
 		}
 	}
+	if sub == "scale" {
+		return s.recordScale(live, obj, o)
+	}
 	out, err := fm.Update(live, target, o.Manager, sub, s.Now())
 	if err != nil {
 		// UpdateNoErrors: a write never fails for its bookkeeping; what cannot be recorded
@@ -131,9 +137,6 @@ func (s *Store) recordUpdate(ctx context.Context, res *Resource, live, obj *api.
 		copyManagedFields(obj, out)
 	} else {
 		obj.Object = out.Object
-	}
-	if sub == "scale" {
-		UntimeScaleEntry(obj, o.Manager)
 	}
 	return nil
 }
@@ -153,47 +156,6 @@ func (s *Store) recordPrepared(ctx context.Context, res *Resource, body, next, o
 		return nil
 	}
 	return s.recordUpdate(ctx, res, old, next, sub)
-}
-
-// UntimeScaleEntry mirrors what ScaleHandler.ToParent does to the entry of a manager that
-// wrote through the scale subresource: it takes the parent's time for that manager, which
-// has none, so the entry has no time and sorts first (encodeManagedFields sorts by
-// operation, then time).
-func UntimeScaleEntry(obj *api.Unstructured, manager string) {
-	md, _ := obj.Object["metadata"].(map[string]any)
-	entries, _ := md["managedFields"].([]any)
-	if entries == nil {
-		return
-	}
-	var untimed, rest []any
-	for _, e := range entries {
-		m, _ := e.(map[string]any)
-		if m != nil && m["manager"] == manager && m["subresource"] == "scale" {
-			delete(m, "time")
-		}
-		if _, timed := m["time"]; m != nil && !timed {
-			untimed = append(untimed, e)
-		} else {
-			rest = append(rest, e)
-		}
-	}
-	// Within one operation, untimed entries come first; operations keep their order.
-	out := make([]any, 0, len(entries))
-	for _, op := range []string{"Apply", "Update"} {
-		for _, group := range [][]any{untimed, rest} {
-			for _, e := range group {
-				if m, _ := e.(map[string]any); m != nil && m["operation"] == op {
-					out = append(out, e)
-				}
-			}
-		}
-	}
-	for _, e := range entries {
-		if m, _ := e.(map[string]any); m == nil || (m["operation"] != "Apply" && m["operation"] != "Update") {
-			out = append(out, e)
-		}
-	}
-	md["managedFields"] = out
 }
 
 // recordCreate records a create as the create handler does: on the body as decoding
