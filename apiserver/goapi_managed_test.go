@@ -2,6 +2,7 @@ package apiserver
 
 import (
 	"context"
+	"encoding/json"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -36,4 +37,22 @@ func TestCh01_GoAPIManagedFields(t *testing.T) {
 			assert.Equal(t, tc.patched, managedOf(t, c.get(path).body))
 		})
 	}
+}
+
+// TestCh01_GoAPIApplyAtServedVersion: a Go-API apply to events.k8s.io Events records the
+// version the resource serves, as an HTTP apply at it does.
+func TestCh01_GoAPIApplyAtServedVersion(t *testing.T) {
+	srv, c := newServer(t, Options{})
+	_, err := srv.Patch(context.Background(), "events.events.k8s.io", "default", "e", api.ApplyPatchType,
+		[]byte(`{"apiVersion":"events.k8s.io/v1","kind":"Event","metadata":{"name":"e"},"eventTime":"2026-01-01T00:00:00.000000Z","reportingController":"c/x","reportingInstance":"i","action":"Do","reason":"Why","type":"Normal","note":"hello","regarding":{"kind":"Pod","name":"p","namespace":"default"}}`))
+	require.NoError(t, err)
+	var got struct {
+		Metadata struct {
+			ManagedFields []struct{ Manager, APIVersion string }
+		}
+	}
+	require.NoError(t, json.Unmarshal(c.get("/apis/events.k8s.io/v1/namespaces/default/events/e").body, &got))
+	require.Len(t, got.Metadata.ManagedFields, 1)
+	assert.Equal(t, "events.k8s.io/v1", got.Metadata.ManagedFields[0].APIVersion)
+	assert.Equal(t, "apiserver-go-api", got.Metadata.ManagedFields[0].Manager)
 }
