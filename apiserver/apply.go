@@ -12,6 +12,7 @@ import (
 	"github.com/informer-lab/informer-lab/apiserver/internal/fieldmanager"
 	"github.com/informer-lab/informer-lab/apiserver/internal/patch"
 	"github.com/informer-lab/informer-lab/apiserver/internal/registry"
+	"github.com/informer-lab/informer-lab/apiserver/internal/schema"
 	"github.com/informer-lab/informer-lab/apiserver/storage"
 )
 
@@ -37,17 +38,59 @@ func managerOrUserAgent(manager, userAgent string) string {
 // goAPIManager is the manager of an apply through the Go API (Server.Patch).
 const goAPIManager = "apiserver-go-api"
 
-// withOwner is ctx carrying the writer of r, for the store to record.
-func withOwner(ctx context.Context, r *http.Request, wo decode.WriteOptions) context.Context {
-	return registry.WithOwner(ctx, registry.Owner{Manager: managerOrUserAgent(wo.FieldManager, r.UserAgent())})
+// withOwner is ctx carrying the writer of r, for the store to record at the request's
+// version.
+func withOwner(ctx context.Context, r *http.Request, wo decode.WriteOptions, info requestInfo) context.Context {
+	o := registry.Owner{Manager: managerOrUserAgent(wo.FieldManager, r.UserAgent())}
+	o.APIVersion, o.View = requestVersion(info.res, info.conv, info.version)
+	return registry.WithOwner(ctx, o)
+}
+
+// requestVersion returns the apiVersion a write to res was sent at and the conversion of
+// a stored object to it, when that is not the stored form (the handlers run the field
+// manager at the request's version): a built-in at another version of its group (conv),
+// a kind stored as another (events.k8s.io/v1 Events), a custom resource at another served
+// version whose conversion is None (only apiVersion differs). ("", nil): the stored form.
+// A custom resource converted by a webhook keeps the stored version's terms.
+func requestVersion(res *resource, conv *conversion, version string) (string, func(map[string]any) map[string]any) {
+	switch {
+	case conv != nil:
+		return conv.asked.APIVersion(), func(m map[string]any) map[string]any {
+			conv.FromStorage(m)
+			m["apiVersion"], m["kind"] = conv.asked.APIVersion(), conv.asked.Kind
+			return m
+		}
+	case res.FromStorage != nil:
+		return res.Info.APIVersion(), res.FromStorage
+	case res.CRDName != "" && version != "":
+		cs := res.CRD.Load()
+		asked := res.Info.Group + "/" + version
+		if cs == nil || cs.Spec.Strategy() == "Webhook" || asked == storedAPIVersion(res, cs) {
+			return "", nil
+		}
+		return asked, func(m map[string]any) map[string]any {
+			m["apiVersion"] = asked
+			return m
+		}
+	}
+	return "", nil
 }
 
 // apply serves an apply patch (applyPatcher in patch.go): the configuration, read as YAML or
 // JSON and decoded as the kind's, is merged into the live object by the kind's field manager,
 // then stored as an update (or a create, X4) that records nothing more.
 func (s *endpoints) apply(ctx context.Context, res *resource, ns, name, sub string, body []byte, wo decode.WriteOptions,
-	decodeAt func([]byte) (*api.Unstructured, []string, error)) (*record, bool, []string, error) {
-	fm, err := s.reg.FieldManagerOf(res)
+	decodeAt func([]byte) (*api.Unstructured, []string, error), conv *conversion) (*record, bool, []string, error) {
+	// The field manager runs at the request's version (the owner's), on the live object and
+	// the configuration as that version shows them; the result goes back to the stored form.
+	owner, _ := registry.OwnerFrom(ctx)
+	view := func(u *api.Unstructured) *api.Unstructured {
+		if owner.View == nil || u == nil {
+			return u
+		}
+		return &api.Unstructured{Object: owner.View(u.DeepCopy().Object)}
+	}
+	fm, err := s.reg.FieldManagerAt(res, owner.APIVersion)
 	if err != nil {
 		return nil, false, nil, api.NewInternalError(err)
 	}
@@ -61,6 +104,11 @@ func (s *endpoints) apply(ctx context.Context, res *resource, ns, name, sub stri
 	applied, warnings, err := decodeAt(cfg)
 	if err != nil {
 		return nil, false, nil, err
+	}
+	if owner.View != nil {
+		if applied, err = appliedAtRequest(res, conv, owner.APIVersion, cfg, applied, wo.FieldValidation); err != nil {
+			return nil, false, nil, err
+		}
 	}
 	var raw map[string]any
 	if json.Unmarshal(cfg, &raw) == nil {
@@ -80,22 +128,30 @@ func (s *endpoints) apply(ctx context.Context, res *resource, ns, name, sub stri
 	if sub == "scale" {
 		storeSub = "" // the scale subresource writes the main resource
 	}
-	actx := registry.WithOwner(ctx, registry.Owner{Manager: manager, Applied: true})
+	actx := registry.WithOwner(ctx, registry.Owner{Manager: manager, Applied: true, APIVersion: owner.APIVersion, View: owner.View})
 	appliedRV := applied.GetResourceVersion()
 	for attempt := 0; ; attempt++ {
 		cur, _ := s.store.Get(context.Background(), res.Coll, objectKey(ns, name), storage.GetOptions{})
 		var live *api.Unstructured
 		if cur != nil {
-			live = cur.Obj.DeepCopy()
+			live = view(cur.Obj)
+			if live == cur.Obj {
+				live = cur.Obj.DeepCopy()
+			}
 		} else if sub != "" {
 			return nil, false, nil, api.NewNotFound(res.Info.GroupResource(), name)
 		}
-		out, err := fm.Apply(live, applied.DeepCopy(), manager, sub, wo.Force, s.reg.Now())
+		var out *api.Unstructured
+		if sub == "scale" { // the Scale's field manager, through the ScaleHandler
+			out, err = s.reg.ApplyScale(live, scalePathOf(owner), appliedScale(applied, scalePathOf(owner)), manager, wo.Force)
+		} else {
+			out, err = fm.Apply(live, applied.DeepCopy(), manager, sub, wo.Force, s.reg.Now())
+		}
 		if err != nil {
 			return nil, false, nil, err
 		}
-		if sub == "scale" {
-			registry.UntimeScaleEntry(out, manager)
+		if owner.View != nil {
+			out = &api.Unstructured{Object: backToStorage(res, conv, out.Object)}
 		}
 		if cur == nil {
 			out.SetResourceVersion("")
@@ -117,6 +173,71 @@ func (s *endpoints) apply(ctx context.Context, res *resource, ns, name, sub stri
 		}
 		return rec, false, warnings, err
 	}
+}
+
+// appliedAtRequest is an applied configuration as the version it was sent at reads it:
+// the body decoded by that version's schema (decoded, its stored form, is what validated
+// it), not converted there and back, which would add the fields the conversion fills in.
+func appliedAtRequest(res *resource, conv *conversion, apiVersion string, cfg []byte, decoded *api.Unstructured, fieldValidation string) (*api.Unstructured, error) {
+	gvk := res.Info.GVK()
+	switch {
+	case conv != nil:
+		gvk = conv.asked
+	case res.ToStorage == nil: // a custom resource: only apiVersion differs
+		out := decoded.DeepCopy()
+		out.SetAPIVersion(apiVersion)
+		return out, nil
+	}
+	sch, ok := schema.ForKind(gvk)
+	if !ok {
+		return decoded, nil
+	}
+	u, _, err := decode.ObjectForStorage(cfg, sch, gvk, fieldValidation)
+	if err != nil {
+		return nil, err
+	}
+	u.SetGroupVersionKind(gvk)
+	return u, nil
+}
+
+// scalePathOf is where the parent of a scale write keeps its replicas.
+func scalePathOf(o registry.Owner) []string {
+	if o.ReplicasPath != nil {
+		return o.ReplicasPath
+	}
+	return []string{"spec", "replicas"}
+}
+
+// appliedScale is the Scale a scale apply sent, from its parent's configuration
+// (scaleApplied): its name and, if applied, spec.replicas.
+func appliedScale(parentCfg *api.Unstructured, path []string) *api.Unstructured {
+	scale := map[string]any{"apiVersion": "autoscaling/v1", "kind": "Scale", "metadata": map[string]any{"name": parentCfg.GetName()}}
+	var cur any = parentCfg.Object
+	for _, p := range path {
+		m, _ := cur.(map[string]any)
+		cur = m[p]
+	}
+	if cur != nil {
+		scale["spec"] = map[string]any{"replicas": cur}
+	}
+	return &api.Unstructured{Object: scale}
+}
+
+// backToStorage converts an object at the request's version (requestVersion) to the form
+// res stores.
+func backToStorage(res *resource, conv *conversion, m map[string]any) map[string]any {
+	switch {
+	case conv != nil:
+		conv.ToStorage(m)
+		m["apiVersion"], m["kind"] = conv.stored.APIVersion(), conv.stored.Kind
+	case res.ToStorage != nil:
+		return res.ToStorage(m)
+	case res.CRDName != "":
+		if cs := res.CRD.Load(); cs != nil {
+			m["apiVersion"] = storedAPIVersion(res, cs)
+		}
+	}
+	return m
 }
 
 // onlyOwnPart drops from an applied configuration what the request's path resets (the

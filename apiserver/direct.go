@@ -10,6 +10,7 @@ import (
 	"github.com/informer-lab/informer-lab/api/watch"
 	"github.com/informer-lab/informer-lab/apiserver/internal/decode"
 	"github.com/informer-lab/informer-lab/apiserver/internal/patch"
+	"github.com/informer-lab/informer-lab/apiserver/internal/registry"
 	"github.com/informer-lab/informer-lab/internal/trace"
 )
 
@@ -49,11 +50,29 @@ func (s *endpoints) create(ctx context.Context, resource, namespace string, obj 
 	if err != nil {
 		return nil, err
 	}
-	rec, err := s.reg.Create(context.Background(), res, namespace, u, false)
+	rec, err := s.reg.Create(s.goOwner(context.Background(), res), res, namespace, u, false)
 	if err != nil {
 		return nil, err
 	}
 	return s.view(s.served(res, rec)), nil
+}
+
+// goOwner is ctx for a Go-API write: with Options.GoAPIManagedFields it records
+// goAPIManager as the writer, as an HTTP write records the manager managerOrUserAgent
+// derives, so that the Go API's writes own their fields as HTTP writes do.
+func (s *endpoints) goOwner(ctx context.Context, res *resource) context.Context {
+	if !s.opts.GoAPIManagedFields {
+		return ctx
+	}
+	return goAPIOwner(ctx, res)
+}
+
+// goAPIOwner is ctx carrying goAPIManager as the writer, at the version res serves (the Go
+// API takes and returns objects as res serves them).
+func goAPIOwner(ctx context.Context, res *resource) context.Context {
+	o := registry.Owner{Manager: goAPIManager}
+	o.APIVersion, o.View = requestVersion(res, nil, "")
+	return registry.WithOwner(ctx, o)
 }
 
 // goGet is Get.
@@ -90,7 +109,7 @@ func (s *endpoints) updateVia(resource, namespace string, obj api.Object, sub st
 	if err != nil {
 		return nil, err
 	}
-	rec, err := s.reg.Update(context.Background(), res, namespace, u, updateOptions{Subresource: sub})
+	rec, err := s.reg.Update(s.goOwner(context.Background(), res), res, namespace, u, updateOptions{Subresource: sub})
 	if err != nil {
 		return nil, err
 	}
@@ -111,7 +130,11 @@ func (s *endpoints) goPatch(ctx context.Context, resource, namespace, name strin
 	if patchType == api.ApplyPatchType {
 		wo.FieldManager = goAPIManager // an apply needs a manager; the Go API has no options
 	}
-	rec, _, _, err := s.patch(ctx, res, namespace, name, "", patchType, data, wo, nil)
+	octx := s.goOwner(ctx, res)
+	if patchType == api.ApplyPatchType && !s.opts.GoAPIManagedFields {
+		octx = goAPIOwner(ctx, res) // an apply always records its manager
+	}
+	rec, _, _, err := s.patch(octx, res, namespace, name, "", patchType, data, wo, nil)
 	if err != nil {
 		return nil, err
 	}

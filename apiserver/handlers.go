@@ -141,7 +141,7 @@ func (s *endpoints) serveCreate(w http.ResponseWriter, r *http.Request, info req
 	if !ok {
 		return
 	}
-	ctx, wr := rest.WithWarnings(rest.WithUser(withOwner(context.Background(), r, wo), s.requestUser(r)))
+	ctx, wr := rest.WithWarnings(rest.WithUser(withOwner(context.Background(), r, wo, info), s.requestUser(r)))
 	rec, err := s.reg.Create(ctx, info.res, info.namespace, obj, wo.DryRun)
 	if err != nil {
 		writeWarnings(w, wr.Warnings()) // sent with the error too, as warning.AddWarning does
@@ -162,7 +162,7 @@ func (s *endpoints) serveUpdate(w http.ResponseWriter, r *http.Request, info req
 		writeError(w, errNameMismatch(obj.GetName(), info.name))
 		return
 	}
-	ctx, wr := rest.WithWarnings(rest.WithUser(withOwner(context.Background(), r, wo), s.requestUser(r)))
+	ctx, wr := rest.WithWarnings(rest.WithUser(withOwner(context.Background(), r, wo, info), s.requestUser(r)))
 	rec, created, err := s.reg.UpdateOrCreate(ctx, info.res, info.namespace, obj, updateOptions{Subresource: info.subresource, DryRun: wo.DryRun})
 	if err != nil {
 		writeWarnings(w, wr.Warnings())
@@ -197,7 +197,7 @@ func (s *endpoints) servePatch(w http.ResponseWriter, r *http.Request, info requ
 	if pt == api.ApplyPatchType {
 		wo.FieldManager = managerOrUserAgent(wo.FieldManager, r.UserAgent())
 	}
-	ctx, wr := rest.WithWarnings(rest.WithUser(withOwner(context.Background(), r, wo), s.requestUser(r)))
+	ctx, wr := rest.WithWarnings(rest.WithUser(withOwner(context.Background(), r, wo, info), s.requestUser(r)))
 	rec, created, warnings, err := s.patch(ctx, info.res, info.namespace, info.name, info.subresource, pt, body, wo, info.conv)
 	if err != nil {
 		writeWarnings(w, wr.Warnings())
@@ -223,7 +223,7 @@ func (s *endpoints) patch(ctx context.Context, res *resource, ns, name, sub stri
 		return s.decodeObject(res, data, wo.FieldValidation)
 	}
 	if pt == api.ApplyPatchType {
-		return s.apply(ctx, res, ns, name, sub, body, wo, decodeAt)
+		return s.apply(ctx, res, ns, name, sub, body, wo, decodeAt, conv)
 	}
 	for attempt := 0; ; attempt++ {
 		cur, _ := s.store.Get(context.Background(), res.Coll, objectKey(ns, name), storage.GetOptions{})

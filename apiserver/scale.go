@@ -163,11 +163,11 @@ func (s *endpoints) serveScale(w http.ResponseWriter, r *http.Request, info requ
 			return
 		}
 	}
-	ctx := registry.WithOwner(context.Background(), registry.Owner{Manager: managerOrUserAgent(wo.FieldManager, r.UserAgent()), Subresource: "scale"})
 	replicasPath := []string{"spec", "replicas"}
 	if sc := crdScale(res); sc != nil {
 		replicasPath = scalePath(sc.SpecReplicasPath)
 	}
+	ctx := registry.WithOwner(context.Background(), registry.Owner{Manager: managerOrUserAgent(wo.FieldManager, r.UserAgent()), Subresource: "scale", ReplicasPath: replicasPath})
 	if pt == api.ApplyPatchType {
 		cfg, err := scaleApplied(res, body, info.name, replicasPath)
 		if err != nil {
@@ -177,7 +177,7 @@ func (s *endpoints) serveScale(w http.ResponseWriter, r *http.Request, info requ
 		wo.FieldManager = managerOrUserAgent(wo.FieldManager, r.UserAgent())
 		updated, _, _, err := s.apply(ctx, res, info.namespace, info.name, "scale", cfg, wo, func(data []byte) (*api.Unstructured, []string, error) {
 			return s.decodeObject(res, data, wo.FieldValidation)
-		})
+		}, nil)
 		if err != nil {
 			writeError(w, err)
 			return

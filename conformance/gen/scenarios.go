@@ -191,6 +191,7 @@ func Scenarios() []runner.Case {
 
 	cs = append(cs, ssaScenarios()...)
 	cs = append(cs, ssaFlowScenarios()...)
+	cs = append(cs, ssaVersionScenarios()...)
 	cs = append(cs, dryRunScenarios()...)
 	cs = append(cs, listWatchScenarios()...)
 	cs = append(cs, lifecycleScenarios()...)

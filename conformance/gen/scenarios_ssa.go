@@ -246,3 +246,87 @@ func listCRD() map[string]any {
 				"schema": map[string]any{"openAPIV3Schema": map[string]any{"type": "object", "properties": map[string]any{
 					"spec": spec, "status": map[string]any{"type": "object", "properties": map[string]any{"phase": str}}}}}}}}}
 }
+
+// ssaVersionScenarios: a kind served at several versions. The field manager runs on the
+// object at the request's version and records that apiVersion; the sets of managers at
+// another version are compared in their own version's terms (the HPA's v1
+// targetCPUUtilizationPercentage is v2's metrics), and a core/v1 write drops the
+// events.k8s.io/v1 managers, which its converter cannot reach.
+func ssaVersionScenarios() []runner.Case {
+	var cs []runner.Case
+	add := func(id string, steps ...runner.Step) {
+		for i := range steps {
+			steps[i] = keepMF(steps[i])
+		}
+		cs = append(cs, runner.Case{ID: "ssa/" + id, Category: "ssa", Steps: steps})
+	}
+	hpa := func(v string) string {
+		return "/apis/autoscaling/" + v + "/namespaces/" + ns + "/horizontalpodautoscalers/h"
+	}
+	hpaV2 := func(min, max, util int) map[string]any {
+		return obj(fmt.Sprintf(`{"apiVersion":"autoscaling/v2","kind":"HorizontalPodAutoscaler","metadata":{"name":"h"},"spec":{"scaleTargetRef":{"apiVersion":"apps/v1","kind":"Deployment","name":"d"},"minReplicas":%d,"maxReplicas":%d,"metrics":[{"type":"Resource","resource":{"name":"cpu","target":{"type":"Utilization","averageUtilization":%d}}}]}}`, min, max, util))
+	}
+	hpaV1 := func(max, util int) map[string]any {
+		return obj(fmt.Sprintf(`{"apiVersion":"autoscaling/v1","kind":"HorizontalPodAutoscaler","metadata":{"name":"h"},"spec":{"scaleTargetRef":{"apiVersion":"apps/v1","kind":"Deployment","name":"d"},"maxReplicas":%d,"targetCPUUtilizationPercentage":%d}}`, max, util))
+	}
+	add("version-hpa-v2-then-v1",
+		apply("alice-v2", hpa("v2"), "alice", false, hpaV2(1, 5, 50)),
+		apply("bob-v1-conflict", hpa("v1"), "bob", false, hpaV1(7, 60)),
+		apply("bob-v1-force", hpa("v1"), "bob", true, hpaV1(7, 60)),
+		patchStep("merge-v1", hpa("v1")+"?fieldManager=patcher", ctMerge, map[string]any{"spec": map[string]any{"targetCPUUtilizationPercentage": 70}}),
+		getStep("read-v1", hpa("v1")),
+		getStep("read-v2", hpa("v2")))
+	add("version-hpa-v1-then-v2",
+		apply("alice-v1", hpa("v1"), "alice", false, hpaV1(5, 50)),
+		apply("bob-v2-conflict", hpa("v2"), "bob", false, hpaV2(2, 5, 80)),
+		apply("bob-v2-force", hpa("v2"), "bob", true, hpaV2(2, 5, 80)),
+		apply("alice-v1-again", hpa("v1"), "alice", false, hpaV1(5, 50)),
+		getStep("read-v2", hpa("v2")),
+		getStep("read-v1", hpa("v1")))
+
+	evNew := "/apis/events.k8s.io/v1/namespaces/" + ns + "/events/e"
+	evCore := "/api/v1/namespaces/" + ns + "/events/e"
+	add("version-event",
+		apply("alice-events-v1", evNew, "alice", false, obj(`{"apiVersion":"events.k8s.io/v1","kind":"Event","metadata":{"name":"e"},"eventTime":"2026-01-01T00:00:00.000000Z","reportingController":"c/x","reportingInstance":"i","action":"Do","reason":"Why","type":"Normal","note":"hello","regarding":{"kind":"Pod","name":"p","namespace":"`+ns+`"}}`)),
+		apply("carol-events-v1", evNew, "carol", false, obj(`{"apiVersion":"events.k8s.io/v1","kind":"Event","metadata":{"name":"e","labels":{"l":"1"}}}`)),
+		getStep("read-core", evCore),
+		apply("bob-core-v1", evCore, "bob", false, obj(`{"apiVersion":"v1","kind":"Event","metadata":{"name":"e"},"message":"changed","involvedObject":{"kind":"Pod","name":"p","namespace":"`+ns+`"},"reason":"Why","type":"Normal"}`)),
+		getStep("read-events", evNew),
+		getStep("read-core-again", evCore))
+
+	group := "v" + runner.SuffixPlaceholder + ".example.com"
+	gizmos := func(v string) string { return "/apis/" + group + "/" + v + "/namespaces/" + ns + "/gizmos/g" }
+	gizmo := func(v string, spec map[string]any) map[string]any {
+		return map[string]any{"apiVersion": group + "/" + v, "kind": "Gizmo", "metadata": map[string]any{"name": "g"}, "spec": spec}
+	}
+	first := apply("alice-v1", gizmos("v1"), "alice", false, gizmo("v1", map[string]any{"size": 1, "color": "red"}))
+	first.RetryNotFound = true
+	cleanup := del("delete-crd", crdPath+"/gizmos."+group)
+	cleanup.IgnoreBody = true
+	add("version-crd-none",
+		post("create-crd", crdPath, twoVersionCRD()),
+		first,
+		apply("bob-v2-conflict", gizmos("v2"), "bob", false, gizmo("v2", map[string]any{"size": 2})),
+		apply("bob-v2-force", gizmos("v2"), "bob", true, gizmo("v2", map[string]any{"size": 2, "shape": "round"})),
+		patchStep("merge-v2", gizmos("v2")+"?fieldManager=patcher", ctMerge, map[string]any{"spec": map[string]any{"color": "blue"}}),
+		apply("alice-v1-drops-color", gizmos("v1"), "alice", false, gizmo("v1", map[string]any{"size": 1})),
+		getStep("read-v1", gizmos("v1")),
+		getStep("read-v2", gizmos("v2")),
+		cleanup)
+	return cs
+}
+
+// twoVersionCRD serves Gizmos at v1 (stored) and v2, with the same schema and conversion None.
+func twoVersionCRD() map[string]any {
+	str := map[string]any{"type": "string"}
+	schema := map[string]any{"openAPIV3Schema": map[string]any{"type": "object", "properties": map[string]any{
+		"spec": map[string]any{"type": "object", "properties": map[string]any{"size": map[string]any{"type": "integer"}, "color": str, "shape": str}}}}}
+	version := func(name string, storage bool) map[string]any {
+		return map[string]any{"name": name, "served": true, "storage": storage, "schema": schema}
+	}
+	return map[string]any{"apiVersion": "apiextensions.k8s.io/v1", "kind": "CustomResourceDefinition",
+		"metadata": map[string]any{"name": "gizmos.v" + runner.SuffixPlaceholder + ".example.com"},
+		"spec": map[string]any{"group": "v" + runner.SuffixPlaceholder + ".example.com", "scope": "Namespaced",
+			"names":    map[string]any{"plural": "gizmos", "kind": "Gizmo"},
+			"versions": []any{version("v1", true), version("v2", false)}}}
+}

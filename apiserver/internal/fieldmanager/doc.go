@@ -9,9 +9,15 @@
 //
 // The contract, for the handlers that call it:
 //
-//  1. One FieldManager per kind at the version objects are written in (New with the
-//     kind's type from package typed); WithResetFields gives a subresource's strategy reset
-//     fields, WithVersions a custom resource's other served versions.
+//  1. One FieldManager per kind and served version, run on the object at the version the
+//     request was sent at (New with that version's type from package typed), so that its
+//     entry records that apiVersion; WithResetFields gives a subresource's strategy reset
+//     fields, WithVersions the other versions whose entries count, WithConverter the
+//     conversion to them (the sets of a manager at another version are compared on the
+//     objects converted to it; without one, every version's fields are the same, as for a
+//     custom resource with conversion None). The scale subresource has a FieldManager of
+//     its own (autoscaling/v1 Scale) and a ScaleHandler between its entries and the
+//     parent's.
 //  2. Every non-apply write (create, update, every patch type, scale) calls Update, or
 //     UpdateNoErrors as the handlers do upstream; live is nil on create. A server-side
 //     apply calls Apply, live nil when the object does not exist. Both want the objects as

@@ -34,6 +34,23 @@ type FieldManager struct {
 	max   int
 	// versions are the apiVersions a manager's entry may be at and still count.
 	versions map[string]bool
+	convert  Converter
+}
+
+// Converter mirrors the fieldmanager's versionConverter: it returns obj, an object of the
+// field manager's kind at its version (nil for none), converted to apiVersion, with that
+// version's type. known is false when apiVersion cannot be reached
+// (IsMissingVersionError: the manager at it is dropped).
+type Converter func(obj map[string]any, apiVersion string) (converted map[string]any, model *typed.Atom, known bool, err error)
+
+// WithConverter mirrors the version converter NewDefaultFieldManager is given: the sets of
+// managers at another version are compared on the objects converted to it, so that a
+// write at one version takes from a manager at another the fields it changed in that
+// version's terms. Without one, every version's sets are taken as this version's (a
+// custom resource with conversion None). It returns f.
+func (f *FieldManager) WithConverter(c Converter) *FieldManager {
+	f.convert = c
+	return f
 }
 
 // New mirrors NewDefaultFieldManager: model is the kind's type (typed.ForBuiltin, or a
@@ -74,7 +91,7 @@ func (f *FieldManager) WithResetFields(subresource string, fields *fp.Set) *Fiel
 }
 
 func (f *FieldManager) updater(subresource string) *updater {
-	return &updater{typ: f.typ, ignore: f.reset[subresource]}
+	return &updater{typ: f.typ, ignore: f.reset[subresource], convert: f.convert}
 }
 
 // emptyObject mirrors objectCreater.New: the object a create starts from, as the typed

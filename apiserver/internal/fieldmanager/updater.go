@@ -11,8 +11,9 @@ import (
 // every manager's set is taken at that version (objects of a kind served at one version
 // need no conversion between managers).
 type updater struct {
-	typ    *typed.Atom
-	ignore *fp.Set // the strategy's reset fields, nil when none
+	typ     *typed.Atom
+	ignore  *fp.Set   // the strategy's reset fields, nil when none
+	convert Converter // nil: every manager's set is taken at this version
 }
 
 // conflictError mirrors merge.Conflicts: the fields each manager would lose.
@@ -31,15 +32,42 @@ func (u *updater) update(oldObj, newObj any, version string, managers map[string
 		return nil, fmt.Errorf("failed to compare objects: %v", err)
 	}
 	cmp = cmp.ExcludeFields(u.ignore)
-	changed := cmp.Modified.Union(cmp.Added)
+	// A manager at another version is compared in its own version's terms, on both objects
+	// converted to it (once per version); one the converter cannot reach is dropped.
+	var versions map[string]*typed.Comparison // the comparison at each other version
 	conflicts := map[string]*fp.Set{}
-	removed := !cmp.Removed.Empty()
+	var removed map[string]*fp.Set // allocated on first use: most writes remove nothing
 	for m, vs := range managers {
 		if m == workflow {
 			continue
 		}
-		if c := vs.set.Intersection(changed); !c.Empty() {
+		vc, ok := cmp, vs.apiVersion == version || u.convert == nil // without a converter every set is this version's
+		if !ok {
+			vc, ok = versions[vs.apiVersion]
+		}
+		if !ok {
+			var known bool
+			vc, known, err = u.compareAt(oldObj, newObj, vs.apiVersion)
+			if err != nil {
+				return nil, err
+			}
+			if !known {
+				delete(managers, m)
+				continue
+			}
+			if versions == nil {
+				versions = map[string]*typed.Comparison{}
+			}
+			versions[vs.apiVersion] = vc
+		}
+		if c := vs.set.Intersection(vc.Modified.Union(vc.Added)); !c.Empty() {
 			conflicts[m] = c
+		}
+		if !vc.Removed.Empty() {
+			if removed == nil {
+				removed = map[string]*fp.Set{}
+			}
+			removed[m] = vc.Removed
 		}
 	}
 	if !force && len(conflicts) > 0 {
@@ -49,13 +77,9 @@ func (u *updater) update(oldObj, newObj any, version string, managers map[string
 		vs := managers[m]
 		managers[m] = &versionedSet{set: vs.set.Difference(c), apiVersion: vs.apiVersion, applied: vs.applied}
 	}
-	if removed {
-		for m, vs := range managers {
-			if m == workflow {
-				continue
-			}
-			managers[m] = &versionedSet{set: vs.set.Difference(cmp.Removed), apiVersion: vs.apiVersion, applied: vs.applied}
-		}
+	for m, r := range removed {
+		vs := managers[m]
+		managers[m] = &versionedSet{set: vs.set.Difference(r), apiVersion: vs.apiVersion, applied: vs.applied}
 	}
 	for m, vs := range managers {
 		if vs.set.Empty() {
@@ -63,6 +87,29 @@ func (u *updater) update(oldObj, newObj any, version string, managers map[string
 		}
 	}
 	return cmp, nil
+}
+
+// compareAt compares oldObj and newObj converted to apiVersion, as Updater.update does for a
+// manager at another version; known is false when the converter cannot reach it
+// (IsMissingVersionError).
+func (u *updater) compareAt(oldObj, newObj any, apiVersion string) (*typed.Comparison, bool, error) {
+	asMap := func(v any) map[string]any { m, _ := v.(map[string]any); return m }
+	oldAt, typ, known, err := u.convert(asMap(oldObj), apiVersion)
+	if err != nil || !known {
+		if err != nil {
+			err = fmt.Errorf("failed to convert old object: %v", err)
+		}
+		return nil, known, err
+	}
+	newAt, _, _, err := u.convert(asMap(newObj), apiVersion)
+	if err != nil {
+		return nil, false, fmt.Errorf("failed to convert new object: %v", err)
+	}
+	cmp, err := typed.Compare(oldAt, newAt, typ)
+	if err != nil {
+		return nil, false, fmt.Errorf("failed to compare objects: %v", err)
+	}
+	return cmp.ExcludeFields(u.ignore), true, nil
 }
 
 func (u *updater) filter(s *fp.Set) *fp.Set {

@@ -17,9 +17,10 @@ type FieldManager interface {
 	Apply(live, applied *api.Unstructured, manager, subresource string, force bool, now api.Time) (*api.Unstructured, error)
 }
 
-// FieldManagerBuilder builds the field manager of a resource: of a built-in kind from its
-// OpenAPI, of a custom resource from the structural schema of serving (nil for a built-in).
-type FieldManagerBuilder func(res *Resource, serving *apiextensions.Serving) (FieldManager, error)
+// FieldManagerBuilder builds the field manager of a resource at apiVersion ("": the form the
+// store holds): of a built-in kind from its OpenAPI, of a custom resource from the
+// structural schema of serving (nil for a built-in).
+type FieldManagerBuilder func(res *Resource, serving *apiextensions.Serving, apiVersion string) (FieldManager, error)
 
 // Owner is who writes, as the request's options and User-Agent say (managerOrUserAgent in the
 // handlers); Applied says that an apply has already computed managedFields, so the store
@@ -30,6 +31,15 @@ type Owner struct {
 	// Subresource is what managedFields record when the write goes through the main resource
 	// on behalf of a subresource (scale).
 	Subresource string
+	// APIVersion and View are the request's version when it is not the stored form's, and
+	// the conversion of a stored object to it: the handlers run the field manager on the
+	// object at the version the request was sent at, so that its entry records that
+	// apiVersion and its fields are that version's.
+	APIVersion string
+	View       func(stored map[string]any) map[string]any
+	// ReplicasPath is where the parent of a scale write keeps its replicas (nil:
+	// spec.replicas).
+	ReplicasPath []string
 }
 
 type ownerKey struct{}
@@ -53,12 +63,23 @@ func OwnerFrom(ctx context.Context) (Owner, bool) {
 type fieldManagerCache struct {
 	mu      sync.Mutex
 	serving *apiextensions.Serving
-	fm      FieldManager
-	err     error
+	at      map[string]builtFieldManager // by apiVersion, "" the stored form's
 }
 
-// FieldManagerOf returns res's field manager (nil, nil when the store has no builder).
+type builtFieldManager struct {
+	fm  FieldManager
+	err error
+}
+
+// FieldManagerOf returns res's field manager for its stored form (nil, nil when the store
+// has no builder).
 func (s *Store) FieldManagerOf(res *Resource) (FieldManager, error) {
+	return s.FieldManagerAt(res, "")
+}
+
+// FieldManagerAt returns res's field manager at apiVersion ("": the stored form's), as the
+// handlers have one per served version.
+func (s *Store) FieldManagerAt(res *Resource, apiVersion string) (FieldManager, error) {
 	if s.FieldManagers == nil {
 		return nil, nil
 	}
@@ -66,11 +87,15 @@ func (s *Store) FieldManagerOf(res *Resource) (FieldManager, error) {
 	serving := res.CRD.Load()
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if c.fm == nil && c.err == nil || c.serving != serving {
-		c.serving = serving
-		c.fm, c.err = s.FieldManagers(res, serving)
+	if c.serving != serving || c.at == nil {
+		c.serving, c.at = serving, map[string]builtFieldManager{}
 	}
-	return c.fm, c.err
+	b, ok := c.at[apiVersion]
+	if !ok {
+		b.fm, b.err = s.FieldManagers(res, serving, apiVersion)
+		c.at[apiVersion] = b
+	}
+	return b.fm, b.err
 }
 
 // recordUpdate records a non-apply write of obj over live (nil on create) as its manager's,
@@ -82,14 +107,24 @@ func (s *Store) recordUpdate(ctx context.Context, res *Resource, live, obj *api.
 	if !ok || o.Applied {
 		return nil
 	}
-	fm, err := s.FieldManagerOf(res)
+	fm, err := s.FieldManagerAt(res, o.APIVersion)
 	if fm == nil || err != nil {
 		return err
 	}
 	if o.Subresource != "" {
 		sub = o.Subresource
 	}
-	out, err := fm.Update(live, obj, o.Manager, sub, s.Now())
+	target := obj
+	if o.View != nil { // at the request's version: its managedFields go back on obj
+		target = &api.Unstructured{Object: o.View(obj.DeepCopy().Object)}
+		if live != nil {
+			live = &api.Unstructured{Object: o.View(live.DeepCopy().Object)}
+		}
+	}
+	if sub == "scale" {
+		return s.recordScale(live, obj, o)
+	}
+	out, err := fm.Update(live, target, o.Manager, sub, s.Now())
 	if err != nil {
 		// UpdateNoErrors: a write never fails for its bookkeeping; what cannot be recorded
 		// is dropped rather than stored half right.
@@ -98,9 +133,10 @@ func (s *Store) recordUpdate(ctx context.Context, res *Resource, live, obj *api.
 		}
 		return nil
 	}
-	obj.Object = out.Object
-	if sub == "scale" {
-		UntimeScaleEntry(obj, o.Manager)
+	if o.View != nil {
+		copyManagedFields(obj, out)
+	} else {
+		obj.Object = out.Object
 	}
 	return nil
 }
@@ -120,47 +156,6 @@ func (s *Store) recordPrepared(ctx context.Context, res *Resource, body, next, o
 		return nil
 	}
 	return s.recordUpdate(ctx, res, old, next, sub)
-}
-
-// UntimeScaleEntry mirrors what ScaleHandler.ToParent does to the entry of a manager that
-// wrote through the scale subresource: it takes the parent's time for that manager, which
-// has none, so the entry has no time and sorts first (encodeManagedFields sorts by
-// operation, then time).
-func UntimeScaleEntry(obj *api.Unstructured, manager string) {
-	md, _ := obj.Object["metadata"].(map[string]any)
-	entries, _ := md["managedFields"].([]any)
-	if entries == nil {
-		return
-	}
-	var untimed, rest []any
-	for _, e := range entries {
-		m, _ := e.(map[string]any)
-		if m != nil && m["manager"] == manager && m["subresource"] == "scale" {
-			delete(m, "time")
-		}
-		if _, timed := m["time"]; m != nil && !timed {
-			untimed = append(untimed, e)
-		} else {
-			rest = append(rest, e)
-		}
-	}
-	// Within one operation, untimed entries come first; operations keep their order.
-	out := make([]any, 0, len(entries))
-	for _, op := range []string{"Apply", "Update"} {
-		for _, group := range [][]any{untimed, rest} {
-			for _, e := range group {
-				if m, _ := e.(map[string]any); m != nil && m["operation"] == op {
-					out = append(out, e)
-				}
-			}
-		}
-	}
-	for _, e := range entries {
-		if m, _ := e.(map[string]any); m == nil || (m["operation"] != "Apply" && m["operation"] != "Update") {
-			out = append(out, e)
-		}
-	}
-	md["managedFields"] = out
 }
 
 // recordCreate records a create as the create handler does: on the body as decoding
