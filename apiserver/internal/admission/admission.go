@@ -143,6 +143,8 @@ var implemented = map[string]Interface{
 	"DefaultIngressClass":           DefaultIngressClass{},
 	"PodSecurity":                   PodSecurity{},
 	"CertificateSubjectRestriction": CertificateSubjectRestriction{},
+	"MutatingAdmissionWebhook":      MutatingAdmissionWebhook{},
+	"ValidatingAdmissionWebhook":    ValidatingAdmissionWebhook{},
 }
 
 // Config is what the server's options say of the plugins.
@@ -151,6 +153,8 @@ type Config struct {
 	// without a controller-manager: a pod whose `default` account was never created is
 	// refused. Otherwise the plugin assumes that account (ServiceAccount.AssumeDefault).
 	StrictServiceAccounts bool
+	// WebhookFaults is the server's webhook-timeout fault, shared by both webhook plugins.
+	WebhookFaults *WebhookFaults
 }
 
 // NewChain returns the default chain: the plugins of DefaultOnPlugins this simulator
@@ -161,6 +165,12 @@ func NewChain(cfg Config) Chain {
 		if p, ok := implemented[name]; ok {
 			if name == "ServiceAccount" {
 				p = ServiceAccount{AssumeDefault: !cfg.StrictServiceAccounts}
+			}
+			if name == "MutatingAdmissionWebhook" {
+				p = MutatingAdmissionWebhook{Faults: cfg.WebhookFaults}
+			}
+			if name == "ValidatingAdmissionWebhook" {
+				p = ValidatingAdmissionWebhook{Faults: cfg.WebhookFaults}
 			}
 			c = append(c, p)
 		}

@@ -25,5 +25,5 @@ func TestCh01_Admission_ChainKeepsTheRealOrder(t *testing.T) {
 	}
 	assert.Equal(t, []string{"NamespaceLifecycle", "LimitRanger", "ServiceAccount", "TaintNodesByCondition", "PodSecurity", "Priority",
 		"DefaultTolerationSeconds", "DefaultStorageClass", "StorageObjectInUseProtection", "RuntimeClass",
-		"CertificateSubjectRestriction", "DefaultIngressClass", "ResourceQuota"}, c.Names())
+		"CertificateSubjectRestriction", "DefaultIngressClass", "MutatingAdmissionWebhook", "ValidatingAdmissionWebhook", "ResourceQuota"}, c.Names())
 }

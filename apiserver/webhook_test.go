@@ -1,0 +1,275 @@
+package apiserver
+
+import (
+	"crypto/ecdsa"
+	"crypto/elliptic"
+	"crypto/rand"
+	"crypto/x509"
+	"crypto/x509/pkix"
+	"encoding/base64"
+	"encoding/json"
+	"encoding/pem"
+	"io"
+	"math/big"
+	"net/http"
+	"net/http/httptest"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// hookServer is a webhook served on loopback with its own certificate, as a test process
+// serves one (controller-runtime's webhook server, envtest's WebhookInstallOptions).
+type hookServer struct {
+	*httptest.Server
+	mu       sync.Mutex
+	calls    map[string]int              // by path
+	requests map[string][]map[string]any // the AdmissionReview requests, by path
+}
+
+// reply answers one AdmissionReview request; nil answers garbage.
+type reply func(req map[string]any) map[string]any
+
+func newHookServer(t *testing.T, routes map[string]reply) *hookServer {
+	t.Helper()
+	h := &hookServer{calls: map[string]int{}, requests: map[string][]map[string]any{}}
+	h.Server = httptest.NewTLSServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		var review struct {
+			Request map[string]any `json:"request"`
+		}
+		body, _ := io.ReadAll(r.Body)
+		_ = json.Unmarshal(body, &review)
+		h.mu.Lock()
+		h.calls[r.URL.Path]++
+		h.requests[r.URL.Path] = append(h.requests[r.URL.Path], review.Request)
+		h.mu.Unlock()
+		if r.URL.Path == "/hang" {
+			<-r.Context().Done() // a webhook that never answers, until the caller gives up
+			return
+		}
+		fn := routes[r.URL.Path]
+		if fn == nil {
+			http.NotFound(w, r)
+			return
+		}
+		resp := fn(review.Request)
+		if resp == nil {
+			_, _ = w.Write([]byte("this is not json"))
+			return
+		}
+		resp["uid"] = review.Request["uid"]
+		w.Header().Set("Content-Type", "application/json")
+		_ = json.NewEncoder(w).Encode(map[string]any{"apiVersion": "admission.k8s.io/v1", "kind": "AdmissionReview", "response": resp})
+	}))
+	t.Cleanup(h.Close)
+	return h
+}
+
+// otherCA is a fresh self-signed certificate, in PEM.
+func otherCA(t *testing.T) []byte {
+	t.Helper()
+	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+	require.NoError(t, err)
+	tmpl := &x509.Certificate{SerialNumber: big.NewInt(1), Subject: pkix.Name{CommonName: "other-ca"},
+		NotBefore: time.Now().Add(-time.Hour), NotAfter: time.Now().Add(time.Hour), IsCA: true,
+		BasicConstraintsValid: true, KeyUsage: x509.KeyUsageCertSign}
+	der, err := x509.CreateCertificate(rand.Reader, tmpl, tmpl, &key.PublicKey, key)
+	require.NoError(t, err)
+	return pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: der})
+}
+
+func (h *hookServer) count(path string) int {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return h.calls[path]
+}
+
+func (h *hookServer) caBundle() string {
+	return base64.StdEncoding.EncodeToString(pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: h.Certificate().Raw}))
+}
+
+// webhookFor is one webhook of a configuration, posting to path on h, for configmaps.
+func (h *hookServer) webhookFor(name, path string, extra map[string]any) map[string]any {
+	w := map[string]any{
+		"name": name, "admissionReviewVersions": []any{"v1"}, "sideEffects": "None",
+		"clientConfig": map[string]any{"url": h.URL + path, "caBundle": h.caBundle()},
+		"rules":        []any{map[string]any{"operations": []any{"CREATE", "UPDATE"}, "apiGroups": []any{""}, "apiVersions": []any{"v1"}, "resources": []any{"configmaps"}}},
+	}
+	for k, v := range extra {
+		w[k] = v
+	}
+	return w
+}
+
+func registerWebhooks(t *testing.T, c *client, kind, name string, hooks ...map[string]any) {
+	t.Helper()
+	list := make([]any, len(hooks))
+	for i, h := range hooks {
+		list[i] = h
+	}
+	resource := "validatingwebhookconfigurations"
+	if kind == "MutatingWebhookConfiguration" {
+		resource = "mutatingwebhookconfigurations"
+	}
+	r := c.do("POST", "/apis/admissionregistration.k8s.io/v1/"+resource, map[string]any{
+		"apiVersion": "admissionregistration.k8s.io/v1", "kind": kind, "metadata": map[string]any{"name": name}, "webhooks": list})
+	require.Equal(t, http.StatusCreated, r.code, string(r.body))
+}
+
+func configMap(name string, labels map[string]any) map[string]any {
+	meta := map[string]any{"name": name}
+	if labels != nil {
+		meta["labels"] = labels
+	}
+	return map[string]any{"apiVersion": "v1", "kind": "ConfigMap", "metadata": meta, "data": map[string]any{"k": "v"}}
+}
+
+func allow(map[string]any) map[string]any { return map[string]any{"allowed": true} }
+
+// TestCh01_Webhook_ValidatingRefusals: what a validating webhook's answer, or its failure,
+// makes of a create, with the real server's codes and messages; nothing is stored when the
+// request is refused.
+func TestCh01_Webhook_ValidatingRefusals(t *testing.T) {
+	routes := map[string]reply{
+		"/deny": func(map[string]any) map[string]any {
+			return map[string]any{"allowed": false, "status": map[string]any{"code": 403, "message": "no configmaps today"}}
+		},
+		"/deny-bare": func(map[string]any) map[string]any { return map[string]any{"allowed": false} },
+		"/warn": func(map[string]any) map[string]any {
+			return map[string]any{"allowed": true, "warnings": []any{"configmaps are going away"}}
+		},
+		"/garbage": func(map[string]any) map[string]any { return nil },
+		"/patch": func(map[string]any) map[string]any {
+			return map[string]any{"allowed": true, "patchType": "JSONPatch", "patch": base64.StdEncoding.EncodeToString([]byte(`[]`))}
+		},
+	}
+	hs := newHookServer(t, routes)
+	wrongCA := base64.StdEncoding.EncodeToString(otherCA(t)) // a CA that did not sign hs's certificate
+
+	cases := []struct {
+		name    string
+		hook    map[string]any
+		code    int
+		message string
+		warning string
+	}{
+		{name: "refused", hook: hs.webhookFor("deny.example.com", "/deny", nil), code: 403,
+			message: `admission webhook "deny.example.com" denied the request: no configmaps today`},
+		{name: "refused without explanation", hook: hs.webhookFor("bare.example.com", "/deny-bare", nil), code: 400,
+			message: `admission webhook "bare.example.com" denied the request without explanation`},
+		{name: "warning", hook: hs.webhookFor("warn.example.com", "/warn", nil), code: 201, warning: `299 - "configmaps are going away"`},
+		{name: "garbage", hook: hs.webhookFor("garbage.example.com", "/garbage", nil), code: 500,
+			message: `Internal error occurred: failed calling webhook "garbage.example.com": failed to call webhook: invalid character 'h' in literal true (expecting 'r')`},
+		{name: "garbage ignored", hook: hs.webhookFor("garbage.example.com", "/garbage", map[string]any{"failurePolicy": "Ignore"}), code: 201},
+		{name: "validating patch", hook: hs.webhookFor("patch.example.com", "/patch", nil), code: 500,
+			message: `Internal error occurred: failed calling webhook "patch.example.com": received invalid webhook response: validating webhook may not return response.patch`},
+		{name: "untrusted certificate", hook: hs.webhookFor("tls.example.com", "/deny", map[string]any{
+			"clientConfig": map[string]any{"url": hs.URL + "/deny", "caBundle": wrongCA}}), code: 500,
+			message: `Internal error occurred: failed calling webhook "tls.example.com": failed to call webhook: Post "` + hs.URL + `/deny?timeout=10s": tls: failed to verify certificate: x509: certificate signed by unknown authority`},
+		{name: "hangs past its timeout", hook: hs.webhookFor("hang.example.com", "/hang", map[string]any{"timeoutSeconds": 1}), code: 500,
+			message: `Internal error occurred: failed calling webhook "hang.example.com": failed to call webhook: Post "` + hs.URL + `/hang?timeout=1s": context deadline exceeded`},
+		{name: "hang ignored", hook: hs.webhookFor("hang.example.com", "/hang", map[string]any{"timeoutSeconds": 1, "failurePolicy": "Ignore"}), code: 201},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			_, c := newServer(t, Options{})
+			registerWebhooks(t, c, "ValidatingWebhookConfiguration", "v", tc.hook)
+			r := c.do("POST", "/api/v1/namespaces/default/configmaps", configMap("cm", nil))
+			require.Equal(t, tc.code, r.code, string(r.body))
+			if tc.message != "" {
+				assert.Equal(t, tc.message, r.status(t).Message)
+			}
+			if tc.warning != "" {
+				assert.Equal(t, tc.warning, r.header.Get("Warning"))
+			}
+			stored := c.get("/api/v1/namespaces/default/configmaps/cm").code
+			if tc.code == 201 {
+				assert.Equal(t, http.StatusOK, stored)
+			} else {
+				assert.Equal(t, http.StatusNotFound, stored, "nothing is stored when a webhook refuses")
+			}
+		})
+	}
+}
+
+// TestCh01_Webhook_Matching: rules, scope, namespaceSelector, objectSelector and
+// matchConditions decide which requests a webhook sees.
+func TestCh01_Webhook_Matching(t *testing.T) {
+	deny := func(map[string]any) map[string]any {
+		return map[string]any{"allowed": false, "status": map[string]any{"message": "seen"}}
+	}
+	hs := newHookServer(t, map[string]reply{"/deny": deny})
+	rule := func(ops, resources []any, scope string) map[string]any {
+		r := map[string]any{"operations": ops, "apiGroups": []any{"*"}, "apiVersions": []any{"*"}, "resources": resources}
+		if scope != "" {
+			r["scope"] = scope
+		}
+		return map[string]any{"rules": []any{r}}
+	}
+	with := func(extra ...map[string]any) map[string]any {
+		out := map[string]any{}
+		for _, e := range extra {
+			for k, v := range e {
+				out[k] = v
+			}
+		}
+		return out
+	}
+	cases := []struct {
+		name   string
+		extra  map[string]any
+		labels map[string]any
+		called bool
+		code   int
+		msg    string
+	}{
+		{name: "every resource", extra: rule([]any{"*"}, []any{"*"}, ""), called: true},
+		{name: "update only", extra: rule([]any{"UPDATE"}, []any{"*"}, "")},
+		{name: "other resource", extra: rule([]any{"*"}, []any{"secrets"}, "")},
+		{name: "subresources only", extra: rule([]any{"*"}, []any{"*/status"}, "")},
+		{name: "all and subresources", extra: rule([]any{"*"}, []any{"*/*"}, ""), called: true},
+		{name: "cluster scope", extra: rule([]any{"*"}, []any{"*"}, "Cluster")},
+		{name: "namespaced scope", extra: rule([]any{"*"}, []any{"*"}, "Namespaced"), called: true},
+		{name: "namespace selector misses", extra: with(rule([]any{"*"}, []any{"*"}, ""),
+			map[string]any{"namespaceSelector": map[string]any{"matchLabels": map[string]any{"team": "a"}}})},
+		{name: "namespace selector hits", extra: with(rule([]any{"*"}, []any{"*"}, ""),
+			map[string]any{"namespaceSelector": map[string]any{"matchExpressions": []any{map[string]any{"key": "kubernetes.io/metadata.name", "operator": "In", "values": []any{"default"}}}}}), called: true},
+		{name: "object selector misses", extra: with(rule([]any{"*"}, []any{"*"}, ""),
+			map[string]any{"objectSelector": map[string]any{"matchLabels": map[string]any{"app": "web"}}})},
+		{name: "object selector hits", labels: map[string]any{"app": "web"}, extra: with(rule([]any{"*"}, []any{"*"}, ""),
+			map[string]any{"objectSelector": map[string]any{"matchLabels": map[string]any{"app": "web"}}}), called: true},
+		{name: "match condition false", extra: with(rule([]any{"*"}, []any{"*"}, ""),
+			map[string]any{"matchConditions": []any{map[string]any{"name": "only-web", "expression": `object.metadata.name == "web"`}}})},
+		{name: "match condition true", extra: with(rule([]any{"*"}, []any{"*"}, ""),
+			map[string]any{"matchConditions": []any{map[string]any{"name": "cm", "expression": `request.operation == "CREATE" && object.metadata.name == "cm"`}}}), called: true},
+		{name: "match condition error fails closed", extra: with(rule([]any{"*"}, []any{"*"}, ""),
+			map[string]any{"matchConditions": []any{map[string]any{"name": "labels", "expression": `object.metadata.labels.app == "x"`}}}),
+			code: 403, msg: `configmaps "cm" is forbidden: expression 'object.metadata.labels.app == "x"' resulted in error: no such key: labels`},
+		{name: "match condition error ignored", extra: with(rule([]any{"*"}, []any{"*"}, ""),
+			map[string]any{"failurePolicy": "Ignore", "matchConditions": []any{map[string]any{"name": "labels", "expression": `object.metadata.labels.app == "x"`}}})},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			_, c := newServer(t, Options{})
+			before := hs.count("/deny")
+			registerWebhooks(t, c, "ValidatingWebhookConfiguration", "v", hs.webhookFor("match.example.com", "/deny", tc.extra))
+			r := c.do("POST", "/api/v1/namespaces/default/configmaps", configMap("cm", tc.labels))
+			switch {
+			case tc.code != 0:
+				require.Equal(t, tc.code, r.code, string(r.body))
+				assert.Equal(t, tc.msg, r.status(t).Message)
+				assert.Equal(t, before, hs.count("/deny"))
+			case tc.called:
+				require.Equal(t, http.StatusBadRequest, r.code, string(r.body))
+				assert.Equal(t, `admission webhook "match.example.com" denied the request: seen`, r.status(t).Message)
+				assert.Equal(t, before+1, hs.count("/deny"))
+			default:
+				require.Equal(t, http.StatusCreated, r.code, string(r.body))
+				assert.Equal(t, before, hs.count("/deny"))
+			}
+		})
+	}
+}
