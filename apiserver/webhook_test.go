@@ -13,6 +13,7 @@ import (
 	"math/big"
 	"net/http"
 	"net/http/httptest"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -272,4 +273,187 @@ func TestCh01_Webhook_Matching(t *testing.T) {
 			}
 		})
 	}
+}
+
+// jsonPatch answers with a JSONPatch.
+func jsonPatch(ops string) map[string]any {
+	return map[string]any{"allowed": true, "patchType": "JSONPatch", "patch": base64.StdEncoding.EncodeToString([]byte(ops))}
+}
+
+// TestCh01_Webhook_Mutating: patches are applied in the webhooks' order after the built-in
+// plugins; validating webhooks see the result; IfNeeded webhooks run once more when a later
+// webhook changed the object, and a webhook that always mutates is bounded to two calls.
+func TestCh01_Webhook_Mutating(t *testing.T) {
+	var mu sync.Mutex
+	var seenByValidator map[string]any
+	hs := newHookServer(t, map[string]reply{
+		"/label": func(req map[string]any) map[string]any {
+			return jsonPatch(`[{"op":"add","path":"/metadata/labels","value":{"patched":"yes"}}]`)
+		},
+		"/annotate": func(req map[string]any) map[string]any {
+			return jsonPatch(`[{"op":"add","path":"/metadata/annotations","value":{"b":"1"}}]`)
+		},
+		"/noop": func(map[string]any) map[string]any { return jsonPatch(`[]`) },
+		"/loop": func(req map[string]any) map[string]any {
+			// Always changes the object: a new annotation value each call.
+			obj := req["object"].(map[string]any)
+			n := len(obj["metadata"].(map[string]any)["annotations"].(map[string]any))
+			return jsonPatch(`[{"op":"add","path":"/metadata/annotations/n` + string(rune('0'+n)) + `","value":"x"}]`)
+		},
+		"/see": func(req map[string]any) map[string]any {
+			mu.Lock()
+			seenByValidator = req
+			mu.Unlock()
+			return map[string]any{"allowed": true}
+		},
+		"/pod": func(req map[string]any) map[string]any {
+			spec := req["object"].(map[string]any)["spec"].(map[string]any)
+			if spec["serviceAccountName"] != "default" {
+				return map[string]any{"allowed": false, "status": map[string]any{"message": "built-in plugins did not run first"}}
+			}
+			return jsonPatch(`[{"op":"add","path":"/metadata/labels","value":{"seen":"sa"}}]`)
+		},
+	})
+	ifNeeded := map[string]any{"reinvocationPolicy": "IfNeeded"}
+	// Each server in its own subtest: its leak check runs when it has closed.
+	t.Run("order and reinvocation", func(t *testing.T) {
+		_, c := newServer(t, Options{})
+		registerWebhooks(t, c, "MutatingWebhookConfiguration", "a-first",
+			hs.webhookFor("noop.example.com", "/noop", ifNeeded),
+			hs.webhookFor("label.example.com", "/label", nil))
+		registerWebhooks(t, c, "MutatingWebhookConfiguration", "b-second", hs.webhookFor("annotate.example.com", "/annotate", nil))
+		registerWebhooks(t, c, "ValidatingWebhookConfiguration", "see", hs.webhookFor("see.example.com", "/see", nil))
+
+		r := c.do("POST", "/api/v1/namespaces/default/configmaps", configMap("cm", nil))
+		require.Equal(t, http.StatusCreated, r.code, string(r.body))
+		var got map[string]any
+		r.decode(t, &got)
+		meta := got["metadata"].(map[string]any)
+		assert.Equal(t, map[string]any{"patched": "yes"}, meta["labels"])
+		assert.Equal(t, map[string]any{"b": "1"}, meta["annotations"])
+		assert.Equal(t, 2, hs.count("/noop"), "an IfNeeded webhook runs again after a later webhook changed the object")
+		assert.Equal(t, 1, hs.count("/label"))
+		mu.Lock()
+		seen := seenByValidator["object"].(map[string]any)["metadata"].(map[string]any)
+		mu.Unlock()
+		assert.Equal(t, map[string]any{"patched": "yes"}, seen["labels"], "validating webhooks see the mutated object")
+
+	})
+	t.Run("looping webhooks", func(t *testing.T) {
+		// A webhook that always mutates: called twice, no more.
+		_, c := newServer(t, Options{})
+		registerWebhooks(t, c, "MutatingWebhookConfiguration", "loop", hs.webhookFor("loop.example.com", "/loop", ifNeeded))
+		registerWebhooks(t, c, "MutatingWebhookConfiguration", "loop2", hs.webhookFor("loop2.example.com", "/loop", ifNeeded))
+		cm := configMap("cm", nil)
+		cm["metadata"].(map[string]any)["annotations"] = map[string]any{}
+		r := c.do("POST", "/api/v1/namespaces/default/configmaps", cm)
+		require.Equal(t, http.StatusCreated, r.code, string(r.body))
+		assert.Equal(t, 4, hs.count("/loop"), "each of two looping webhooks runs once, then once more")
+
+	})
+	t.Run("after the built-in plugins", func(t *testing.T) {
+		// Pods: the webhook runs after ServiceAccount and the other built-in mutating plugins.
+		_, c := newServer(t, Options{})
+		podHook := hs.webhookFor("pod.example.com", "/pod", map[string]any{"rules": []any{map[string]any{
+			"operations": []any{"CREATE"}, "apiGroups": []any{""}, "apiVersions": []any{"v1"}, "resources": []any{"pods"}}}})
+		registerWebhooks(t, c, "MutatingWebhookConfiguration", "pods", podHook)
+		r := c.do("POST", "/api/v1/namespaces/default/pods", podBody("p", map[string]any{"name": "c", "image": "x"}))
+		require.Equal(t, http.StatusCreated, r.code, string(r.body))
+		var got map[string]any
+		r.decode(t, &got)
+		assert.Equal(t, map[string]any{"seen": "sa"}, got["metadata"].(map[string]any)["labels"])
+	})
+}
+
+// TestCh01_Webhook_DryRunAndUpdates: a webhook with side effects refuses a dry run with the
+// real 400 before it is called; updates are sent with the old object; a refused update
+// leaves the stored object as it was.
+func TestCh01_Webhook_DryRunAndUpdates(t *testing.T) {
+	hs := newHookServer(t, map[string]reply{
+		"/deny-update": func(req map[string]any) map[string]any {
+			if req["operation"] == "UPDATE" && req["oldObject"] != nil {
+				return map[string]any{"allowed": false, "status": map[string]any{"message": "frozen", "reason": "Forbidden", "code": 403}}
+			}
+			return map[string]any{"allowed": true}
+		},
+	})
+	cases := []struct {
+		name        string
+		sideEffects string
+		code        int
+	}{
+		// v1 refuses these in a configuration, as the reference does; the dry-run refusal of
+		// a webhook with side effects is tested in the admission package.
+		{name: "Unknown", sideEffects: "Unknown", code: 422},
+		{name: "Some", sideEffects: "Some", code: 422},
+		{name: "None", sideEffects: "None", code: 201},
+		{name: "NoneOnDryRun", sideEffects: "NoneOnDryRun", code: 201},
+	}
+	for _, tc := range cases {
+		for _, kind := range []string{"MutatingWebhookConfiguration", "ValidatingWebhookConfiguration"} {
+			t.Run(tc.name+"/"+kind, func(t *testing.T) {
+				_, c := newServer(t, Options{})
+				before := hs.count("/deny-update")
+				hook := hs.webhookFor("dry.example.com", "/deny-update", map[string]any{"sideEffects": tc.sideEffects})
+				resource := strings.ToLower(kind) + "s"
+				r := c.do("POST", "/apis/admissionregistration.k8s.io/v1/"+resource, map[string]any{
+					"apiVersion": "admissionregistration.k8s.io/v1", "kind": kind, "metadata": map[string]any{"name": "dry"}, "webhooks": []any{hook}})
+				if tc.code == 422 {
+					require.Equal(t, tc.code, r.code, string(r.body))
+					assert.Equal(t, kind+`.admissionregistration.k8s.io "dry" is invalid: webhooks[0].sideEffects: Unsupported value: "`+tc.sideEffects+`": supported values: "None", "NoneOnDryRun"`, r.status(t).Message)
+					return
+				}
+				require.Equal(t, http.StatusCreated, r.code, string(r.body))
+				r = c.do("POST", "/api/v1/namespaces/default/configmaps?dryRun=All", configMap("cm", nil))
+				require.Equal(t, tc.code, r.code, string(r.body))
+				require.Equal(t, before+1, hs.count("/deny-update"))
+				hs.mu.Lock()
+				last := hs.requests["/deny-update"][before]
+				hs.mu.Unlock()
+				assert.Equal(t, true, last["dryRun"])
+				assert.Equal(t, http.StatusNotFound, c.get("/api/v1/namespaces/default/configmaps/cm").code)
+			})
+		}
+	}
+
+	_, c := newServer(t, Options{})
+	registerWebhooks(t, c, "ValidatingWebhookConfiguration", "upd", hs.webhookFor("upd.example.com", "/deny-update", nil))
+	r := c.do("POST", "/api/v1/namespaces/default/configmaps", configMap("cm", nil))
+	require.Equal(t, http.StatusCreated, r.code, string(r.body))
+	next := configMap("cm", map[string]any{"changed": "yes"})
+	r = c.do("PUT", "/api/v1/namespaces/default/configmaps/cm", next)
+	require.Equal(t, http.StatusForbidden, r.code, string(r.body))
+	st := r.status(t)
+	assert.Equal(t, `admission webhook "upd.example.com" denied the request: frozen`, st.Message)
+	assert.Equal(t, "Forbidden", string(st.Reason))
+	var stored map[string]any
+	c.get("/api/v1/namespaces/default/configmaps/cm").decode(t, &stored)
+	assert.Nil(t, stored["metadata"].(map[string]any)["labels"])
+}
+
+// TestCh01_Webhook_TimeoutFault: the webhook-timeout fault of /debug/faults makes the next
+// call behave as a webhook that never answers, without reaching it.
+func TestCh01_Webhook_TimeoutFault(t *testing.T) {
+	hs := newHookServer(t, map[string]reply{"/ok": allow})
+	s, c := newServer(t, Options{DebugFaults: true})
+	registerWebhooks(t, c, "ValidatingWebhookConfiguration", "v", hs.webhookFor("ok.example.com", "/ok", map[string]any{"timeoutSeconds": 1}))
+	r := c.do("POST", "/debug/faults", map[string]any{"action": "webhook-timeout", "count": 1})
+	require.Equal(t, http.StatusOK, r.code, string(r.body))
+	var st FaultState
+	r.decode(t, &st)
+	assert.Equal(t, 1, st.WebhookTimeouts)
+
+	r = c.do("POST", "/api/v1/namespaces/default/configmaps", configMap("cm", nil))
+	require.Equal(t, http.StatusInternalServerError, r.code, string(r.body))
+	assert.Equal(t, `Internal error occurred: failed calling webhook "ok.example.com": failed to call webhook: Post "`+hs.URL+`/ok?timeout=1s": context deadline exceeded`, r.status(t).Message)
+	assert.Equal(t, 0, hs.count("/ok"))
+	assert.Equal(t, http.StatusNotFound, c.get("/api/v1/namespaces/default/configmaps/cm").code)
+
+	r = c.do("POST", "/api/v1/namespaces/default/configmaps", configMap("cm", nil))
+	require.Equal(t, http.StatusCreated, r.code, string(r.body))
+	assert.Equal(t, 1, hs.count("/ok"))
+	s.TimeoutNextWebhooks(2)
+	s.ClearFaults()
+	r = c.do("POST", "/api/v1/namespaces/default/configmaps", configMap("cm2", nil))
+	require.Equal(t, http.StatusCreated, r.code, string(r.body))
 }

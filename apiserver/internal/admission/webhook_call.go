@@ -80,13 +80,18 @@ func (e *callError) Error() string {
 
 // clients caches one HTTP client per caBundle, as the webhook client manager caches REST
 // clients per client config.
-var clients sync.Map // caBundle → *http.Client
+var clients sync.Map // clientKey → *http.Client
 
-func clientFor(caBundle string) (*http.Client, error) {
-	if c, ok := clients.Load(caBundle); ok {
+type clientKey struct{ caBundle, serverName string }
+
+// clientFor returns the client that trusts caBundle (the system's roots when empty) and,
+// for a service reference, verifies the service's DNS name whatever address it dials.
+func clientFor(caBundle, serverName string) (*http.Client, error) {
+	key := clientKey{caBundle, serverName}
+	if c, ok := clients.Load(key); ok {
 		return c.(*http.Client), nil
 	}
-	cfg := &tls.Config{MinVersion: tls.VersionTLS12}
+	cfg := &tls.Config{MinVersion: tls.VersionTLS12, ServerName: serverName}
 	if caBundle != "" {
 		pem, err := base64.StdEncoding.DecodeString(caBundle)
 		if err != nil {
@@ -99,8 +104,8 @@ func clientFor(caBundle string) (*http.Client, error) {
 		cfg.RootCAs = pool
 	}
 	c := &http.Client{Transport: &http.Transport{TLSClientConfig: cfg, ForceAttemptHTTP2: true,
-		DialContext: (&net.Dialer{Timeout: 30 * time.Second}).DialContext}}
-	actual, _ := clients.LoadOrStore(caBundle, c)
+		DialContext: (&net.Dialer{Timeout: 30 * time.Second}).DialContext, IdleConnTimeout: 90 * time.Second}}
+	actual, _ := clients.LoadOrStore(key, c)
 	return actual.(*http.Client), nil
 }
 
@@ -281,7 +286,7 @@ func (h *hook) call(ctx context.Context, a *Attributes, faults *WebhookFaults, m
 		<-cctx.Done()
 		return fail(fmt.Errorf("failed to call webhook: Post %q: %w", target, cctx.Err()))
 	}
-	client, err := clientFor(h.caBundle)
+	client, err := clientFor(h.caBundle, serverName)
 	if err != nil {
 		return fail(fmt.Errorf("could not get REST client: %w", err))
 	}
