@@ -47,6 +47,10 @@ func newHookServer(t *testing.T, routes map[string]reply) *hookServer {
 		h.calls[r.URL.Path]++
 		h.requests[r.URL.Path] = append(h.requests[r.URL.Path], review.Request)
 		h.mu.Unlock()
+		if r.URL.Path == "/500" {
+			http.Error(w, "boom", http.StatusInternalServerError)
+			return
+		}
 		if r.URL.Path == "/hang" {
 			<-r.Context().Done() // a webhook that never answers, until the caller gives up
 			return
@@ -61,7 +65,9 @@ func newHookServer(t *testing.T, routes map[string]reply) *hookServer {
 			_, _ = w.Write([]byte("this is not json"))
 			return
 		}
-		resp["uid"] = review.Request["uid"]
+		if _, ok := resp["uid"]; !ok {
+			resp["uid"] = review.Request["uid"]
+		}
 		w.Header().Set("Content-Type", "application/json")
 		_ = json.NewEncoder(w).Encode(map[string]any{"apiVersion": "admission.k8s.io/v1", "kind": "AdmissionReview", "response": resp})
 	}))
@@ -142,7 +148,14 @@ func TestCh01_Webhook_ValidatingRefusals(t *testing.T) {
 		"/warn": func(map[string]any) map[string]any {
 			return map[string]any{"allowed": true, "warnings": []any{"configmaps are going away"}}
 		},
-		"/garbage": func(map[string]any) map[string]any { return nil },
+		"/garbage":   func(map[string]any) map[string]any { return nil },
+		"/wrong-uid": func(map[string]any) map[string]any { return map[string]any{"uid": "x", "allowed": true} },
+		"/deny-reason": func(map[string]any) map[string]any {
+			return map[string]any{"allowed": false, "status": map[string]any{"reason": "NotAllowed", "code": 200}}
+		},
+		"/bad-patch": func(map[string]any) map[string]any {
+			return jsonPatch(`[{"op":"replace","path":"/nope/x","value":1}]`)
+		},
 		"/patch": func(map[string]any) map[string]any {
 			return map[string]any{"allowed": true, "patchType": "JSONPatch", "patch": base64.StdEncoding.EncodeToString([]byte(`[]`))}
 		},
@@ -153,6 +166,7 @@ func TestCh01_Webhook_ValidatingRefusals(t *testing.T) {
 	cases := []struct {
 		name    string
 		hook    map[string]any
+		kind    string // ValidatingWebhookConfiguration when empty
 		code    int
 		message string
 		warning string
@@ -163,7 +177,17 @@ func TestCh01_Webhook_ValidatingRefusals(t *testing.T) {
 			message: `admission webhook "bare.example.com" denied the request without explanation`},
 		{name: "warning", hook: hs.webhookFor("warn.example.com", "/warn", nil), code: 201, warning: `299 - "configmaps are going away"`},
 		{name: "garbage", hook: hs.webhookFor("garbage.example.com", "/garbage", nil), code: 500,
-			message: `Internal error occurred: failed calling webhook "garbage.example.com": failed to call webhook: invalid character 'h' in literal true (expecting 'r')`},
+			message: `Internal error occurred: failed calling webhook "garbage.example.com": failed to call webhook: couldn't get version/kind; json parse error: json: cannot unmarshal string into Go value of type struct { APIVersion string "json:\"apiVersion,omitempty\""; Kind string "json:\"kind,omitempty\"" }`},
+		{name: "server error", hook: hs.webhookFor("e.example.com", "/500", nil), code: 500,
+			message: `Internal error occurred: failed calling webhook "e.example.com": failed to call webhook: an error on the server ("boom") has prevented the request from succeeding`},
+		{name: "wrong uid", hook: hs.webhookFor("uid.example.com", "/wrong-uid", nil), code: 500,
+			message: `Internal error occurred: failed calling webhook "uid.example.com": received invalid webhook response: expected response.uid=`},
+		{name: "refused with a reason and a 200", hook: hs.webhookFor("r.example.com", "/deny-reason", nil), code: 400,
+			message: `admission webhook "r.example.com" denied the request: NotAllowed`},
+		{name: "patch that does not apply", kind: "MutatingWebhookConfiguration", hook: hs.webhookFor("p.example.com", "/bad-patch", nil), code: 500,
+			// The reference ends "doc is missing path: /nope/x: missing value"; the patch
+			// package words the path its own way.
+			message: `Internal error occurred: replace operation does not apply: doc is missing path: `},
 		{name: "garbage ignored", hook: hs.webhookFor("garbage.example.com", "/garbage", map[string]any{"failurePolicy": "Ignore"}), code: 201},
 		{name: "validating patch", hook: hs.webhookFor("patch.example.com", "/patch", nil), code: 500,
 			message: `Internal error occurred: failed calling webhook "patch.example.com": received invalid webhook response: validating webhook may not return response.patch`},
@@ -177,11 +201,20 @@ func TestCh01_Webhook_ValidatingRefusals(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			_, c := newServer(t, Options{})
-			registerWebhooks(t, c, "ValidatingWebhookConfiguration", "v", tc.hook)
+			kind := tc.kind
+			if kind == "" {
+				kind = "ValidatingWebhookConfiguration"
+			}
+			registerWebhooks(t, c, kind, "v", tc.hook)
 			r := c.do("POST", "/api/v1/namespaces/default/configmaps", configMap("cm", nil))
 			require.Equal(t, tc.code, r.code, string(r.body))
 			if tc.message != "" {
-				assert.Equal(t, tc.message, r.status(t).Message)
+				// The uid is new each time: the wrong-uid message is compared up to it.
+				msg := r.status(t).Message
+				if strings.HasSuffix(tc.message, "=") || strings.HasSuffix(tc.message, ": ") {
+					msg = msg[:min(len(msg), len(tc.message))]
+				}
+				assert.Equal(t, tc.message, msg)
 			}
 			if tc.warning != "" {
 				assert.Equal(t, tc.warning, r.header.Get("Warning"))

@@ -312,7 +312,7 @@ func (h *hook) call(ctx context.Context, a *Attributes, faults *WebhookFaults, m
 		return fail(fmt.Errorf("failed to call webhook: an error on the server (%q) has prevented the request from succeeding", string(bytes.TrimSpace(data))))
 	}
 	var r review
-	if err := json.Unmarshal(data, &r); err != nil {
+	if err := decodeReview(data, &r); err != nil {
 		return fail(fmt.Errorf("failed to call webhook: %w", err))
 	}
 	if err := verify(&r, uid, mutating); err != nil {
@@ -403,4 +403,26 @@ func decodeRequest(body []byte) map[string]any {
 	}
 	_ = json.Unmarshal(body, &r)
 	return r.Request
+}
+
+// typeMeta has the shape of the struct the REST client's decoder reads a body's kind into:
+// Go's json error names it, and the real message shows that name.
+type typeMeta = struct {
+	APIVersion string `json:"apiVersion,omitempty"`
+	Kind       string `json:"kind,omitempty"`
+}
+
+// decodeReview decodes a webhook's answer as the REST client does: a body that is not a
+// JSON object (text is read as YAML, so as a string) fails to yield a kind.
+func decodeReview(data []byte, r *review) error {
+	if !json.Valid(data) {
+		// Plain text is a YAML string scalar to the client's YAML-or-JSON decoder.
+		quoted, _ := json.Marshal(string(bytes.TrimSpace(data)))
+		data = quoted
+	}
+	var tm typeMeta
+	if err := json.Unmarshal(data, &tm); err != nil {
+		return fmt.Errorf("couldn't get version/kind; json parse error: %w", err)
+	}
+	return json.Unmarshal(data, r)
 }

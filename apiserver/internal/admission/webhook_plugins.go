@@ -147,7 +147,7 @@ func (p MutatingAdmissionWebhook) callOne(ctx context.Context, a *Attributes, h 
 	if err != nil {
 		return false, api.NewInternalError(err)
 	}
-	patched, err := patch.Apply(api.JSONPatchType, orig, r.Response.Patch, a.Kind.Kind, true)
+	patched, err := patch.ApplyJSONPatchDetailed(orig, r.Response.Patch)
 	if err != nil {
 		return false, api.NewInternalError(err)
 	}
