@@ -167,4 +167,3 @@ func TestInterop_WebhooksServedByControllerRuntime(t *testing.T) {
 }
 
 func itoa(i int) string { return (&big.Int{}).SetInt64(int64(i)).String() }
-
