@@ -1,6 +1,7 @@
 package apiserver
 
 import (
+	"context"
 	"crypto/ecdsa"
 	"crypto/elliptic"
 	"crypto/rand"
@@ -20,6 +21,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/informer-lab/informer-lab/api"
 )
 
 // hookServer is a webhook served on loopback with its own certificate, as a test process
@@ -489,4 +492,47 @@ func TestCh01_Webhook_TimeoutFault(t *testing.T) {
 	s.ClearFaults()
 	r = c.do("POST", "/api/v1/namespaces/default/configmaps", configMap("cm2", nil))
 	require.Equal(t, http.StatusCreated, r.code, string(r.body))
+}
+
+// BenchmarkCreateWebhooks: creates with a webhook configuration that does not match them
+// (what every create pays once configurations exist) and with a validating webhook that
+// is called on loopback for each create.
+func BenchmarkCreateWebhooks(b *testing.B) {
+	for _, tc := range []struct {
+		name     string
+		resource string
+	}{{"not-matching", "secrets"}, {"called", "pods"}} {
+		b.Run(tc.name, func(b *testing.B) {
+			hook := httptest.NewTLSServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				var review struct {
+					Request map[string]any `json:"request"`
+				}
+				_ = json.NewDecoder(r.Body).Decode(&review)
+				_ = json.NewEncoder(w).Encode(map[string]any{"apiVersion": "admission.k8s.io/v1", "kind": "AdmissionReview",
+					"response": map[string]any{"uid": review.Request["uid"], "allowed": true}})
+			}))
+			defer hook.Close()
+			s := New(Options{})
+			defer s.Close()
+			ctx := context.Background()
+			ca := base64.StdEncoding.EncodeToString(pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: hook.Certificate().Raw}))
+			cfg := &api.Unstructured{Object: map[string]any{"apiVersion": "admissionregistration.k8s.io/v1", "kind": "ValidatingWebhookConfiguration",
+				"metadata": map[string]any{"name": "bench"}, "webhooks": []any{map[string]any{
+					"name": "bench.example.com", "admissionReviewVersions": []any{"v1"}, "sideEffects": "None",
+					"clientConfig": map[string]any{"url": hook.URL + "/", "caBundle": ca},
+					"rules":        []any{map[string]any{"operations": []any{"CREATE"}, "apiGroups": []any{""}, "apiVersions": []any{"v1"}, "resources": []any{tc.resource}}},
+				}}}}
+			if _, err := s.Create(ctx, "validatingwebhookconfigurations.admissionregistration.k8s.io", "", cfg); err != nil {
+				b.Fatal(err)
+			}
+			b.ReportAllocs()
+			b.ResetTimer()
+			for i := range b.N {
+				if _, err := s.Create(ctx, "pods", "default", benchPod(i)); err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "creates/s")
+		})
+	}
 }
