@@ -536,3 +536,32 @@ func BenchmarkCreateWebhooks(b *testing.B) {
 		})
 	}
 }
+
+// TestCh01_Webhook_CallsBackIntoTheServer: a webhook that writes to the server while it
+// admits a create (as a webhook with a client may) is not blocked by the request that
+// called it: webhooks are called outside the storage lock.
+func TestCh01_Webhook_CallsBackIntoTheServer(t *testing.T) {
+	var c *client
+	var mu sync.Mutex
+	codes := map[string]int{}
+	hs := newHookServer(t, map[string]reply{
+		"/record": func(req map[string]any) map[string]any {
+			name := "seen-" + req["name"].(string)
+			r := c.do("POST", "/api/v1/namespaces/default/configmaps", configMap(name, nil))
+			mu.Lock()
+			codes[name] = r.code
+			mu.Unlock()
+			return map[string]any{"allowed": true}
+		},
+	})
+	_, c = newServer(t, Options{})
+	only := map[string]any{"timeoutSeconds": 5, "objectSelector": map[string]any{"matchLabels": map[string]any{"record": "yes"}}}
+	registerWebhooks(t, c, "ValidatingWebhookConfiguration", "v", hs.webhookFor("v.example.com", "/record", only))
+	registerWebhooks(t, c, "MutatingWebhookConfiguration", "m", hs.webhookFor("m.example.com", "/record", only))
+	r := c.do("POST", "/api/v1/namespaces/default/configmaps", configMap("cm", map[string]any{"record": "yes"}))
+	require.Equal(t, http.StatusCreated, r.code, string(r.body))
+	mu.Lock()
+	defer mu.Unlock()
+	// The mutating call creates seen-cm; the validating call finds it there.
+	assert.Equal(t, map[string]int{"seen-cm": http.StatusConflict}, codes)
+}

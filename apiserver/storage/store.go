@@ -101,6 +101,20 @@ func (s *Store) View(fn func(tx *Tx) error) error {
 	return fn(&Tx{s: s})
 }
 
+// Outside runs fn with a read transaction's lock released, for work that waits on the
+// network (an admission webhook, which may itself write to the server); fn must not use tx,
+// and what tx reads afterwards may be newer. In a write transaction it runs fn under the
+// lock.
+func (tx *Tx) Outside(fn func()) {
+	if tx.write {
+		fn()
+		return
+	}
+	tx.s.mu.RUnlock()
+	defer tx.s.mu.RLock()
+	fn()
+}
+
 // Get returns the stored record at key, or nil.
 func (tx *Tx) Get(c *Collection, key string) *Record { return c.objects[key] }
 

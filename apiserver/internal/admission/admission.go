@@ -33,6 +33,9 @@ type Attributes struct {
 	// Store reads other stored objects as that transaction sees them (the informers'
 	// listers of the real plugins); nil when the caller binds none.
 	Store Store
+	// Outside, when set, runs a function outside the transaction's lock: the webhook
+	// plugins wait on the network there. Store must not be used inside it.
+	Outside func(func())
 }
 
 // Store is what plugins read and write of the cluster's state: the real plugins' listers

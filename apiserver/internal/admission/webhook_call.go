@@ -265,37 +265,64 @@ func objOrNil(o *api.Unstructured) any {
 	return o.Object
 }
 
-// call posts the AdmissionReview to h and returns its verified response
-// (request.VerifyAdmissionResponse). Any failure is a *callError.
-func (h *hook) call(ctx context.Context, a *Attributes, faults *WebhookFaults, mutating bool) (*review, error) {
-	fail := func(err error) (*review, error) { return nil, &callError{webhook: h.name, reason: err} }
-	uid := newRequestUID()
-	body, err := requestBody(ctx, a, uid)
+// outgoing is one webhook call made ready under the transaction's lock: everything it
+// needed from the store is read, so send may run outside it.
+type outgoing struct {
+	h                  *hook
+	uid                string
+	body               []byte
+	target, serverName string
+	err                error // a failure found while preparing, reported by send
+}
+
+// prepare builds the AdmissionReview and resolves where it goes.
+func (h *hook) prepare(ctx context.Context, a *Attributes) *outgoing {
+	o := &outgoing{h: h, uid: newRequestUID()}
+	body, err := requestBody(ctx, a, o.uid)
 	if err != nil {
-		return fail(fmt.Errorf("could not create admission objects: %w", err))
+		o.err = fmt.Errorf("could not create admission objects: %w", err)
+		return o
 	}
+	o.body = body
 	target, serverName, rerr := h.endpoint(a)
-	timeout := time.Duration(h.timeout) * time.Second
-	target += "?timeout=" + strconv.FormatInt(h.timeout, 10) + "s"
+	o.target = target + "?timeout=" + strconv.FormatInt(h.timeout, 10) + "s"
+	o.serverName = serverName
 	if rerr != nil {
-		return fail(fmt.Errorf("failed to call webhook: Post %q: %w", target, rerr))
+		o.err = fmt.Errorf("failed to call webhook: Post %q: %w", o.target, rerr)
 	}
-	cctx, cancel := context.WithTimeout(ctx, timeout)
+	return o
+}
+
+// outside runs fn outside the storage lock when the caller allows it.
+func outside(a *Attributes, fn func()) {
+	if a.Outside != nil {
+		a.Outside(fn)
+		return
+	}
+	fn()
+}
+
+// send posts the AdmissionReview and returns its verified response
+// (request.VerifyAdmissionResponse). Any failure is a *callError. It reads no store.
+func (o *outgoing) send(ctx context.Context, faults *WebhookFaults, mutating bool) (*review, error) {
+	h := o.h
+	fail := func(err error) (*review, error) { return nil, &callError{webhook: h.name, reason: err} }
+	if o.err != nil {
+		return fail(o.err)
+	}
+	cctx, cancel := context.WithTimeout(ctx, time.Duration(h.timeout)*time.Second)
 	defer cancel()
 	if faults.take() {
 		<-cctx.Done()
-		return fail(fmt.Errorf("failed to call webhook: Post %q: %w", target, cctx.Err()))
+		return fail(fmt.Errorf("failed to call webhook: Post %q: %w", o.target, cctx.Err()))
 	}
-	client, err := clientFor(h.caBundle, serverName)
+	client, err := clientFor(h.caBundle, o.serverName)
 	if err != nil {
 		return fail(fmt.Errorf("could not get REST client: %w", err))
 	}
-	req, err := http.NewRequestWithContext(cctx, http.MethodPost, target, bytes.NewReader(body))
+	req, err := http.NewRequestWithContext(cctx, http.MethodPost, o.target, bytes.NewReader(o.body))
 	if err != nil {
 		return fail(fmt.Errorf("failed to call webhook: %w", err))
-	}
-	if serverName != "" {
-		req.Host = serverName
 	}
 	req.Header.Set("Content-Type", "application/json")
 	req.Header.Set("Accept", "application/json, */*")
@@ -315,7 +342,7 @@ func (h *hook) call(ctx context.Context, a *Attributes, faults *WebhookFaults, m
 	if err := decodeReview(data, &r); err != nil {
 		return fail(fmt.Errorf("failed to call webhook: %w", err))
 	}
-	if err := verify(&r, uid, mutating); err != nil {
+	if err := verify(&r, o.uid, mutating); err != nil {
 		return fail(fmt.Errorf("received invalid webhook response: %w", err))
 	}
 	return &r, nil

@@ -122,7 +122,10 @@ func (p MutatingAdmissionWebhook) callOne(ctx context.Context, a *Attributes, h 
 	if a.DryRun && !h.sideEffectFree() {
 		return false, dryRunRefusal(h.name)
 	}
-	r, err := h.call(ctx, a, p.Faults, true)
+	out := h.prepare(ctx, a)
+	var r *review
+	var err error
+	outside(a, func() { r, err = out.send(ctx, p.Faults, true) })
 	if err != nil {
 		return false, err
 	}
@@ -183,27 +186,36 @@ func (p ValidatingAdmissionWebhook) Validate(ctx context.Context, a *Attributes)
 		return err
 	}
 	errs := make([]error, len(hooks))
-	var wg sync.WaitGroup
+	calls := make([]*outgoing, len(hooks))
 	for i, h := range hooks {
 		if a.DryRun && !h.sideEffectFree() {
 			errs[i] = dryRunRefusal(h.name)
 			continue
 		}
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			r, err := h.call(ctx, a, p.Faults, false)
-			if err != nil {
-				errs[i] = h.failed(err)
-				return
-			}
-			rest.AddWarnings(ctx, r.Response.Warnings...)
-			if !r.Response.Allowed {
-				errs[i] = denied(h.name, r.Response.Result)
-			}
-		}()
+		calls[i] = h.prepare(ctx, a)
 	}
-	wg.Wait()
+	outside(a, func() {
+		var wg sync.WaitGroup
+		for i, out := range calls {
+			if out == nil {
+				continue
+			}
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				r, err := out.send(ctx, p.Faults, false)
+				if err != nil {
+					errs[i] = out.h.failed(err)
+					return
+				}
+				rest.AddWarnings(ctx, r.Response.Warnings...)
+				if !r.Response.Allowed {
+					errs[i] = denied(out.h.name, r.Response.Result)
+				}
+			}()
+		}
+		wg.Wait()
+	})
 	for _, err := range errs {
 		if err != nil {
 			return err

@@ -91,6 +91,7 @@ func (s *Store) Create(ctx context.Context, res *Resource, ns string, obj *api.U
 	if err := s.Storage.View(func(tx *storage.Tx) error {
 		attrs.Namespaces = s.namespaceReader(tx)
 		attrs.Store = s.admissionStore(tx, false)
+		attrs.Outside = tx.Outside
 		return s.Admission.Admit(ctx, attrs)
 	}); err != nil {
 		return nil, err
@@ -116,6 +117,7 @@ func (s *Store) Create(ctx context.Context, res *Resource, ns string, obj *api.U
 	if err := s.Storage.View(func(tx *storage.Tx) error {
 		attrs.Namespaces = s.namespaceReader(tx)
 		attrs.Store = s.admissionStore(tx, false)
+		attrs.Outside = tx.Outside
 		return s.Admission.Validate(ctx, attrs)
 	}); err != nil {
 		return nil, err
@@ -129,6 +131,7 @@ func (s *Store) Create(ctx context.Context, res *Resource, ns string, obj *api.U
 	rec, err := s.Storage.Create(ctx, res.Coll, storage.ObjectKey(obj.GetNamespace(), obj.GetName()), obj, storage.CreateOptions{
 		DryRun: dryRun,
 		Admit: func(tx *storage.Tx) error {
+			attrs.Outside = nil // the write lock is held from here on
 			attrs.Namespaces = s.namespaceReader(tx)
 			attrs.Store = s.admissionStore(tx, !dryRun)
 			return s.Admission.Recheck(ctx, attrs)
