@@ -561,7 +561,57 @@ func TestCh01_Webhook_CallsBackIntoTheServer(t *testing.T) {
 	r := c.do("POST", "/api/v1/namespaces/default/configmaps", configMap("cm", map[string]any{"record": "yes"}))
 	require.Equal(t, http.StatusCreated, r.code, string(r.body))
 	mu.Lock()
-	defer mu.Unlock()
 	// The mutating call creates seen-cm; the validating call finds it there.
 	assert.Equal(t, map[string]int{"seen-cm": http.StatusConflict}, codes)
+	mu.Unlock()
+
+	// An update: its webhooks too run outside the lock, and may write.
+	r = c.do("PUT", "/api/v1/namespaces/default/configmaps/cm", configMap("cm", map[string]any{"record": "yes", "v": "2"}))
+	require.Equal(t, http.StatusOK, r.code, string(r.body))
+}
+
+// TestCh01_Webhook_UpdateTriesAgainWhenTheObjectChanged: a webhook that changes the object
+// being updated, while it admits the update, makes the update try again on the new state,
+// calling the webhook again; an update that names the old resourceVersion is a conflict.
+func TestCh01_Webhook_UpdateTriesAgainWhenTheObjectChanged(t *testing.T) {
+	var c *client
+	var mu sync.Mutex
+	touched := false
+	hs := newHookServer(t, map[string]reply{
+		"/touch": func(req map[string]any) map[string]any {
+			mu.Lock()
+			first := !touched
+			touched = true
+			mu.Unlock()
+			if first && req["operation"] == "UPDATE" {
+				cm := configMap("cm", map[string]any{"touched": "yes"})
+				r := c.do("PUT", "/api/v1/namespaces/default/configmaps/cm", cm)
+				if r.code != http.StatusOK {
+					return map[string]any{"allowed": false, "status": map[string]any{"message": string(r.body)}}
+				}
+			}
+			return map[string]any{"allowed": true}
+		},
+	})
+	_, c = newServer(t, Options{})
+	r := c.do("POST", "/api/v1/namespaces/default/configmaps", configMap("cm", nil))
+	require.Equal(t, http.StatusCreated, r.code, string(r.body))
+	registerWebhooks(t, c, "ValidatingWebhookConfiguration", "v", hs.webhookFor("v.example.com", "/touch", map[string]any{
+		"timeoutSeconds": 5, "objectSelector": map[string]any{"matchLabels": map[string]any{"mine": "yes"}}}))
+	r = c.do("PUT", "/api/v1/namespaces/default/configmaps/cm", configMap("cm", map[string]any{"mine": "yes"}))
+	require.Equal(t, http.StatusOK, r.code, string(r.body))
+	assert.Equal(t, 2, hs.count("/touch"), "called again on the changed object")
+	var got map[string]any
+	c.get("/api/v1/namespaces/default/configmaps/cm").decode(t, &got)
+	assert.Equal(t, map[string]any{"mine": "yes"}, got["metadata"].(map[string]any)["labels"])
+
+	// With the resourceVersion it was read at, the same update is a conflict.
+	mu.Lock()
+	touched = false
+	mu.Unlock()
+	rv := got["metadata"].(map[string]any)["resourceVersion"].(string)
+	body := configMap("cm", map[string]any{"mine": "yes", "again": "1"})
+	body["metadata"].(map[string]any)["resourceVersion"] = rv
+	r = c.do("PUT", "/api/v1/namespaces/default/configmaps/cm", body)
+	require.Equal(t, http.StatusConflict, r.code, string(r.body))
 }
