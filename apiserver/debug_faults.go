@@ -48,6 +48,7 @@ import (
 //	curl -s -H 'Content-Type: application/json' -d '{"action":"compact"}' localhost:6443/debug/faults
 //	curl -s -H 'Content-Type: application/json' -d '{"action":"compact","resourceVersion":12}' localhost:6443/debug/faults
 //	curl -s -H 'Content-Type: application/json' -d '{"action":"reset-request-counts"}' localhost:6443/debug/faults
+//	curl -s -H 'Content-Type: application/json' -d '{"action":"webhook-timeout","count":1}' localhost:6443/debug/faults
 //	curl -s -X DELETE localhost:6443/debug/faults
 //
 // With StartTLS and a token, use https and add --cacert ca.crt -H "Authorization: Bearer
@@ -66,6 +67,8 @@ type FaultState struct {
 	CutNextEvents         []CutRule      `json:"cutNextEvents"`
 	CloseNextWatches      int            `json:"closeNextWatches"`
 	RequestCounts         []RequestCount `json:"requestCounts"`
+	// WebhookTimeouts is how many webhook calls are still to time out (webhook-timeout).
+	WebhookTimeouts int `json:"webhookTimeouts"`
 }
 
 // CutRule is a pending CutNextEvent: the next Count events to watcher WatcherID (0: any) break
@@ -96,6 +99,7 @@ func (s *Server) Faults() FaultState {
 		RequestCounts:         []RequestCount{},
 	}
 	f := &s.faults
+	st.WebhookTimeouts = f.webhooks.Pending()
 	f.mu.Lock()
 	for _, r := range f.drops {
 		st.Drops = append(st.Drops, *r)
@@ -152,7 +156,7 @@ type faultAction struct {
 }
 
 var faultActions = []string{"drop-next-events", "fail-next", "delay-events", "close-all-watches",
-	"close-next-watches", "cut-next-event", "compact", "clear", "reset-request-counts"}
+	"close-next-watches", "cut-next-event", "compact", "clear", "reset-request-counts", "webhook-timeout"}
 
 var faultVerbs = []string{"", "get", "list", "watch", "create", "update", "patch", "delete", "deletecollection"}
 
@@ -242,6 +246,12 @@ func (s debugFaults) applyFault(a faultAction) error {
 		s.ClearFaults()
 	case "reset-request-counts":
 		s.ResetRequestCounts()
+	case "webhook-timeout":
+		n, err := a.count()
+		if err != nil {
+			return bad("%v", err)
+		}
+		s.TimeoutNextWebhooks(n)
 	default:
 		return api.NewBadRequest(fmt.Sprintf("unknown action %q: expected one of %s", a.Action, strings.Join(faultActions, ", ")))
 	}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/informer-lab/informer-lab/api"
 	"github.com/informer-lab/informer-lab/api/watch"
+	"github.com/informer-lab/informer-lab/apiserver/internal/admission"
 	"github.com/informer-lab/informer-lab/internal/trace"
 )
 
@@ -59,6 +60,7 @@ type faults struct {
 	delay       time.Duration
 	cuts        map[uint64]int // watcher ID (0: any) → streams to cut
 	shortWatchN int
+	webhooks    admission.WebhookFaults // webhook-timeout: shared with the webhook plugins
 }
 
 // DropEvent is the storage.Hooks seam: whether ev must be dropped for the watcher id (0:
@@ -144,6 +146,15 @@ func (s *Server) ClearFaults() {
 	s.faults.mu.Lock()
 	defer s.faults.mu.Unlock()
 	s.faults.drops, s.faults.fails, s.faults.delay, s.faults.cuts, s.faults.shortWatchN = nil, nil, 0, nil, 0
+	s.faults.webhooks.Clear()
+}
+
+// TimeoutNextWebhooks makes the next n admission webhook calls behave as a webhook that
+// never answers: each fails when its timeoutSeconds end, with the real server's "context
+// deadline exceeded", and its failurePolicy decides the request.
+func (s *Server) TimeoutNextWebhooks(n int) {
+	s.faults.webhooks.Add(n)
+	trace.Hop(s.log, "apiserver", "fault", "", "", slogString("fault", "webhook-timeout"), slog.Int("count", n))
 }
 
 func (f *faults) takeCut(id uint64) bool {

@@ -2,6 +2,7 @@ package storage
 
 import (
 	"context"
+	"errors"
 	"strconv"
 
 	"github.com/informer-lab/informer-lab/api"
@@ -56,6 +57,12 @@ func (s *Store) Get(ctx context.Context, c *Collection, key string, opts GetOpti
 	return nil, ErrKeyNotFound
 }
 
+// maxReleasedRetries bounds GuaranteedUpdate's tries when tryUpdate releases the lock and
+// the object keeps changing meanwhile.
+const maxReleasedRetries = 100
+
+var errKeptChanging = errors.New("storage: the object kept changing while the update was admitted")
+
 // GuaranteedUpdate mirrors store.GuaranteedUpdate. Under the write lock it reads the object
 // at key (ErrKeyNotFound when none), checks precond, and asks tryUpdate for the next state;
 // tryUpdate returning nil means "no write, answer with the current object". Then:
@@ -78,8 +85,23 @@ func (s *Store) GuaranteedUpdate(_ context.Context, c *Collection, key string, p
 			return err
 		}
 		next, err := tryUpdate(tx, cur)
+		// tryUpdate let go of the lock (Outside) and the object changed meanwhile: try
+		// again on what is stored now, a bounded number of times.
+		for retries := 0; err == nil && tx.released && c.objects[key] != cur && retries < maxReleasedRetries; retries++ {
+			tx.released = false
+			if cur = c.objects[key]; cur == nil {
+				return ErrKeyNotFound
+			}
+			if err := precond.Check(cur); err != nil {
+				return err
+			}
+			next, err = tryUpdate(tx, cur)
+		}
 		if err != nil {
 			return err
+		}
+		if tx.released && c.objects[key] != cur {
+			return errKeptChanging
 		}
 		if next == nil {
 			out = cur

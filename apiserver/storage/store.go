@@ -84,6 +84,8 @@ func (s *Store) Versioner() Versioner { return Versioner{} }
 type Tx struct {
 	s     *Store
 	write bool
+	// released records that Outside let go of a write lock: what tx read may be stale.
+	released bool
 }
 
 // Update runs fn with the store locked for writing: every read and write in fn is one
@@ -99,6 +101,23 @@ func (s *Store) View(fn func(tx *Tx) error) error {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	return fn(&Tx{s: s})
+}
+
+// Outside runs fn with the transaction's lock released, for work that waits on the network
+// (an admission webhook, which may itself call the server); fn must not use tx, and what tx
+// reads afterwards may be newer. GuaranteedUpdate then tries again if the object changed
+// meanwhile, as etcd3's GuaranteedUpdate retries a conflicting optimistic write.
+func (tx *Tx) Outside(fn func()) {
+	if tx.write {
+		tx.released = true
+		tx.s.mu.Unlock()
+		defer tx.s.mu.Lock()
+		fn()
+		return
+	}
+	tx.s.mu.RUnlock()
+	defer tx.s.mu.RLock()
+	fn()
 }
 
 // Get returns the stored record at key, or nil.

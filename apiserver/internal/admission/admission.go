@@ -39,6 +39,9 @@ type Attributes struct {
 	// Redefault is set by a plugin whose output the real server decodes again, with its
 	// defaults (a mutating policy that changed the object): the store defaults it anew.
 	Redefault bool
+	// Outside, when set, runs a function outside the transaction's lock: the webhook
+	// plugins wait on the network there. Store must not be used inside it.
+	Outside func(func())
 }
 
 // Store is what plugins read and write of the cluster's state: the real plugins' listers
@@ -151,6 +154,8 @@ var implemented = map[string]Interface{
 	"CertificateSubjectRestriction": CertificateSubjectRestriction{},
 	"ValidatingAdmissionPolicy":     ValidatingAdmissionPolicy{},
 	"MutatingAdmissionPolicy":       MutatingAdmissionPolicy{},
+	"MutatingAdmissionWebhook":      MutatingAdmissionWebhook{},
+	"ValidatingAdmissionWebhook":    ValidatingAdmissionWebhook{},
 }
 
 // Config is what the server's options say of the plugins.
@@ -159,6 +164,8 @@ type Config struct {
 	// without a controller-manager: a pod whose `default` account was never created is
 	// refused. Otherwise the plugin assumes that account (ServiceAccount.AssumeDefault).
 	StrictServiceAccounts bool
+	// WebhookFaults is the server's webhook-timeout fault, shared by both webhook plugins.
+	WebhookFaults *WebhookFaults
 }
 
 // NewChain returns the default chain: the plugins of DefaultOnPlugins this simulator
@@ -169,6 +176,12 @@ func NewChain(cfg Config) Chain {
 		if p, ok := implemented[name]; ok {
 			if name == "ServiceAccount" {
 				p = ServiceAccount{AssumeDefault: !cfg.StrictServiceAccounts}
+			}
+			if name == "MutatingAdmissionWebhook" {
+				p = MutatingAdmissionWebhook{Faults: cfg.WebhookFaults}
+			}
+			if name == "ValidatingAdmissionWebhook" {
+				p = ValidatingAdmissionWebhook{Faults: cfg.WebhookFaults}
 			}
 			c = append(c, p)
 		}

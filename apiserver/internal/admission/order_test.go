@@ -26,7 +26,7 @@ func TestCh01_Admission_ChainKeepsTheRealOrder(t *testing.T) {
 	assert.Equal(t, []string{"NamespaceLifecycle", "LimitRanger", "ServiceAccount", "TaintNodesByCondition", "PodSecurity", "Priority",
 		"DefaultTolerationSeconds", "DefaultStorageClass", "StorageObjectInUseProtection", "RuntimeClass",
 		"CertificateSubjectRestriction", "DefaultIngressClass",
-		"MutatingAdmissionPolicy",
-		"ValidatingAdmissionPolicy",
+		"MutatingAdmissionPolicy", "MutatingAdmissionWebhook",
+		"ValidatingAdmissionPolicy", "ValidatingAdmissionWebhook",
 		"ResourceQuota"}, c.Names())
 }

@@ -232,6 +232,20 @@ func toCEL(v any) cel.Value {
 		return jsonMap(x)
 	case []any:
 		return jsonList(x)
+	case []string: // a request's userInfo.groups
+		out := make([]cel.Value, len(x))
+		for i, e := range x {
+			out[i] = e
+		}
+		return cel.NewList(out)
+	case map[string][]string: // a request's userInfo.extra
+		keys := make([]cel.Value, 0, len(x))
+		vals := make([]cel.Value, 0, len(x))
+		for k, e := range x {
+			keys = append(keys, k)
+			vals = append(vals, toCEL(e))
+		}
+		return cel.NewMap(keys, vals)
 	case int:
 		return int64(x)
 	case int32:

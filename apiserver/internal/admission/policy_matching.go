@@ -1,9 +1,9 @@
 package admission
 
 import (
-	"github.com/informer-lab/informer-lab/api"
 	"slices"
-	"strings"
+
+	"github.com/informer-lab/informer-lab/api"
 
 	"github.com/informer-lab/informer-lab/apiserver/internal/validation"
 )
@@ -32,7 +32,7 @@ func matchResources(a *Attributes, mr map[string]any) bool {
 // custom resources are the exceptions, left out: it would need the object converted).
 func matchRules(a *Attributes, rules []map[string]any) bool {
 	for _, r := range rules {
-		if !ruleMatches(r, a) {
+		if !ruleMatches(r, a, a.Version, false) {
 			continue
 		}
 		names := strs(r, "resourceNames")
@@ -43,50 +43,8 @@ func matchRules(a *Attributes, rules []map[string]any) bool {
 	return false
 }
 
-// ruleMatches mirrors rules.Matcher.Matches: operation, group, version, resource and
-// subresource, and scope.
-func ruleMatches(r map[string]any, a *Attributes) bool {
-	ops := strs(r, "operations")
-	if !slices.Contains(ops, "*") && !slices.Contains(ops, string(a.Operation)) {
-		return false
-	}
-	if !matchesAny(strs(r, "apiGroups"), a.Resource.Group) {
-		return false
-	}
-	if !matchesAny(strs(r, "apiVersions"), a.Version) {
-		return false
-	}
-	if !resourceMatches(strs(r, "resources"), a.Resource.Resource, a.Subresource) {
-		return false
-	}
-	switch str(r, "scope") {
-	case "Cluster":
-		return a.Namespace == ""
-	case "Namespaced":
-		// A namespace is cluster-scoped, yet the real matcher counts it as namespaced.
-		return a.Namespace != "" || (a.Resource.Group == "" && a.Resource.Resource == "namespaces")
-	}
-	return true
-}
-
 func matchesAny(list []string, v string) bool {
 	return slices.Contains(list, "*") || slices.Contains(list, v)
-}
-
-// resourceMatches mirrors Matcher.resource: "*", "*/*", "res", "res/sub", "*/sub", "res/*".
-func resourceMatches(list []string, res, sub string) bool {
-	for _, x := range list {
-		r, s, hasSub := strings.Cut(x, "/")
-		switch {
-		case x == "*/*":
-			return true
-		case !hasSub && sub == "" && (r == "*" || r == res):
-			return true
-		case hasSub && sub != "" && (r == "*" || r == res) && (s == "*" || s == sub):
-			return true
-		}
-	}
-	return false
 }
 
 // matchNamespaceSelector mirrors namespace.Matcher.MatchNamespaceSelector: cluster-scoped
@@ -126,10 +84,6 @@ func matchObjectSelector(a *Attributes, sel map[string]any) bool {
 		}
 	}
 	return false
-}
-
-func emptySelector(sel map[string]any) bool {
-	return len(child(sel, "matchLabels")) == 0 && len(items(sel, "matchExpressions")) == 0
 }
 
 func orEmpty(m map[string]any) map[string]any {

@@ -93,6 +93,7 @@ func (s *Store) Create(ctx context.Context, res *Resource, ns string, obj *api.U
 	if err := s.Storage.View(func(tx *storage.Tx) error {
 		attrs.Namespaces = s.namespaceReader(tx)
 		attrs.Store = s.admissionStore(tx, false)
+		attrs.Outside = tx.Outside
 		return s.Admission.Admit(ctx, attrs)
 	}); err != nil {
 		return nil, err
@@ -121,6 +122,7 @@ func (s *Store) Create(ctx context.Context, res *Resource, ns string, obj *api.U
 	if err := s.Storage.View(func(tx *storage.Tx) error {
 		attrs.Namespaces = s.namespaceReader(tx)
 		attrs.Store = s.admissionStore(tx, false)
+		attrs.Outside = tx.Outside
 		return s.Admission.Validate(ctx, attrs)
 	}); err != nil {
 		return nil, err
@@ -134,6 +136,7 @@ func (s *Store) Create(ctx context.Context, res *Resource, ns string, obj *api.U
 	rec, err := s.Storage.Create(ctx, res.Coll, storage.ObjectKey(obj.GetNamespace(), obj.GetName()), obj, storage.CreateOptions{
 		DryRun: dryRun,
 		Admit: func(tx *storage.Tx) error {
+			attrs.Outside = nil // the write lock is held from here on
 			attrs.Namespaces = s.namespaceReader(tx)
 			attrs.Store = s.admissionStore(tx, !dryRun)
 			return s.Admission.Recheck(ctx, attrs)
@@ -235,6 +238,10 @@ func (s *Store) Update(ctx context.Context, res *Resource, ns string, obj *api.U
 	finish := func(bool) {}
 	uo.warn = func(msgs ...string) { rest.AddWarnings(ctx, msgs...) }
 	rec, _, err := s.Storage.GuaranteedUpdate(ctx, res.Coll, key, nil, func(tx *storage.Tx, old *storage.Record) (*api.Unstructured, error) {
+		// A try again (the object changed while webhooks ran outside the lock) gives back
+		// what the previous try reserved.
+		finish(false)
+		finish = func(bool) {}
 		next, done, err := s.prepareUpdate(res, obj, old, uo)
 		if err != nil {
 			return nil, err
@@ -251,6 +258,7 @@ func (s *Store) Update(ctx context.Context, res *Resource, ns string, obj *api.U
 		attrs := s.attributes(admission.Update, res, next, old.Obj, uo.Subresource, uo.DryRun)
 		attrs.Namespaces = s.namespaceReader(tx)
 		attrs.Store = s.admissionStore(tx, false)
+		attrs.Outside = tx.Outside
 		if err := s.Admission.Admit(ctx, attrs); err != nil {
 			return nil, err
 		}
@@ -266,6 +274,7 @@ func (s *Store) Update(ctx context.Context, res *Resource, ns string, obj *api.U
 			return nil, err
 		}
 		attrs.Store = s.admissionStore(tx, !uo.DryRun)
+		attrs.Outside = nil // Recheck's checks must hold at the write
 		if err := s.Admission.Recheck(ctx, attrs); err != nil {
 			return nil, err
 		}
