@@ -43,10 +43,6 @@ func matchRules(a *Attributes, rules []map[string]any) bool {
 	return false
 }
 
-func matchesAny(list []string, v string) bool {
-	return slices.Contains(list, "*") || slices.Contains(list, v)
-}
-
 // matchNamespaceSelector mirrors namespace.Matcher.MatchNamespaceSelector: cluster-scoped
 // objects other than namespaces always match; a namespace matches by its own labels.
 func matchNamespaceSelector(a *Attributes, sel map[string]any) bool {
