@@ -73,6 +73,11 @@ func (n *structNode) eval(f *frame) Value {
 }
 
 func (p *planner) planStruct(e *Expr) node {
+	if p.env == nil || !p.env.isStruct(e.Name) {
+		// Unchecked programs reach here too: a message type the environment does not
+		// declare is as unsupported as before struct construction existed.
+		return &constNode{v: errorf("unsupported expression")}
+	}
 	n := &structNode{name: e.Name}
 	for _, en := range e.Entries {
 		n.fields = append(n.fields, en.Field)
