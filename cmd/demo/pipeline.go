@@ -31,6 +31,17 @@ type writer struct {
 	mu       sync.Mutex
 	expected map[string]string // "namespace/name" → RV
 	inflight int
+
+	// gate: every pod write holds it shared; exclusive holds it alone, so that nothing
+	// writes a pod while it runs (the dashboard's compaction).
+	gate sync.RWMutex
+}
+
+// exclusive runs f while no pod write is in flight and none starts.
+func (w *writer) exclusive(f func() error) error {
+	w.gate.Lock()
+	defer w.gate.Unlock()
+	return f()
 }
 
 func newWriter(srv *apiserver.Server, rc *rest.RESTClient, ns string) *writer {
@@ -48,7 +59,9 @@ func (w *writer) do(key string, write func() (api.Object, error)) (api.Object, e
 	w.mu.Lock()
 	w.inflight++
 	w.mu.Unlock()
+	w.gate.RLock()
 	obj, err := write()
+	w.gate.RUnlock()
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	w.inflight--
@@ -126,7 +139,9 @@ func (w *writer) delete(ctx context.Context, name string) error {
 	w.mu.Lock()
 	w.inflight++
 	w.mu.Unlock()
+	w.gate.RLock()
 	err := w.pods.Delete(ctx, name, nil)
+	w.gate.RUnlock()
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	w.inflight--

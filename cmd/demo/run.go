@@ -44,15 +44,19 @@ func (a *runActions) DropNextEvents(n int) error {
 // A write to another resource (an annotation on the demo's namespace) comes first, so the
 // global revision moves past the last pod event the informer has seen even when it is up to
 // date, as other resources' writes do on a real cluster. A cluster-scoped object keeps the
-// dashboard's count of server objects to pods.
+// dashboard's count of server objects to pods. No pod is written meanwhile: a pod event
+// after the namespace's write could reach the informer before its watch is cut, and a
+// resume from that newest revision is not too old.
 func (a *runActions) Compact() error {
-	patch := fmt.Appendf(nil, `{"metadata":{"annotations":{"informer-lab.dev/compacted-at":"%d"}}}`, a.p.srv.ResourceVersion())
-	if _, err := a.p.srv.Patch(context.Background(), "namespaces", "", a.p.cfg.namespace, api.MergePatchType, patch); err != nil {
-		return err
-	}
-	a.p.srv.CompactAll()
-	a.p.srv.CloseAllWatches()
-	return nil
+	return a.p.w.exclusive(func() error {
+		patch := fmt.Appendf(nil, `{"metadata":{"annotations":{"informer-lab.dev/compacted-at":"%d"}}}`, a.p.srv.ResourceVersion())
+		if _, err := a.p.srv.Patch(context.Background(), "namespaces", "", a.p.cfg.namespace, api.MergePatchType, patch); err != nil {
+			return err
+		}
+		a.p.srv.CompactAll()
+		a.p.srv.CloseAllWatches()
+		return nil
+	})
 }
 
 // CloseWatches ends every watch cleanly: the informer resumes from its RV without a relist.
