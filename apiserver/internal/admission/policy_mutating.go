@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"reflect"
-	"sync"
 
 	"github.com/informer-lab/informer-lab/api"
 	"github.com/informer-lab/informer-lab/apiserver/internal/cel"
@@ -37,12 +36,12 @@ type compiledMutating struct {
 	mutations []compiledMutation
 }
 
-var mutatingCache sync.Map
+var mutatingCache compileCache[*compiledMutating]
 
 func compileMutating(p *api.Unstructured) *compiledMutating {
 	key := string(p.GetUID()) + "/" + p.GetName()
-	if c, ok := mutatingCache.Load(key); ok && c.(*compiledMutating).rv == p.GetResourceVersion() {
-		return c.(*compiledMutating)
+	if c, ok := mutatingCache.load(key); ok && c.rv == p.GetResourceVersion() {
+		return c
 	}
 	spec := child(p.Object, "spec")
 	c := &compiledMutating{ifNeeded: str(spec, "reinvocationPolicy") == "IfNeeded"}
@@ -69,7 +68,7 @@ func compileMutating(p *api.Unstructured) *compiledMutating {
 		}
 		c.mutations = append(c.mutations, cm)
 	}
-	mutatingCache.Store(key, c)
+	mutatingCache.store(key, c)
 	return c
 }
 

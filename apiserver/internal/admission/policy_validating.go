@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"strings"
-	"sync"
 
 	"github.com/informer-lab/informer-lab/api"
 	"github.com/informer-lab/informer-lab/apiserver/internal/cel"
@@ -51,13 +50,13 @@ type compiledPolicy struct {
 }
 
 // policyCache holds each policy's compiled generation, by UID.
-var policyCache sync.Map
+var policyCache compileCache[*compiledPolicy]
 
 // compilePolicy mirrors the plugin's compilation of a policy, cached per generation.
 func compilePolicy(p *api.Unstructured) *compiledPolicy {
 	key := string(p.GetUID()) + "/" + p.GetName()
-	if c, ok := policyCache.Load(key); ok && c.(*compiledPolicy).rv == p.GetResourceVersion() {
-		return c.(*compiledPolicy)
+	if c, ok := policyCache.load(key); ok && c.rv == p.GetResourceVersion() {
+		return c
 	}
 	spec := child(p.Object, "spec")
 	env := envFor(false, spec["paramKind"] != nil)
@@ -80,7 +79,7 @@ func compilePolicy(p *api.Unstructured) *compiledPolicy {
 	for _, v := range items(spec, "auditAnnotations") {
 		c.audits = append(c.audits, compiledAudit{key: str(v, "key"), expr: compileWith(env, str(v, "valueExpression"), cel.StringType, cel.NullType)})
 	}
-	policyCache.Store(key, c)
+	policyCache.store(key, c)
 	return c
 }
 
