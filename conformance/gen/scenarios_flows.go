@@ -163,6 +163,13 @@ func listWatchScenarios() []runner.Case {
 		if k == "table" {
 			st.Headers = map[string]string{"Accept": acceptTable}
 		}
+		if k == "rv0-ignores-limit" {
+			// resourceVersion=0 reads the real server's watch cache as it is, which may not
+			// hold the last seed yet; a consistent list first waits for the cache to catch up.
+			sync := page("sync", "", false)
+			sync.Setup = true
+			steps = append(steps, sync)
+		}
 		cs = append(cs, runner.Case{ID: "paging/" + k, Category: "paging", Steps: append(steps, st)})
 	}
 
@@ -190,6 +197,12 @@ func listWatchScenarios() []runner.Case {
 		{"bad-rv", "?watch=true&resourceVersion=abc&timeoutSeconds=1"},
 	} {
 		steps := append(base(), mutations...)
+		if v.id == "from-rv0" {
+			// As for the rv=0 list: the watch starts from the watch cache as it is.
+			sync := page("sync", "", false)
+			sync.Setup = true
+			steps = append(steps, sync)
+		}
 		cs = append(cs, runner.Case{ID: "watch/" + v.id, Category: "watch", Steps: append(steps, w("watch", v.q))})
 	}
 	return cs
