@@ -126,6 +126,9 @@ type SharedInformerFactory interface {
 
 // sharedInformerFactory mirrors the generated informers.sharedInformerFactory.
 type sharedInformerFactory struct {
+	// dynamic makes ForResource build *api.Unstructured informers for built-ins too
+	// (NewDynamicSharedInformerFactory).
+	dynamic          bool
 	source           ListWatchSource
 	defaultResync    time.Duration
 	namespace        string

@@ -53,7 +53,7 @@ func (f *sharedInformerFactory) ForResource(gvr api.GroupVersionResource) (Gener
 	if gvr.Version == "" || gvr.Resource == "" {
 		return nil, fmt.Errorf("no informer found for %+v: version and resource are required", gvr)
 	}
-	if b, ok := builtins[gvr]; ok {
+	if b, ok := builtins[gvr]; ok && !f.dynamic {
 		inf := f.InformerFor(b.example, f.newInformerFor(gvr, b.example, b.namespaced))
 		return &genericInformer{informer: inf, resource: gvr.GroupResource()}, nil
 	}

@@ -67,6 +67,11 @@ var rules = []rule{
 		allowed: func(pkg string) bool { return pkg == "workqueue" },
 	},
 	{
+		name:    "controllers/ are clients: they never import apiserver/",
+		applies: func(f file) bool { return !f.test && under(f.dir(), "controllers") },
+		allowed: func(pkg string) bool { return !under(pkg, "apiserver") },
+	},
+	{
 		name: "rest/ and plugin/ sit below clientcmd/: they never import it",
 		applies: func(f file) bool {
 			return !f.test && (under(f.dir(), "rest") || under(f.dir(), "plugin"))
@@ -135,6 +140,8 @@ func TestLayers_RulesCatchViolations(t *testing.T) {
 		{"the controller loop imports the workqueue", file{"controller/loop.go", false, []string{"workqueue"}, nil}, 0},
 		{"the controller loop imports the informer", file{"controller/loop.go", false, []string{"workqueue", "informer"}, nil}, 1},
 		{"a package merely named like harness", file{"harnesses/x.go", false, []string{"harnesses/y"}, nil}, 0},
+		{"a cluster controller imports the apiserver", file{"controllers/deployment/sync.go", false, []string{"apiserver", "informer"}, nil}, 1},
+		{"a cluster controller's test starts the apiserver", file{"controllers/deployment/sync_test.go", true, []string{"apiserver", "harness/cluster"}, nil}, 0},
 		{"the REST client imports clientcmd", file{"rest/config.go", false, []string{"clientcmd"}, nil}, 1},
 		{"the exec plugin imports clientcmd's API", file{"plugin/pkg/client/auth/exec/exec.go", false, []string{"clientcmd/api"}, nil}, 1},
 		{"the REST client imports the exec plugin", file{"rest/config.go", false, []string{"plugin/pkg/client/auth/exec", "rest/watch"}, nil}, 0},

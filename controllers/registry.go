@@ -1,0 +1,5 @@
+package controllers
+
+// descriptors mirrors NewControllerDescriptors: one line per controller. Each controller's
+// package adds its line here; workers is the upstream default of its --concurrent-… flag.
+var descriptors = []descriptor{}
