@@ -98,9 +98,6 @@ type Reflector struct {
 
 	store         ReflectorStore
 	listerWatcher listwatch.ListerWatcherWithContext
-	// disableChunking honours listwatch.ListWatch.DisableChunking: every LIST is one request.
-	disableChunking bool
-
 	resyncPeriod    time.Duration
 	minWatchTimeout time.Duration
 	maxWatchTimeout time.Duration
@@ -171,9 +168,6 @@ func NewReflectorWithOptions(lw listwatch.ListerWatcher, expectedType any, store
 	}
 	if lw != nil {
 		r.listerWatcher = listwatch.ToListerWatcherWithContext(lw)
-		if l, ok := lw.(*listwatch.ListWatch); ok && l != nil {
-			r.disableChunking = l.DisableChunking
-		}
 		// LW-2: a client that cannot do watch-list says so, and the reflector believes it.
 		if u, ok := lw.(listwatch.WatchListSemanticsUnsupported); ok && u.IsWatchListSemanticsUnSupported() {
 			r.useWatchList = false
