@@ -63,7 +63,7 @@ type TransformingStore interface {
 }
 
 // ReflectorOptions mirrors cache.ReflectorOptions. UseWatchList is ours: it replaces the
-// WatchListClient feature gate (spec N-3).
+// WatchListClient feature gate (docs/behaviour/client-go.md N-3).
 type ReflectorOptions struct {
 	// Name names the reflector in logs; empty means the caller's file:line.
 	Name string
@@ -96,8 +96,8 @@ type Reflector struct {
 	// expectedGVK is set for an *api.Unstructured expectedType that carries apiVersion and kind.
 	expectedGVK *api.GroupVersionKind
 
-	store         ReflectorStore
-	listerWatcher listwatch.ListerWatcherWithContext
+	store           ReflectorStore
+	listerWatcher   listwatch.ListerWatcherWithContext
 	resyncPeriod    time.Duration
 	minWatchTimeout time.Duration
 	maxWatchTimeout time.Duration
