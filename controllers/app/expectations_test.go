@@ -35,7 +35,11 @@ func TestCh14_Expectations(t *testing.T) {
 		}, true},
 		{"a new expectation replaces the old", func(e *app.Expectations) { e.ExpectDeletions("k", []string{"ns/a"}); e.ExpectCreations("k", 0) }, true},
 		{"deleted", func(e *app.Expectations) { e.ExpectCreations("k", 3); e.DeleteExpectations("k") }, true},
-		{"raised and lowered", func(e *app.Expectations) { e.ExpectCreations("k", 1); e.RaiseExpectations("k", 1, 0); e.LowerExpectations("k", 1, 0) }, false},
+		{"raised and lowered", func(e *app.Expectations) {
+			e.ExpectCreations("k", 1)
+			e.RaiseExpectations("k", 1, 0)
+			e.LowerExpectations("k", 1, 0)
+		}, false},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
