@@ -1,11 +1,13 @@
 package controllers
 
 import (
-	"github.com/informer-lab/informer-lab/controllers/kubelet"
+	"github.com/informer-lab/informer-lab/controllers/deployment"
+	"github.com/informer-lab/informer-lab/controllers/replicaset"
 )
 
 // descriptors mirrors NewControllerDescriptors: one line per controller. Each controller's
 // package adds its line here; workers is the upstream default of its --concurrent-… flag.
 var descriptors = []descriptor{
-	{name: "kubelet", init: kubelet.New, workers: 5},
+	{name: "deployment", init: deployment.New, workers: 5},
+	{name: "replicaset", init: replicaset.New, workers: 5},
 }
