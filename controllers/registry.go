@@ -1,5 +1,15 @@
 package controllers
 
+import (
+	"github.com/informer-lab/informer-lab/controllers/kubelet"
+	"github.com/informer-lab/informer-lab/controllers/nodelifecycle"
+	"github.com/informer-lab/informer-lab/controllers/scheduler"
+)
+
 // descriptors mirrors NewControllerDescriptors: one line per controller. Each controller's
 // package adds its line here; workers is the upstream default of its --concurrent-… flag.
-var descriptors = []descriptor{}
+var descriptors = []descriptor{
+	{name: "kubelet", init: kubelet.New, workers: 5},
+	{name: "scheduler", init: scheduler.New, workers: 1},
+	{name: "nodelifecycle", init: nodelifecycle.New, workers: 4},
+}
