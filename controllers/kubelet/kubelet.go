@@ -31,7 +31,11 @@ type Kubelet struct {
 	lastStatus map[int]time.Time
 	ips        map[string]map[string]string // node → pod IP → pod key
 	podIPs     map[string]string            // pod key → IP
+	stale      map[string]bool              // pod key → the cache lost a write: read the server
 }
+
+// syncFrequency mirrors the kubelet's --sync-frequency: every pod is synced again this often.
+const syncFrequency = time.Minute
 
 // New mirrors the kubelet's NewMainKubelet, for cc.Nodes simulated nodes; with none it
 // declines (nil, nil).
@@ -40,7 +44,7 @@ func New(cc *app.ControllerContext) (app.Controller, error) {
 		return nil, nil
 	}
 	k := &Kubelet{cc: cc, n: cc.Nodes, names: map[string]int{}, lastStatus: map[int]time.Time{},
-		ips: map[string]map[string]string{}, podIPs: map[string]string{}}
+		ips: map[string]map[string]string{}, podIPs: map[string]string{}, stale: map[string]bool{}}
 	for i := range cc.Nodes {
 		k.names[NodeName(i)] = i
 	}
@@ -85,6 +89,20 @@ func (k *Kubelet) Run(ctx context.Context, workers int) {
 		}
 		k.enqueue(obj)
 	}
+	wg.Go(func() {
+		t := time.NewTicker(syncFrequency)
+		defer t.Stop()
+		for {
+			select {
+			case <-ctx.Done():
+				return
+			case <-t.C:
+				for name := range k.names {
+					k.enqueueNodePods(name)
+				}
+			}
+		}
+	})
 	loop := controller.NewLoop(k.queue, k.sync)
 	loop.MaxRetries = 1 << 30 // a kubelet retries for ever
 	loop.Run(ctx, workers)
@@ -129,6 +147,22 @@ func (k *Kubelet) sync(ctx context.Context, key string) error {
 		return err
 	}
 	cached, _ := app.AsUnstructured(obj)
+	k.mu.Lock()
+	stale := k.stale[key]
+	k.mu.Unlock()
+	if stale {
+		// The last write conflicted: the cache missed a change. Read the server, as the
+		// status manager does before each write.
+		fresh, err := k.cc.Client.Resource(app.Pods).Namespace(cached.GetNamespace()).Get(ctx, cached.GetName(), api.GetOptions{})
+		if api.IsNotFound(err) {
+			k.releaseIP(key)
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		cached = fresh
+	}
 	node := app.NodeName(cached)
 	i, ours := k.names[node]
 	if !ours {
@@ -151,6 +185,12 @@ func (k *Kubelet) sync(ctx context.Context, key string) error {
 	switch act {
 	case actStatus:
 		out, err := k.cc.Client.Resource(app.Pods).Namespace(pod.GetNamespace()).UpdateStatus(ctx, pod, api.UpdateOptions{})
+		k.mu.Lock()
+		k.stale[key] = api.IsConflict(err)
+		if err == nil {
+			delete(k.stale, key)
+		}
+		k.mu.Unlock()
 		if err != nil {
 			return err
 		}
@@ -211,6 +251,7 @@ func (k *Kubelet) claimIP(node, ip, key string) {
 func (k *Kubelet) releaseIP(key string) {
 	k.mu.Lock()
 	defer k.mu.Unlock()
+	delete(k.stale, key)
 	ip, ok := k.podIPs[key]
 	if !ok {
 		return

@@ -290,6 +290,10 @@ func setConditions(pod *api.Unstructured, status map[string]any, now time.Time) 
 	}
 	old := map[string]map[string]any{}
 	var out []any
+	if !hasCondition(asList(status["conditions"]), "PodScheduled") {
+		// a pod created bound (spec.nodeName) never went through a binding
+		out = append(out, map[string]any{"type": "PodScheduled", "status": "True", "lastTransitionTime": stamp(now)})
+	}
 	for _, x := range asList(status["conditions"]) {
 		c, _ := x.(map[string]any)
 		t := fmt.Sprint(c["type"])
@@ -307,9 +311,6 @@ func setConditions(pod *api.Unstructured, status map[string]any, now time.Time) 
 			c["lastTransitionTime"] = o["lastTransitionTime"]
 		}
 		out = append(out, c)
-	}
-	if !hasCondition(out, "PodScheduled") {
-		out = append(out, map[string]any{"type": "PodScheduled", "status": "True", "lastTransitionTime": stamp(now)})
 	}
 	status["conditions"] = out
 }
