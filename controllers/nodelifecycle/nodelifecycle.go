@@ -37,8 +37,9 @@ type Controller struct {
 	pods   informer.SharedIndexInformer
 	queue  workqueue.TypedRateLimitingInterface[string]
 
-	mu     sync.Mutex
-	health map[string]probe // node → what was last seen and when
+	mu      sync.Mutex
+	health  map[string]probe // node → what was last seen and when
+	evicted map[string]bool  // pod UIDs evicted, as the taint manager cancels a fired work
 }
 
 // probe mirrors nodeHealthData: the heartbeat seen last and when it was seen.
@@ -49,7 +50,7 @@ type probe struct {
 
 // New mirrors NewNodeLifecycleController and tainteviction.New.
 func New(cc *app.ControllerContext) (app.Controller, error) {
-	c := &Controller{cc: cc, health: map[string]probe{}}
+	c := &Controller{cc: cc, health: map[string]probe{}, evicted: map[string]bool{}}
 	c.nodes = cc.Informer(app.Nodes)
 	c.leases = cc.Informer(app.Leases)
 	c.pods = cc.Informer(app.Pods)
@@ -63,6 +64,13 @@ func New(cc *app.ControllerContext) (app.Controller, error) {
 	_, err := c.pods.AddEventHandler(processor.ResourceEventHandlerFuncs{
 		AddFunc:    c.enqueuePod,
 		UpdateFunc: func(_, obj any) { c.enqueuePod(obj) },
+		DeleteFunc: func(obj any) {
+			if p, ok := app.AsUnstructured(obj); ok {
+				c.mu.Lock()
+				delete(c.evicted, p.GetUID())
+				c.mu.Unlock()
+			}
+		},
 	})
 	return c, err
 }

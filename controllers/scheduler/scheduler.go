@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/informer-lab/informer-lab/api"
@@ -37,6 +38,7 @@ type Scheduler struct {
 	mu            sync.Mutex
 	assumed       map[string]assumedPod // pod key → where it was bound, until the cache shows it
 	unschedulable map[string]bool
+	eventSeq      atomic.Int64
 }
 
 type assumedPod struct {
@@ -339,9 +341,12 @@ func (s *Scheduler) recordFailure(ctx context.Context, pod *api.Unstructured, ms
 // event writes an events.k8s.io/v1 Event as the scheduler's event recorder does.
 func (s *Scheduler) event(ctx context.Context, pod *api.Unstructured, typ, reason, action, note string) {
 	now := time.Now().UTC()
+	// upstream names an event "<object>.<hex nanoseconds>"; a sequence keeps two events of
+	// one virtual instant apart
+	id := now.UnixNano() + s.eventSeq.Add(1)
 	ev := &api.Unstructured{Object: map[string]any{
 		"apiVersion": "events.k8s.io/v1", "kind": "Event",
-		"metadata":            map[string]any{"name": pod.GetName() + "." + strconv.FormatInt(now.UnixNano(), 16), "namespace": pod.GetNamespace()},
+		"metadata":            map[string]any{"name": pod.GetName() + "." + strconv.FormatInt(id, 16), "namespace": pod.GetNamespace()},
 		"eventTime":           now.Format("2006-01-02T15:04:05.000000Z07:00"),
 		"reportingController": Name,
 		"reportingInstance":   Name + "-sim",
