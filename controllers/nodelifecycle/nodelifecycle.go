@@ -16,20 +16,22 @@ import (
 	"github.com/informer-lab/informer-lab/workqueue"
 )
 
-// The controller's timing: nodeMonitorPeriod and v1.36's node-monitor-grace-period.
+// NodeMonitorPeriod and NodeMonitorGracePeriod mirror the defaults of
+// --node-monitor-period and v1.36's --node-monitor-grace-period.
 const (
 	NodeMonitorPeriod      = 5 * time.Second
 	NodeMonitorGracePeriod = 50 * time.Second
 	leaseNamespace         = "kube-node-lease"
 )
 
-// The taints of an unhealthy node (UnreachableTaintTemplate, NotReadyTaintTemplate).
+// TaintUnreachable and TaintNotReady mirror v1.TaintNodeUnreachable and
+// v1.TaintNodeNotReady, the keys of UnreachableTaintTemplate and NotReadyTaintTemplate.
 const (
 	TaintUnreachable = "node.kubernetes.io/unreachable"
 	TaintNotReady    = "node.kubernetes.io/not-ready"
 )
 
-// Controller is the node lifecycle and taint eviction controller.
+// Controller mirrors nodelifecycle.Controller together with tainteviction.Controller.
 type Controller struct {
 	cc     *app.ControllerContext
 	nodes  informer.SharedIndexInformer
@@ -75,10 +77,11 @@ func New(cc *app.ControllerContext) (app.Controller, error) {
 	return c, err
 }
 
-// Name implements app.Controller.
+// Name mirrors the controller interface's Name: "nodelifecycle".
 func (c *Controller) Name() string { return "nodelifecycle" }
 
-// Run probes every node each NodeMonitorPeriod and runs the workers until ctx ends.
+// Run mirrors Controller.Run: it probes every node each NodeMonitorPeriod and runs the
+// workers until ctx ends.
 func (c *Controller) Run(ctx context.Context, workers int) {
 	var wg sync.WaitGroup
 	wg.Go(func() {

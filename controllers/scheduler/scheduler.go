@@ -22,13 +22,13 @@ import (
 	"github.com/informer-lab/informer-lab/workqueue"
 )
 
-// Name is the scheduler's name, spec.schedulerName of the pods it schedules.
+// Name mirrors v1.DefaultSchedulerName, spec.schedulerName of the pods it schedules.
 const Name = "default-scheduler"
 
 // podMaxInUnschedulablePodsDuration mirrors the scheduler's flush of unschedulable pods.
 const podMaxInUnschedulablePodsDuration = 5 * time.Minute
 
-// Scheduler is the simulated kube-scheduler (contract 1).
+// Scheduler mirrors scheduler.Scheduler with the default profile (contract 1).
 type Scheduler struct {
 	cc    *app.ControllerContext
 	pods  informer.SharedIndexInformer
@@ -71,10 +71,11 @@ func New(cc *app.ControllerContext) (app.Controller, error) {
 	return s, err
 }
 
-// Name implements app.Controller.
+// Name mirrors the controller interface's Name: "scheduler".
 func (s *Scheduler) Name() string { return "scheduler" }
 
-// Run schedules one pod at a time, as the scheduling cycle does, until ctx ends.
+// Run mirrors Scheduler.Run: one pod at a time, as the scheduling cycle does, until ctx
+// ends.
 func (s *Scheduler) Run(ctx context.Context, workers int) {
 	loop := controller.NewLoop(s.queue, s.scheduleOne)
 	loop.MaxRetries = 1 << 30
