@@ -2,7 +2,10 @@ package controllers
 
 import (
 	"github.com/informer-lab/informer-lab/controllers/deployment"
+	"github.com/informer-lab/informer-lab/controllers/kubelet"
+	"github.com/informer-lab/informer-lab/controllers/nodelifecycle"
 	"github.com/informer-lab/informer-lab/controllers/replicaset"
+	"github.com/informer-lab/informer-lab/controllers/scheduler"
 )
 
 // descriptors mirrors NewControllerDescriptors: one line per controller. Each controller's
@@ -10,4 +13,7 @@ import (
 var descriptors = []descriptor{
 	{name: "deployment", init: deployment.New, workers: 5},
 	{name: "replicaset", init: replicaset.New, workers: 5},
+	{name: "kubelet", init: kubelet.New, workers: 5},
+	{name: "scheduler", init: scheduler.New, workers: 1},
+	{name: "nodelifecycle", init: nodelifecycle.New, workers: 4},
 }
