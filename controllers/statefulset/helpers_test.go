@@ -21,7 +21,7 @@ func webSet(replicas int, extra map[string]any) map[string]any {
 		"selector":    map[string]any{"matchLabels": map[string]any{"app": "web"}},
 		"template": map[string]any{
 			"metadata": map[string]any{"labels": map[string]any{"app": "web"}},
-			"spec": map[string]any{"containers": []any{map[string]any{"name": "nginx", "image": "nginx:1"}}},
+			"spec":     map[string]any{"containers": []any{map[string]any{"name": "nginx", "image": "nginx:1"}}},
 		},
 	}
 	for k, v := range extra {
