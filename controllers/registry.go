@@ -1,6 +1,7 @@
 package controllers
 
 import (
+	"github.com/informer-lab/informer-lab/controllers/daemonset"
 	"github.com/informer-lab/informer-lab/controllers/statefulset"
 )
 
@@ -8,4 +9,5 @@ import (
 // package adds its line here; workers is the upstream default of its --concurrent-… flag.
 var descriptors = []descriptor{
 	{name: "statefulset", init: statefulset.New, workers: 5},
+	{name: "daemonset", init: daemonset.New, workers: 2},
 }
