@@ -54,7 +54,7 @@ func (dc *dsControl) rollingUpdate(ctx context.Context) error {
 
 	if maxSurge == 0 {
 		numUnavailable := 0
-		var allowed, candidates []string
+		var allowed, candidates []victim
 		for _, n := range nodeNames {
 			newPod, oldPod, ok := findUpdatedPodsOnNode(byNode[n], dc.hash, gen)
 			switch {
@@ -67,17 +67,18 @@ func (dc *dsControl) rollingUpdate(ctx context.Context) error {
 					numUnavailable++
 				}
 			case !available(oldPod):
-				allowed = append(allowed, oldPod.GetName())
+				allowed = append(allowed, victim{oldPod, "rolling update: an old pod that is not available"})
 				numUnavailable++
 			case numUnavailable < maxUnavailable:
-				candidates = append(candidates, oldPod.GetName())
+				candidates = append(candidates, victim{oldPod, "rolling update: the pod is of an old revision"})
 			}
 		}
 		remaining := min(max(maxUnavailable-numUnavailable, 0), len(candidates))
-		return dc.syncNodes(ctx, append(allowed, candidates[:remaining]...), nil, "rolling update: the pod is of an old revision")
+		return dc.syncNodes(ctx, append(allowed, candidates[:remaining]...), nil)
 	}
 
-	var oldToDelete, shouldNotRun, candidateNodes, allowedNodes []string
+	var oldToDelete, shouldNotRun []victim
+	var candidateNodes, allowedNodes []string
 	numSurge, numAvailable := 0, 0
 	for _, n := range nodeNames {
 		newPod, oldPod, ok := findUpdatedPodsOnNode(byNode[n], dc.hash, gen)
@@ -93,14 +94,14 @@ func (dc *dsControl) rollingUpdate(ctx context.Context) error {
 		case newPod == nil:
 			if !available(oldPod) {
 				if !shouldRun[n] {
-					oldToDelete = append(oldToDelete, oldPod.GetName())
+					oldToDelete = append(oldToDelete, victim{oldPod, "rolling update: an old pod, not available, on a node that no longer fits"})
 					continue
 				}
 				allowedNodes = append(allowedNodes, n)
 				continue
 			}
 			if !shouldRun[n] {
-				shouldNotRun = append(shouldNotRun, oldPod.GetName())
+				shouldNotRun = append(shouldNotRun, victim{oldPod, "rolling update: an old pod on a node that no longer fits"})
 				continue
 			}
 			if numSurge >= maxSurge {
@@ -112,14 +113,14 @@ func (dc *dsControl) rollingUpdate(ctx context.Context) error {
 				numSurge++
 				continue
 			}
-			oldToDelete = append(oldToDelete, oldPod.GetName())
+			oldToDelete = append(oldToDelete, victim{oldPod, "rolling update: the new pod on node " + n + " is available"})
 		}
 	}
 	if deletable := numAvailable - desired; deletable > 0 {
 		oldToDelete = append(oldToDelete, shouldNotRun[:min(deletable, len(shouldNotRun))]...)
 	}
 	remaining := min(max(maxSurge-numSurge, 0), len(candidateNodes))
-	return dc.syncNodes(ctx, oldToDelete, append(allowedNodes, candidateNodes[:remaining]...), "rolling update with surge")
+	return dc.syncNodes(ctx, oldToDelete, append(allowedNodes, candidateNodes[:remaining]...))
 }
 
 // findUpdatedPodsOnNode mirrors findUpdatedPodsOnNode: the node's one new and one old pod;
