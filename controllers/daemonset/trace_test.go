@@ -80,7 +80,9 @@ func dsScenario(t *testing.T, c *cluster.Cluster, fault func(step int)) {
 		return dsStatus(t, c, "updatedNumberScheduled") == 3 && dsStatus(t, c, "numberAvailable") == 3 && len(c.List(t, app.Pods, "default")) == 3
 	})
 	require.NoError(t, c.Client.Resource(app.Nodes).Delete(context.Background(), "node-c", api.DeleteOptions{}))
-	until(func() bool { return len(c.List(t, app.Pods, "default")) == 2 && dsStatus(t, c, "desiredNumberScheduled") == 2 })
+	until(func() bool {
+		return len(c.List(t, app.Pods, "default")) == 2 && dsStatus(t, c, "desiredNumberScheduled") == 2
+	})
 }
 
 // TestCh14_DaemonSet_GoldenTrace: the writes the controller makes for the scenario.
