@@ -99,7 +99,7 @@ func (dc *dsControl) writePod(ctx context.Context, p *api.Unstructured, cause st
 }
 
 // nodesToDaemonPods mirrors getNodesToDaemonPods: the DaemonSet's pods by the node they are
-// bound or pinned to; terminating pods (and finished ones unless asked) left out.
+// bound or pinned to; finished pods already being deleted are left out unless asked for.
 func (dc *dsControl) nodesToDaemonPods(ctx context.Context, includeDeletedTerminal bool) (map[string][]*api.Unstructured, error) {
 	pods, err := dc.daemonPods(ctx)
 	if err != nil {
@@ -107,8 +107,9 @@ func (dc *dsControl) nodesToDaemonPods(ctx context.Context, includeDeletedTermin
 	}
 	out := map[string][]*api.Unstructured{}
 	for _, p := range pods {
-		if !includeDeletedTerminal && !app.IsPodActive(p) {
-			continue
+		phase := app.PodPhase(p)
+		if !includeDeletedTerminal && (phase == "Succeeded" || phase == "Failed") && p.GetDeletionTimestamp() != nil {
+			continue // terminal and going away: nothing left for the DaemonSet to do with it
 		}
 		if n := targetNodeName(p); n != "" {
 			out[n] = append(out[n], p)
@@ -158,6 +159,12 @@ func (dc *dsControl) manage(ctx context.Context) error {
 				}
 				switch app.PodPhase(p) {
 				case "Failed":
+					bk := fmt.Sprintf("%s/%d/%s", dc.d.u.GetUID(), dc.d.Status.ObservedGeneration, node.GetName())
+					if in, delay := dc.c.failedPods.inBackoff(bk, dc.now); in {
+						dc.c.queue.AddAfter(dc.key, delay)
+						continue
+					}
+					dc.c.failedPods.next(bk, dc.now)
 					dc.event(ctx, app.EventTypeWarning, "FailedDaemonPod", "Found failed daemon pod %s/%s on node %s, will try to kill it", p.GetNamespace(), p.GetName(), node.GetName())
 					del = append(del, victim{p, "the pod failed: it is replaced"})
 				case "Succeeded":

@@ -89,3 +89,32 @@ func TestCh14_DaemonSet_OnDelete(t *testing.T) {
 		require.NotEqual(t, victim.GetName(), fresh[0].GetName())
 	})
 }
+
+// TestCh14_DaemonSet_FailedPodBackoff: a failed daemon pod is deleted and replaced; when the replacement fails at once, its deletion waits for the
+// per-node backoff instead of looping.
+func TestCh14_DaemonSet_FailedPodBackoff(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		c := cluster.Start(t, cluster.Options{Controllers: []string{"daemonset"}})
+		createNode(t, c, "node-a", nil)
+		c.Create(t, app.DaemonSets, "default", agentDS(nil, nil))
+		c.Eventually(t, 10*time.Second, func() bool { return len(c.List(t, app.Pods, "default")) == 1 })
+		fail := func() string {
+			p := c.List(t, app.Pods, "default")[0]
+			p.Object["status"] = map[string]any{"phase": "Failed"}
+			_, err := c.Client.Resource(app.Pods).Namespace("default").UpdateStatus(context.Background(), &p, api.UpdateOptions{})
+			require.NoError(t, err)
+			return p.GetName()
+		}
+		replaced := func(name string) bool {
+			pods := c.List(t, app.Pods, "default")
+			return len(pods) == 1 && pods[0].GetName() != name
+		}
+		first := fail()
+		c.Settle()
+		require.True(t, replaced(first), "the first failure is replaced at once")
+		second := fail()
+		c.Settle()
+		require.False(t, replaced(second), "the second waits for the backoff")
+		c.Eventually(t, 5*time.Second, func() bool { return replaced(second) })
+	})
+}
