@@ -145,20 +145,40 @@ func findUpdatedPodsOnNode(pods []*api.Unstructured, hash string, gen *int64) (n
 	return newPod, oldPod, true
 }
 
-// controlledHistories mirrors controlledHistories: the DaemonSet's ControllerRevisions.
-func (dc *dsControl) controlledHistories() []*api.Unstructured {
-	var out []*api.Unstructured
+// controlledHistories mirrors controlledHistories with ClaimControllerRevisions: the
+// DaemonSet's ControllerRevisions, orphans matching its selector adopted.
+func (dc *dsControl) controlledHistories(ctx context.Context) ([]*api.Unstructured, error) {
+	sel, err := app.LabelSelectorAsSelector(dc.d.Spec.Selector)
+	if err != nil {
+		return nil, err
+	}
+	var out, orphans []*api.Unstructured
 	_ = store.ListAllByNamespace(dc.c.revisions.GetIndexer(), dc.d.u.GetNamespace(), labels.Everything(), func(obj any) {
 		r, ok := obj.(*api.Unstructured)
 		if !ok {
 			return
 		}
-		if ref := app.GetControllerOf(r); ref != nil && ref.UID == dc.d.u.GetUID() {
+		switch ref := app.GetControllerOf(r); {
+		case ref != nil && ref.UID == dc.d.u.GetUID():
 			out = append(out, r)
+		case ref == nil && !sel.Empty() && sel.Matches(labels.Set(r.GetLabels())):
+			orphans = append(orphans, r)
 		}
 	})
+	for _, r := range orphans {
+		cp := r.DeepCopy()
+		cp.SetOwnerReferences(append(cp.GetOwnerReferences(), dc.d.controllerRef()))
+		adopted, err := dc.writeRevision(ctx, "update", cp, "adopt: an orphan revision matches the selector")
+		if err != nil {
+			if api.IsNotFound(err) {
+				continue
+			}
+			return nil, err
+		}
+		out = append(out, adopted)
+	}
 	sort.Slice(out, func(i, j int) bool { return out[i].GetName() < out[j].GetName() })
-	return out
+	return out, nil
 }
 
 // constructHistory mirrors constructHistory: the revision whose data is the current
@@ -166,8 +186,12 @@ func (dc *dsControl) controlledHistories() []*api.Unstructured {
 // and the old ones.
 func (dc *dsControl) constructHistory(ctx context.Context) (cur *api.Unstructured, old []*api.Unstructured, err error) {
 	want := string(canonical(revisionPatch(dc.d)))
+	histories, err := dc.controlledHistories(ctx)
+	if err != nil {
+		return nil, nil, err
+	}
 	var current []*api.Unstructured
-	for _, h := range dc.controlledHistories() {
+	for _, h := range histories {
 		if string(canonical(h.Object["data"])) == want {
 			current = append(current, h)
 		} else {

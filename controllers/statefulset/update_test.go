@@ -81,3 +81,43 @@ func TestCh14_StatefulSet_OnDelete(t *testing.T) {
 		})
 	})
 }
+
+// orphanAll removes every owner reference from the pods and revisions of default, as the
+// garbage collector does for a delete with --cascade=orphan.
+func orphanAll(t *testing.T, c *cluster.Cluster) {
+	t.Helper()
+	for _, gvr := range []api.GroupVersionResource{app.Pods, app.ControllerRevisions} {
+		for _, u := range c.List(t, gvr, "default") {
+			u.SetOwnerReferences(nil)
+			_, err := c.Client.Resource(gvr).Namespace("default").Update(context.Background(), &u, api.UpdateOptions{})
+			require.NoError(t, err)
+		}
+	}
+}
+
+// TestCh14_StatefulSet_AdoptsOrphans: a set recreated after an orphaning delete adopts the
+// pods and the revision it left behind instead of making new ones.
+func TestCh14_StatefulSet_AdoptsOrphans(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		c := cluster.Start(t, cluster.Options{Controllers: []string{"statefulset"}})
+		c.Create(t, app.StatefulSets, "default", webSet(2, nil))
+		c.Eventually(t, 30*time.Second, func() bool { readyAll(t, c, "default"); return setStatus(t, c, "readyReplicas") == 2 })
+		uids := map[string]string{}
+		for _, p := range c.List(t, app.Pods, "default") {
+			uids[p.GetName()] = p.GetUID()
+		}
+		revs := names(t, c, app.ControllerRevisions, "default")
+		require.NoError(t, c.Client.Resource(app.StatefulSets).Namespace("default").Delete(context.Background(), "web", api.DeleteOptions{}))
+		orphanAll(t, c)
+		set := c.Create(t, app.StatefulSets, "default", webSet(2, nil))
+		c.Eventually(t, 30*time.Second, func() bool { return setStatus(t, c, "readyReplicas") == 2 })
+		for _, p := range c.List(t, app.Pods, "default") {
+			require.Equal(t, uids[p.GetName()], p.GetUID(), "the pod is kept")
+			require.Equal(t, set.GetUID(), app.GetControllerOf(&p).UID)
+		}
+		require.Equal(t, revs, names(t, c, app.ControllerRevisions, "default"))
+		for _, r := range c.List(t, app.ControllerRevisions, "default") {
+			require.Equal(t, set.GetUID(), app.GetControllerOf(&r).UID)
+		}
+	})
+}
