@@ -53,7 +53,7 @@ func ControllerRevisionName(prefix, hash string) string {
 	return prefix + "-" + hash
 }
 
-// RevisionNumber reads a ControllerRevision's revision field.
+// RevisionNumber mirrors reading ControllerRevision.Revision from an unstructured revision.
 func RevisionNumber(cr *api.Unstructured) int64 {
 	n, _ := NestedInt64(cr.Object, "revision")
 	return n

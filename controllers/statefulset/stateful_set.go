@@ -68,7 +68,7 @@ func New(cc *app.ControllerContext) (app.Controller, error) {
 	return c, nil
 }
 
-// Name returns "statefulset".
+// Name mirrors the name kube-controller-manager registers the controller under ("statefulset").
 func (c *Controller) Name() string { return name }
 
 // Run mirrors StatefulSetController.Run: workers sync sets until ctx ends. Keys are retried
