@@ -203,11 +203,11 @@ func (c *Controller) sync(ctx context.Context, key string) error {
 	if err != nil {
 		return nil
 	}
-	pods, err := c.claimPods(ctx, set, sel)
+	ctrl := &setControl{c: c, set: set, key: key, now: c.now()}
+	pods, err := ctrl.claimPods(ctx, sel)
 	if err != nil {
 		return err
 	}
-	ctrl := &setControl{c: c, set: set, key: key, now: c.now()}
 	status, err := ctrl.updateStatefulSet(ctx, pods)
 	after := ""
 	if status != nil {
