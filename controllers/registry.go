@@ -1,11 +1,13 @@
 package controllers
 
 import (
+	"github.com/informer-lab/informer-lab/controllers/endpointslice"
 	"github.com/informer-lab/informer-lab/controllers/serviceaccount"
 )
 
 // descriptors mirrors NewControllerDescriptors: one line per controller. Each controller's
 // package adds its line here; workers is the upstream default of its --concurrent-… flag.
 var descriptors = []descriptor{
+	{name: "endpointslice", init: endpointslice.New, workers: 5},
 	{name: "serviceaccount", init: serviceaccount.New, workers: 1},
 }
