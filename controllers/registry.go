@@ -1,6 +1,7 @@
 package controllers
 
 import (
+	"github.com/informer-lab/informer-lab/controllers/endpoints"
 	"github.com/informer-lab/informer-lab/controllers/endpointslice"
 	"github.com/informer-lab/informer-lab/controllers/serviceaccount"
 )
@@ -8,6 +9,7 @@ import (
 // descriptors mirrors NewControllerDescriptors: one line per controller. Each controller's
 // package adds its line here; workers is the upstream default of its --concurrent-… flag.
 var descriptors = []descriptor{
+	{name: "endpoints", init: endpoints.New, workers: 5},
 	{name: "endpointslice", init: endpointslice.New, workers: 5},
 	{name: "serviceaccount", init: serviceaccount.New, workers: 1},
 }
