@@ -17,15 +17,6 @@ import (
 // The kubelet is not part of these tests: setPodStatus plays it, through the status
 // subresource, and nodes are plain Node objects.
 
-func createNode(t *testing.T, c *cluster.Cluster, name, zone string) {
-	t.Helper()
-	l := map[string]any{"kubernetes.io/hostname": name}
-	if zone != "" {
-		l["topology.kubernetes.io/zone"] = zone
-	}
-	c.Create(t, app.Nodes, "", map[string]any{"apiVersion": "v1", "kind": "Node", "metadata": map[string]any{"name": name, "labels": l}})
-}
-
 func createPod(t *testing.T, c *cluster.Cluster, ns, name, node string, lbls map[string]any) *api.Unstructured {
 	t.Helper()
 	return c.Create(t, app.Pods, ns, map[string]any{"apiVersion": "v1", "kind": "Pod",
