@@ -49,6 +49,7 @@ import (
 //	curl -s -H 'Content-Type: application/json' -d '{"action":"compact","resourceVersion":12}' localhost:6443/debug/faults
 //	curl -s -H 'Content-Type: application/json' -d '{"action":"reset-request-counts"}' localhost:6443/debug/faults
 //	curl -s -H 'Content-Type: application/json' -d '{"action":"webhook-timeout","count":1}' localhost:6443/debug/faults
+//	curl -s -H 'Content-Type: application/json' -d '{"action":"set-metric","namespace":"default","metric":"cpu","utilization":90}' localhost:6443/debug/faults
 //	curl -s -X DELETE localhost:6443/debug/faults
 //
 // With StartTLS and a token, use https and add --cacert ca.crt -H "Authorization: Bearer
@@ -139,6 +140,9 @@ func (s *Server) Faults() FaultState {
 //	{"action":"compact","resourceVersion":12}
 //	{"action":"clear"}                                            (ClearFaults)
 //	{"action":"reset-request-counts"}
+//	{"action":"set-metric","namespace":"default","metric":"cpu","utilization":90}
+//	{"action":"set-metric","namespace":"default","pod":"web-1","metric":"cpu","value":"250m"}
+//	{"action":"clear-metrics"}
 type faultAction struct {
 	Action            string          `json:"action"`
 	Count             *int            `json:"count"`
@@ -153,10 +157,17 @@ type faultAction struct {
 	AsWatchEvent      bool            `json:"asWatchEvent"`
 	Delay             string          `json:"delay"`
 	ResourceVersion   *uint64         `json:"resourceVersion"`
+	// set-metric (simulated_metrics.go)
+	Namespace   string `json:"namespace"`
+	Pod         string `json:"pod"`
+	Metric      string `json:"metric"`
+	Utilization *int64 `json:"utilization"`
+	Value       string `json:"value"`
 }
 
 var faultActions = []string{"drop-next-events", "fail-next", "delay-events", "close-all-watches",
-	"close-next-watches", "cut-next-event", "compact", "clear", "reset-request-counts", "webhook-timeout"}
+	"close-next-watches", "cut-next-event", "compact", "clear", "reset-request-counts", "webhook-timeout",
+	"set-metric", "clear-metrics"}
 
 var faultVerbs = []string{"", "get", "list", "watch", "create", "update", "patch", "delete", "deletecollection"}
 
@@ -252,6 +263,12 @@ func (s debugFaults) applyFault(a faultAction) error {
 			return bad("%v", err)
 		}
 		s.TimeoutNextWebhooks(n)
+	case "set-metric":
+		if err := s.SetMetric(SimulatedMetric{Namespace: a.Namespace, Pod: a.Pod, Metric: a.Metric, Utilization: a.Utilization, Value: a.Value}); err != nil {
+			return bad("%v", err)
+		}
+	case "clear-metrics":
+		s.ClearMetrics()
 	default:
 		return api.NewBadRequest(fmt.Sprintf("unknown action %q: expected one of %s", a.Action, strings.Join(faultActions, ", ")))
 	}
