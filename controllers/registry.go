@@ -4,6 +4,7 @@ import (
 	"github.com/informer-lab/informer-lab/controllers/disruption"
 	"github.com/informer-lab/informer-lab/controllers/endpoints"
 	"github.com/informer-lab/informer-lab/controllers/endpointslice"
+	"github.com/informer-lab/informer-lab/controllers/podautoscaler"
 	"github.com/informer-lab/informer-lab/controllers/serviceaccount"
 )
 
@@ -13,5 +14,6 @@ var descriptors = []descriptor{
 	{name: "disruption", init: disruption.New, workers: 1},
 	{name: "endpoints", init: endpoints.New, workers: 5},
 	{name: "endpointslice", init: endpointslice.New, workers: 5},
+	{name: "podautoscaler", init: podautoscaler.New, workers: 5},
 	{name: "serviceaccount", init: serviceaccount.New, workers: 1},
 }
