@@ -44,12 +44,12 @@ type SimulatedMetric struct {
 	Value string `json:"value,omitempty"`
 }
 
-// SimulatedMetrics is the body of GET /debug/metrics.
+// SimulatedMetrics is the body of GET /debug/metrics; it is ours (no client-go counterpart).
 type SimulatedMetrics struct {
 	Metrics []SimulatedMetric `json:"metrics"`
 }
 
-// SetMetric installs a simulated reading, replacing the one for the same namespace, pod and
+// SetMetric is ours (no client-go counterpart): it installs a simulated reading, replacing the one for the same namespace, pod and
 // metric.
 func (s *Server) SetMetric(m SimulatedMetric) error {
 	if err := validateMetric(m); err != nil {
@@ -77,7 +77,7 @@ func (s *Server) SetMetric(m SimulatedMetric) error {
 	return nil
 }
 
-// ClearMetrics removes every simulated reading.
+// ClearMetrics is ours (no client-go counterpart): it removes every simulated reading.
 func (s *Server) ClearMetrics() {
 	s.faults.mu.Lock()
 	s.faults.metrics = nil
@@ -85,7 +85,7 @@ func (s *Server) ClearMetrics() {
 	trace.Hop(s.log, "apiserver", "fault", "", "", slogString("fault", "clear-metrics"))
 }
 
-// Metrics returns the simulated readings of namespace ("" for all), sorted.
+// Metrics is ours (no client-go counterpart): the simulated readings of namespace ("" for all), sorted.
 func (s *Server) Metrics(namespace string) []SimulatedMetric {
 	s.faults.mu.Lock()
 	out := []SimulatedMetric{}

@@ -18,7 +18,7 @@ import (
 	"github.com/informer-lab/informer-lab/workqueue"
 )
 
-// Name is the controller's name as --controllers spells it.
+// Name mirrors the controller's name in NewControllerDescriptors, as --controllers spells it.
 const Name = "disruption"
 
 const component = "controllermanager" // upstream's recorder reports as the controller manager
@@ -64,7 +64,7 @@ func New(cc *app.ControllerContext) (app.Controller, error) {
 	return c, nil
 }
 
-// Name returns "disruption".
+// Name mirrors Controller.Name of k8s.io/controller-manager: "disruption".
 func (c *Controller) Name() string { return Name }
 
 // Run mirrors DisruptionController.Run: one worker on the budgets (the recheck queue is the

@@ -21,7 +21,7 @@ import (
 	"github.com/informer-lab/informer-lab/workqueue"
 )
 
-// Name is the controller's name as --controllers spells it.
+// Name mirrors the controller's name in NewControllerDescriptors, as --controllers spells it.
 const Name = "endpoints"
 
 const component = "endpoint-controller"
@@ -87,7 +87,7 @@ func New(cc *app.ControllerContext) (app.Controller, error) {
 	return c, nil
 }
 
-// Name returns "endpoints".
+// Name mirrors Controller.Name of k8s.io/controller-manager: "endpoints".
 func (c *Controller) Name() string { return Name }
 
 // Run mirrors Controller.Run with checkLeftoverEndpoints: every Endpoints this controller

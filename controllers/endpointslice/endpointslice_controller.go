@@ -19,7 +19,7 @@ import (
 	"github.com/informer-lab/informer-lab/workqueue"
 )
 
-// Name is the controller's name as --controllers spells it.
+// Name mirrors the controller's name in NewControllerDescriptors, as --controllers spells it.
 const Name = "endpointslice"
 
 // component is the name hops carry.
@@ -81,7 +81,7 @@ func New(cc *app.ControllerContext) (app.Controller, error) {
 	return c, nil
 }
 
-// Name returns "endpointslice".
+// Name mirrors Controller.Name of k8s.io/controller-manager: "endpointslice".
 func (c *Controller) Name() string { return Name }
 
 // Run mirrors Controller.Run: workers until ctx ends; a failing Service is retried with rate

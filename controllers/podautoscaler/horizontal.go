@@ -20,7 +20,7 @@ import (
 	"github.com/informer-lab/informer-lab/workqueue"
 )
 
-// Name is the controller's name as --controllers spells it.
+// Name mirrors the controller's name in NewControllerDescriptors, as --controllers spells it.
 const Name = "podautoscaler"
 
 const component = "horizontal-pod-autoscaler"
@@ -64,7 +64,7 @@ func New(cc *app.ControllerContext) (app.Controller, error) {
 	return c, nil
 }
 
-// Name returns "podautoscaler".
+// Name mirrors Controller.Name of k8s.io/controller-manager: "podautoscaler".
 func (c *Controller) Name() string { return Name }
 
 // Run mirrors HorizontalController.Run: workers until ctx ends; every HPA is synced again
