@@ -119,6 +119,26 @@ func ServiceSelector(svc *Service) labels.Selector {
 	return labels.SelectorFromSet(labels.Set(svc.Spec.Selector))
 }
 
+// ServiceSelectorOf reads a cached Service's spec.selector without converting the object (a
+// pod event asks it of every Service of the namespace); ok is false for a Service without a
+// selector, which the endpoints controllers leave alone.
+func ServiceSelectorOf(svc *api.Unstructured) (labels.Selector, bool) {
+	m, ok := NestedMap(svc.Object, "spec", "selector"), false
+	if m != nil {
+		ok = true
+	}
+	if !ok {
+		return nil, false
+	}
+	set := labels.Set{}
+	for k, v := range m {
+		if s, isString := v.(string); isString {
+			set[k] = s
+		}
+	}
+	return labels.SelectorFromSet(set), true
+}
+
 // podReadyTransition returns the lastTransitionTime of the pod's Ready condition, zero when
 // it has none.
 func podReadyTransition(pod *api.Unstructured) time.Time {

@@ -114,12 +114,9 @@ func (c *Controller) queueServicesFor(objs ...any) {
 		}
 		svcs, _ := c.services.GetIndexer().ByIndex(store.NamespaceIndex, pod.GetNamespace())
 		for _, o := range svcs {
-			svc, err := app.FromUnstructured[app.Service](o.(*api.Unstructured))
-			if err != nil || svc.Spec.Selector == nil {
-				continue
-			}
-			if app.ServiceSelector(svc).Matches(labels.Set(pod.GetLabels())) {
-				c.queue.Add(svc.Metadata.Namespace + "/" + svc.Metadata.Name)
+			svc := o.(*api.Unstructured)
+			if sel, ok := app.ServiceSelectorOf(svc); ok && sel.Matches(labels.Set(pod.GetLabels())) {
+				c.queue.Add(svc.GetNamespace() + "/" + svc.GetName())
 			}
 		}
 	}

@@ -95,38 +95,19 @@ func (c *Controller) Run(ctx context.Context, workers int) {
 // queueServicesFor mirrors onPodUpdate with GetServicesToUpdate: every Service of the pod's
 // namespace whose selector matches one of the pod's label sets.
 func (c *Controller) queueServicesFor(objs ...any) {
-	seen := map[string]bool{}
 	for _, obj := range objs {
 		pod, ok := app.AsUnstructured(obj)
 		if !ok {
 			continue
 		}
-		for _, svc := range c.servicesIn(pod.GetNamespace()) {
-			sel := svc.Spec.Selector
-			if sel == nil {
-				continue
-			}
-			k := svc.Metadata.Namespace + "/" + svc.Metadata.Name
-			if !seen[k] && labels.SelectorFromSet(labels.Set(sel)).Matches(labels.Set(pod.GetLabels())) {
-				seen[k] = true
-				c.queue.Add(k)
+		svcs, _ := c.services.GetIndexer().ByIndex(store.NamespaceIndex, pod.GetNamespace())
+		for _, o := range svcs {
+			svc := o.(*api.Unstructured)
+			if sel, ok := app.ServiceSelectorOf(svc); ok && sel.Matches(labels.Set(pod.GetLabels())) {
+				c.queue.Add(svc.GetNamespace() + "/" + svc.GetName()) // the queue merges duplicates
 			}
 		}
 	}
-}
-
-func (c *Controller) servicesIn(ns string) []*app.Service {
-	objs, err := c.services.GetIndexer().ByIndex(store.NamespaceIndex, ns)
-	if err != nil {
-		return nil
-	}
-	out := make([]*app.Service, 0, len(objs))
-	for _, o := range objs {
-		if s, err := app.FromUnstructured[app.Service](o.(*api.Unstructured)); err == nil {
-			out = append(out, s)
-		}
-	}
-	return out
 }
 
 // onSlice mirrors onEndpointSliceAdd/Update/Delete: only slices this controller manages
