@@ -96,11 +96,7 @@ func TestCh14_Endpoints_OverCapacity(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		c := cluster.Start(t, cluster.Options{Controllers: []string{"endpoints"}})
 		// the pods first: until the Service exists their events cost nothing
-		for i := range 1005 {
-			name := fmt.Sprintf("big-%04d", i)
-			createPod(t, c, "default", name, "n1", map[string]any{"app": "big"})
-			setPodStatus(t, c, "default", name, fmt.Sprintf("10.2.%d.%d", i/250, i%250+1), true)
-		}
+		bulkReadyPods(t, c, "big", "big", 1005, func(i int) string { return fmt.Sprintf("10.2.%d.%d", i/250, i%250+1) })
 		c.Create(t, app.Services, "default", webService("big", nil))
 		count := func() int {
 			ep := c.Get(t, app.Endpoints, "default", "big")
