@@ -1,6 +1,7 @@
 package podautoscaler_test
 
 import (
+	"github.com/informer-lab/informer-lab/api"
 	"testing"
 	"testing/synctest"
 	"time"
@@ -105,4 +106,34 @@ func TestCh14_HPA_Failures(t *testing.T) {
 				"maxReplicas": int64(10), "targetCPUUtilizationPercentage": int64(50)}})
 		c.Eventually(t, 30*time.Second, func() bool { return replicasOf(t, c) == 4 })
 	})
+}
+
+// TestCh14_HPA_Targets: ReplicaSets and StatefulSets are scaled through their scale
+// subresource as Deployments are.
+func TestCh14_HPA_Targets(t *testing.T) {
+	for _, tc := range []struct {
+		kind string
+		gvr  api.GroupVersionResource
+	}{{"ReplicaSet", app.ReplicaSets}, {"StatefulSet", app.StatefulSets}} {
+		t.Run(tc.kind, func(t *testing.T) {
+			synctest.Test(t, func(t *testing.T) {
+				c := start(t, 2)
+				dep := c.Get(t, app.Deployments, "default", "web")
+				spec := app.NestedMap(dep.Object, "spec")
+				obj := map[string]any{"apiVersion": "apps/v1", "kind": tc.kind, "metadata": map[string]any{"name": "target"},
+					"spec": map[string]any{"replicas": int64(2), "selector": spec["selector"], "template": spec["template"]}}
+				if tc.kind == "StatefulSet" {
+					obj["spec"].(map[string]any)["serviceName"] = "web"
+				}
+				c.Create(t, tc.gvr, "default", obj)
+				cpu(t, c, 90)
+				c.Create(t, app.HorizontalPodAutoscalers, "default", hpaV2(map[string]any{
+					"scaleTargetRef": map[string]any{"apiVersion": "apps/v1", "kind": tc.kind, "name": "target"}}))
+				c.Eventually(t, 30*time.Second, func() bool {
+					n, _ := app.NestedInt64(c.Get(t, tc.gvr, "default", "target").Object, "spec", "replicas")
+					return n == 4
+				})
+			})
+		})
+	}
 }
