@@ -2,6 +2,7 @@ package podautoscaler_test
 
 import (
 	"github.com/informer-lab/informer-lab/api"
+	"github.com/informer-lab/informer-lab/apiserver"
 	"testing"
 	"testing/synctest"
 	"time"
@@ -136,4 +137,22 @@ func TestCh14_HPA_Targets(t *testing.T) {
 			})
 		})
 	}
+}
+
+// TestCh14_HPA_PodsMetric: a Pods metric with an average-value target: 20 per pod against
+// 10 doubles the replicas; currentMetrics shows the average.
+func TestCh14_HPA_PodsMetric(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		c := start(t, 2)
+		require.NoError(t, c.Server.SetMetric(apiserver.SimulatedMetric{Namespace: "default", Metric: "requests_per_second", Value: "20"}))
+		c.Create(t, app.HorizontalPodAutoscalers, "default", hpaV2(map[string]any{"metrics": []any{map[string]any{"type": "Pods",
+			"pods": map[string]any{"metric": map[string]any{"name": "requests_per_second"}, "target": map[string]any{"type": "AverageValue", "averageValue": "10"}}}}}))
+		c.Eventually(t, 30*time.Second, func() bool { return replicasOf(t, c) == 4 })
+		require.Equal(t, []string{"New size: 4; reason: pods metric requests_per_second above target"}, events(t, c, "SuccessfulRescale"))
+		c.Eventually(t, 30*time.Second, func() bool {
+			h := c.Get(t, app.HorizontalPodAutoscalers, "default", "web")
+			ms := asList(app.NestedMap(h.Object, "status")["currentMetrics"])
+			return len(ms) == 1 && app.NestedString(ms[0].(map[string]any), "pods", "current", "averageValue") == "20"
+		})
+	})
 }
