@@ -3,10 +3,15 @@ package controllers
 import (
 	"github.com/informer-lab/informer-lab/controllers/daemonset"
 	"github.com/informer-lab/informer-lab/controllers/deployment"
+	"github.com/informer-lab/informer-lab/controllers/disruption"
+	"github.com/informer-lab/informer-lab/controllers/endpoints"
+	"github.com/informer-lab/informer-lab/controllers/endpointslice"
 	"github.com/informer-lab/informer-lab/controllers/kubelet"
 	"github.com/informer-lab/informer-lab/controllers/nodelifecycle"
+	"github.com/informer-lab/informer-lab/controllers/podautoscaler"
 	"github.com/informer-lab/informer-lab/controllers/replicaset"
 	"github.com/informer-lab/informer-lab/controllers/scheduler"
+	"github.com/informer-lab/informer-lab/controllers/serviceaccount"
 	"github.com/informer-lab/informer-lab/controllers/statefulset"
 )
 
@@ -20,4 +25,9 @@ var descriptors = []descriptor{
 	{name: "kubelet", init: kubelet.New, workers: 5},
 	{name: "scheduler", init: scheduler.New, workers: 1},
 	{name: "nodelifecycle", init: nodelifecycle.New, workers: 4},
+	{name: "endpointslice", init: endpointslice.New, workers: 5},
+	{name: "endpoints", init: endpoints.New, workers: 5},
+	{name: "serviceaccount", init: serviceaccount.New, workers: 1},
+	{name: "podautoscaler", init: podautoscaler.New, workers: 5},
+	{name: "disruption", init: disruption.New, workers: 1},
 }
