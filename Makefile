@@ -7,7 +7,7 @@ FUZZTIME    ?= 60s
 
 ARGS        ?=
 
-.PHONY: tools-test discovery-reference conformance conformance-accept conformance-unit conformance-build lab-start lab-check lab-status lab-hint lab-mutants chaos soak load abuse bench-compare docs schemas protos scenarios update e2e-browser fuzz test fmt-check vet unit interop e2e-kubectl chapters bench bench-interop lint demo serve ui help
+.PHONY: cluster-scale tools-test discovery-reference conformance conformance-accept conformance-unit conformance-build lab-start lab-check lab-status lab-hint lab-mutants chaos soak load abuse bench-compare docs schemas protos scenarios update e2e-browser fuzz test fmt-check vet unit interop e2e-kubectl chapters bench bench-interop lint demo serve ui help
 
 help: ## list the targets
 	@grep -E '^[a-z0-9%-]+:.*## ' $(MAKEFILE_LIST) | sed 's/:.*## /\t/'
@@ -117,6 +117,9 @@ conformance: conformance-unit conformance-build ## compare our apiserver with th
 
 conformance-accept: conformance-build ## like make conformance, then rewrite conformance/known-differences.yaml from the run (review the diff!)
 	cd conformance && ./out/conform -refserver out/refserver -accept $(CONFORMANCE_ARGS)
+
+cluster-scale: ## 100 Deployments of 100 replicas on 100 simulated nodes, every controller: seconds to Ready, to deleted, peak heap
+	$(GO) test -run='^$$' -bench=BenchmarkCluster_100Deployments100Replicas -benchtime=1x -timeout 30m ./controllers/
 
 bench-compare: ## each workload through our code and client-go in one process: the ratio table of interop/BENCHMARKS.md
 	cd interop && $(GO) test -count=1 -run TestBenchCompare ./bench -compare -v

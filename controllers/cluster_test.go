@@ -1,0 +1,85 @@
+package controllers_test
+
+import (
+	"testing"
+	"testing/synctest"
+	"time"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/informer-lab/informer-lab/controllers"
+	"github.com/informer-lab/informer-lab/controllers/app"
+	"github.com/informer-lab/informer-lab/harness/cluster"
+)
+
+// deployment is what kubectl create deployment web --image=nginx --replicas=n sends.
+func deployment(name string, replicas int64) map[string]any {
+	labels := map[string]any{"app": name}
+	return map[string]any{
+		"apiVersion": "apps/v1", "kind": "Deployment",
+		"metadata": map[string]any{"name": name, "labels": labels},
+		"spec": map[string]any{
+			"replicas": replicas,
+			"selector": map[string]any{"matchLabels": labels},
+			"template": map[string]any{
+				"metadata": map[string]any{"labels": labels},
+				"spec":     map[string]any{"containers": []any{map[string]any{"name": "nginx", "image": "nginx"}}},
+			},
+		},
+	}
+}
+
+// readyPods counts the pods of namespace that are Running and Ready on a node.
+func readyPods(t testing.TB, c *cluster.Cluster, ns string) int {
+	n := 0
+	for _, p := range c.List(t, app.Pods, ns) {
+		if app.PodPhase(&p) == "Running" && app.IsPodReady(&p) && app.NodeName(&p) != "" {
+			n++
+		}
+	}
+	return n
+}
+
+// TestCh14_Cluster_CreateDeploymentRunsPods is the workshop's first minute with every default
+// controller and 3 nodes: a Deployment of 3 gives 3 Running, Ready pods on the simulated
+// nodes within 2 s of virtual time, and the Deployment reports them available.
+func TestCh14_Cluster_CreateDeploymentRunsPods(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		c := cluster.Start(t, cluster.Options{Controllers: []string{"*"}, Nodes: 3})
+		start := time.Now()
+		c.Create(t, app.Deployments, "default", deployment("web", 3))
+		c.Eventually(t, 10*time.Second, func() bool { return readyPods(t, c, "default") == 3 })
+		require.LessOrEqual(t, time.Since(start), 2*time.Second, "virtual time to 3 ready pods")
+		nodes := map[string]bool{}
+		for _, p := range c.List(t, app.Pods, "default") {
+			nodes[app.NodeName(&p)] = true
+		}
+		require.Len(t, nodes, 3, "least-allocated scoring spreads the pods")
+		c.Eventually(t, 10*time.Second, func() bool {
+			d := c.Get(t, app.Deployments, "default", "web")
+			n, _ := app.NestedInt64(d.Object, "status", "availableReplicas")
+			return n == 3
+		})
+	})
+}
+
+// TestCh14_Cluster_Select is the --controllers syntax of kube-controller-manager.
+func TestCh14_Cluster_Select(t *testing.T) {
+	all, err := controllers.Select([]string{"*"})
+	require.NoError(t, err)
+	require.Contains(t, all, "deployment")
+	require.Contains(t, all, "kubelet")
+	none, err := controllers.Select([]string{"none"})
+	require.NoError(t, err)
+	require.Empty(t, none)
+	some, err := controllers.Select([]string{"*", "-deployment"})
+	require.NoError(t, err)
+	require.NotContains(t, some, "deployment")
+	require.Contains(t, some, "replicaset")
+	one, err := controllers.Select([]string{"replicaset"})
+	require.NoError(t, err)
+	require.Equal(t, []string{"replicaset"}, one)
+	_, err = controllers.Select([]string{"nope"})
+	require.ErrorContains(t, err, `unknown controller "nope"`)
+	require.Subset(t, controllers.Known(), all)
+}
