@@ -50,9 +50,13 @@ func (c *Controller) syncJob(ctx context.Context, key string) (rErr error) {
 		c.expectations.deleteExpectations(key)
 		c.finalizerExpectations.deleteExpectations(key)
 		c.backoff.removeBackoffRecord(key)
+		c.consistency.clear(key)
 		return c.releaseOrphanPods(ctx, key)
 	}
 	shared, _ := app.AsUnstructured(obj)
+	if err := c.consistency.ensureReady(key, shared.GetResourceVersion()); err != nil {
+		return err
+	}
 	c.hop("sync", key, shared.GetResourceVersion())
 	defer func() { c.hop("synced", key, shared.GetResourceVersion(), slog.Any("err", rErr)) }()
 	j, err := newJob(shared)
