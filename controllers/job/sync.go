@@ -50,11 +50,11 @@ func (c *Controller) syncJob(ctx context.Context, key string) (rErr error) {
 		c.expectations.deleteExpectations(key)
 		c.finalizerExpectations.deleteExpectations(key)
 		c.backoff.removeBackoffRecord(key)
-		c.consistency.clear(key)
+		c.consistency.Clear(key)
 		return c.releaseOrphanPods(ctx, key)
 	}
 	shared, _ := app.AsUnstructured(obj)
-	if err := c.consistency.ensureReady(key, shared.GetResourceVersion()); err != nil {
+	if err := c.consistency.EnsureReady(key, shared.GetResourceVersion()); err != nil {
 		return err
 	}
 	c.hop("sync", key, shared.GetResourceVersion())

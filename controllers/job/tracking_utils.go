@@ -252,6 +252,6 @@ func (c *Controller) updateStatus(ctx context.Context, jc *syncJobCtx, cause str
 		return err
 	}
 	jc.job.obj = out
-	c.consistency.wroteAt(jc.job.key(), out.GetResourceVersion())
+	c.consistency.WroteAt(jc.job.key(), out.GetResourceVersion())
 	return nil
 }
