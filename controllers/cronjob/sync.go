@@ -216,6 +216,15 @@ func (c *Controller) deleteJobOf(ctx context.Context, cj *cronJob, j *api.Unstru
 	policy := "Background"
 	err := c.cc.Client.Resource(app.Jobs).Namespace(j.GetNamespace()).Delete(ctx, j.GetName(), api.DeleteOptions{PropagationPolicy: &policy})
 	c.hop("delete-job", cj.obj.GetNamespace()+"/"+cj.obj.GetName(), cj.obj.GetResourceVersion(), slog.String("job", j.GetName()), slog.String("cause", cause), slog.Any("err", err))
+	if err == nil || api.IsNotFound(err) {
+		c.deleted.Store(j.GetUID(), struct{}{})
+	}
+	if api.IsNotFound(err) {
+		// Already gone: the cache was behind this controller's own delete. Upstream reports
+		// FailedDelete here; nothing failed, so this controller stays quiet.
+		deleteFromActiveList(cj, j.GetUID())
+		return false
+	}
 	if err != nil {
 		c.event(cj, app.EventTypeWarning, "FailedDelete", "Deleted job: %v", err)
 		return false

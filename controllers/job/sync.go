@@ -55,6 +55,7 @@ func (c *Controller) syncJob(ctx context.Context, key string) (rErr error) {
 	}
 	shared, _ := app.AsUnstructured(obj)
 	if err := c.consistency.EnsureReady(key, shared.GetResourceVersion()); err != nil {
+		c.hop("stale-cache", key, shared.GetResourceVersion(), slog.Any("err", err))
 		return err
 	}
 	c.hop("sync", key, shared.GetResourceVersion())
