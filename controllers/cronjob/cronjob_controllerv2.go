@@ -61,7 +61,7 @@ type Controller struct {
 	// has: a sync must not count (or delete) them again. Upstream has no such set; without
 	// it a sync between the delete and its event repeats the delete.
 	deleted sync.Map
-	ctx         context.Context // for the events recorded outside a sync
+	ctx     context.Context // for the events recorded outside a sync
 }
 
 // New mirrors NewControllerV2 (an app.InitFunc).
