@@ -256,8 +256,17 @@ func (c *Controller) sync(ctx context.Context, key string) (*time.Duration, erro
 	}
 	u, _ := app.AsUnstructured(obj)
 	if err := c.consistency.EnsureReady(key, u.GetResourceVersion()); err != nil {
+		// The cache has not shown this controller's last write (the event may be late, or
+		// lost until the informer relists): read the CronJob from the server instead.
 		c.hop("stale-cache", key, u.GetResourceVersion(), slog.Any("err", err))
-		return nil, err
+		fresh, gerr := c.cc.Client.Resource(app.CronJobs).Namespace(u.GetNamespace()).Get(ctx, u.GetName(), api.GetOptions{})
+		if gerr != nil {
+			return nil, gerr
+		}
+		if err := c.consistency.EnsureReady(key, fresh.GetResourceVersion()); err != nil {
+			return nil, err
+		}
+		u = fresh
 	}
 	cj, err := newCronJob(u)
 	if err != nil {
