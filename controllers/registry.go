@@ -1,11 +1,13 @@
 package controllers
 
 import (
+	"github.com/informer-lab/informer-lab/controllers/cronjob"
 	"github.com/informer-lab/informer-lab/controllers/daemonset"
 	"github.com/informer-lab/informer-lab/controllers/deployment"
 	"github.com/informer-lab/informer-lab/controllers/disruption"
 	"github.com/informer-lab/informer-lab/controllers/endpoints"
 	"github.com/informer-lab/informer-lab/controllers/endpointslice"
+	"github.com/informer-lab/informer-lab/controllers/job"
 	"github.com/informer-lab/informer-lab/controllers/kubelet"
 	"github.com/informer-lab/informer-lab/controllers/nodelifecycle"
 	"github.com/informer-lab/informer-lab/controllers/podautoscaler"
@@ -13,6 +15,7 @@ import (
 	"github.com/informer-lab/informer-lab/controllers/scheduler"
 	"github.com/informer-lab/informer-lab/controllers/serviceaccount"
 	"github.com/informer-lab/informer-lab/controllers/statefulset"
+	"github.com/informer-lab/informer-lab/controllers/ttlafterfinished"
 )
 
 // descriptors mirrors NewControllerDescriptors: one line per controller. Each controller's
@@ -30,4 +33,7 @@ var descriptors = []descriptor{
 	{name: "serviceaccount", init: serviceaccount.New, workers: 1},
 	{name: "podautoscaler", init: podautoscaler.New, workers: 5},
 	{name: "disruption", init: disruption.New, workers: 1},
+	{name: "job", init: job.New, workers: 5},
+	{name: "cronjob", init: cronjob.New, workers: 5},
+	{name: "ttl-after-finished", init: ttlafterfinished.New, workers: 5},
 }
