@@ -65,8 +65,12 @@ func computePodStatus(pod *api.Unstructured, env podEnv) (action, time.Duration,
 		return actDelete, 0, "pod deleted before its containers started"
 	}
 	if !started {
+		// A container without a readiness probe is ready as it starts, so the first status
+		// the kubelet posts already says Ready, as kubectl get pods -w shows for nginx.
 		startPod(pod, status, env)
-		return actStatus, 0, "containers started"
+		wait := progressContainers(pod, status, env.now)
+		setConditions(pod, status, env.now)
+		return actStatus, wait, "containers started"
 	}
 	var wait time.Duration
 	cause := "containers progressed"

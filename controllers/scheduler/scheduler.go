@@ -41,7 +41,16 @@ type Scheduler struct {
 	usage         map[string]nodeUsage // node → the sum of its placed pods' requests
 	unschedulable map[string]bool
 	eventSeq      atomic.Int64
+
+	// binding holds the binding cycles in flight: upstream runs each in its own goroutine
+	// so that the next pod's scheduling cycle need not wait for the apiserver; bindSlots
+	// bounds how many run at once.
+	binding   sync.WaitGroup
+	bindSlots chan struct{}
 }
+
+// maxBindsInFlight bounds the binding cycles that run at once.
+const maxBindsInFlight = 16
 
 // placedPod and nodeUsage mirror the scheduler cache's pod and NodeInfo accounting.
 type placedPod struct {
@@ -53,7 +62,8 @@ type nodeUsage struct{ used, nonZero resources }
 
 // New mirrors scheduler.New with the default profile.
 func New(cc *app.ControllerContext) (app.Controller, error) {
-	s := &Scheduler{cc: cc, placed: map[string]placedPod{}, usage: map[string]nodeUsage{}, unschedulable: map[string]bool{}}
+	s := &Scheduler{cc: cc, placed: map[string]placedPod{}, usage: map[string]nodeUsage{}, unschedulable: map[string]bool{},
+		bindSlots: make(chan struct{}, maxBindsInFlight)}
 	s.pods = cc.Informer(app.Pods)
 	s.nodes = cc.Informer(app.Nodes)
 	s.queue = cc.NewQueue("scheduler")
@@ -80,11 +90,12 @@ func New(cc *app.ControllerContext) (app.Controller, error) {
 func (s *Scheduler) Name() string { return "scheduler" }
 
 // Run mirrors Scheduler.Run: one pod at a time, as the scheduling cycle does, until ctx
-// ends.
+// ends; it returns once the binding cycles in flight have ended too.
 func (s *Scheduler) Run(ctx context.Context, workers int) {
 	loop := controller.NewLoop(s.queue, s.scheduleOne)
 	loop.MaxRetries = 1 << 30
 	loop.Run(ctx, workers)
+	s.binding.Wait()
 }
 
 func key(pod *api.Unstructured) string { return pod.GetNamespace() + "/" + pod.GetName() }
@@ -245,15 +256,27 @@ func (s *Scheduler) scheduleOne(ctx context.Context, k string) error {
 	s.placeLocked(k, placedPod{node: best, req: req, nonZero: reqNZ}) // AssumePod
 	delete(s.unschedulable, k)
 	s.mu.Unlock()
-	if err := s.bind(ctx, pod, best); err != nil {
+	// The binding cycle runs on its own, as upstream's goroutine per pod: the pod is assumed
+	// on its node, so the next scheduling cycle already counts it.
+	select {
+	case s.bindSlots <- struct{}{}:
+	case <-ctx.Done():
 		s.mu.Lock()
-		s.unplaceLocked(k) // ForgetPod: the binding failed
+		s.unplaceLocked(k)
 		s.mu.Unlock()
-		if api.IsNotFound(err) || api.IsConflict(err) {
-			return nil // gone or changed: its next event decides
-		}
-		return err
+		return nil
 	}
+	s.binding.Go(func() {
+		defer func() { <-s.bindSlots }()
+		if err := s.bind(ctx, pod, best); err != nil {
+			s.mu.Lock()
+			s.unplaceLocked(k) // ForgetPod: the binding failed
+			s.mu.Unlock()
+			if !api.IsNotFound(err) && !api.IsConflict(err) && ctx.Err() == nil {
+				s.queue.AddRateLimited(k) // handleSchedulingFailure; gone or changed: its next event decides
+			}
+		}
+	})
 	return nil
 }
 
