@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
 	"slices"
 	"sort"
 	"strings"
@@ -182,7 +183,7 @@ func (d *resourcesDeleter) deleteAllContent(ctx context.Context, ns *api.Unstruc
 	u.contentTotals(remaining, byFinalizer)
 	cp := ns.DeepCopy()
 	if u.update(cp, d.now()) {
-		trace.Hop(d.cc.Logger, component, "update-status", ns.GetName(), ns.GetResourceVersion(), causeAttr("conditions"))
+		trace.Hop(d.cc.Logger, component, "update-status", ns.GetName(), ns.GetResourceVersion(), causeAttr("conditions"), slog.String("failing", u.failing()))
 		if _, err := d.cc.Client.Resource(app.Namespaces).UpdateStatus(ctx, cp, api.UpdateOptions{}); err != nil && !api.IsNotFound(err) {
 			errs = append(errs, err)
 		}

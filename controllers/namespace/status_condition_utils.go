@@ -3,6 +3,7 @@ package namespace
 import (
 	"fmt"
 	"log/slog"
+	"strings"
 	"time"
 
 	"github.com/informer-lab/informer-lab/api"
@@ -127,4 +128,21 @@ func (u *conditionUpdater) update(ns *api.Unstructured, now time.Time) bool {
 		_ = api.SetNestedField(ns.Object, existing, "status", "conditions")
 	}
 	return changed
+}
+
+// failing names the conditions that are True, in upstream's order, for the trace.
+func (u *conditionUpdater) failing() string {
+	var out []string
+	for _, typ := range conditionTypes {
+		for _, c := range u.conds {
+			if c.typ == typ {
+				out = append(out, typ)
+				break
+			}
+		}
+	}
+	if len(out) == 0 {
+		return "none"
+	}
+	return strings.Join(out, ",")
 }
