@@ -208,10 +208,16 @@ func (gc *GarbageCollector) isDangling(ctx context.Context, r api.OwnerReference
 		return false, owner, nil
 	}
 	gc.mu.Lock()
+	if len(gc.absentOwners) >= absentOwnerCacheSize {
+		clear(gc.absentOwners) // upstream keeps an LRU of this size; forgetting costs a GET
+	}
 	gc.absentOwners[key] = true
 	gc.mu.Unlock()
 	return true, nil, nil
 }
+
+// absentOwnerCacheSize mirrors the size of upstream's absentOwnerCache.
+const absentOwnerCacheSize = 500
 
 // processDeletingDependentsItem mirrors the function of that name: an owner deleted in the
 // foreground loses its foregroundDeletion finalizer once no dependent blocks it; until then

@@ -99,6 +99,9 @@ func (gc *GarbageCollector) processGraphChanges(typ eventType, apiVersion, kind 
 func (gc *GarbageCollector) removeExisting(n *node) {
 	gc.graph.removeNode(n)
 	if len(n.dependents) > 0 {
+		if len(gc.absentOwners) >= absentOwnerCacheSize {
+			clear(gc.absentOwners)
+		}
 		gc.absentOwners[n.identity] = true
 	}
 	for dep := range n.dependents {
