@@ -13,7 +13,9 @@ import (
 // Deletes are immediate, pods included (the simulator plays a kubelet that has already
 // stopped the containers, so kubectl delete returns at once), unless finalizers hold the
 // object: it is then marked with deletionTimestamp, may gain no new finalizer (422), and
-// goes when an update empties them. Namespaces follow their own lifecycle.
+// goes when an update empties them. A Foreground or Orphan delete (and the default of a few
+// kinds) first adds the garbage collector's finalizer (delete_gc.go), so such an object
+// stays until the collector, or anyone, removes it. Namespaces follow their own lifecycle.
 
 // DeleteResult is what a DELETE answers with: the object's state after the call, and
 // whether it is gone (false when finalizers or namespace termination keep it).

@@ -10,8 +10,10 @@ import (
 )
 
 // The namespace lifecycle beyond its strategy and its admission plugin: the namespace REST's
-// Delete, and the namespace controller that empties a Terminating namespace and then
-// finalizes it. A namespace leaves only when it holds no object and its spec and metadata
+// Delete and, with NamespaceDeletionInServer, the namespace controller that empties a
+// Terminating namespace and then finalizes it. Otherwise (markNamespace) the DELETE only
+// marks it, as kube-apiserver's does, and controllers/namespace does the rest through the
+// API. In-server, a namespace leaves only when it holds no object and its spec and metadata
 // finalizers are gone, whatever write arrives meanwhile:
 //
 //  1. A DELETE marks it Terminating and deletes its contents one object per storage
