@@ -82,8 +82,9 @@ func TestCh14_GC_GraphNodes(t *testing.T) {
 	g := graph{uidToNode: map[string]*node{}}
 	dep := &node{identity: objectReference{Kind: "ConfigMap", Name: "d", UID: "d", Namespace: "ns"}, dependents: map[*node]struct{}{},
 		owners: []api.OwnerReference{ref("o", true), ref("p", false)}}
-	virtual := g.insertNode(dep)
-	assert.Len(t, virtual, 2)
+	l := g.insertNode(dep)
+	assert.Len(t, l.virtualOwners, 2)
+	assert.False(t, l.verify)
 	o := g.uidToNode["o"]
 	assert.True(t, o.virtual)
 	assert.Equal(t, "ns", o.identity.Namespace, "a virtual owner is looked for in its dependent's namespace")
@@ -92,4 +93,36 @@ func TestCh14_GC_GraphNodes(t *testing.T) {
 	g.removeNode(dep)
 	assert.Empty(t, o.dependents)
 	assert.NotContains(t, g.uidToNode, "d")
+}
+
+// TestCh14_GC_SuspectReferences: a dependent whose reference may be wrong is verified; one
+// naming a namespaced owner observed in another namespace is reported too.
+func TestCh14_GC_SuspectReferences(t *testing.T) {
+	observed := func(ns string) *node {
+		return &node{identity: objectReference{APIVersion: "v1", Kind: "ConfigMap", Name: "o", UID: "o", Namespace: ns}, dependents: map[*node]struct{}{}}
+	}
+	cases := []struct {
+		name     string
+		owner    *node
+		depNS    string
+		ref      api.OwnerReference
+		verify   bool
+		reported bool
+	}{
+		{"same namespace", observed("a"), "a", ref("o", true), false, false},
+		{"other namespace", observed("a"), "b", ref("o", true), true, true},
+		{"cluster-scoped owner", observed(""), "b", ref("o", true), false, false},
+		{"other coordinates", observed("a"), "a", api.OwnerReference{APIVersion: "v1", Kind: "Secret", Name: "o", UID: "o"}, true, false},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			g := graph{uidToNode: map[string]*node{"o": tc.owner}}
+			dep := &node{identity: objectReference{Kind: "ConfigMap", Name: "d", UID: "d", Namespace: tc.depNS}, dependents: map[*node]struct{}{},
+				owners: []api.OwnerReference{tc.ref}}
+			l := g.insertNode(dep)
+			assert.Empty(t, l.virtualOwners)
+			assert.Equal(t, tc.verify, l.verify)
+			assert.Equal(t, tc.reported, len(l.wrongNamespace) == 1)
+		})
+	}
 }

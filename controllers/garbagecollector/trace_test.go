@@ -48,7 +48,7 @@ func (s *syncBuffer) String() string {
 }
 
 var (
-	uidRE = regexp.MustCompile(`\([0-9a-f-]{36}\)`)
+	uidRE = regexp.MustCompile(`uid: [0-9a-f-]{36}`)
 	rvRE  = regexp.MustCompile(` rv=\d+`)
 )
 
@@ -70,7 +70,7 @@ func writes(log string) string {
 		if !strings.Contains(l, " op=delete ") && !strings.Contains(l, " op=remove-finalizer ") && !strings.Contains(l, " op=remove-owner-refs ") {
 			continue
 		}
-		l = rvRE.ReplaceAllString(uidRE.ReplaceAllString(l, "(<uid>)"), " rv=<rv>")
+		l = rvRE.ReplaceAllString(uidRE.ReplaceAllString(l, "uid: <uid>"), " rv=<rv>")
 		if !seen[l] {
 			seen[l] = true
 			out = append(out, l)
