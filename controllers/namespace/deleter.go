@@ -77,11 +77,31 @@ func (d *resourcesDeleter) Delete(ctx context.Context, name string) error {
 	if estimate > 0 {
 		return &ResourcesRemainingError{Estimate: estimate}
 	}
-	err = d.finalizeNamespace(ctx, ns)
+	err = d.retryOnConflict(ctx, ns, d.finalizeNamespace)
 	if api.IsNotFound(err) {
 		return nil
 	}
 	return err
+}
+
+// retryOnConflict mirrors retryOnConflictError: on a conflict the namespace is read again
+// and the update tried again on the latest version (the status write of deleteAllContent
+// has just changed it).
+func (d *resourcesDeleter) retryOnConflict(ctx context.Context, ns *api.Unstructured, fn func(context.Context, *api.Unstructured) error) error {
+	for {
+		err := fn(ctx, ns)
+		if !api.IsConflict(err) {
+			return err
+		}
+		latest, gerr := d.cc.Client.Resource(app.Namespaces).Get(ctx, ns.GetName(), api.GetOptions{})
+		if gerr != nil {
+			return gerr
+		}
+		if latest.GetUID() != ns.GetUID() {
+			return nil // another namespace of that name: this one is gone
+		}
+		ns = latest
+	}
 }
 
 // finalized mirrors finalized: no "kubernetes" spec finalizer is left.
@@ -184,8 +204,9 @@ func (d *resourcesDeleter) deleteAllContent(ctx context.Context, ns *api.Unstruc
 	cp := ns.DeepCopy()
 	if u.update(cp, d.now()) {
 		trace.Hop(d.cc.Logger, component, "update-status", ns.GetName(), ns.GetResourceVersion(), causeAttr("conditions"), slog.String("failing", u.failing()))
-		if _, err := d.cc.Client.Resource(app.Namespaces).UpdateStatus(ctx, cp, api.UpdateOptions{}); err != nil && !api.IsNotFound(err) {
-			errs = append(errs, err)
+		if _, err := d.cc.Client.Resource(app.Namespaces).UpdateStatus(ctx, cp, api.UpdateOptions{}); err != nil {
+			// As upstream: reported, not returned; the next sync writes them again.
+			trace.Hop(d.cc.Logger, component, "update-status-failed", ns.GetName(), ns.GetResourceVersion(), causeAttr(err.Error()))
 		}
 	}
 	return estimate, errors.Join(errs...)

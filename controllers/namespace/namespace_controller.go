@@ -8,6 +8,7 @@ package namespace
 import (
 	"context"
 	"errors"
+	"log/slog"
 	"time"
 
 	"github.com/informer-lab/informer-lab/api"
@@ -82,6 +83,13 @@ func (c *Controller) syncNamespaceFromKey(ctx context.Context, key string) error
 	}
 	trace.Hop(c.cc.Logger, component, "sync", key, u.GetResourceVersion())
 	err = c.deleter.Delete(ctx, key)
+	defer func() {
+		result := "ok"
+		if err != nil {
+			result = err.Error()
+		}
+		trace.Hop(c.cc.Logger, component, "sync-done", key, "", slog.String("result", result))
+	}()
 	var remaining *ResourcesRemainingError
 	if errors.As(err, &remaining) {
 		c.queue.AddAfter(key, time.Duration(remaining.Estimate/2+1)*time.Second)

@@ -56,7 +56,7 @@ func writes(log string) string {
 	sc := bufio.NewScanner(strings.NewReader(log))
 	for sc.Scan() {
 		l := sc.Text()
-		if !strings.Contains(l, "component=namespace-controller") || strings.Contains(l, " op=sync ") {
+		if !strings.Contains(l, "component=namespace-controller") || strings.Contains(l, " op=sync ") || strings.Contains(l, " op=sync-done ") {
 			continue
 		}
 		l = rvRE.ReplaceAllString(l, " rv=<rv>")
