@@ -219,3 +219,33 @@ func TestCh14_GC_OwnerInAnotherNamespace(t *testing.T) {
 		require.Contains(t, messages, `ownerRef [v1/ConfigMap, namespace: other, name: owner, uid: `+owner.GetUID()+`] does not exist in namespace "other"`)
 	})
 }
+
+// TestCh14_GC_JobOrphansByDefault: a batch/v1 Job deleted without a propagation policy
+// orphans its pods (the server adds the orphan finalizer, the collector strips the pods'
+// references and then the finalizer); with Background its pods go.
+func TestCh14_GC_JobOrphansByDefault(t *testing.T) {
+	cases := []struct {
+		policy   string
+		wantPods int
+	}{{"", 1}, {api.DeletePropagationBackground, 0}}
+	for _, tc := range cases {
+		t.Run("policy="+tc.policy, func(t *testing.T) {
+			synctest.Test(t, func(t *testing.T) {
+				c := cluster.Start(t, cluster.Options{Controllers: []string{"garbagecollector"}})
+				job := obj("batch/v1", "Job", "j")
+				job["spec"] = map[string]any{"template": map[string]any{"spec": map[string]any{"restartPolicy": "Never",
+					"containers": []any{map[string]any{"name": "c", "image": "busybox"}}}}}
+				j := c.Create(t, app.Jobs, "default", job)
+				c.Create(t, app.Pods, "default", pod("j-1", app.NewControllerRef(j)))
+				c.Settle()
+				del(t, c, app.Jobs, "default", "j", tc.policy)
+				c.Eventually(t, 30*time.Second, func() bool {
+					return c.Get(t, app.Jobs, "default", "j") == nil && len(podNames(t, c)) == tc.wantPods
+				})
+				if tc.wantPods == 1 {
+					require.Empty(t, c.Get(t, app.Pods, "default", "j-1").GetOwnerReferences())
+				}
+			})
+		})
+	}
+}

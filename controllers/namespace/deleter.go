@@ -217,6 +217,13 @@ func (d *resourcesDeleter) deleteAllContent(ctx context.Context, ns *api.Unstruc
 // while; items without are an error.
 func (d *resourcesDeleter) deleteAllContentFor(ctx context.Context, r gvrInfo, ns string) (int64, int, map[string]int, error) {
 	rc := d.cc.Client.Resource(r.gvr).Namespace(ns)
+	estimate := int64(0)
+	if r.gvr.Group == "" && r.gvr.Resource == "pods" {
+		var err error
+		if estimate, err = d.estimateGracefulTerminationForPods(ctx, ns); err != nil {
+			return 0, 0, nil, err
+		}
+	}
 	bg := api.DeletePropagationBackground
 	opts := api.DeleteOptions{PropagationPolicy: &bg}
 	switch {
@@ -251,6 +258,9 @@ func (d *resourcesDeleter) deleteAllContentFor(ctx context.Context, r gvrInfo, n
 			fins[f]++
 		}
 	}
+	if estimate != 0 {
+		return estimate, len(l.Items), fins, nil // pods still terminating gracefully
+	}
 	if len(fins) > 0 {
 		return finalizerEstimateSeconds, len(l.Items), fins, nil
 	}
@@ -269,3 +279,22 @@ func sortedJoin(items []string) string {
 
 // now is the time conditions are stamped with (virtual in tests).
 func (d *resourcesDeleter) now() time.Time { return time.Now() }
+
+// estimateGracefulTerminationForPods mirrors the function of that name: the longest
+// terminationGracePeriodSeconds of the namespace's pods that have not finished.
+func (d *resourcesDeleter) estimateGracefulTerminationForPods(ctx context.Context, ns string) (int64, error) {
+	l, err := d.cc.Client.Resource(app.Pods).Namespace(ns).List(ctx, api.ListOptions{})
+	if err != nil {
+		return 0, err
+	}
+	estimate := int64(0)
+	for _, p := range l.Items {
+		if phase := app.NestedString(p.Object, "status", "phase"); phase == "Succeeded" || phase == "Failed" {
+			continue
+		}
+		if g, ok := app.NestedInt64(p.Object, "spec", "terminationGracePeriodSeconds"); ok && g > estimate {
+			estimate = g
+		}
+	}
+	return estimate, nil
+}
