@@ -352,15 +352,17 @@ func (s *endpoints) deleteCollection(r *http.Request, res *resource, ns string, 
 	if err != nil {
 		return lr, err
 	}
-	// The answer lists the objects as listed, before their deletes (Store.DeleteCollection),
-	// so a Foreground or Orphan delete's finalizer is not in it.
 	out := listResult{Items: []*record{}}
 	for _, rec := range lr.Items {
 		_, err := s.reg.Delete(r.Context(), res, rec.Obj.GetNamespace(), rec.Obj.GetName(), dopts, decode.IsDryRun(dopts))
-		if err != nil && !api.IsNotFound(err) {
+		if api.IsNotFound(err) {
+			continue
+		}
+		if err != nil {
 			return out, err
 		}
-		out.Items = append(out.Items, rec)
+		// DeleteCollection answers the items as it listed them, not their deletes' results
+		out.Items = append(out.Items, s.served(res, rec))
 	}
 	out.RV = s.store.ResourceVersion()
 	return out, nil

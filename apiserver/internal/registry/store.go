@@ -285,9 +285,12 @@ func (s *Store) Update(ctx context.Context, res *Resource, ns string, obj *api.U
 	}, storage.UpdateOptions{
 		DryRun: uo.DryRun,
 		// The last finalizer of a deleted object is gone: the object goes now. A namespace
-		// leaves only through its lifecycle: empty, then finalized.
+		// leaves only through its lifecycle: empty, then finalized. A pod in its grace period
+		// waits for its kubelet's delete (ShouldDeleteDuringUpdate checks the period is 0).
 		DeleteIf: func(next *api.Unstructured) bool {
-			return !isNamespaces(res) && next.GetDeletionTimestamp() != nil && len(next.GetFinalizers()) == 0
+			g := next.GetDeletionGracePeriodSeconds()
+			return !isNamespaces(res) && next.GetDeletionTimestamp() != nil && len(next.GetFinalizers()) == 0 &&
+				(g == nil || *g == 0)
 		},
 		After: func(tx *storage.Tx, rec *storage.Record, typ watch.EventType) *storage.Record {
 			return s.afterWrite(tx, res, rec, typ)
@@ -355,6 +358,9 @@ func (s *Store) prepareUpdate(res *Resource, obj *api.Unstructured, old *storage
 		// new status, nothing else.
 		next := old.Obj.DeepCopy()
 		rest.KeepFields(next, obj, "status")
+		if sm, ok := res.Strategy.(rest.StatusMetadata); ok {
+			keepMetadata(next, obj, sm.StatusUpdateMetadata())
+		}
 		if sp, ok := res.Strategy.(rest.StatusPreparer); ok {
 			sp.PrepareForStatusUpdate(s.ctx(uo.DryRun), next, old.Obj)
 		}
@@ -470,4 +476,21 @@ func isNamespaces(res *Resource) bool {
 
 func isCRDs(res *Resource) bool {
 	return res.Builtin && res.Info.Group == apiextensions.Group && res.Info.Kind == "CustomResourceDefinition"
+}
+
+// keepMetadata sets the metadata members keys of obj to those of from (removing those from
+// lacks), as a status strategy that keeps the body's metadata does.
+func keepMetadata(obj, from *api.Unstructured, keys []string) {
+	md, _ := obj.Object["metadata"].(map[string]any)
+	fm, _ := from.Object["metadata"].(map[string]any)
+	if md == nil {
+		return
+	}
+	for _, k := range keys {
+		if v, ok := fm[k]; ok && v != nil {
+			md[k] = api.DeepCopyJSONValue(v)
+		} else {
+			delete(md, k)
+		}
+	}
 }
