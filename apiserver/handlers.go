@@ -271,6 +271,7 @@ func (s *endpoints) serveDelete(w http.ResponseWriter, r *http.Request, info req
 		writeError(w, err)
 		return
 	}
+	writeWarnings(w, jobDeleteWarning(info.res, opts))
 	if err := validateDelete(info.res, info.name); err != nil {
 		writeError(w, err)
 		return
@@ -327,6 +328,7 @@ func (s *endpoints) serveDeleteCollection(w http.ResponseWriter, r *http.Request
 		writeError(w, err)
 		return
 	}
+	writeWarnings(w, jobDeleteWarning(info.res, dopts))
 	lr, err := s.deleteCollection(r, info.res, info.namespace, lopts, dopts)
 	if err != nil {
 		writeError(w, err)

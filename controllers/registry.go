@@ -7,8 +7,10 @@ import (
 	"github.com/informer-lab/informer-lab/controllers/disruption"
 	"github.com/informer-lab/informer-lab/controllers/endpoints"
 	"github.com/informer-lab/informer-lab/controllers/endpointslice"
+	"github.com/informer-lab/informer-lab/controllers/garbagecollector"
 	"github.com/informer-lab/informer-lab/controllers/job"
 	"github.com/informer-lab/informer-lab/controllers/kubelet"
+	"github.com/informer-lab/informer-lab/controllers/namespace"
 	"github.com/informer-lab/informer-lab/controllers/nodelifecycle"
 	"github.com/informer-lab/informer-lab/controllers/podautoscaler"
 	"github.com/informer-lab/informer-lab/controllers/replicaset"
@@ -36,4 +38,6 @@ var descriptors = []descriptor{
 	{name: "job", init: job.New, workers: 5},
 	{name: "cronjob", init: cronjob.New, workers: 5},
 	{name: "ttl-after-finished", init: ttlafterfinished.New, workers: 5},
+	{name: "garbagecollector", init: garbagecollector.New, workers: 20},
+	{name: "namespace", init: namespace.New, workers: 10},
 }
