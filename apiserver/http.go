@@ -120,6 +120,7 @@ func (w *responseWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter 
 // writeStatus writes a failure Status with its code and, for retryable errors, Retry-After
 // (S1).
 func writeStatus(w http.ResponseWriter, st *api.Status) {
+	api.CapStatus(st)
 	if st.Details != nil && st.Details.RetryAfterSeconds > 0 {
 		w.Header().Set("Retry-After", strconv.Itoa(int(st.Details.RetryAfterSeconds)))
 	}

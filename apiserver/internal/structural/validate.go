@@ -48,10 +48,22 @@ type verr struct {
 type result struct {
 	errs    []verr
 	matches int
+	seen    map[string]struct{} // the texts of errs, once there are more than a few
 }
+
+// smallResult is how many errors a result deduplicates by scanning before it keeps a set:
+// a scan per error is quadratic in an object with one error per list item.
+const smallResult = 8
 
 func (r *result) add(errs ...verr) {
 	for _, e := range errs {
+		if r.seen != nil {
+			if _, dup := r.seen[e.msg]; !dup {
+				r.seen[e.msg] = struct{}{}
+				r.errs = append(r.errs, e)
+			}
+			continue
+		}
 		dup := false
 		for _, x := range r.errs {
 			if x.msg == e.msg {
@@ -59,8 +71,15 @@ func (r *result) add(errs ...verr) {
 				break
 			}
 		}
-		if !dup {
-			r.errs = append(r.errs, e)
+		if dup {
+			continue
+		}
+		r.errs = append(r.errs, e)
+		if len(r.errs) > smallResult {
+			r.seen = make(map[string]struct{}, len(r.errs))
+			for _, x := range r.errs {
+				r.seen[x.msg] = struct{}{}
+			}
 		}
 	}
 }

@@ -183,8 +183,21 @@ func enumCheck(enum []any, path string, data any) *result {
 			return nil
 		}
 	}
-	return one(verr{kind: kEnum, name: path, value: data, hasValue: true, enum: enum,
-		msg: fmt.Sprintf("%s in body should be one of %v", path, enum)})
+	return one(verr{kind: kEnum, name: path, value: data, hasValue: true, enum: enum, msg: enumMsg(path, enum)})
+}
+
+// enumMsgValues is how many values of an enum its error text (which only deduplicates
+// errors: the cause is built from the enum itself) spells out.
+const enumMsgValues = 64
+
+// enumMsg is kube-openapi's EnumFail text, "… should be one of [a b]", with a long enum cut
+// short and its length said instead: spelled whole, every bad value would cost the enum's
+// size again.
+func enumMsg(path string, enum []any) string {
+	if len(enum) <= enumMsgValues {
+		return fmt.Sprintf("%s in body should be one of %v", path, enum)
+	}
+	return fmt.Sprintf("%s in body should be one of %v (%d values)", path, enum[:enumMsgValues], len(enum))
 }
 
 // convertTo converts data to the Go type of like, as reflect's Convert would, for the

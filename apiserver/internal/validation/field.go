@@ -28,16 +28,29 @@ func Forbidden(path, detail string) api.StatusCause {
 	return api.StatusCause{Type: api.CauseTypeForbidden, Field: path, Message: withDetail("Forbidden", detail)}
 }
 
+// maxSupportedValuesBytes bounds the list of valid values NotSupported spells out.
+const maxSupportedValuesBytes = 4 << 10
+
 // NotSupported mirrors field.NotSupported in k8s.io/apimachinery/pkg/util/validation/field:
 // the value and the quoted list of valid ones.
 func NotSupported(path string, value any, valid []string) api.StatusCause {
 	detail := ""
 	if len(valid) > 0 {
-		q := make([]string, len(valid))
+		var b strings.Builder
+		b.WriteString("supported values: ")
 		for i, v := range valid {
-			q[i] = strconv.Quote(v)
+			if b.Len() > maxSupportedValuesBytes {
+				// Upstream spells every value; a schema's enum can hold thousands, and
+				// each bad value would repeat them all (see api.MaxStatusBytes).
+				fmt.Fprintf(&b, ", and %d more", len(valid)-i)
+				break
+			}
+			if i > 0 {
+				b.WriteString(", ")
+			}
+			b.WriteString(strconv.Quote(v))
 		}
-		detail = "supported values: " + strings.Join(q, ", ")
+		detail = b.String()
 	}
 	return api.StatusCause{Type: api.CauseTypeFieldValueNotSupported, Field: path,
 		Message: withDetail("Unsupported value: "+badValue(value), detail)}
