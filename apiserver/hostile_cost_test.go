@@ -1,6 +1,7 @@
 package apiserver
 
 import (
+	"encoding/json"
 	"fmt"
 	"net/http"
 	"strings"
@@ -48,4 +49,85 @@ func TestCh01_HostileEnumAmplification(t *testing.T) {
 	assert.Equal(t, api.CauseTypeTooMany, last.Type)
 	assert.Regexp(t, `^too many errors, \d+ more not shown$`, last.Message)
 	assert.Regexp(t, `too many errors, \d+ more not shown\]$`, st.Message)
+}
+
+// configMapOf returns a ConfigMap whose one value takes size bytes.
+func configMapOf(name string, size int, fill byte) map[string]any {
+	return map[string]any{"apiVersion": "v1", "kind": "ConfigMap", "metadata": map[string]any{"name": name},
+		"data": map[string]any{"v": strings.Repeat(string(fill), size)}}
+}
+
+// TestCh01_HostileHistoryBytes rewrites a 1 MiB ConfigMap more times than the history's
+// byte bound holds. A history bounded only by count (10,000 events) kept every version, 1.8
+// MB of heap per update, until the server died near update 1,600 under a 6 GB cap. Now the
+// oldest events go once their bytes pass HistoryBytes, and a watch from one of them is 410.
+func TestCh01_HostileHistoryBytes(t *testing.T) {
+	tests := []struct {
+		name     string
+		opts     Options
+		updates  int
+		retained int // most events the history may still hold
+	}{
+		{"default bound", Options{}, 80, DefaultHistoryBytes >> 20},
+		{"set bound", Options{HistoryBytes: 4 << 20}, 12, 4},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			s, c := newServer(t, tc.opts)
+			path := "/api/v1/namespaces/default/configmaps"
+			r := c.do(http.MethodPost, path, configMapOf("big", 1<<20, 'a'))
+			require.Equal(t, http.StatusCreated, r.code, "%s", r.body)
+			first := s.store.ResourceVersion()
+			for i := range tc.updates {
+				r = c.do(http.MethodPut, path+"/big", configMapOf("big", 1<<20, byte('b'+i%20)))
+				require.Equal(t, http.StatusOK, r.code, "%s", r.body)
+			}
+			rev, oldest := s.store.ResourceVersion(), s.store.OldestResourceVersion()
+			assert.LessOrEqual(t, rev-oldest, uint64(tc.retained), "events retained")
+			assert.Positive(t, rev-oldest, "the newest event is kept")
+			ev := c.watch(fmt.Sprintf("%s?watch=true&resourceVersion=%d", path, first)).next()
+			require.Equal(t, "ERROR", ev.Type, "a watch from a dropped event")
+			var st api.Status
+			require.NoError(t, json.Unmarshal(ev.Object, &st))
+			assert.Equal(t, int32(http.StatusGone), st.Code)
+		})
+	}
+}
+
+// TestCh01_HostileStoreQuota fills the store past its quota. Writes that would pass it are
+// refused as etcd's "database space exceeded" is upstream (500, no reason, etcd's text);
+// reads, deletes and writes that shrink still work, and room made by a delete can be used.
+func TestCh01_HostileStoreQuota(t *testing.T) {
+	s, c := newServer(t, Options{StoreQuotaBytes: 6 << 20})
+	path := "/api/v1/namespaces/default/configmaps"
+	created := 0
+	var refused response
+	for i := range 10 {
+		r := c.do(http.MethodPost, path, configMapOf(fmt.Sprintf("cm-%d", i), 1<<20, 'a'))
+		if r.code != http.StatusCreated {
+			refused = r
+			break
+		}
+		created++
+	}
+	require.Equal(t, 5, created, "5 MiB of objects fit under 6 MiB, 6 do not")
+	require.Equal(t, http.StatusInternalServerError, refused.code, "%s", refused.body)
+	st := refused.status(t)
+	assert.Equal(t, api.StatusReason(""), st.Reason)
+	assert.Equal(t, "etcdserver: mvcc: database space exceeded", st.Message)
+	rv := s.store.ResourceVersion()
+
+	r := c.do(http.MethodPut, path+"/cm-0", configMapOf("cm-0", 1<<10, 'b'))
+	assert.Equal(t, http.StatusOK, r.code, "an update that shrinks: %s", r.body)
+	r = c.do(http.MethodPost, path, configMapOf("cm-5", 1<<20, 'a'))
+	require.Equal(t, http.StatusCreated, r.code, "room made by an update: %s", r.body)
+	rv = s.store.ResourceVersion()
+	r = c.do(http.MethodPut, path+"/cm-0", configMapOf("cm-0", 1<<20, 'c'))
+	assert.Equal(t, http.StatusInternalServerError, r.code, "an update that grows past the quota")
+	assert.Equal(t, rv, s.store.ResourceVersion(), "nothing was written")
+	r = c.do(http.MethodDelete, path+"/cm-1", nil)
+	assert.Equal(t, http.StatusOK, r.code, "%s", r.body)
+	r = c.do(http.MethodPost, path, configMapOf("cm-again", 1<<20, 'a'))
+	assert.Equal(t, http.StatusCreated, r.code, "room made by a delete: %s", r.body)
+	assert.Equal(t, http.StatusOK, c.get(path).code)
 }
