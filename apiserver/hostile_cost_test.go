@@ -1,6 +1,7 @@
 package apiserver
 
 import (
+	"encoding/binary"
 	"encoding/json"
 	"fmt"
 	"net/http"
@@ -11,6 +12,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/informer-lab/informer-lab/api"
+	iprotobuf "github.com/informer-lab/informer-lab/internal/builtinproto"
 )
 
 // TestCh01_HostileEnumAmplification sends many bad values against a long enum. Spelled in
@@ -130,4 +132,80 @@ func TestCh01_HostileStoreQuota(t *testing.T) {
 	r = c.do(http.MethodPost, path, configMapOf("cm-again", 1<<20, 'a'))
 	assert.Equal(t, http.StatusCreated, r.code, "room made by a delete: %s", r.body)
 	assert.Equal(t, http.StatusOK, c.get(path).code)
+}
+
+// pbField is one length-delimited protobuf field.
+func pbField(num int, data []byte) []byte {
+	b := binary.AppendUvarint(nil, uint64(num<<3|2))
+	b = binary.AppendUvarint(b, uint64(len(data)))
+	return append(b, data...)
+}
+
+// TestCh01_HostileProtobufEmptyElements posts a protobuf Pod of many empty containers, two
+// bytes each. Filled in with their Go zero values, re-encoded and validated, each became a
+// whole container (the probe's 3 MB body took 19.5 s and 1.9 GB). Bytes that declare more
+// elements than an honest encoding of their length holds are refused with a 400, and
+// nothing is written. A pod with a few honest containers still decodes.
+func TestCh01_HostileProtobufEmptyElements(t *testing.T) {
+	s, c := newServer(t, Options{})
+	envelope := func(pod []byte) []byte {
+		typeMeta := append(pbField(1, []byte("v1")), pbField(2, []byte("Pod"))...)
+		return append([]byte("k8s\x00"), append(pbField(1, typeMeta), pbField(2, pod)...)...)
+	}
+	podOf := func(name string, containers [][]byte) []byte {
+		var spec []byte
+		for _, c := range containers {
+			spec = append(spec, pbField(2, c)...)
+		}
+		return append(pbField(1, pbField(1, []byte(name))), pbField(2, spec)...)
+	}
+	empty := make([][]byte, 100_000)
+	rv := rvString(s)
+	r := c.do(http.MethodPost, "/api/v1/namespaces/default/pods", envelope(podOf("empty", empty)), "Content-Type", protobufType)
+	require.Equal(t, http.StatusBadRequest, r.code, "%.300s", r.body)
+	assert.Contains(t, r.status(t).Message, "declare more elements than they can hold")
+	assert.Equal(t, rv, rvString(s), "nothing written")
+
+	honest := [][]byte{append(pbField(1, []byte("a")), pbField(2, []byte("nginx"))...)}
+	r = c.do(http.MethodPost, "/api/v1/namespaces/default/pods", envelope(podOf("honest", honest)), "Content-Type", protobufType)
+	assert.Equal(t, http.StatusCreated, r.code, "%.300s", r.body)
+}
+
+// TestCh01_ProtobufDecodeComplexity decodes a PodList of n and of 8n pods, and a Pod of n
+// and of 8n containers: the allocations grow linearly.
+func TestCh01_ProtobufDecodeComplexity(t *testing.T) {
+	codec := iprotobuf.Codec()
+	podList := func(n int) []byte {
+		items := make([]any, n)
+		for i := range items {
+			items[i] = map[string]any{"metadata": map[string]any{"name": fmt.Sprintf("p%d", i), "labels": map[string]any{"a": "b"}},
+				"spec": map[string]any{"containers": []any{map[string]any{"name": "c", "image": "nginx"}}}}
+		}
+		b, err := codec.Encode(api.GroupVersionKind{Version: "v1", Kind: "PodList"}, map[string]any{"items": items})
+		require.NoError(t, err)
+		return b
+	}
+	podOfContainers := func(n int) []byte {
+		cs := make([]any, n)
+		for i := range cs {
+			cs[i] = map[string]any{"name": fmt.Sprintf("c%d", i), "image": "nginx"}
+		}
+		b, err := codec.Encode(api.GroupVersionKind{Version: "v1", Kind: "Pod"}, map[string]any{"metadata": map[string]any{"name": "p"}, "spec": map[string]any{"containers": cs}})
+		require.NoError(t, err)
+		return b
+	}
+	for name, build := range map[string]func(int) []byte{"pod list": podList, "containers": podOfContainers} {
+		t.Run(name, func(t *testing.T) {
+			small, large := build(200), build(1600)
+			allocs := func(b []byte) float64 {
+				return testing.AllocsPerRun(2, func() {
+					_, _, err := codec.Decode(b)
+					require.NoError(t, err)
+				})
+			}
+			a1, a8 := allocs(small), allocs(large)
+			t.Logf("n=200: %d bytes, %.0f allocs; 8n: %d bytes, %.0f allocs", len(small), a1, len(large), a8)
+			assert.LessOrEqual(t, a8/a1, 10.0)
+		})
+	}
 }
