@@ -1,12 +1,14 @@
 package apiserver
 
 import (
+	"bytes"
 	"encoding/binary"
 	"encoding/json"
 	"fmt"
 	"net/http"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -208,4 +210,26 @@ func TestCh01_ProtobufDecodeComplexity(t *testing.T) {
 			assert.LessOrEqual(t, a8/a1, 10.0)
 		})
 	}
+}
+
+// TestCh01_HostileInitialListTimeout opens a watch with timeoutSeconds=1 and an initial list
+// far larger than the socket buffers, and never reads. The timer started only after the
+// initial list was written, so the watch stayed open (and counted against the cap) for as
+// long as the write timeout let the list trickle out: 60-110 s in the probe. Now the watch
+// ends at timeoutSeconds plus at most a second of write grace, as the limits promise.
+func TestCh01_HostileInitialListTimeout(t *testing.T) {
+	s, c := newServer(t, Options{})
+	const size = 16 << 10
+	n := stallBytes/size + 1
+	for i := range n {
+		mustCreate(t, s, "pods", "default", paddedPod(fmt.Sprintf("pad%05d", i), size))
+	}
+	rc := dialTiny(t, c.base)
+	openRawWatch(t, rc, "/api/v1/namespaces/default/pods?watch=1&timeoutSeconds=1")
+	opened := time.Now()
+	require.Eventually(t, func() bool { return watchServing() == 0 }, 10*time.Second, 10*time.Millisecond,
+		"the watch stuck in its initial list outlived its timeoutSeconds")
+	assert.Less(t, time.Since(opened), 4*time.Second, "ended at timeoutSeconds, long before the write timeout")
+	data := requireServerClosed(t, rc)
+	assert.Less(t, bytes.Count(data, []byte(`"type":"ADDED"`)), n, "the initial list was cut, not delivered in full")
 }
