@@ -352,6 +352,8 @@ func (s *endpoints) deleteCollection(r *http.Request, res *resource, ns string, 
 	}
 	out := listResult{Items: []*record{}}
 	for _, rec := range lr.Items {
+		// Wait for room in the watchers' queues: a reading watcher gets every DELETED.
+		s.store.WaitForRoom(r.Context(), res.Coll)
 		dr, err := s.reg.Delete(r.Context(), res, rec.Obj.GetNamespace(), rec.Obj.GetName(), dopts, decode.IsDryRun(dopts))
 		if api.IsNotFound(err) {
 			continue

@@ -2,6 +2,7 @@ package apiserver
 
 import (
 	"bytes"
+	"context"
 	"encoding/binary"
 	"encoding/json"
 	"fmt"
@@ -232,4 +233,94 @@ func TestCh01_HostileInitialListTimeout(t *testing.T) {
 	assert.Less(t, time.Since(opened), 4*time.Second, "ended at timeoutSeconds, long before the write timeout")
 	data := requireServerClosed(t, rc)
 	assert.Less(t, bytes.Count(data, []byte(`"type":"ADDED"`)), n, "the initial list was cut, not delivered in full")
+}
+
+// readUntilEnd reads a watch stream to its end and counts its events by type.
+func readUntilEnd(st *stream) map[string]int {
+	counts := map[string]int{}
+	for line := range st.lines {
+		var ev wireEvent
+		if json.Unmarshal([]byte(line), &ev) == nil {
+			counts[ev.Type]++
+		}
+	}
+	return counts
+}
+
+// TestCh01_HostileBulkDeleteWatchers deletes many objects at once, by deleting their CRD and
+// by a DeleteCollection, with one watcher that reads and one that never does. The deletes
+// were committed faster than any consumer takes events, into 1,000-slot queues: the reading
+// watcher got about 1,000 DELETED, then an ERROR, and its client kept the rest as ghosts.
+// Now the writer waits for room: the reading watcher gets every DELETED and, for the CRD,
+// a clean end; only the watcher that does not read is stopped.
+func TestCh01_HostileBulkDeleteWatchers(t *testing.T) {
+	const n = 5000
+	tests := []struct {
+		name, path string
+		setup      func(t *testing.T, s *Server, c *client)
+		delete     func(c *client) response
+		wantEnd    bool // the stream ends without an ERROR once the resource is gone
+	}{
+		{"CRD deletion", foosPath, func(t *testing.T, s *Server, c *client) {
+			createFooCRD(t, c)
+			for i := range n {
+				_, err := s.Create(context.Background(), "foos", "default", &api.Unstructured{Object: foo(fmt.Sprintf("f%05d", i), map[string]any{"deploymentName": "d"})})
+				require.NoError(t, err)
+			}
+		}, func(c *client) response {
+			return c.do(http.MethodDelete, crdPath+"/foos.samplecontroller.k8s.io", nil)
+		}, true},
+		{"DeleteCollection", "/api/v1/namespaces/default/configmaps", func(t *testing.T, s *Server, c *client) {
+			for i := range n {
+				_, err := s.Create(context.Background(), "configmaps", "default", &api.Unstructured{Object: map[string]any{
+					"apiVersion": "v1", "kind": "ConfigMap", "metadata": map[string]any{"name": fmt.Sprintf("c%05d", i)}}})
+				require.NoError(t, err)
+			}
+		}, func(c *client) response {
+			return c.do(http.MethodDelete, "/api/v1/namespaces/default/configmaps", nil)
+		}, false},
+		{"namespace deletion", "/api/v1/namespaces/big/configmaps", func(t *testing.T, s *Server, c *client) {
+			r := c.do(http.MethodPost, "/api/v1/namespaces", map[string]any{"apiVersion": "v1", "kind": "Namespace", "metadata": map[string]any{"name": "big"}})
+			require.Equal(t, http.StatusCreated, r.code, "%s", r.body)
+			for i := range n {
+				_, err := s.Create(context.Background(), "configmaps", "big", &api.Unstructured{Object: map[string]any{
+					"apiVersion": "v1", "kind": "ConfigMap", "metadata": map[string]any{"name": fmt.Sprintf("c%05d", i)}}})
+				require.NoError(t, err)
+			}
+		}, func(c *client) response {
+			return c.do(http.MethodDelete, "/api/v1/namespaces/big", nil)
+		}, false},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			// A short write timeout: the watcher that does not read is closed soon after it
+			// is stopped.
+			s, c := newServer(t, Options{WatchWriteTimeout: 2 * time.Second})
+			tc.setup(t, s, c)
+			rv := s.ResourceVersion()
+			rc := dialTiny(t, c.base)
+			openRawWatch(t, rc, fmt.Sprintf("%s?watch=1&resourceVersion=%d", tc.path, rv))
+			reader := c.watch(fmt.Sprintf("%s?watch=1&resourceVersion=%d", tc.path, rv))
+			defer reader.close()
+			require.Eventually(t, func() bool { return len(s.Watchers()) == 2 }, 10*time.Second, time.Millisecond)
+
+			done := make(chan response, 1)
+			go func() { done <- tc.delete(c) }()
+			var counts map[string]int
+			if tc.wantEnd {
+				counts = readUntilEnd(reader)
+			} else {
+				for counts = map[string]int{}; counts["DELETED"] < n; {
+					ev := reader.next()
+					counts[ev.Type]++
+					require.NotEqual(t, "ERROR", ev.Type, "after %d DELETED", counts["DELETED"])
+				}
+			}
+			assert.Equal(t, n, counts["DELETED"], "the reading watcher gets every DELETED")
+			assert.Zero(t, counts["ERROR"])
+			r := <-done
+			require.Equal(t, http.StatusOK, r.code, "%.300s", r.body)
+			requireServerClosed(t, rc) // the watcher that does not read was stopped
+		})
+	}
 }

@@ -124,6 +124,7 @@ func (s *endpoints) serve(ctx context.Context, w *watcher, out sink) {
 		case <-ctx.Done():
 			return
 		case ev := <-w.Events():
+			w.Took()
 			if !s.sendEvent(ctx, w, ev, send, out.flush) {
 				return
 			}

@@ -31,6 +31,9 @@ type Config struct {
 	QuotaBytes      int
 	WatchBufferSize int // events queued per watcher before it is stopped (> 0)
 	MaxOpenWatches  int // 0: no limit
+	// WatchStallBudget is how long a bulk writer waits for a watcher that takes no event
+	// before it stops it (WaitForRoom); 0: DefaultWatchStallBudget.
+	WatchStallBudget time.Duration
 	// TooLargeResourceVersionWait is how long a read of a future revision waits before it
 	// fails with 504 ResourceVersionTooLarge; 0 fails at once.
 	TooLargeResourceVersionWait time.Duration
