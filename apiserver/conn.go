@@ -84,6 +84,17 @@ func (g *bodyGuardWriter) Write(b []byte) (int, error) {
 	return g.ResponseWriter.Write(b)
 }
 
+// finish runs once the handler has returned. An answer that left the body unread closes the
+// connection, but net/http first drains up to 256 KiB of the body, until the read deadline:
+// an early 401, 403, 405 or 415 to a client that declared a body and sent part of it held
+// the connection for BodyReadTimeout (a minute). A deadline already past ends the drain at
+// once; the answer is written before it, and writes have no read deadline.
+func (g *bodyGuardWriter) finish() {
+	if !g.body.eof {
+		_ = http.NewResponseController(g.ResponseWriter).SetReadDeadline(time.Now())
+	}
+}
+
 // FlushError flushes through to net/http and reports a failed write.
 func (g *bodyGuardWriter) FlushError() error {
 	g.beforeHeader()

@@ -45,6 +45,9 @@ type requestInfo struct {
 func (s *endpoints) buildHandler() http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w, r = s.guardBody(w, r) // first, so that every answer is sent without waiting for the body
+		if g, ok := w.(*bodyGuardWriter); ok {
+			defer g.finish()
+		}
 		if err := s.life.begin(); err != nil {
 			writeStatus(w, err.(*api.Status))
 			return
