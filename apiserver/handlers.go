@@ -180,6 +180,9 @@ func (s *endpoints) serveUpdate(w http.ResponseWriter, r *http.Request, info req
 // servePatch serves PATCH (X1–X5).
 func (s *endpoints) servePatch(w http.ResponseWriter, r *http.Request, info requestInfo) {
 	pt, err := patch.TypeFromContentType(r.Header.Get("Content-Type"))
+	if err == nil {
+		err = patch.Supported(pt, info.res.Builtin)
+	}
 	if err != nil {
 		writeError(w, err)
 		return

@@ -324,3 +324,122 @@ func TestCh01_HostileBulkDeleteWatchers(t *testing.T) {
 		})
 	}
 }
+
+// TestCh01_HostileEarlyRefusalCloses declares a small body, sends part of it, and gets an
+// answer that needs no body: 401, 403, 405, 415. The answer came at once, but net/http then
+// drained the rest of the body until the read deadline, so the connection stayed open for
+// BodyReadTimeout (a minute): an unauthenticated client could hold each connection that
+// long. Now the connection closes right after the answer, as after a 413.
+func TestCh01_HostileEarlyRefusalCloses(t *testing.T) {
+	const cms = "/api/v1/namespaces/default/configmaps"
+	tests := []struct {
+		name         string
+		opts         Options
+		method, path string
+		header       string
+		code         int
+	}{
+		{"401", Options{BearerToken: "secret"}, "POST", cms, "Content-Type: application/json\r\n", 401},
+		{"403 cross-origin", Options{}, "POST", cms, "Content-Type: application/json\r\nOrigin: " + evilOrigin + "\r\n", 403},
+		{"405", Options{}, "POST", "/api/v1/pods", "Content-Type: application/json\r\n", 405},
+		{"413", Options{MaxBodyBytes: 64}, "POST", cms, "Content-Type: application/json\r\n", 413},
+		{"415", Options{}, "POST", cms, "Content-Type: application/yaml\r\n", 415},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			tt.opts.BodyReadTimeout = time.Minute
+			_, c := newServer(t, tt.opts)
+			rc := dialRaw(t, c.base)
+			require.NoError(t, rc.SetDeadline(time.Now().Add(20*time.Second)))
+			start := time.Now()
+			_, err := fmt.Fprintf(rc, "%s %s HTTP/1.1\r\nHost: %s\r\n%sContent-Length: 100\r\n\r\n{\"metadata\":",
+				tt.method, tt.path, rc.RemoteAddr(), tt.header)
+			require.NoError(t, err)
+			r, closing := rc.readAnswer(t)
+			require.Equal(t, tt.code, r.code, "%s", r.body)
+			assert.True(t, closing)
+			assert.Empty(t, requireServerClosed(t, rc))
+			assert.Less(t, time.Since(start), 5*time.Second, "closed right after the answer, not at BodyReadTimeout")
+		})
+	}
+}
+
+// TestCh01_HostileCustomMetadata writes custom objects whose metadata is not an ObjectMeta,
+// by create, merge patch, JSON patch and apply. Each is refused with the real server's 400
+// (checked against kube-apiserver v1.36), and nothing is stored: a metadata informer could
+// not decode a list holding such an object.
+func TestCh01_HostileCustomMetadata(t *testing.T) {
+	s, c := newServer(t, Options{})
+	createFooCRD(t, c)
+	require.Equal(t, http.StatusCreated, c.do(http.MethodPost, foosPath, foo("ok", map[string]any{"deploymentName": "d"})).code)
+	prefix := `Foo in version "v1alpha1" cannot be handled as a Foo: json: cannot unmarshal `
+	body := func(name, md string) string {
+		return `{"apiVersion":"samplecontroller.k8s.io/v1alpha1","kind":"Foo","metadata":{"name":"` + name + `",` + md + `},"spec":{"deploymentName":"d"}}`
+	}
+	tests := []struct {
+		name, method, path, ctype, body, want string
+	}{
+		{"create, annotations a string", http.MethodPost, foosPath, "application/json", body("a1", `"annotations":"x"`),
+			"string into Go struct field ObjectMeta.annotations of type map[string]string"},
+		{"create, a label a number", http.MethodPost, foosPath, "application/json", body("a2", `"labels":{"a":1}`),
+			"number into Go struct field ObjectMeta.labels of type string"},
+		{"create, ownerReferences a string", http.MethodPost, foosPath, "application/json", body("a3", `"ownerReferences":"x"`),
+			"string into Go struct field ObjectMeta.ownerReferences of type []v1.OwnerReference"},
+		{"create, a finalizer a number", http.MethodPost, foosPath, "application/json", body("a4", `"finalizers":[1]`),
+			"number into Go struct field ObjectMeta.finalizers of type string"},
+		{"merge patch", http.MethodPatch, foosPath + "/ok", "application/merge-patch+json", `{"metadata":{"labels":{"a":1}}}`,
+			"number into Go struct field ObjectMeta.labels of type string"},
+		{"JSON patch", http.MethodPatch, foosPath + "/ok", "application/json-patch+json", `[{"op":"add","path":"/metadata/annotations","value":"x"}]`,
+			"string into Go struct field ObjectMeta.annotations of type map[string]string"},
+		{"apply", http.MethodPatch, foosPath + "/a5?fieldManager=m", "application/apply-patch+yaml", body("a5", `"ownerReferences":"x"`),
+			"string into Go struct field ObjectMeta.ownerReferences of type []v1.OwnerReference"},
+	}
+	rv := rvString(s)
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			r := c.do(tc.method, tc.path, tc.body, "Content-Type", tc.ctype)
+			require.Equal(t, http.StatusBadRequest, r.code, "%s", r.body)
+			st := r.status(t)
+			assert.Equal(t, api.StatusReasonBadRequest, st.Reason)
+			assert.Equal(t, prefix+tc.want, st.Message)
+		})
+	}
+	assert.Equal(t, rv, rvString(s), "nothing written")
+}
+
+// TestCh01_HostileApplyManagedFields applies objects that carry metadata.managedFields: the
+// real server answers 400 "metadata.managedFields must be nil", for built-in and custom
+// kinds alike, and stores nothing.
+func TestCh01_HostileApplyManagedFields(t *testing.T) {
+	s, c := newServer(t, Options{})
+	createFooCRD(t, c)
+	mf := `"managedFields":[{"manager":"x","operation":"Apply"}]`
+	tests := []struct{ name, path, body string }{
+		{"custom", foosPath + "/f?fieldManager=m",
+			`{"apiVersion":"samplecontroller.k8s.io/v1alpha1","kind":"Foo","metadata":{"name":"f",` + mf + `},"spec":{"deploymentName":"d"}}`},
+		{"built-in", "/api/v1/namespaces/default/configmaps/cm?fieldManager=m",
+			`{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"cm",` + mf + `}}`},
+	}
+	rv := rvString(s)
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			r := c.do(http.MethodPatch, tc.path, tc.body, "Content-Type", "application/apply-patch+yaml")
+			require.Equal(t, http.StatusBadRequest, r.code, "%s", r.body)
+			assert.Equal(t, "metadata.managedFields must be nil", r.status(t).Message)
+		})
+	}
+	assert.Equal(t, rv, rvString(s), "nothing written")
+}
+
+// TestCh01_HostilePatchTypeFirst sends a strategic merge patch to a custom object that does
+// not exist. The real server checks the patch type before it looks for the object: 415,
+// not 404.
+func TestCh01_HostilePatchTypeFirst(t *testing.T) {
+	_, c := newServer(t, Options{})
+	createFooCRD(t, c)
+	r := c.do(http.MethodPatch, foosPath+"/missing", `{"spec":{}}`, "Content-Type", "application/strategic-merge-patch+json")
+	require.Equal(t, http.StatusUnsupportedMediaType, r.code, "%s", r.body)
+	st := r.status(t)
+	assert.Equal(t, api.StatusReasonUnsupportedMediaType, st.Reason)
+	assert.Equal(t, "the body of the request was in an unknown format - accepted media types include: application/json-patch+json, application/merge-patch+json, application/apply-patch+yaml", st.Message)
+}
