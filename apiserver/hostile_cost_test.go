@@ -443,3 +443,31 @@ func TestCh01_HostilePatchTypeFirst(t *testing.T) {
 	assert.Equal(t, api.StatusReasonUnsupportedMediaType, st.Reason)
 	assert.Equal(t, "the body of the request was in an unknown format - accepted media types include: application/json-patch+json, application/merge-patch+json, application/apply-patch+yaml", st.Message)
 }
+
+// TestCh01_HostileRangeRules sends numbers out of their range: a container port of 70000 and
+// of -1, and a Deployment with replicas -1. They were stored; the real server answers 422,
+// and so does this one, without storing anything.
+func TestCh01_HostileRangeRules(t *testing.T) {
+	s, c := newServer(t, Options{})
+	pod := func(port int) string {
+		return fmt.Sprintf(`{"apiVersion":"v1","kind":"Pod","metadata":{"name":"p"},"spec":{"containers":[{"name":"c","image":"i","ports":[{"containerPort":%d}]}]}}`, port)
+	}
+	tests := []struct{ name, path, body, want string }{
+		{"port 70000", "/api/v1/namespaces/default/pods", pod(70000),
+			`Pod "p" is invalid: spec.containers[0].ports[0].containerPort: Invalid value: 70000: must be between 1 and 65535, inclusive`},
+		{"port -1", "/api/v1/namespaces/default/pods", pod(-1),
+			`Pod "p" is invalid: spec.containers[0].ports[0].containerPort: Invalid value: -1: must be between 1 and 65535, inclusive`},
+		{"replicas -1", "/apis/apps/v1/namespaces/default/deployments",
+			`{"apiVersion":"apps/v1","kind":"Deployment","metadata":{"name":"d"},"spec":{"replicas":-1,"selector":{"matchLabels":{"a":"b"}},"template":{"metadata":{"labels":{"a":"b"}},"spec":{"containers":[{"name":"c","image":"i"}]}}}}`,
+			`Deployment.apps "d" is invalid: spec.replicas: Invalid value: -1: must be greater than or equal to 0`},
+	}
+	rv := rvString(s)
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			r := c.do(http.MethodPost, tc.path, tc.body)
+			require.Equal(t, http.StatusUnprocessableEntity, r.code, "%s", r.body)
+			assert.Equal(t, tc.want, r.status(t).Message)
+		})
+	}
+	assert.Equal(t, rv, rvString(s), "nothing written")
+}

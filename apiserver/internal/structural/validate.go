@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/informer-lab/informer-lab/api"
+	"github.com/informer-lab/informer-lab/apiserver/internal/cost"
 	"github.com/informer-lab/informer-lab/apiserver/internal/validation"
 )
 
@@ -57,6 +58,7 @@ const smallResult = 8
 
 func (r *result) add(errs ...verr) {
 	for _, e := range errs {
+		cost.Add(1)
 		if r.seen != nil {
 			if _, dup := r.seen[e.msg]; !dup {
 				r.seen[e.msg] = struct{}{}
@@ -65,6 +67,7 @@ func (r *result) add(errs ...verr) {
 			continue
 		}
 		dup := false
+		cost.Add(len(r.errs))
 		for _, x := range r.errs {
 			if x.msg == e.msg {
 				dup = true
@@ -188,7 +191,7 @@ func (c *vctx) node(s *Schema, path string, data any, cor *correlation) *result 
 	format := c.format(s, types)
 	if data == nil {
 		res.merge(typeCheck(types, s.Nullable, format, path, nil))
-		res.merge(enumCheck(s.Enum, path, nil))
+		res.merge(s.enumCheck(path, nil))
 		return ratchet(res, cor)
 	}
 	kind := kindOf(data)
@@ -216,7 +219,7 @@ func (c *vctx) node(s *Schema, path string, data any, cor *correlation) *result 
 	if kind == "array" {
 		run(c.array(s, path, data.([]any), cor))
 	}
-	run(enumCheck(s.Enum, path, data))
+	run(s.enumCheck(path, data))
 	if kind == "object" {
 		run(c.object(s, path, data.(map[string]any), cor))
 	}
@@ -466,16 +469,14 @@ func toCauses(prefix string, res *result) []api.StatusCause {
 		case kRequired:
 			causes = append(causes, validation.Required(field, ""))
 		case kEnum:
-			values := make([]string, len(e.enum))
-			for i, a := range e.enum {
-				if s, ok := a.(string); ok {
-					values[i] = s
-				} else {
-					b, _ := json.Marshal(a)
-					values[i] = string(b)
+			enum := e.enum
+			causes = append(causes, validation.NotSupportedOf(field, e.value, len(enum), func(i int) string {
+				if s, ok := enum[i].(string); ok {
+					return s
 				}
-			}
-			causes = append(causes, validation.NotSupported(field, e.value, values))
+				b, _ := json.Marshal(enum[i])
+				return string(b)
+			}))
 		case kTooLong:
 			causes = append(causes, validation.TooLong(field, int(e.valid)))
 		case kMaxItems, kTooManyProps:

@@ -2,6 +2,7 @@ package structural
 
 import (
 	"fmt"
+	"github.com/informer-lab/informer-lab/apiserver/internal/cost"
 	"reflect"
 	"regexp"
 	"strconv"
@@ -174,11 +175,28 @@ func floatMultiple(path string, data, factor float64) []verr {
 
 // enumCheck mirrors basicCommonValidator.Validate: a value matches an enum member it is
 // convertible to, after Go's conversion (so 1.5 matches 1, and 65 matches "A").
+// smallEnum is the longest enum checked by comparing with each value.
+const smallEnum = 16
+
+// enumCheck is enumCheck of the schema's Enum, with a string looked up in enumStrings: a
+// string matches only string values of an enum (convertTo), and those exactly.
+func (s *Schema) enumCheck(path string, data any) *result {
+	if str, ok := data.(string); ok && s.enumStrings != nil {
+		cost.Add(1)
+		if _, found := s.enumStrings[str]; found {
+			return nil
+		}
+		return one(verr{kind: kEnum, name: path, value: data, hasValue: true, enum: s.Enum, msg: enumMsg(path, s.Enum)})
+	}
+	return enumCheck(s.Enum, path, data)
+}
+
 func enumCheck(enum []any, path string, data any) *result {
 	if len(enum) == 0 {
 		return nil
 	}
 	for _, e := range enum {
+		cost.Add(1)
 		if converted, ok := convertTo(data, e); ok && reflect.DeepEqual(converted, e) {
 			return nil
 		}
