@@ -121,8 +121,11 @@ func TestCh01_HostileStoreQuota(t *testing.T) {
 	assert.Equal(t, api.StatusReason(""), st.Reason)
 	assert.Equal(t, "etcdserver: mvcc: database space exceeded", st.Message)
 	rv := s.store.ResourceVersion()
+	r := c.do(http.MethodPost, path, configMapOf("cm-x", 1<<20, 'a'))
+	assert.Equal(t, http.StatusInternalServerError, r.code)
+	assert.Equal(t, rv, s.store.ResourceVersion(), "a refused create writes nothing")
 
-	r := c.do(http.MethodPut, path+"/cm-0", configMapOf("cm-0", 1<<10, 'b'))
+	r = c.do(http.MethodPut, path+"/cm-0", configMapOf("cm-0", 1<<10, 'b'))
 	assert.Equal(t, http.StatusOK, r.code, "an update that shrinks: %s", r.body)
 	r = c.do(http.MethodPost, path, configMapOf("cm-5", 1<<20, 'a'))
 	require.Equal(t, http.StatusCreated, r.code, "room made by an update: %s", r.body)
