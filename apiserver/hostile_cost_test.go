@@ -15,6 +15,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/informer-lab/informer-lab/api"
+	"github.com/informer-lab/informer-lab/apiserver/internal/cost"
 	iprotobuf "github.com/informer-lab/informer-lab/internal/builtinproto"
 )
 
@@ -473,4 +474,69 @@ func TestCh01_HostileRangeRules(t *testing.T) {
 		})
 	}
 	assert.Equal(t, rv, rvString(s), "nothing written")
+}
+
+// TestCh01_HostileQuadraticPaths sends the probe's quadratic requests at n and at 8n through
+// the server and counts the work of the loops over their input (package cost): a pod of
+// empty containers (each required path was checked against every cause so far: 160 KB took
+// 5.8 s), and strategic merge patches of finalizers, merged and deleted (40,000 took 81 s
+// and 10 s). The work grows about 8 times, not 64.
+func TestCh01_HostileQuadraticPaths(t *testing.T) {
+	_, c := newServer(t, Options{})
+	finalizers := func(prefix string, n int) []any {
+		out := make([]any, n)
+		for i := range out {
+			out[i] = fmt.Sprintf("example.com/%s-%d", prefix, i)
+		}
+		return out
+	}
+	seq := 0
+	withFinalizers := func(t *testing.T, n int) string {
+		seq++
+		name := fmt.Sprintf("cm-%d", seq)
+		r := c.do(http.MethodPost, "/api/v1/namespaces/default/configmaps", map[string]any{"apiVersion": "v1", "kind": "ConfigMap",
+			"metadata": map[string]any{"name": name, "finalizers": finalizers("a", n)}})
+		require.Equal(t, http.StatusCreated, r.code, "%.300s", r.body)
+		return "/api/v1/namespaces/default/configmaps/" + name
+	}
+	smp := func(t *testing.T, path string, patch any) {
+		r := c.do(http.MethodPatch, path, patch, "Content-Type", "application/strategic-merge-patch+json")
+		require.Equal(t, http.StatusOK, r.code, "%.300s", r.body)
+	}
+	tests := []struct {
+		name string
+		run  func(t *testing.T, n int) func()
+	}{
+		{"pod of empty containers", func(t *testing.T, n int) func() {
+			containers := make([]any, n)
+			for i := range containers {
+				containers[i] = map[string]any{}
+			}
+			body := map[string]any{"apiVersion": "v1", "kind": "Pod", "metadata": map[string]any{"name": "p"},
+				"spec": map[string]any{"containers": containers}}
+			return func() {
+				r := c.do(http.MethodPost, "/api/v1/namespaces/default/pods", body)
+				require.Equal(t, http.StatusUnprocessableEntity, r.code)
+			}
+		}},
+		{"smp merge of finalizers", func(t *testing.T, n int) func() {
+			path := withFinalizers(t, n)
+			patch := map[string]any{"metadata": map[string]any{"finalizers": finalizers("b", n)}}
+			return func() { smp(t, path, patch) }
+		}},
+		{"smp deleteFromPrimitiveList", func(t *testing.T, n int) func() {
+			path := withFinalizers(t, n)
+			patch := map[string]any{"metadata": map[string]any{"$deleteFromPrimitiveList/finalizers": finalizers("a", n)}}
+			return func() { smp(t, path, patch) }
+		}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			small, large := tc.run(t, 500), tc.run(t, 4000)
+			o1, o8 := cost.Measure(small), cost.Measure(large)
+			t.Logf("n=500: %d ops; 8n: %d ops", o1, o8)
+			require.Positive(t, o1)
+			assert.LessOrEqual(t, float64(o8)/float64(o1), 10.0, "operations at 8n over n")
+		})
+	}
 }
