@@ -95,8 +95,14 @@ load: ## 1,000 HTTP watchers and an informer against 5,000 writes/s for LOAD_DUR
 
 ABUSE_N      ?= 2000
 ABUSE_ROUNDS ?= 3
-abuse: ## rounds of 2,000 non-reading watches and 2,000 slow bodies against a listening server: goroutines, heap and the watch cap before, at peak and after
+# The probe's enum had 20,000 values and its objects 1,000 bad values; its server died near
+# update 1,600 of a 1 MiB ConfigMap. etcd's request limit (1.5 MiB) bounds the CRD, so its enum.
+ABUSE_ENUM_VALUES ?= 100000
+ABUSE_ENUM_BAD    ?= 10000
+ABUSE_HISTORY     ?= 5400
+abuse: ## rounds of 2,000 non-reading watches and 2,000 slow bodies, then of the enum-amplification and 1 MiB-history attacks at ten times the probe's size: goroutines, heap, peak RSS and the watch cap before, at peak and after
 	$(GO) test -run '^TestCh01_Abuse$$' -count=1 -v -timeout 30m ./apiserver/ -args -abuse.n=$(ABUSE_N) -abuse.bodies=$(ABUSE_N) -abuse.rounds=$(ABUSE_ROUNDS) $(ARGS)
+	$(GO) test -run '^TestCh01_AbuseCost$$' -count=1 -v -timeout 30m ./apiserver/ -args -abuse.rounds=$(ABUSE_ROUNDS) -abuse.enum.values=$(ABUSE_ENUM_VALUES) -abuse.enum.bad=$(ABUSE_ENUM_BAD) -abuse.enum.objects=10 -abuse.history.updates=$(ABUSE_HISTORY) $(ARGS)
 
 # conformance/ is its own module (the only one importing k8s.io/kubernetes): the real
 # kube-apiserver v1.36.3, built from source with an embedded etcd (cmd/refserver), against the

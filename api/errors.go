@@ -88,11 +88,17 @@ func NewUnauthorized(reason string) *Status {
 func NewInvalid(gk GroupKind, name string, causes []StatusCause) *Status {
 	var texts []string
 	seen := map[string]bool{}
+	size := 0
 	for _, c := range causes {
-		t := c.Field + ": " + c.Message
+		t := c.Field + ": " + truncateText(c.Message, MaxCauseMessageBytes)
 		if !seen[t] {
 			seen[t] = true
 			texts = append(texts, t)
+			if size += len(t); size > MaxStatusBytes {
+				// The rest cannot be shown (joinCapped counts them): stop spelling them.
+				texts = append(texts, make([]string, len(causes)-len(seen))...)
+				break
+			}
 		}
 	}
 	msg := fmt.Sprintf("%s %q is invalid", gk.String(), name)
@@ -101,10 +107,10 @@ func NewInvalid(gk GroupKind, name string, causes []StatusCause) *Status {
 	case 1:
 		msg += ": " + texts[0]
 	default:
-		msg += ": [" + strings.Join(texts, ", ") + "]"
+		msg += ": " + joinCapped(texts)
 	}
 	return failure(http.StatusUnprocessableEntity, StatusReasonInvalid, msg,
-		&StatusDetails{Group: gk.Group, Kind: gk.Kind, Name: name, Causes: append([]StatusCause(nil), causes...)})
+		&StatusDetails{Group: gk.Group, Kind: gk.Kind, Name: name, Causes: capCauses(causes)})
 }
 
 // NewForbidden mirrors apierrors.NewForbidden: 403 with the message shapes

@@ -84,6 +84,21 @@ func (g *bodyGuardWriter) Write(b []byte) (int, error) {
 	return g.ResponseWriter.Write(b)
 }
 
+// drainGrace is how long net/http may drain an unread body after an answer.
+const drainGrace = time.Second
+
+// finish runs once the handler has returned. An answer that left the body unread closes the
+// connection, but net/http first drains up to 256 KiB of the body, until the read deadline:
+// an early 401, 403, 405 or 415 to a client that declared a body and sent part of it held
+// the connection for BodyReadTimeout (a minute). The deadline moves to drainGrace from now:
+// a client still sending gets its 256 KiB read (closing on unread data would reset the
+// connection and could lose the answer), one that stopped is closed within the grace.
+func (g *bodyGuardWriter) finish() {
+	if !g.body.eof {
+		_ = http.NewResponseController(g.ResponseWriter).SetReadDeadline(time.Now().Add(drainGrace))
+	}
+}
+
 // FlushError flushes through to net/http and reports a failed write.
 func (g *bodyGuardWriter) FlushError() error {
 	g.beforeHeader()

@@ -64,4 +64,34 @@
 //     fieldmanagers.go, internal/registry/fields.go, internal/fieldmanager).
 //  15. Deviations, for a teaching simulator: no controller runs (a Deployment makes no Pod);
 //     writes through the Go API record no manager; no RBAC (401 where it would answer 403).
+//  16. The cost model: no request makes the server do more than linear (or n·log n) work in
+//     its size, or hold more than a bounded multiple of it, and every bound is tested
+//     (hostile_*_test.go; complexity tests at n and 8n, counting operations with package
+//     internal/cost or allocations, never time).
+//     - Body: at most MaxBodyBytes (3 MiB, 413), received within BodyReadTimeout (408);
+//     an answer that needs no body (401, 403, 405, 413, 415) closes the connection at once.
+//     Query: MaxQueryBytes (414). Headers: MaxHeaderBytes (431).
+//     - Nesting: 10,000 levels of JSON (encoding/json's limit), 64 of protobuf messages.
+//     - Lists and elements: bounded by the body. The protobuf decoder refuses bytes that
+//     declare more elements than an honest encoding of their length holds (empty elements
+//     count), so decoding is linear in the body, as JSON's is.
+//     - Patches: JSON patch and merge patch are linear in the document and the patch;
+//     strategic merge patch finds list items through sets and indexes (scalar lists, merge
+//     keys, $patch, $deleteFromPrimitiveList, $setElementOrder).
+//     - Validation: each check is linear in the object; causes are deduplicated through sets;
+//     a string is checked against a long enum in one lookup.
+//     - Error size: NotSupported spells 4 KiB of the valid values and counts the rest; an
+//     Invalid Status keeps MaxStatusCauses (1,000) causes and MaxStatusBytes (1 MiB) of text,
+//     each message within 64 KiB, and ends a cut list with a "too many errors, N more not
+//     shown" cause (package api, errors_limits.go). Upstream spells every value and cause.
+//     - Memory: the store holds at most StoreQuotaBytes (256 MiB of objects as JSON would
+//     take them; beyond it a write fails as etcd's quota does upstream, 500 "etcdserver:
+//     mvcc: database space exceeded"); the history at most HistorySize events and
+//     HistoryBytes (64 MiB) of objects; each watcher WatchBufferSize events, MaxOpenWatches
+//     watchers.
+//     - Time: a watch ends at timeoutSeconds, counted from before its initial list; a write
+//     to a client that does not read waits WatchWriteTimeout at most; a bulk delete (a CRD's
+//     objects, DeleteCollection, a namespace's contents) waits for room in the watchers'
+//     queues, so a reading watcher gets every event, and stops a watcher that takes nothing
+//     for 5 s (storage.DefaultWatchStallBudget), as an overflow.
 package apiserver

@@ -180,6 +180,9 @@ func (s *endpoints) serveUpdate(w http.ResponseWriter, r *http.Request, info req
 // servePatch serves PATCH (X1–X5).
 func (s *endpoints) servePatch(w http.ResponseWriter, r *http.Request, info requestInfo) {
 	pt, err := patch.TypeFromContentType(r.Header.Get("Content-Type"))
+	if err == nil {
+		err = patch.Supported(pt, info.res.Builtin)
+	}
 	if err != nil {
 		writeError(w, err)
 		return
@@ -354,6 +357,8 @@ func (s *endpoints) deleteCollection(r *http.Request, res *resource, ns string, 
 	}
 	out := listResult{Items: []*record{}}
 	for _, rec := range lr.Items {
+		// Wait for room in the watchers' queues: a reading watcher gets every DELETED.
+		s.store.WaitForRoom(r.Context(), res.Coll)
 		_, err := s.reg.Delete(r.Context(), res, rec.Obj.GetNamespace(), rec.Obj.GetName(), dopts, decode.IsDryRun(dopts))
 		if api.IsNotFound(err) {
 			continue

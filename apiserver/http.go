@@ -45,6 +45,9 @@ type requestInfo struct {
 func (s *endpoints) buildHandler() http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w, r = s.guardBody(w, r) // first, so that every answer is sent without waiting for the body
+		if g, ok := w.(*bodyGuardWriter); ok {
+			defer g.finish()
+		}
 		if err := s.life.begin(); err != nil {
 			writeStatus(w, err.(*api.Status))
 			return
@@ -116,26 +119,6 @@ func (w *responseWriter) FlushError() error {
 }
 
 func (w *responseWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
-
-// writeStatus writes a failure Status with its code and, for retryable errors, Retry-After
-// (S1).
-func writeStatus(w http.ResponseWriter, st *api.Status) {
-	if st.Details != nil && st.Details.RetryAfterSeconds > 0 {
-		w.Header().Set("Retry-After", strconv.Itoa(int(st.Details.RetryAfterSeconds)))
-	}
-	if writeProtobufStatus(w, statusCode(st), st) {
-		return
-	}
-	writeJSON(w, statusCode(st), st)
-}
-
-func writeError(w http.ResponseWriter, err error) {
-	var st *api.Status
-	if !errors.As(err, &st) {
-		st = api.NewInternalError(err)
-	}
-	writeStatus(w, st)
-}
 
 func writeJSON(w http.ResponseWriter, code int, v any) {
 	data, err := json.Marshal(v)

@@ -36,8 +36,8 @@ import (
 //     deadline set when the request starts): a slower one (slowloris) is 408 with reason
 //     Timeout, "Timeout: the request body was not received within 1m0s (N bytes read)". Any
 //     answer given before the body is read to its end (401, 403, 405, 413, 415, 408) goes out
-//     at once with Connection: close, and the connection closes within BodyReadTimeout of
-//     the request (conn.go), so net/http's drain of an unread body holds neither.
+//     at once with Connection: close, and the connection closes within a second of the
+//     answer (conn.go), so net/http's drain of an unread body holds neither.
 //  5. JSON nesting is bounded by encoding/json's depth limit (10,000): a deeper body is 400
 //     in E1's shape (json parse error "… exceeded max depth"), a deeper patch 400 "invalid
 //     JSON patch", so no recursion in the server goes deeper. Invalid UTF-8 inside JSON

@@ -16,6 +16,16 @@ const (
 	// DefaultHistorySize is the number of events the history ring keeps (wire spec 0.5). A
 	// watch or an Exact list from an RV older than the ring gets 410 Expired.
 	DefaultHistorySize = 10000
+	// DefaultHistoryBytes bounds the history ring in object bytes too (as JSON would take
+	// them): a 1 MiB object rewritten 10,000 times would otherwise pin 10 GiB. The real
+	// watch cache bounds its ring by count and by age (75 s); etcd keeps history until the
+	// next compaction (5 min), within its quota.
+	DefaultHistoryBytes = 64 << 20
+	// DefaultStoreQuotaBytes mirrors etcd's --quota-backend-bytes for the objects stored:
+	// a create or update beyond it fails as etcd's quota error does upstream (500,
+	// "etcdserver: mvcc: database space exceeded"). etcd's default is 2 GiB on disk; the
+	// store is in memory, where an object takes several times its JSON size.
+	DefaultStoreQuotaBytes = 256 << 20
 	// DefaultBookmarkPeriod mirrors the cacher's defaultBookmarkFrequency (W16).
 	DefaultBookmarkPeriod = time.Minute
 	// DefaultWatchBufferSize is how many undelivered events one watcher may hold before the
@@ -76,6 +86,12 @@ const (
 type Options struct {
 	// HistorySize bounds the event history ring (0: DefaultHistorySize; negative: invalid).
 	HistorySize int
+	// HistoryBytes bounds the history ring in object bytes as well (0: DefaultHistoryBytes;
+	// negative: no byte bound). The newest event is always kept.
+	HistoryBytes int
+	// StoreQuotaBytes is the store's quota in object bytes: a write beyond it is refused as
+	// etcd refuses one beyond its quota (0: DefaultStoreQuotaBytes; negative: no quota).
+	StoreQuotaBytes int
 	// BookmarkPeriod is the interval of periodic BOOKMARKs (0: DefaultBookmarkPeriod;
 	// negative: invalid). Clients opt out of bookmarks themselves (allowWatchBookmarks).
 	BookmarkPeriod time.Duration
@@ -265,6 +281,8 @@ func (o Options) Validate() error {
 // Validate passed.
 func (o Options) withDefaults() Options {
 	o.HistorySize = orDefault(o.HistorySize, DefaultHistorySize)
+	o.HistoryBytes = orDefault(o.HistoryBytes, DefaultHistoryBytes)
+	o.StoreQuotaBytes = orDefault(o.StoreQuotaBytes, DefaultStoreQuotaBytes)
 	o.BookmarkPeriod = orDefault(o.BookmarkPeriod, DefaultBookmarkPeriod)
 	o.WatchBufferSize = orDefault(o.WatchBufferSize, DefaultWatchBufferSize)
 	o.MaxBodyBytes = orDefault(o.MaxBodyBytes, DefaultMaxBodyBytes)

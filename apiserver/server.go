@@ -69,6 +69,7 @@ func New(opts Options) *Server {
 	}
 	s.store = storage.New(storage.Config{
 		HistorySize: opts.HistorySize, WatchBufferSize: opts.WatchBufferSize,
+		HistoryBytes: opts.HistoryBytes, QuotaBytes: opts.StoreQuotaBytes,
 		MaxOpenWatches: opts.MaxOpenWatches, TooLargeResourceVersionWait: opts.TooLargeResourceVersionWait,
 		Clock: s.clock, Logger: opts.Logger, Codec: storedCodec{}, Hooks: &s.faults,
 	})

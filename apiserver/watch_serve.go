@@ -41,6 +41,35 @@ func (s *endpoints) serve(ctx context.Context, w *watcher, out sink) {
 	if s.faults.takeShortWatch() {
 		return
 	}
+	// The timeout runs from the start, initial events included: a watch with a large
+	// initial list and a client that does not read still ends at timeoutSeconds (the
+	// handler's timer, not the cacher's, bounds the whole stream upstream).
+	var timeoutC, preTimeoutC, periodC <-chan time.Time
+	if w.timeout > 0 {
+		t := s.clock.NewTimer(w.timeout)
+		defer t.Stop()
+		timeoutC = t.C()
+		if _, real := s.clock.(clock.RealClock); real {
+			// Write deadlines are real time: under another clock the end is not theirs to know.
+			out.endsIn(w.timeout)
+		}
+		if w.bookmarks {
+			pre := min(2*time.Second, w.timeout/2)
+			pt := s.clock.NewTimer(w.timeout - pre)
+			defer pt.Stop()
+			preTimeoutC = pt.C()
+		}
+	}
+	expired := func() bool {
+		select {
+		case <-timeoutC:
+			return true
+		case <-ctx.Done():
+			return true
+		default:
+			return false
+		}
+	}
 	last := w.StartRV // RV of the last event or bookmark sent; bookmarks never go back
 	send := func(typ watch.EventType, rec *record, obj api.Object, rv uint64) bool {
 		rec = s.served(w.res, rec)
@@ -64,7 +93,7 @@ func (s *endpoints) serve(ctx context.Context, w *watcher, out sink) {
 	}
 
 	for _, rec := range w.Initial {
-		if !send(watch.Added, rec, nil, rec.RV) {
+		if expired() || !send(watch.Added, rec, nil, rec.RV) {
 			return
 		}
 	}
@@ -76,28 +105,12 @@ func (s *endpoints) serve(ctx context.Context, w *watcher, out sink) {
 	}
 	last = w.StartRV
 	for _, ev := range w.Replay {
-		if !s.sendEvent(ctx, w, ev, send, out.flush) {
+		if expired() || !s.sendEvent(ctx, w, ev, send, out.flush) {
 			return
 		}
 	}
 	w.Replay = nil
 
-	var timeoutC, preTimeoutC, periodC <-chan time.Time
-	if w.timeout > 0 {
-		t := s.clock.NewTimer(w.timeout)
-		defer t.Stop()
-		timeoutC = t.C()
-		if _, real := s.clock.(clock.RealClock); real {
-			// Write deadlines are real time: under another clock the end is not theirs to know.
-			out.endsIn(w.timeout)
-		}
-		if w.bookmarks {
-			pre := min(2*time.Second, w.timeout/2)
-			pt := s.clock.NewTimer(w.timeout - pre)
-			defer pt.Stop()
-			preTimeoutC = pt.C()
-		}
-	}
 	if w.bookmarks {
 		tk := s.clock.NewTicker(s.opts.BookmarkPeriod)
 		defer tk.Stop()
@@ -111,6 +124,7 @@ func (s *endpoints) serve(ctx context.Context, w *watcher, out sink) {
 		case <-ctx.Done():
 			return
 		case ev := <-w.Events():
+			w.Took()
 			if !s.sendEvent(ctx, w, ev, send, out.flush) {
 				return
 			}

@@ -32,6 +32,9 @@ func (s *Store) Create(_ context.Context, c *Collection, key string, obj *api.Un
 			out = s.NewRecord(obj, key, 0)
 			return nil
 		}
+		if err := tx.CheckQuota(nil, obj); err != nil {
+			return err
+		}
 		out = tx.Create(c, key, obj)
 		if opts.After != nil {
 			opts.After(tx, out)
@@ -119,6 +122,9 @@ func (s *Store) GuaranteedUpdate(_ context.Context, c *Collection, key string, p
 		if opts.DeleteIf != nil && opts.DeleteIf(next) {
 			out, typ = tx.Remove(c, cur, next), watch.Deleted
 		} else {
+			if err := tx.CheckQuota(cur, next); err != nil {
+				return err
+			}
 			out, typ = tx.Put(c, cur, next), watch.Modified
 		}
 		if opts.After != nil {

@@ -27,9 +27,10 @@ type Codec interface {
 // Record is one stored version of an object. It is immutable once created: lists, events
 // and watchers share it without copying. Callers that hand an object out deep-copy it.
 type Record struct {
-	Obj *api.Unstructured // the whole object
-	RV  uint64            // the revision of its last write (0 for a dry run's create)
-	Key string            // "namespace/name", or "name" when cluster-scoped
+	Obj  *api.Unstructured // the whole object
+	RV   uint64            // the revision of its last write (0 for a dry run's create)
+	Key  string            // "namespace/name", or "name" when cluster-scoped
+	size int               // ObjectSize(Obj), for the store's byte bounds
 
 	codec   Codec
 	enc     [MaxFormats]atomic.Pointer[[]byte]

@@ -22,9 +22,18 @@ type Hooks interface {
 
 // Config configures a Store.
 type Config struct {
-	HistorySize     int // events retained for watches and snapshots (> 0)
+	HistorySize int // events retained for watches and snapshots (> 0)
+	// HistoryBytes bounds the history in object bytes (ObjectSize) as well; 0: no bound.
+	HistoryBytes int
+	// QuotaBytes mirrors etcd's --quota-backend-bytes: a create or update that would bring
+	// the stored objects' bytes (ObjectSize) above it fails with NewQuotaExceededError;
+	// deletes and shrinking writes pass. 0: no quota.
+	QuotaBytes      int
 	WatchBufferSize int // events queued per watcher before it is stopped (> 0)
 	MaxOpenWatches  int // 0: no limit
+	// WatchStallBudget is how long a bulk writer waits for a watcher that takes no event
+	// before it stops it (WaitForRoom); 0: DefaultWatchStallBudget.
+	WatchStallBudget time.Duration
 	// TooLargeResourceVersionWait is how long a read of a future revision waits before it
 	// fails with 504 ResourceVersionTooLarge; 0 fails at once.
 	TooLargeResourceVersionWait time.Duration
@@ -50,6 +59,7 @@ type Store struct {
 	watchers    map[*Watcher]struct{}
 	nextWID     uint64
 	openWatches int // watches whose consumer still runs, registered or not
+	liveBytes   int // the sizes of the stored records
 	closed      bool
 }
 
@@ -66,7 +76,7 @@ func New(cfg Config) *Store {
 		revCh:    make(chan struct{}),
 		watchers: map[*Watcher]struct{}{},
 	}
-	s.hist.init(cfg.HistorySize)
+	s.hist.init(cfg.HistorySize, cfg.HistoryBytes)
 	return s
 }
 
@@ -118,6 +128,23 @@ func (tx *Tx) Outside(fn func()) {
 	tx.s.mu.RUnlock()
 	defer tx.s.mu.RLock()
 	fn()
+}
+
+// CheckQuota refuses, as etcd's quota does, a write of obj in place of old (nil for a
+// create) that would bring the stored bytes above Config.QuotaBytes.
+func (tx *Tx) CheckQuota(old *Record, obj *api.Unstructured) error {
+	q := tx.s.cfg.QuotaBytes
+	if q <= 0 {
+		return nil
+	}
+	n := ObjectSize(obj)
+	if old != nil {
+		n -= old.size
+	}
+	if n > 0 && tx.s.liveBytes+n > q {
+		return NewQuotaExceededError()
+	}
+	return nil
 }
 
 // Get returns the stored record at key, or nil.
@@ -181,7 +208,13 @@ func (tx *Tx) commit(c *Collection, typ watch.EventType, key string, obj *api.Un
 	s := tx.s
 	s.rev++
 	Versioner{}.UpdateObject(obj, s.rev)
-	rec := &Record{Obj: obj, RV: s.rev, Key: key, codec: s.cfg.Codec}
+	rec := &Record{Obj: obj, RV: s.rev, Key: key, codec: s.cfg.Codec, size: ObjectSize(obj)}
+	if old != nil {
+		s.liveBytes -= old.size
+	}
+	if typ != watch.Deleted {
+		s.liveBytes += rec.size
+	}
 	switch typ {
 	case watch.Deleted:
 		delete(c.objects, key)
@@ -192,7 +225,7 @@ func (tx *Tx) commit(c *Collection, typ watch.EventType, key string, obj *api.Un
 	default:
 		c.objects[key] = rec
 	}
-	ev := &Event{RV: s.rev, Type: typ, Coll: c, Obj: rec, Old: old}
+	ev := &Event{RV: s.rev, Type: typ, Coll: c, Obj: rec, Old: old, size: rec.size}
 	s.hist.add(ev)
 	close(s.revCh)
 	s.revCh = make(chan struct{})

@@ -43,6 +43,7 @@ type Watcher struct {
 	ns           string
 	label, field string
 	ch           chan *Event
+	took         chan struct{} // a token each time the consumer takes an event (Took)
 	done         chan struct{}
 	once         sync.Once
 	why          atomic.Int32
@@ -51,6 +52,15 @@ type Watcher struct {
 
 // Events returns the channel of live events.
 func (w *Watcher) Events() <-chan *Event { return w.ch }
+
+// Took is the consumer's word that it took an event off Events: a writer waiting for room
+// in this watcher's queue (WaitForRoom) sees it make progress.
+func (w *Watcher) Took() {
+	select {
+	case w.took <- struct{}{}:
+	default:
+	}
+}
 
 // Queued returns how many live events wait in the channel.
 func (w *Watcher) Queued() int { return len(w.ch) }
@@ -77,7 +87,7 @@ func (w *Watcher) stop(why int32) {
 // anything; it keeps its place until Unregister, which its consumer calls when the stream
 // has ended, so the goroutines and buffers watchers pin stay bounded.
 func (s *Store) Watch(ctx context.Context, c *Collection, opts WatchOptions) (*Watcher, error) {
-	w := &Watcher{coll: c, ns: opts.Namespace, label: opts.Label, field: opts.Field, done: make(chan struct{})}
+	w := &Watcher{coll: c, ns: opts.Namespace, label: opts.Label, field: opts.Field, done: make(chan struct{}), took: make(chan struct{}, 1)}
 	if opts.SendInitialEvents && opts.ResourceVersion > 0 {
 		if err := s.WaitForResourceVersion(ctx, opts.ResourceVersion); err != nil {
 			st, _ := err.(*api.Status)

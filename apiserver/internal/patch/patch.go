@@ -63,6 +63,16 @@ func Apply(pt api.PatchType, original, patch []byte, kind string, builtin bool) 
 	return apply(pt, original, patch, builtin, func() *smpSchema { return smpSchemaForKind(kind) })
 }
 
+// Supported mirrors the check PatchResource makes before anything else: a patch type the
+// resource does not take is 415 whether or not the object exists (a strategic merge patch
+// of a custom object that is not there is 415, not 404).
+func Supported(pt api.PatchType, builtin bool) error {
+	if pt == api.StrategicMergePatchType && !builtin {
+		return unsupported(withoutStrategic)
+	}
+	return nil
+}
+
 // apply dispatches on pt; schema is only called for a strategic merge patch.
 func apply(pt api.PatchType, original, patch []byte, builtin bool, schema func() *smpSchema) ([]byte, error) {
 	switch pt {

@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/informer-lab/informer-lab/api"
+	"github.com/informer-lab/informer-lab/apiserver/internal/cost"
 )
 
 // This file implements the server side of Kubernetes strategic merge patch (SMP), after
@@ -279,6 +280,7 @@ func goTypeName(v any) string {
 
 // jsonScalarEqual is == for JSON values that never panics: objects and lists compare deeply.
 func jsonScalarEqual(a, b any) bool {
+	cost.Add(1)
 	switch a.(type) {
 	case map[string]any, []any:
 		return jsonEqual(a, b)

@@ -91,6 +91,7 @@ func listOfObjects(lists ...[]any) (bool, error) {
 func smpListDirectives(original, patch []any, mergeKey string) ([]any, []any, error) {
 	rest := []any{}
 	replace := false
+	var deleted *valueSet // the merge keys of the "delete" directives, removed at the end
 	for _, v := range patch {
 		m := v.(map[string]any) // listOfObjects checked every item
 		d, ok := m[smpDirective]
@@ -104,18 +105,15 @@ func smpListDirectives(original, patch []any, mergeKey string) ([]any, []any, er
 			if !ok {
 				return nil, nil, errNoMergeKey(m, mergeKey)
 			}
-			kept := original[:0:0]
-			for _, o := range original {
-				om, isMap := o.(map[string]any)
-				if !isMap {
-					return nil, nil, errors.New("value for key is not a map")
+			if deleted == nil {
+				for _, o := range original {
+					if _, isMap := o.(map[string]any); !isMap {
+						return nil, nil, errors.New("value for key is not a map")
+					}
 				}
-				if ov, has := om[mergeKey]; has && jsonScalarEqual(ov, key) {
-					continue
-				}
-				kept = append(kept, o)
+				deleted = newValueSet(nil)
 			}
-			original = kept
+			deleted.add(key)
 		case smpReplace:
 			replace = true
 		case smpMerge:
@@ -123,6 +121,16 @@ func smpListDirectives(original, patch []any, mergeKey string) ([]any, []any, er
 		default:
 			return nil, nil, errSMPBadPatchType(d, m)
 		}
+	}
+	if deleted != nil {
+		kept := original[:0:0]
+		for _, o := range original {
+			if ov, has := o.(map[string]any)[mergeKey]; has && deleted.has(ov) {
+				continue
+			}
+			kept = append(kept, o)
+		}
+		original = kept
 	}
 	if replace {
 		return rest, nil, nil
@@ -133,18 +141,20 @@ func smpListDirectives(original, patch []any, mergeKey string) ([]any, []any, er
 // smpMergeByKey merges each patch item into the original item with the same merge key, or
 // appends it.
 func smpMergeByKey(original, patch []any, mergeKey string, sub *smpSchema) ([]any, error) {
+	idx := newKeyIndex(original, mergeKey)
 	for _, v := range patch {
 		pm := v.(map[string]any)
 		key, ok := pm[mergeKey]
 		if !ok {
 			return nil, errNoMergeKey(pm, mergeKey)
 		}
-		i, err := findByKey(original, mergeKey, key)
+		i, err := idx.find(key)
 		if err != nil {
 			return nil, err
 		}
 		if i < 0 {
 			original = append(original, v)
+			idx.append(v)
 			continue
 		}
 		merged, err := smpMergeMap(original[i].(map[string]any), pm, sub)
@@ -156,25 +166,12 @@ func smpMergeByKey(original, patch []any, mergeKey string, sub *smpSchema) ([]an
 	return original, nil
 }
 
-// findByKey is the index of the object in list whose mergeKey equals key, or -1.
-func findByKey(list []any, mergeKey string, key any) (int, error) {
-	for i, v := range list {
-		m, ok := v.(map[string]any)
-		if !ok {
-			return -1, fmt.Errorf("value for key %v is not a map", i)
-		}
-		if mv, has := m[mergeKey]; has && jsonScalarEqual(mv, key) {
-			return i, nil
-		}
-	}
-	return -1, nil
-}
-
 // deleteScalars removes every value of toDelete from list.
 func deleteScalars(list, toDelete []any) []any {
+	del := newValueSet(toDelete)
 	out := make([]any, 0, len(list))
 	for _, v := range list {
-		if !slices.ContainsFunc(toDelete, func(d any) bool { return jsonScalarEqual(d, v) }) {
+		if !del.has(v) {
 			out = append(out, v)
 		}
 	}
@@ -183,9 +180,11 @@ func deleteScalars(list, toDelete []any) []any {
 
 // dedupScalars keeps the first occurrence of each value.
 func dedupScalars(list []any) []any {
+	seen := newValueSet(nil)
 	out := make([]any, 0, len(list))
 	for _, v := range list {
-		if !slices.ContainsFunc(out, func(o any) bool { return jsonScalarEqual(o, v) }) {
+		if !seen.has(v) {
+			seen.add(v)
 			out = append(out, v)
 		}
 	}
@@ -194,9 +193,10 @@ func dedupScalars(list []any) []any {
 
 // partitionScalars splits list into the values present in by and the others.
 func partitionScalars(list, by []any) (in, out []any) {
+	set := newValueSet(by)
 	in, out = make([]any, 0, len(list)), make([]any, 0, len(list))
 	for _, v := range list {
-		if slices.ContainsFunc(by, func(b any) bool { return jsonScalarEqual(b, v) }) {
+		if set.has(v) {
 			in = append(in, v)
 		} else {
 			out = append(out, v)
@@ -209,6 +209,7 @@ func partitionScalars(list, by []any) (in, out []any) {
 // others.
 func partitionByKey(list, by []any, mergeKey string) (in, out []any, err error) {
 	in, out = make([]any, 0, len(list)), make([]any, 0, len(list))
+	keys := newKeyIndex(by, mergeKey)
 	for _, v := range list {
 		m, ok := v.(map[string]any)
 		if !ok {
@@ -218,11 +219,11 @@ func partitionByKey(list, by []any, mergeKey string) (in, out []any, err error) 
 		if !ok {
 			return nil, nil, errNoMergeKey(m, mergeKey)
 		}
-		i, err := findByKey(by, mergeKey, key)
+		found, err := keys.has(key)
 		if err != nil {
 			return nil, nil, err
 		}
-		if i >= 0 {
+		if found {
 			in = append(in, v)
 		} else {
 			out = append(out, v)
@@ -247,27 +248,6 @@ func splitDeletes(list []any) (keep, del []any, err error) {
 	return keep, del, nil
 }
 
-// orderIndex is the position of v in order, comparing merge keys for objects; -1 if absent.
-func orderIndex(order []any, v any, mergeKey string, isMap bool) int {
-	key := func(x any) any {
-		if !isMap {
-			return x
-		}
-		m, ok := x.(map[string]any)
-		if !ok {
-			return nil
-		}
-		return m[mergeKey]
-	}
-	want := key(v)
-	for i, o := range order {
-		if jsonScalarEqual(key(o), want) {
-			return i
-		}
-	}
-	return -1
-}
-
 // smpNormalizeOrder orders the merged list: patch items by patchOrder, server-only items by
 // their old order, then the two interleaved so that each keeps its relative order and
 // server-only items sit where the old list had them (upstream normalizeElementOrder).
@@ -280,6 +260,7 @@ func smpNormalizeOrder(patchItems, serverOnly, patchOrder, serverOrder []any, me
 	if err != nil {
 		return nil, err
 	}
+	server := newOrderPositions(serverOrder, mergeKey, isMap)
 	out := make([]any, 0, len(patchItems)+len(serverOnly))
 	i, j := 0, 0
 	for i < len(serverOnly) || j < len(patchItems) {
@@ -291,8 +272,7 @@ func smpNormalizeOrder(patchItems, serverOnly, patchOrder, serverOrder []any, me
 			out = append(out, patchItems[j])
 			j++
 		default:
-			li := orderIndex(serverOrder, serverOnly[i], mergeKey, isMap)
-			ri := orderIndex(serverOrder, patchItems[j], mergeKey, isMap)
+			li, ri := server.index(serverOnly[i]), server.index(patchItems[j])
 			if li >= 0 && ri >= 0 && li < ri {
 				out = append(out, serverOnly[i])
 				i++
@@ -327,9 +307,9 @@ func smpSortBy(items, order []any, mergeKey string, isMap bool) ([]any, error) {
 			return nil, err
 		}
 	}
+	pos := newOrderPositions(order, mergeKey, isMap)
 	sort.SliceStable(items, func(a, b int) bool {
-		ia := orderIndex(order, items[a], mergeKey, isMap)
-		ib := orderIndex(order, items[b], mergeKey, isMap)
+		ia, ib := pos.index(items[a]), pos.index(items[b])
 		if ia >= 0 && ib >= 0 {
 			return ia < ib
 		}

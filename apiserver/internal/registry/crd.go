@@ -172,6 +172,13 @@ func (s *Store) deleteCRD(tx *storage.Tx, res *Resource, old *storage.Record, dr
 	next = cur.Obj.DeepCopy()
 	if apiextensions.Established(next) {
 		s.dropCRD(tx, next)
+		// The lock may have been let go for the watchers: the CRD may have changed, or gone.
+		switch latest := tx.Get(res.Coll, cur.Key); {
+		case latest == nil:
+			return DeleteResult{Rec: marked}
+		case latest != cur:
+			cur, next = latest, latest.Obj.DeepCopy()
+		}
 		apiextensions.SetTerminating(next, "False", "InstanceDeletionCompleted", "removed all instances", now)
 	} else {
 		apiextensions.SetTerminating(next, "False", "NeverEstablished", "resource was never established", now)
@@ -198,10 +205,16 @@ func (s *Store) dropCRD(tx *storage.Tx, obj *api.Unstructured) {
 		return
 	}
 	namespaces := map[string]bool{}
-	for _, key := range slices.Clone(tx.Keys(r.Coll)) {
-		if rec := tx.Get(r.Coll, key); rec != nil {
-			tx.Remove(r.Coll, rec, rec.Obj.DeepCopy())
-			namespaces[rec.Namespace()] = true
+	// Each DELETED waits for room in the watchers' queues (YieldToWatchers lets go of the
+	// lock meanwhile), so a reading watcher gets every one. An object created while the
+	// lock was let go is deleted by the next round.
+	for keys := tx.Keys(r.Coll); len(keys) > 0; keys = tx.Keys(r.Coll) {
+		for _, key := range slices.Clone(keys) {
+			if rec := tx.Get(r.Coll, key); rec != nil {
+				tx.Remove(r.Coll, rec, rec.Obj.DeepCopy())
+				namespaces[rec.Namespace()] = true
+				tx.YieldToWatchers(context.Background(), r.Coll)
+			}
 		}
 	}
 	tx.StopWatches(r.Coll)

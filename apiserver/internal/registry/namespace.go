@@ -1,6 +1,7 @@
 package registry
 
 import (
+	"context"
 	"errors"
 	"slices"
 
@@ -88,6 +89,7 @@ func (s *Store) deleteNamespace(res *Resource, name string, opts api.DeleteOptio
 	// deleted or marked by someone else in between is skipped.
 	for _, c := range all {
 		for _, key := range c.keys {
+			s.Storage.WaitForRoom(context.Background(), c.res.Coll) // every watcher gets every DELETED
 			_ = s.Storage.Update(func(tx *storage.Tx) error {
 				if rec := tx.Get(c.res.Coll, key); rec != nil && rec.Obj.GetDeletionTimestamp() == nil {
 					s.removeIn(tx, c.res, rec, backgroundDelete, false)

@@ -55,6 +55,9 @@ type Schema struct {
 	ItemsArray  []*Schema
 
 	pattern *regexp.Regexp // compiled Pattern; nil when absent or invalid
+	// enumStrings holds the string values of a long Enum: a string is checked against
+	// them in one lookup, not one comparison per value.
+	enumStrings map[string]struct{}
 }
 
 // preserves reports x-kubernetes-preserve-unknown-fields: true.
@@ -98,6 +101,14 @@ func parseNode(m map[string]any, depth int) *Schema {
 	}
 	if e, ok := m["enum"].([]any); ok {
 		s.Enum = e
+		if len(e) > smallEnum {
+			s.enumStrings = make(map[string]struct{}, len(e))
+			for _, v := range e {
+				if str, ok := v.(string); ok {
+					s.enumStrings[str] = struct{}{}
+				}
+			}
+		}
 	}
 	s.Required = stringList(m["required"])
 	if b, ok := m["x-kubernetes-preserve-unknown-fields"].(bool); ok {

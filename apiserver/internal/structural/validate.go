@@ -44,41 +44,6 @@ type verr struct {
 	hasValue bool
 }
 
-// result mirrors validate.Result: errors deduplicated by text, and a match count.
-type result struct {
-	errs    []verr
-	matches int
-}
-
-func (r *result) add(errs ...verr) {
-	for _, e := range errs {
-		dup := false
-		for _, x := range r.errs {
-			if x.msg == e.msg {
-				dup = true
-				break
-			}
-		}
-		if !dup {
-			r.errs = append(r.errs, e)
-		}
-	}
-}
-
-func (r *result) merge(others ...*result) *result {
-	for _, o := range others {
-		if o != nil {
-			r.add(o.errs...)
-			r.matches += o.matches
-		}
-	}
-	return r
-}
-
-func (r *result) valid() bool { return r == nil || len(r.errs) == 0 }
-
-func one(e verr) *result { return &result{errs: []verr{e}} }
-
 // Validator checks values against one schema. The zero value checks as the validator of
 // custom objects does; Defaults is the one ValidateDefaults builds from the structural
 // schema (formats kept as written, x-kubernetes-int-or-string not turned into a type).
@@ -169,7 +134,7 @@ func (c *vctx) node(s *Schema, path string, data any, cor *correlation) *result 
 	format := c.format(s, types)
 	if data == nil {
 		res.merge(typeCheck(types, s.Nullable, format, path, nil))
-		res.merge(enumCheck(s.Enum, path, nil))
+		res.merge(s.enumCheck(path, nil))
 		return ratchet(res, cor)
 	}
 	kind := kindOf(data)
@@ -197,7 +162,7 @@ func (c *vctx) node(s *Schema, path string, data any, cor *correlation) *result 
 	if kind == "array" {
 		run(c.array(s, path, data.([]any), cor))
 	}
-	run(enumCheck(s.Enum, path, data))
+	run(s.enumCheck(path, data))
 	if kind == "object" {
 		run(c.object(s, path, data.(map[string]any), cor))
 	}
@@ -447,16 +412,14 @@ func toCauses(prefix string, res *result) []api.StatusCause {
 		case kRequired:
 			causes = append(causes, validation.Required(field, ""))
 		case kEnum:
-			values := make([]string, len(e.enum))
-			for i, a := range e.enum {
-				if s, ok := a.(string); ok {
-					values[i] = s
-				} else {
-					b, _ := json.Marshal(a)
-					values[i] = string(b)
+			enum := e.enum
+			causes = append(causes, validation.NotSupportedOf(field, e.value, len(enum), func(i int) string {
+				if s, ok := enum[i].(string); ok {
+					return s
 				}
-			}
-			causes = append(causes, validation.NotSupported(field, e.value, values))
+				b, _ := json.Marshal(enum[i])
+				return string(b)
+			}))
 		case kTooLong:
 			causes = append(causes, validation.TooLong(field, int(e.valid)))
 		case kMaxItems, kTooManyProps:

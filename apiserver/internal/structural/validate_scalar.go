@@ -2,6 +2,7 @@ package structural
 
 import (
 	"fmt"
+	"github.com/informer-lab/informer-lab/apiserver/internal/cost"
 	"reflect"
 	"regexp"
 	"strconv"
@@ -174,17 +175,47 @@ func floatMultiple(path string, data, factor float64) []verr {
 
 // enumCheck mirrors basicCommonValidator.Validate: a value matches an enum member it is
 // convertible to, after Go's conversion (so 1.5 matches 1, and 65 matches "A").
+// smallEnum is the longest enum checked by comparing with each value.
+const smallEnum = 16
+
+// enumCheck is enumCheck of the schema's Enum, with a string looked up in enumStrings: a
+// string matches only string values of an enum (convertTo), and those exactly.
+func (s *Schema) enumCheck(path string, data any) *result {
+	if str, ok := data.(string); ok && s.enumStrings != nil {
+		cost.Add(1)
+		if _, found := s.enumStrings[str]; found {
+			return nil
+		}
+		return one(verr{kind: kEnum, name: path, value: data, hasValue: true, enum: s.Enum, msg: enumMsg(path, s.Enum)})
+	}
+	return enumCheck(s.Enum, path, data)
+}
+
 func enumCheck(enum []any, path string, data any) *result {
 	if len(enum) == 0 {
 		return nil
 	}
 	for _, e := range enum {
+		cost.Add(1)
 		if converted, ok := convertTo(data, e); ok && reflect.DeepEqual(converted, e) {
 			return nil
 		}
 	}
-	return one(verr{kind: kEnum, name: path, value: data, hasValue: true, enum: enum,
-		msg: fmt.Sprintf("%s in body should be one of %v", path, enum)})
+	return one(verr{kind: kEnum, name: path, value: data, hasValue: true, enum: enum, msg: enumMsg(path, enum)})
+}
+
+// enumMsgValues is how many values of an enum its error text (which only deduplicates
+// errors: the cause is built from the enum itself) spells out.
+const enumMsgValues = 64
+
+// enumMsg is kube-openapi's EnumFail text, "… should be one of [a b]", with a long enum cut
+// short and its length said instead: spelled whole, every bad value would cost the enum's
+// size again.
+func enumMsg(path string, enum []any) string {
+	if len(enum) <= enumMsgValues {
+		return fmt.Sprintf("%s in body should be one of %v", path, enum)
+	}
+	return fmt.Sprintf("%s in body should be one of %v (%d values)", path, enum[:enumMsgValues], len(enum))
 }
 
 // convertTo converts data to the Go type of like, as reflect's Convert would, for the

@@ -28,16 +28,35 @@ func Forbidden(path, detail string) api.StatusCause {
 	return api.StatusCause{Type: api.CauseTypeForbidden, Field: path, Message: withDetail("Forbidden", detail)}
 }
 
+// maxSupportedValuesBytes bounds the list of valid values NotSupported spells out.
+const maxSupportedValuesBytes = 4 << 10
+
 // NotSupported mirrors field.NotSupported in k8s.io/apimachinery/pkg/util/validation/field:
 // the value and the quoted list of valid ones.
 func NotSupported(path string, value any, valid []string) api.StatusCause {
+	return NotSupportedOf(path, value, len(valid), func(i int) string { return valid[i] })
+}
+
+// NotSupportedOf is NotSupported of n valid values that valid(i) spells, for a caller whose
+// values are not strings yet: only those the message shows are asked for.
+func NotSupportedOf(path string, value any, n int, valid func(i int) string) api.StatusCause {
 	detail := ""
-	if len(valid) > 0 {
-		q := make([]string, len(valid))
-		for i, v := range valid {
-			q[i] = strconv.Quote(v)
+	if n > 0 {
+		var b strings.Builder
+		b.WriteString("supported values: ")
+		for i := range n {
+			if b.Len() > maxSupportedValuesBytes {
+				// Upstream spells every value; a schema's enum can hold thousands, and
+				// each bad value would repeat them all (see api.MaxStatusBytes).
+				fmt.Fprintf(&b, ", and %d more", n-i)
+				break
+			}
+			if i > 0 {
+				b.WriteString(", ")
+			}
+			b.WriteString(strconv.Quote(valid(i)))
 		}
-		detail = "supported values: " + strings.Join(q, ", ")
+		detail = b.String()
 	}
 	return api.StatusCause{Type: api.CauseTypeFieldValueNotSupported, Field: path,
 		Message: withDetail("Unsupported value: "+badValue(value), detail)}

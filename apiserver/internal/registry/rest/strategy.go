@@ -2,10 +2,10 @@ package rest
 
 import (
 	"reflect"
-	"slices"
 	"strings"
 
 	"github.com/informer-lab/informer-lab/api"
+	"github.com/informer-lab/informer-lab/apiserver/internal/cost"
 	"github.com/informer-lab/informer-lab/apiserver/internal/schema"
 	"github.com/informer-lab/informer-lab/apiserver/internal/validation"
 )
@@ -129,10 +129,22 @@ func RequiredCauses(gvk api.GroupVersionKind, obj *api.Unstructured, causes []ap
 	if !ok {
 		return causes
 	}
-	for _, p := range sch.Validate(obj.Object).Required {
-		if p == templatePath || strings.HasSuffix(p, "spec.containers") || slices.ContainsFunc(causes, func(c api.StatusCause) bool { return c.Field == p }) {
+	required := sch.Validate(obj.Object).Required
+	if len(required) == 0 {
+		return causes
+	}
+	// A set of the fields named so far: a scan of causes per required path was quadratic
+	// in a pod of many empty containers (160 KB of them took 5.8 s).
+	named := make(map[string]struct{}, len(causes)+len(required))
+	for _, c := range causes {
+		named[c.Field] = struct{}{}
+	}
+	for _, p := range required {
+		cost.Add(1)
+		if _, dup := named[p]; dup || p == templatePath || strings.HasSuffix(p, "spec.containers") {
 			continue
 		}
+		named[p] = struct{}{}
 		causes = append(causes, validation.Required(p, ""))
 	}
 	return causes

@@ -1,0 +1,60 @@
+package storage
+
+import (
+	"strconv"
+
+	"github.com/informer-lab/informer-lab/api"
+)
+
+// ObjectSize estimates the bytes obj takes, as its JSON would: the unit of the history's and
+// the store's byte bounds. etcd counts the bytes it stores; a walk of the tree costs what one
+// encoding would, and every write is followed by one anyway (the watchers').
+func ObjectSize(obj *api.Unstructured) int {
+	if obj == nil {
+		return 0
+	}
+	return valueSize(obj.Object)
+}
+
+func valueSize(v any) int {
+	switch t := v.(type) {
+	case map[string]any:
+		n := 2
+		for k, e := range t {
+			n += len(k) + 4 + valueSize(e)
+		}
+		return n
+	case []any:
+		n := 2
+		for _, e := range t {
+			n += 1 + valueSize(e)
+		}
+		return n
+	case string:
+		return len(t) + 2
+	case int64:
+		return len(strconv.FormatInt(t, 10))
+	case bool:
+		return 5
+	case nil:
+		return 4
+	}
+	return 8 // float64, json.Number and the like
+}
+
+// QuotaExceededMessage is the text of etcd's ErrGRPCNoSpace, which the real server passes
+// on unchanged: a storage error that is no api.Status becomes a 500 with no reason
+// (ErrorToAPIStatus), which kubectl prints as "Error from server: etcdserver: mvcc:
+// database space exceeded".
+const QuotaExceededMessage = "etcdserver: mvcc: database space exceeded"
+
+// NewQuotaExceededError mirrors what a write beyond etcd's --quota-backend-bytes becomes
+// upstream: 500, no reason, etcd's text.
+func NewQuotaExceededError() *api.Status {
+	return &api.Status{
+		TypeMeta: api.TypeMeta{Kind: "Status", APIVersion: "v1"},
+		Status:   api.StatusFailure,
+		Code:     500,
+		Message:  QuotaExceededMessage,
+	}
+}
