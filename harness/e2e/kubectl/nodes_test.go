@@ -17,7 +17,8 @@ import (
 // TestCh14_Kubectl_NodesRunPodsAndLogs: with the simulated nodes, scheduler and kubelets
 // running beside the server over HTTP, kubectl run gives a Running, Ready pod on a
 // simulated node, kubectl logs prints its one container start, kubectl delete waits for
-// the kubelet's final delete (two grace seconds).
+// the kubelet's final delete: two grace seconds, for a container that ignores SIGTERM
+// (stop-seconds beyond the grace period).
 func TestCh14_Kubectl_NodesRunPodsAndLogs(t *testing.T) {
 	e := newEnv(t, apiserver.Options{})
 	m, err := controllers.Start(context.Background(), controllers.Options{Config: &rest.Config{Host: e.url},
@@ -30,7 +31,7 @@ func TestCh14_Kubectl_NodesRunPodsAndLogs(t *testing.T) {
 	}, 20*time.Second, 50*time.Millisecond, "nodes registered and untainted")
 	assert.Equal(t, "sim-node-0 sim-node-1", e.ok("get", "nodes", "-o", "jsonpath={.items[*].metadata.name}"))
 
-	e.ok("run", "web", "--image=nginx", "--overrides", `{"spec":{"terminationGracePeriodSeconds":2}}`)
+	e.ok("run", "web", "--image=nginx", "--annotations=sim.informer-lab.dev/stop-seconds=60", "--overrides", `{"spec":{"terminationGracePeriodSeconds":2}}`)
 	e.ok("wait", "--for=condition=Ready", "pod/web", "--timeout=20s")
 	node := e.ok("get", "pod", "web", "-o", "jsonpath={.spec.nodeName}")
 	assert.Contains(t, []string{"sim-node-0", "sim-node-1"}, node)
