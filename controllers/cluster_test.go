@@ -7,6 +7,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/informer-lab/informer-lab/api"
 	"github.com/informer-lab/informer-lab/controllers"
 	"github.com/informer-lab/informer-lab/controllers/app"
 	"github.com/informer-lab/informer-lab/harness/cluster"
@@ -82,4 +83,24 @@ func TestCh14_Cluster_Select(t *testing.T) {
 	_, err = controllers.Select([]string{"nope"})
 	require.ErrorContains(t, err, `unknown controller "nope"`)
 	require.Subset(t, controllers.Known(), all)
+}
+
+// TestCh14_Cluster_DeleteDeploymentCollectsEverything: kubectl delete deployment web (a
+// background delete) leaves no ReplicaSet and no pod once the garbage collector and the
+// kubelets are done, and a namespace's deletion finishes through the namespace controller.
+func TestCh14_Cluster_DeleteDeploymentCollectsEverything(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		c := cluster.Start(t, cluster.Options{Controllers: []string{"*"}, Nodes: 3})
+		c.Create(t, app.Namespaces, "", map[string]any{"apiVersion": "v1", "kind": "Namespace", "metadata": map[string]any{"name": "shop"}})
+		c.Create(t, app.Deployments, "shop", deployment("web", 3))
+		c.Eventually(t, 10*time.Second, func() bool { return readyPods(t, c, "shop") == 3 })
+		require.NoError(t, c.Client.Resource(app.Deployments).Namespace("shop").Delete(t.Context(), "web", api.DeleteOptions{}))
+		c.Eventually(t, 60*time.Second, func() bool {
+			return len(c.List(t, app.ReplicaSets, "shop")) == 0 && len(c.List(t, app.Pods, "shop")) == 0
+		})
+		c.Create(t, app.Deployments, "shop", deployment("api", 2))
+		c.Eventually(t, 10*time.Second, func() bool { return readyPods(t, c, "shop") == 2 })
+		require.NoError(t, c.Client.Resource(app.Namespaces).Delete(t.Context(), "shop", api.DeleteOptions{}))
+		c.Eventually(t, 120*time.Second, func() bool { return c.Get(t, app.Namespaces, "", "shop") == nil })
+	})
 }
