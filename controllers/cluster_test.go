@@ -104,3 +104,49 @@ func TestCh14_Cluster_DeleteDeploymentCollectsEverything(t *testing.T) {
 		c.Eventually(t, 120*time.Second, func() bool { return c.Get(t, app.Namespaces, "", "shop") == nil })
 	})
 }
+
+// TestCh14_Cluster_JobCompletesAndCronJobFires: with the kubelets running a Job's pods (they
+// exit 0 after 2 s unless an annotation says otherwise), a Job of 3 completions runs to
+// Complete, and a CronJob of "*/1 * * * *" creates a Job every minute of virtual time.
+func TestCh14_Cluster_JobCompletesAndCronJobFires(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		c := cluster.Start(t, cluster.Options{Controllers: []string{"*"}, Nodes: 2})
+		podSpec := map[string]any{"restartPolicy": "Never",
+			"containers": []any{map[string]any{"name": "pi", "image": "perl"}}}
+		c.Create(t, app.Jobs, "default", map[string]any{"apiVersion": "batch/v1", "kind": "Job",
+			"metadata": map[string]any{"name": "pi"},
+			"spec":     map[string]any{"completions": int64(3), "parallelism": int64(2), "template": map[string]any{"spec": podSpec}}})
+		complete := func(name string) bool {
+			j := c.Get(t, app.Jobs, "default", name)
+			if j == nil {
+				return false
+			}
+			conds, _ := app.Nested(j.Object, "status", "conditions")
+			list, _ := conds.([]any)
+			for _, x := range list {
+				m, _ := x.(map[string]any)
+				if m["type"] == "Complete" && m["status"] == "True" {
+					return true
+				}
+			}
+			return false
+		}
+		c.Eventually(t, 60*time.Second, func() bool { return complete("pi") })
+		n, _ := app.NestedInt64(c.Get(t, app.Jobs, "default", "pi").Object, "status", "succeeded")
+		require.Equal(t, int64(3), n)
+
+		c.Create(t, app.CronJobs, "default", map[string]any{"apiVersion": "batch/v1", "kind": "CronJob",
+			"metadata": map[string]any{"name": "tick"},
+			"spec": map[string]any{"schedule": "*/1 * * * *", "jobTemplate": map[string]any{
+				"spec": map[string]any{"template": map[string]any{"spec": podSpec}}}}})
+		c.Eventually(t, 3*time.Minute, func() bool {
+			fired := 0
+			for _, j := range c.List(t, app.Jobs, "default") {
+				if ref := app.GetControllerOf(&j); ref != nil && ref.Kind == "CronJob" && complete(j.GetName()) {
+					fired++
+				}
+			}
+			return fired >= 2
+		})
+	})
+}

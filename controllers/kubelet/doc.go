@@ -26,7 +26,8 @@
 //     has passed (at once without a probe). Init containers complete at once.
 //  4. Annotations of a pod set what its containers do (every container alike):
 //     sim.informer-lab.dev/run-seconds: a container exits that many seconds after it started
-//     (absent: it runs until the pod is deleted); sim.informer-lab.dev/exit-code: its exit code
+//     (absent: 2 s for a pod a Job controls, as KWOK's pod-complete stage, else it runs until the
+//     pod is deleted); sim.informer-lab.dev/exit-code: its exit code
 //     (default 0; reason Completed for 0, Error otherwise); sim.informer-lab.dev/stop-seconds:
 //     how long it takes to stop after a delete (default 1 s, exit 0; beyond the grace period it
 //     is killed with 137). After an exit, restartPolicy Always (or OnFailure with a non-zero code)

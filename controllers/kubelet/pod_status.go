@@ -21,6 +21,11 @@ const (
 	ExitCodeAnnotation    = "sim.informer-lab.dev/exit-code"
 	StopSecondsAnnotation = "sim.informer-lab.dev/stop-seconds"
 
+	// DefaultJobRun is how long the containers of a Job's pod run when no annotation says:
+	// as KWOK's pod-complete stage, a Job's pod completes (exit 0) on its own, so a Job of a
+	// workshop reaches Complete; any other pod runs until it is deleted.
+	DefaultJobRun = 2 * time.Second
+
 	// DefaultStop is how long a container takes to stop after a delete when no annotation
 	// says: a second, as a server that handles SIGTERM (nginx) takes, so a deleted pod of a
 	// workshop goes within a second or two instead of after its whole grace period.
@@ -140,6 +145,9 @@ func containerStatus(pod *api.Unstructured, c map[string]any, restart int64) map
 func progressContainers(pod *api.Unstructured, status map[string]any, now time.Time) time.Duration {
 	ann := pod.GetAnnotations()
 	run, hasRun := annotationSeconds(ann, RunSecondsAnnotation)
+	if !hasRun && ownedByJob(pod) {
+		run, hasRun = DefaultJobRun, true
+	}
 	code, _ := strconv.ParseInt(ann[ExitCodeAnnotation], 10, 64)
 	policy := app.NestedString(pod.Object, "spec", "restartPolicy")
 	specs := map[string]map[string]any{}
@@ -435,4 +443,10 @@ func containerID(uid, name string, restart int64) string {
 func digest(s string) string {
 	h := sha256.Sum256([]byte(s))
 	return hex.EncodeToString(h[:])
+}
+
+// ownedByJob reports a pod whose controller is a batch Job.
+func ownedByJob(pod *api.Unstructured) bool {
+	ref := app.GetControllerOf(pod)
+	return ref != nil && ref.Kind == "Job" && strings.HasPrefix(ref.APIVersion, "batch/")
 }
