@@ -39,7 +39,7 @@ e2e-browser: ## the dashboards in headless Chromium (apt-get install chromium); 
 demo: ## the guided tour of the pipeline on the embedded apiserver; e.g. make demo ARGS=--profile=classic
 	$(GO) run ./cmd/demo tour $(ARGS)
 
-serve: ## the simulated apiserver alone on 127.0.0.1:6443, with a kubeconfig for kubectl
+serve: ## the simulated cluster on 127.0.0.1:6443 (apiserver, controllers, 3 nodes), with a kubeconfig; ARGS="--controllers=none --nodes 0" for the apiserver alone, ARGS=--ui=127.0.0.1:8080 for the dashboard
 	$(GO) run ./cmd/demo serve $(ARGS)
 
 ui: ## the pipeline with a steady mutator and the live dashboard on http://127.0.0.1:8080

@@ -39,7 +39,8 @@ func startServe(t *testing.T, extra ...string) (serveReady, func() string) {
 	out := newLineBuffer()
 	readyCh := make(chan serveReady, 1)
 	errCh := make(chan error, 1)
-	args := append([]string{"--listen", "127.0.0.1:0", "--kubeconfig", kc}, extra...)
+	// The apiserver alone unless a test asks for controllers: a later flag wins.
+	args := append([]string{"--listen", "127.0.0.1:0", "--kubeconfig", kc, "--controllers=none", "--nodes=0"}, extra...)
 	go func() { errCh <- cmdServe(ctx, args, out, func(r serveReady) { readyCh <- r }) }()
 	var ready serveReady
 	select {

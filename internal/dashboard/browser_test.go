@@ -50,6 +50,10 @@ func (f *fakePipeline) Stats() Stats {
 		WorkqueueDepth: f.rv % 4, Processing: f.rv % 2, Retries: int64(f.rv / 10),
 		Reconciles: int64(f.rv * 3), Relists: f.relists, Lists: 1 + f.relists, Watches: 1 + f.relists,
 		Events: int64(f.rv * 2), Tombstones: f.relists,
+		Controllers: []ControllerStats{
+			{Name: "replicaset", Depth: f.rv % 5, Hops: int64(f.rv * 4), Writes: int64(f.rv)},
+			{Name: "deployment", Depth: f.rv % 3, Hops: int64(f.rv * 2), Writes: int64(f.rv / 2)},
+		},
 	}
 }
 
@@ -159,6 +163,14 @@ func TestDashboard_Browser(t *testing.T) {
 		`[...document.querySelectorAll('#log li')].filter(li => li.textContent.includes('default/e2e-pod')).length === 3`)
 	step("the indexer box to show its last op",
 		`document.getElementById('last-indexer').textContent === 'add default/e2e-pod'`)
+
+	// The cluster's controllers: a row each, sorted, and a controller's write shows its cause.
+	step("a row per controller, sorted by name",
+		`[...document.querySelectorAll('#controller-rows tr')].map(tr => tr.dataset.controller).join() === 'deployment,replicaset'`)
+	step("the controllers panel to show", `!document.getElementById('controllers-panel').hidden`)
+	trace.Hop(l, "replicaset", "create", "default/web-7d9f-x2x", "1044", slog.String("cause", "1 of 3 replicas missing"))
+	step("the replicaset row to show its write with the cause",
+		`document.querySelector('#controller-rows tr[data-controller=replicaset] td.last').textContent === 'create default/web-7d9f-x2x cause=1 of 3 replicas missing'`)
 
 	// The log stays bounded in the DOM however many records arrive.
 	for i := range 400 {
