@@ -74,6 +74,8 @@ func (e *Expectations) ExpectDeletions(key string, podKeys []string) {
 // CreationObserved mirrors ControllerExpectations.CreationObserved: one expected creation
 // arrived (the informer's add of a pod the ReplicaSet controls), or one will never arrive (a
 // create that failed or was skipped).
+//
+//lab:14.2
 func (e *Expectations) CreationObserved(key string) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
