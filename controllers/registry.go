@@ -1,5 +1,11 @@
 package controllers
 
+import (
+	"github.com/informer-lab/informer-lab/controllers/replicaset"
+)
+
 // descriptors mirrors NewControllerDescriptors: one line per controller. Each controller's
 // package adds its line here; workers is the upstream default of its --concurrent-… flag.
-var descriptors = []descriptor{}
+var descriptors = []descriptor{
+	{name: "replicaset", init: replicaset.New, workers: 5},
+}
