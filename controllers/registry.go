@@ -1,11 +1,15 @@
 package controllers
 
 import (
+	"github.com/informer-lab/informer-lab/controllers/daemonset"
 	"github.com/informer-lab/informer-lab/controllers/replicaset"
+	"github.com/informer-lab/informer-lab/controllers/statefulset"
 )
 
 // descriptors mirrors NewControllerDescriptors: one line per controller. Each controller's
 // package adds its line here; workers is the upstream default of its --concurrent-… flag.
 var descriptors = []descriptor{
 	{name: "replicaset", init: replicaset.New, workers: 5},
+	{name: "statefulset", init: statefulset.New, workers: 5},
+	{name: "daemonset", init: daemonset.New, workers: 2},
 }
