@@ -2,6 +2,7 @@ package controllers
 
 import (
 	"github.com/informer-lab/informer-lab/controllers/daemonset"
+	"github.com/informer-lab/informer-lab/controllers/job"
 	"github.com/informer-lab/informer-lab/controllers/replicaset"
 	"github.com/informer-lab/informer-lab/controllers/statefulset"
 )
@@ -12,4 +13,5 @@ var descriptors = []descriptor{
 	{name: "replicaset", init: replicaset.New, workers: 5},
 	{name: "statefulset", init: statefulset.New, workers: 5},
 	{name: "daemonset", init: daemonset.New, workers: 2},
+	{name: "job", init: job.New, workers: 5},
 }
