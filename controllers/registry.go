@@ -2,8 +2,10 @@ package controllers
 
 import (
 	"github.com/informer-lab/informer-lab/controllers/daemonset"
+	"github.com/informer-lab/informer-lab/controllers/endpointslice"
 	"github.com/informer-lab/informer-lab/controllers/job"
 	"github.com/informer-lab/informer-lab/controllers/replicaset"
+	"github.com/informer-lab/informer-lab/controllers/serviceaccount"
 	"github.com/informer-lab/informer-lab/controllers/statefulset"
 )
 
@@ -14,4 +16,6 @@ var descriptors = []descriptor{
 	{name: "statefulset", init: statefulset.New, workers: 5},
 	{name: "daemonset", init: daemonset.New, workers: 2},
 	{name: "job", init: job.New, workers: 5},
+	{name: "endpointslice", init: endpointslice.New, workers: 5},
+	{name: "serviceaccount", init: serviceaccount.New, workers: 1},
 }

@@ -1,0 +1,63 @@
+package endpointslice_test
+
+import (
+	"context"
+	"fmt"
+	"testing"
+	"testing/synctest"
+	"time"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/informer-lab/informer-lab/api"
+	"github.com/informer-lab/informer-lab/controllers/app"
+	"github.com/informer-lab/informer-lab/harness/cluster"
+)
+
+// TestCh14_EndpointSlice_ReadyPods: a Service's slice lists its pods with IPs, with their
+// conditions, node, zone, pod reference and the named port resolved; it follows readiness
+// and deletion.
+func TestCh14_EndpointSlice_ReadyPods(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		c := cluster.Start(t, cluster.Options{Controllers: []string{"endpointslice"}})
+		createNode(t, c, "n1", "zone-a")
+		svc := c.Create(t, app.Services, "default", webService("web", nil))
+		for i, ip := range []string{"10.0.0.1", "10.0.0.2", "10.0.0.3", ""} {
+			name := fmt.Sprintf("web-%d", i)
+			createPod(t, c, "default", name, "n1", map[string]any{"app": "web"})
+			setPodStatus(t, c, "default", name, ip, i < 2)
+		}
+		createPod(t, c, "default", "other", "n1", map[string]any{"app": "other"})
+		setPodStatus(t, c, "default", "other", "10.0.0.9", true)
+		want := map[string]string{"10.0.0.1": "true/true/false", "10.0.0.2": "true/true/false", "10.0.0.3": "false/false/false"}
+		c.Eventually(t, 10*time.Second, func() bool { return fmt.Sprint(endpointsOf(t, c, "default", "web")) == fmt.Sprint(want) })
+
+		ss := slicesOf(t, c, "default", "web")
+		require.Len(t, ss, 1)
+		s := ss[0]
+		require.Equal(t, "web-", s.GetGenerateName())
+		require.Equal(t, map[string]string{"kubernetes.io/service-name": "web", "tier": "front",
+			"endpointslice.kubernetes.io/managed-by": "endpointslice-controller.k8s.io"}, s.GetLabels())
+		require.Equal(t, "IPv4", s.Object["addressType"])
+		ref := app.GetControllerOf(&s)
+		require.NotNil(t, ref)
+		require.Equal(t, svc.GetUID(), ref.UID)
+		require.Equal(t, "Service", ref.Kind)
+		require.Equal(t, []any{map[string]any{"name": "http", "port": int64(8080), "protocol": "TCP"}}, s.Object["ports"])
+		ep := s.Object["endpoints"].([]any)[0].(map[string]any)
+		require.Equal(t, "n1", ep["nodeName"])
+		require.Equal(t, "zone-a", ep["zone"])
+		tr := ep["targetRef"].(map[string]any)
+		require.Equal(t, "Pod", tr["kind"])
+		require.Equal(t, "web-0", tr["name"])
+		require.NotEmpty(t, s.GetAnnotations()["endpoints.kubernetes.io/last-change-trigger-time"])
+
+		setPodStatus(t, c, "default", "web-2", "10.0.0.3", true)
+		want["10.0.0.3"] = "true/true/false"
+		c.Eventually(t, 10*time.Second, func() bool { return fmt.Sprint(endpointsOf(t, c, "default", "web")) == fmt.Sprint(want) })
+		require.NoError(t, c.Client.Resource(app.Pods).Namespace("default").Delete(context.Background(), "web-0", api.DeleteOptions{GracePeriodSeconds: new(int64)}))
+		delete(want, "10.0.0.1")
+		c.Eventually(t, 10*time.Second, func() bool { return fmt.Sprint(endpointsOf(t, c, "default", "web")) == fmt.Sprint(want) })
+		require.Len(t, slicesOf(t, c, "default", "web"), 1, "updated in place")
+	})
+}
