@@ -8,11 +8,16 @@ import (
 	"net/http"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/informer-lab/informer-lab/api"
+	"github.com/informer-lab/informer-lab/client/dynamic"
+	"github.com/informer-lab/informer-lab/clientcmd"
 	"github.com/informer-lab/informer-lab/controllers"
+	"github.com/informer-lab/informer-lab/controllers/app"
 	"github.com/informer-lab/informer-lab/internal/dashboard"
 	"github.com/informer-lab/informer-lab/internal/trace"
 )
@@ -110,4 +115,50 @@ func TestDemo_ControllerTraceKeepsControllerHops(t *testing.T) {
 		buf.String())
 	assert.Equal(t, int64(2), hops.hops["replicaset"].Load())
 	assert.Equal(t, int64(1), hops.writes["replicaset"].Load())
+}
+
+// TestDemo_ServeControllersUnderRBAC: with --authorization=RBAC (a random admin token, https)
+// the controllers still write, because they use the kubeconfig's admin credentials: a
+// ReplicaSet created through the kubeconfig gets its pods, and the dashboard counts the
+// replicaset controller's hops and writes.
+func TestDemo_ServeControllersUnderRBAC(t *testing.T) {
+	ready, stop := startServe(t, "--authorization=RBAC", "--controllers=replicaset", "--nodes=0", "--seed-pods=0", "--ui", "127.0.0.1:0")
+	require.NotNil(t, ready.manager)
+	assert.Equal(t, []string{"replicaset"}, ready.manager.Names())
+	cfg, err := clientcmd.BuildConfigFromKubeconfig(ready.kubeconfig)
+	require.NoError(t, err)
+	require.NotEmpty(t, cfg.BearerToken, "RBAC made a token")
+	dc, err := dynamic.NewForConfig(cfg)
+	require.NoError(t, err)
+	labels := map[string]any{"app": "web"}
+	rs := &api.Unstructured{Object: map[string]any{
+		"apiVersion": "apps/v1", "kind": "ReplicaSet",
+		"metadata": map[string]any{"name": "web"},
+		"spec": map[string]any{"replicas": int64(2), "selector": map[string]any{"matchLabels": labels},
+			"template": map[string]any{"metadata": map[string]any{"labels": labels},
+				"spec": map[string]any{"containers": []any{map[string]any{"name": "nginx", "image": "nginx"}}}}},
+	}}
+	_, err = dc.Resource(app.ReplicaSets).Namespace("default").Create(context.Background(), rs, api.CreateOptions{})
+	require.NoError(t, err)
+	pods := dc.Resource(app.Pods).Namespace("default")
+	require.Eventually(t, func() bool {
+		l, err := pods.List(context.Background(), api.ListOptions{})
+		return err == nil && len(l.Items) == 2
+	}, 10*time.Second, 20*time.Millisecond, "the replicaset controller creates 2 pods")
+
+	require.Eventually(t, func() bool {
+		resp, err := http.Get(ready.ui + "stats")
+		if err != nil {
+			return false
+		}
+		defer resp.Body.Close()
+		var st dashboard.Stats
+		if json.NewDecoder(resp.Body).Decode(&st) != nil || len(st.Controllers) != 1 {
+			return false
+		}
+		c := st.Controllers[0]
+		return c.Name == "replicaset" && c.Writes >= 2 && c.Hops > c.Writes
+	}, 10*time.Second, 20*time.Millisecond, "the dashboard counts the controller's hops and writes")
+	out := stop()
+	assert.Contains(t, out, "controllers replicaset\n")
 }
