@@ -68,7 +68,7 @@ ch%: ## run one chapter, e.g. make ch04: its directory, the packages' TestCh04_ 
 	echo && echo "== examples of $$dir (output checked by the run above)" && \
 	$(GO) run ./internal/cmd/examples ./$$dir
 
-SCENARIO_PKGS := ./harness/scenario/ $(patsubst %,./%,$(wildcard chapters/0[5-9]-*/ chapters/1[0-3]-*/))
+SCENARIO_PKGS := ./harness/scenario/ $(patsubst %,./%,$(wildcard chapters/0[5-9]-*/ chapters/1[0-4]-*/))
 scenarios: ## the scenario scripts (golden traces) under both profiles
 	$(GO) test -race -count=1 $(SCENARIO_PKGS)
 

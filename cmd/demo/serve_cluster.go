@@ -7,7 +7,6 @@ import (
 	"maps"
 	"slices"
 	"strings"
-	"sync"
 	"sync/atomic"
 
 	"github.com/informer-lab/informer-lab/apiserver"
@@ -61,7 +60,6 @@ func startCluster(ctx context.Context, srv *apiserver.Server, names []string, no
 // controllerHops counts, per controller, the hops it logs and the writes among them (hops
 // with a cause attribute), for the dashboard. It is a sink of the controllers' trace.
 type controllerHops struct {
-	mu     sync.Mutex
 	hops   map[string]*atomic.Int64
 	writes map[string]*atomic.Int64
 }
