@@ -257,6 +257,9 @@ func (s *endpoints) servePodLog(w http.ResponseWriter, r *http.Request, info req
 		w.WriteHeader(http.StatusNoContent) // no host, no logs: an empty location
 		return
 	}
+	if s.simulatedLog(w, r, node, container, pod, opts) {
+		return
+	}
 	host, port, err := s.kubelet(r, node, "pods")
 	if err != nil {
 		writeError(w, err)

@@ -3,6 +3,7 @@ package apiserver
 import (
 	"bytes"
 	"cmp"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -49,6 +50,7 @@ import (
 //	curl -s -H 'Content-Type: application/json' -d '{"action":"compact","resourceVersion":12}' localhost:6443/debug/faults
 //	curl -s -H 'Content-Type: application/json' -d '{"action":"reset-request-counts"}' localhost:6443/debug/faults
 //	curl -s -H 'Content-Type: application/json' -d '{"action":"webhook-timeout","count":1}' localhost:6443/debug/faults
+//	curl -s -H 'Content-Type: application/json' -d '{"action":"node-failure","node":"sim-node-1","duration":"10m"}' localhost:6443/debug/faults
 //	curl -s -X DELETE localhost:6443/debug/faults
 //
 // With StartTLS and a token, use https and add --cacert ca.crt -H "Authorization: Bearer
@@ -139,6 +141,7 @@ func (s *Server) Faults() FaultState {
 //	{"action":"compact","resourceVersion":12}
 //	{"action":"clear"}                                            (ClearFaults)
 //	{"action":"reset-request-counts"}
+//	{"action":"node-failure","node":"sim-node-1","duration":"10m"}   ("0s" ends it)
 type faultAction struct {
 	Action            string          `json:"action"`
 	Count             *int            `json:"count"`
@@ -153,10 +156,12 @@ type faultAction struct {
 	AsWatchEvent      bool            `json:"asWatchEvent"`
 	Delay             string          `json:"delay"`
 	ResourceVersion   *uint64         `json:"resourceVersion"`
+	Node              string          `json:"node"`
+	Duration          string          `json:"duration"`
 }
 
 var faultActions = []string{"drop-next-events", "fail-next", "delay-events", "close-all-watches",
-	"close-next-watches", "cut-next-event", "compact", "clear", "reset-request-counts", "webhook-timeout"}
+	"close-next-watches", "cut-next-event", "compact", "clear", "reset-request-counts", "webhook-timeout", "node-failure"}
 
 var faultVerbs = []string{"", "get", "list", "watch", "create", "update", "patch", "delete", "deletecollection"}
 
@@ -252,6 +257,15 @@ func (s debugFaults) applyFault(a faultAction) error {
 			return bad("%v", err)
 		}
 		s.TimeoutNextWebhooks(n)
+	case "node-failure":
+		d, err := time.ParseDuration(a.Duration)
+		if err != nil || d < 0 {
+			return bad("duration must be a non-negative duration such as \"10m\" or \"0s\", got %q", a.Duration)
+		}
+		if a.Node == "" {
+			return bad("node is required")
+		}
+		return s.FailNode(context.Background(), a.Node, d)
 	default:
 		return api.NewBadRequest(fmt.Sprintf("unknown action %q: expected one of %s", a.Action, strings.Join(faultActions, ", ")))
 	}

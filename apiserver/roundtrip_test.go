@@ -191,7 +191,8 @@ func (rt roundtrip) run(needs []map[string]any, obj map[string]any) {
 		r := c.do(http.MethodPost, path, n)
 		require.Contains(t, []int{http.StatusCreated, http.StatusConflict}, r.code, "%s: %s", path, r.body)
 		name, _, _ := api.NestedString(n, "metadata", "name")
-		t.Cleanup(func() { c.do(http.MethodDelete, path+"/"+name, nil) })
+		// gracePeriodSeconds=0: a pod the binding bound would otherwise wait for a kubelet
+		t.Cleanup(func() { c.do(http.MethodDelete, path+"/"+name+"?gracePeriodSeconds=0", nil) })
 	}
 	ns := namespaceOf(obj)
 	base := rt.collection(rt.group, rt.version, rt.res.Name, rt.res.Namespaced, ns)

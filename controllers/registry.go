@@ -4,7 +4,10 @@ import (
 	"github.com/informer-lab/informer-lab/controllers/daemonset"
 	"github.com/informer-lab/informer-lab/controllers/endpointslice"
 	"github.com/informer-lab/informer-lab/controllers/job"
+	"github.com/informer-lab/informer-lab/controllers/kubelet"
+	"github.com/informer-lab/informer-lab/controllers/nodelifecycle"
 	"github.com/informer-lab/informer-lab/controllers/replicaset"
+	"github.com/informer-lab/informer-lab/controllers/scheduler"
 	"github.com/informer-lab/informer-lab/controllers/serviceaccount"
 	"github.com/informer-lab/informer-lab/controllers/statefulset"
 )
@@ -18,4 +21,7 @@ var descriptors = []descriptor{
 	{name: "job", init: job.New, workers: 5},
 	{name: "endpointslice", init: endpointslice.New, workers: 5},
 	{name: "serviceaccount", init: serviceaccount.New, workers: 1},
+	{name: "kubelet", init: kubelet.New, workers: 5},
+	{name: "scheduler", init: scheduler.New, workers: 1},
+	{name: "nodelifecycle", init: nodelifecycle.New, workers: 4},
 }

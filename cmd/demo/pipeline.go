@@ -133,14 +133,17 @@ func (w *writer) patchDirect(ctx context.Context, name string, data []byte) (api
 	})
 }
 
-// delete DELETEs a pod over HTTP.
+// delete DELETEs a pod over HTTP, with gracePeriodSeconds=0: the demo's scheduler plays the
+// kubelet too, and the server otherwise keeps a pod bound to a node Terminating until a
+// kubelet's final delete.
 func (w *writer) delete(ctx context.Context, name string) error {
 	key := w.ns + "/" + name
 	w.mu.Lock()
 	w.inflight++
 	w.mu.Unlock()
 	w.gate.RLock()
-	err := w.pods.Delete(ctx, name, nil)
+	zero := int64(0)
+	err := w.pods.Delete(ctx, name, &api.DeleteOptions{GracePeriodSeconds: &zero})
 	w.gate.RUnlock()
 	w.mu.Lock()
 	defer w.mu.Unlock()

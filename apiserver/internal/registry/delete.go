@@ -10,10 +10,12 @@ import (
 	"github.com/informer-lab/informer-lab/apiserver/storage"
 )
 
-// Deletes are immediate, pods included (the simulator plays a kubelet that has already
-// stopped the containers, so kubectl delete returns at once), unless finalizers hold the
-// object: it is then marked with deletionTimestamp, may gain no new finalizer (422), and
-// goes when an update empties them. Namespaces follow their own lifecycle.
+// Deletes are immediate unless finalizers hold the object: it is then marked with
+// deletionTimestamp, may gain no new finalizer (422), and goes when an update empties them.
+// A pod bound to a node is deleted gracefully as upstream's (graceful.go): it is marked with
+// deletionTimestamp now+grace and waits for its kubelet's final delete with
+// gracePeriodSeconds=0; with no kubelet it stays Terminating, as on a real server.
+// Namespaces follow their own lifecycle.
 
 // DeleteResult is what a DELETE answers with: the object's state after the call, and
 // whether it is gone (false when finalizers or namespace termination keep it).
@@ -38,6 +40,12 @@ func (s *Store) Delete(ctx context.Context, res *Resource, ns, name string, opts
 		}
 		if err := s.admitDelete(ctx, tx, res, old, dryRun); err != nil {
 			return err
+		}
+		if g, ok := res.Strategy.(rest.GracefulDeleter); ok {
+			var done bool
+			if dr, done = s.deleteGracefully(tx, res, g, old, opts, dryRun); done {
+				return nil
+			}
 		}
 		dr = s.removeIn(tx, res, old, dryRun)
 		if dr.Deleted && !dryRun && res.Info.Namespaced {

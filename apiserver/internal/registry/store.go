@@ -282,9 +282,12 @@ func (s *Store) Update(ctx context.Context, res *Resource, ns string, obj *api.U
 	}, storage.UpdateOptions{
 		DryRun: uo.DryRun,
 		// The last finalizer of a deleted object is gone: the object goes now. A namespace
-		// leaves only through its lifecycle: empty, then finalized.
+		// leaves only through its lifecycle: empty, then finalized. A pod in its grace period
+		// waits for its kubelet's delete (ShouldDeleteDuringUpdate checks the period is 0).
 		DeleteIf: func(next *api.Unstructured) bool {
-			return !isNamespaces(res) && next.GetDeletionTimestamp() != nil && len(next.GetFinalizers()) == 0
+			g := next.GetDeletionGracePeriodSeconds()
+			return !isNamespaces(res) && next.GetDeletionTimestamp() != nil && len(next.GetFinalizers()) == 0 &&
+				(g == nil || *g == 0)
 		},
 		After: func(tx *storage.Tx, rec *storage.Record, typ watch.EventType) *storage.Record {
 			return s.afterWrite(tx, res, rec, typ)

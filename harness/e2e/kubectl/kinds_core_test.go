@@ -25,6 +25,7 @@ metadata:
   labels: {app: APP}
 spec:
   nodeName: NODE
+  terminationGracePeriodSeconds: 0 # no kubelet runs here to finish a graceful delete
   containers: [{name: db, image: postgres:17}]
 ---
 apiVersion: v1
@@ -34,6 +35,7 @@ metadata:
   labels: {app: APP}
 spec:
   nodeName: NODE
+  terminationGracePeriodSeconds: 0 # no kubelet runs here to finish a graceful delete
   containers: [{name: db, image: postgres:17}]
 `
 

@@ -181,10 +181,12 @@ func pick(cells []string, idx ...int) []string {
 	return out
 }
 
-// TestCh01_Kubectl_T6_Delete checks T6, K12 and D5: kubectl delete pod x returns at once,
-// because the simulator deletes pods immediately, scheduled ones too (it plays a kubelet that
-// has already stopped the containers): the GET after the DELETE is already 404, so kubectl
-// never needs its wait-for-deletion watch.
+// TestCh01_Kubectl_T6_Delete checks T6, K12 and D5: kubectl delete pod x returns at once
+// for a pod no node runs, which the server deletes immediately as the real one does: the GET
+// after the DELETE is already 404, so kubectl never needs its wait-for-deletion watch. A
+// pod bound to a node is deleted gracefully: it stays Terminating (deletionTimestamp,
+// deletionGracePeriodSeconds 30) until its kubelet's final delete, and no kubelet runs
+// here, so only --force --grace-period=0 removes it, as on a real server without kubelets.
 func TestCh01_Kubectl_T6_Delete(t *testing.T) {
 	e := newEnv(t, apiserver.Options{})
 	e.createPod("x", nil)
@@ -194,22 +196,26 @@ func TestCh01_Kubectl_T6_Delete(t *testing.T) {
 	_, err := e.srv.Create(t.Context(), "pods", "default", scheduled)
 	require.NoError(t, err)
 
-	for _, name := range []string{"x", "y"} {
-		e.rec.reset()
-		assert.Equal(t, `pod "`+name+`" deleted`+"\n", e.ok("delete", "pod", name))
-		dels := e.rec.matching("DELETE", "/api/v1/namespaces/default/pods/"+name)
-		require.Len(t, dels, 1)
-		assert.Equal(t, 200, dels[0].Code)
-		gets := e.rec.matching("GET", "/api/v1/namespaces/default/pods/"+name)
-		require.NotEmpty(t, gets)
-		assert.Equal(t, 404, gets[len(gets)-1].Code)
-		for _, ex := range e.rec.exchanges() {
-			assert.NotContains(t, ex.URI, "watch=", "no wait-for-deletion watch")
-		}
+	e.rec.reset()
+	assert.Equal(t, `pod "x" deleted`+"\n", e.ok("delete", "pod", "x"))
+	dels := e.rec.matching("DELETE", "/api/v1/namespaces/default/pods/x")
+	require.Len(t, dels, 1)
+	assert.Equal(t, 200, dels[0].Code)
+	gets := e.rec.matching("GET", "/api/v1/namespaces/default/pods/x")
+	require.NotEmpty(t, gets)
+	assert.Equal(t, 404, gets[len(gets)-1].Code)
+	for _, ex := range e.rec.exchanges() {
+		assert.NotContains(t, ex.URI, "watch=", "no wait-for-deletion watch")
 	}
 	_, errOut, err := e.run("delete", "pod", "x")
 	require.Error(t, err)
 	assert.Equal(t, `Error from server (NotFound): pods "x" not found`+"\n", errOut)
+
+	assert.Equal(t, `pod "y" deleted`+"\n", e.ok("delete", "pod", "y", "--wait=false"))
+	assert.Equal(t, "30", e.ok("get", "pod", "y", "-o", "jsonpath={.metadata.deletionGracePeriodSeconds}"))
+	assert.Equal(t, `pod "y" force deleted`+"\n", e.ok("delete", "pod", "y", "--force", "--grace-period=0"))
+	_, _, err = e.run("get", "pod", "y")
+	require.Error(t, err)
 }
 
 // TestCh01_Kubectl_T7_APIResources checks T7, K5 and K6: kubectl api-resources -o wide lists

@@ -339,3 +339,10 @@ type FullUpdateValidator interface {
 type LatePreparer interface {
 	PrepareAfterAdmission(obj *api.Unstructured)
 }
+
+// GracefulDeleter mirrors rest.RESTGracefulDeleteStrategy: a kind whose objects may be
+// deleted gracefully. CheckGracefulDelete returns the grace period of a delete of obj with
+// the requested period (nil when the request names none); 0 deletes at once.
+type GracefulDeleter interface {
+	CheckGracefulDelete(obj *api.Unstructured, requested *int64) int64
+}
