@@ -2,6 +2,7 @@ package controllers
 
 import (
 	"github.com/informer-lab/informer-lab/controllers/daemonset"
+	"github.com/informer-lab/informer-lab/controllers/deployment"
 	"github.com/informer-lab/informer-lab/controllers/endpointslice"
 	"github.com/informer-lab/informer-lab/controllers/job"
 	"github.com/informer-lab/informer-lab/controllers/kubelet"
@@ -15,6 +16,7 @@ import (
 // descriptors mirrors NewControllerDescriptors: one line per controller. Each controller's
 // package adds its line here; workers is the upstream default of its --concurrent-… flag.
 var descriptors = []descriptor{
+	{name: "deployment", init: deployment.New, workers: 5},
 	{name: "replicaset", init: replicaset.New, workers: 5},
 	{name: "statefulset", init: statefulset.New, workers: 5},
 	{name: "daemonset", init: daemonset.New, workers: 2},

@@ -101,10 +101,10 @@ func TestCh14_ReplicaSet_DeletionRanking(t *testing.T) {
 		{"not ready before ready", []*api.Unstructured{pod("a", "n1", "Running", true, time.Minute, time.Hour, 0, ""), pod("b", "n1", "Running", false, 0, time.Hour, 0, "")}, []int{0, 0}, []string{"b", "a"}},
 		{"lower deletion cost first", []*api.Unstructured{pod("a", "n1", "Running", true, time.Minute, time.Hour, 0, "10"), pod("b", "n1", "Running", true, time.Minute, time.Hour, 0, "-5")}, []int{0, 0}, []string{"b", "a"}},
 		{"doubled up first", []*api.Unstructured{pod("a", "n1", "Running", true, time.Minute, time.Hour, 0, ""), pod("b", "n2", "Running", true, time.Minute, time.Hour, 0, "")}, []int{1, 3}, []string{"b", "a"}},
-		{"ready more recently first", []*api.Unstructured{pod("a", "n1", "Running", true, 10 * time.Hour, time.Hour, 0, ""), pod("b", "n1", "Running", true, time.Minute, time.Hour, 0, "")}, []int{0, 0}, []string{"b", "a"}},
+		{"ready more recently first", []*api.Unstructured{pod("a", "n1", "Running", true, 10*time.Hour, time.Hour, 0, ""), pod("b", "n1", "Running", true, time.Minute, time.Hour, 0, "")}, []int{0, 0}, []string{"b", "a"}},
 		{"more restarts first", []*api.Unstructured{pod("a", "n1", "Running", false, 0, time.Hour, 1, ""), pod("b", "n1", "Running", false, 0, time.Hour, 7, "")}, []int{0, 0}, []string{"b", "a"}},
-		{"newer first", []*api.Unstructured{pod("a", "n1", "Running", false, 0, 100 * time.Hour, 0, ""), pod("b", "n1", "Running", false, 0, time.Minute, 0, "")}, []int{0, 0}, []string{"b", "a"}},
-		{"same log2 age: by uid", []*api.Unstructured{pod("b", "n1", "Running", false, 0, 40 * time.Second, 0, ""), pod("a", "n1", "Running", false, 0, 50 * time.Second, 0, "")}, []int{0, 0}, []string{"a", "b"}},
+		{"newer first", []*api.Unstructured{pod("a", "n1", "Running", false, 0, 100*time.Hour, 0, ""), pod("b", "n1", "Running", false, 0, time.Minute, 0, "")}, []int{0, 0}, []string{"b", "a"}},
+		{"same log2 age: by uid", []*api.Unstructured{pod("b", "n1", "Running", false, 0, 40*time.Second, 0, ""), pod("a", "n1", "Running", false, 0, 50*time.Second, 0, "")}, []int{0, 0}, []string{"a", "b"}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

@@ -75,4 +75,3 @@ func TestCh14_ReplicaSet_ExpectationsHoldWhileInformerLags(t *testing.T) {
 		require.True(t, exp.SatisfiedExpectations("default/other"))
 	})
 }
-

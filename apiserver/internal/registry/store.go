@@ -355,6 +355,9 @@ func (s *Store) prepareUpdate(res *Resource, obj *api.Unstructured, old *storage
 		// new status, nothing else.
 		next := old.Obj.DeepCopy()
 		rest.KeepFields(next, obj, "status")
+		if sm, ok := res.Strategy.(rest.StatusMetadata); ok {
+			keepMetadata(next, obj, sm.StatusUpdateMetadata())
+		}
 		if sp, ok := res.Strategy.(rest.StatusPreparer); ok {
 			sp.PrepareForStatusUpdate(s.ctx(uo.DryRun), next, old.Obj)
 		}
@@ -470,4 +473,21 @@ func isNamespaces(res *Resource) bool {
 
 func isCRDs(res *Resource) bool {
 	return res.Builtin && res.Info.Group == apiextensions.Group && res.Info.Kind == "CustomResourceDefinition"
+}
+
+// keepMetadata sets the metadata members keys of obj to those of from (removing those from
+// lacks), as a status strategy that keeps the body's metadata does.
+func keepMetadata(obj, from *api.Unstructured, keys []string) {
+	md, _ := obj.Object["metadata"].(map[string]any)
+	fm, _ := from.Object["metadata"].(map[string]any)
+	if md == nil {
+		return
+	}
+	for _, k := range keys {
+		if v, ok := fm[k]; ok && v != nil {
+			md[k] = api.DeepCopyJSONValue(v)
+		} else {
+			delete(md, k)
+		}
+	}
 }

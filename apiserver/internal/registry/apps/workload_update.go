@@ -70,3 +70,17 @@ func (workloadStrategy) WarningsOnUpdate(obj, old *api.Unstructured) []string {
 	}
 	return validation.PodSpecWarnings(obj.Object, "spec.template")
 }
+
+// StatusUpdateMetadata implements rest.StatusMetadata: deploymentStatusStrategy resets the
+// spec and the labels, rsStatusStrategy only the spec, so the rest of the body's metadata
+// is written (the real server keeps a status update's annotations and finalizers, and a
+// ReplicaSet's labels).
+func (s workloadStrategy) StatusUpdateMetadata() []string {
+	switch s.GVK.Kind {
+	case "Deployment":
+		return []string{"annotations", "finalizers"}
+	case "ReplicaSet":
+		return []string{"labels", "annotations", "finalizers"}
+	}
+	return nil
+}

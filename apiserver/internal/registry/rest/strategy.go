@@ -281,6 +281,15 @@ type StatusPreparer interface {
 	PrepareForStatusUpdate(ctx Context, obj, old *api.Unstructured)
 }
 
+// StatusMetadata is a kind whose status subresource also takes some metadata members from
+// the body: upstream's status strategies reset only the spec (and, for a Deployment, the
+// labels), so a status update writes annotations, labels and finalizers. The Deployment
+// controller records a Deployment's revision annotation that way, without moving its
+// generation.
+type StatusMetadata interface {
+	StatusUpdateMetadata() []string
+}
+
 // DeleteValidator is a kind whose REST storage refuses to delete some objects by name,
 // before looking them up (the system PriorityClasses).
 type DeleteValidator interface {
