@@ -42,7 +42,10 @@ type DeleteOptions struct {
 	GracePeriodSeconds *int64         `json:"gracePeriodSeconds,omitempty"`
 	Preconditions      *Preconditions `json:"preconditions,omitempty"`
 	PropagationPolicy  *string        `json:"propagationPolicy,omitempty"`
-	DryRun             []string       `json:"dryRun,omitempty"`
+	// OrphanDependents is the deprecated spelling of propagationPolicy Orphan (true) or
+	// Background (false); a server refuses both set at once.
+	OrphanDependents *bool    `json:"orphanDependents,omitempty"`
+	DryRun           []string `json:"dryRun,omitempty"`
 }
 
 // DryRunAll is the one value of the dryRun option of a write (CreateOptions, UpdateOptions,
@@ -90,3 +93,18 @@ type PatchOptions struct {
 	FieldManager    string   `json:"fieldManager,omitempty"`
 	FieldValidation string   `json:"fieldValidation,omitempty"`
 }
+
+// The propagation policies of a delete; they mirror metav1.DeletePropagationOrphan,
+// DeletePropagationBackground and DeletePropagationForeground.
+const (
+	DeletePropagationOrphan     = "Orphan"
+	DeletePropagationBackground = "Background"
+	DeletePropagationForeground = "Foreground"
+)
+
+// The finalizers the server adds for the garbage collector; they mirror
+// metav1.FinalizerOrphanDependents and metav1.FinalizerDeleteDependents.
+const (
+	FinalizerOrphanDependents = "orphan"
+	FinalizerDeleteDependents = "foregroundDeletion"
+)

@@ -271,6 +271,7 @@ func (s *endpoints) serveDelete(w http.ResponseWriter, r *http.Request, info req
 		writeError(w, err)
 		return
 	}
+	writeWarnings(w, jobDeleteWarning(info.res, opts))
 	if err := validateDelete(info.res, info.name); err != nil {
 		writeError(w, err)
 		return
@@ -327,6 +328,7 @@ func (s *endpoints) serveDeleteCollection(w http.ResponseWriter, r *http.Request
 		writeError(w, err)
 		return
 	}
+	writeWarnings(w, jobDeleteWarning(info.res, dopts))
 	lr, err := s.deleteCollection(r, info.res, info.namespace, lopts, dopts)
 	if err != nil {
 		writeError(w, err)
@@ -350,16 +352,15 @@ func (s *endpoints) deleteCollection(r *http.Request, res *resource, ns string, 
 	if err != nil {
 		return lr, err
 	}
+	// The answer lists the objects as listed, before their deletes (Store.DeleteCollection),
+	// so a Foreground or Orphan delete's finalizer is not in it.
 	out := listResult{Items: []*record{}}
 	for _, rec := range lr.Items {
-		dr, err := s.reg.Delete(r.Context(), res, rec.Obj.GetNamespace(), rec.Obj.GetName(), dopts, decode.IsDryRun(dopts))
-		if api.IsNotFound(err) {
-			continue
-		}
-		if err != nil {
+		_, err := s.reg.Delete(r.Context(), res, rec.Obj.GetNamespace(), rec.Obj.GetName(), dopts, decode.IsDryRun(dopts))
+		if err != nil && !api.IsNotFound(err) {
 			return out, err
 		}
-		out.Items = append(out.Items, s.served(res, dr.Rec))
+		out.Items = append(out.Items, rec)
 	}
 	out.RV = s.store.ResourceVersion()
 	return out, nil

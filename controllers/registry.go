@@ -4,6 +4,7 @@ import (
 	"github.com/informer-lab/informer-lab/controllers/daemonset"
 	"github.com/informer-lab/informer-lab/controllers/deployment"
 	"github.com/informer-lab/informer-lab/controllers/endpointslice"
+	"github.com/informer-lab/informer-lab/controllers/garbagecollector"
 	"github.com/informer-lab/informer-lab/controllers/job"
 	"github.com/informer-lab/informer-lab/controllers/kubelet"
 	"github.com/informer-lab/informer-lab/controllers/nodelifecycle"
@@ -26,4 +27,5 @@ var descriptors = []descriptor{
 	{name: "kubelet", init: kubelet.New, workers: 5},
 	{name: "scheduler", init: scheduler.New, workers: 1},
 	{name: "nodelifecycle", init: nodelifecycle.New, workers: 4},
+	{name: "garbagecollector", init: garbagecollector.New, workers: 20},
 }

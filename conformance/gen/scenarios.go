@@ -195,6 +195,7 @@ func Scenarios() []runner.Case {
 	cs = append(cs, dryRunScenarios()...)
 	cs = append(cs, listWatchScenarios()...)
 	cs = append(cs, lifecycleScenarios()...)
+	cs = append(cs, gcScenarios()...)
 	cs = append(cs, ratchetScenarios()...)
 	return cs
 }

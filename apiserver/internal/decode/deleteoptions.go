@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"net/url"
 	"slices"
+	"strings"
 
 	"github.com/informer-lab/informer-lab/api"
 	"github.com/informer-lab/informer-lab/apiserver/internal/validation"
@@ -39,11 +40,18 @@ func ParseDeleteOptions(q url.Values, body []byte) (api.DeleteOptions, error) {
 			p := vs[0]
 			o.PropagationPolicy = &p
 		}
+		if vs, ok := q["orphanDependents"]; ok && len(vs) > 0 {
+			b := !strings.EqualFold(vs[0], "false") && vs[0] != "0" // Convert_Slice_string_To_bool
+			o.OrphanDependents = &b
+		}
 		if vs, ok := q["dryRun"]; ok {
 			o.DryRun = slices.Clone(vs)
 		}
 	}
 	var causes []api.StatusCause
+	if o.OrphanDependents != nil && o.PropagationPolicy != nil {
+		causes = append(causes, validation.Invalid("propagationPolicy", *o.PropagationPolicy, "orphanDependents and deletionPropagation cannot be both set"))
+	}
 	if p := o.PropagationPolicy; p != nil {
 		switch *p {
 		case "Foreground", "Background", "Orphan":

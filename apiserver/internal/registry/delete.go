@@ -47,7 +47,7 @@ func (s *Store) Delete(ctx context.Context, res *Resource, ns, name string, opts
 				return nil
 			}
 		}
-		dr = s.removeIn(tx, res, old, dryRun)
+		dr = s.removeIn(tx, res, old, opts, dryRun)
 		if dr.Deleted && !dryRun && res.Info.Namespaced {
 			s.maybeFinishNamespace(tx, ns)
 		}
@@ -77,21 +77,25 @@ func deleteTarget(tx *storage.Tx, res *Resource, ns, name string, opts api.Delet
 }
 
 // removeIn deletes one record, or marks it with a deletionTimestamp when finalizers hold
-// it. A dry run answers the same without writing: the marked copy keeps the stored RV. The
-// caller finishes a namespace the delete may have emptied.
-func (s *Store) removeIn(tx *storage.Tx, res *Resource, old *storage.Record, dryRun bool) DeleteResult {
+// it (updateForGracefulDeletionAndFinalizers): the garbage collector's finalizers first
+// follow opts (orphan, foregroundDeletion; deletionFinalizers), so a Foreground or Orphan
+// delete keeps the object for the collector, as a real server does. A dry run answers the
+// same without writing: the marked copy keeps the stored RV. The caller finishes a
+// namespace the delete may have emptied.
+func (s *Store) removeIn(tx *storage.Tx, res *Resource, old *storage.Record, opts api.DeleteOptions, dryRun bool) DeleteResult {
 	if isCRDs(res) {
 		return s.deleteCRD(tx, res, old, dryRun)
 	}
-	if len(old.Obj.GetFinalizers()) > 0 {
-		if old.Obj.GetDeletionTimestamp() != nil {
+	fins, changed := deletionFinalizers(res, old.Obj, opts)
+	if len(fins) > 0 {
+		if old.Obj.GetDeletionTimestamp() != nil && !changed {
 			return DeleteResult{Rec: old}
 		}
 		obj := old.Obj.DeepCopy()
-		now := s.Now()
-		obj.SetDeletionTimestamp(&now)
-		zero := int64(0)
-		obj.SetDeletionGracePeriodSeconds(&zero)
+		if changed {
+			obj.SetFinalizers(fins)
+		}
+		markAsDeleting(obj, s.Now())
 		if dryRun {
 			return DeleteResult{Rec: s.Storage.NewRecord(obj, old.Key, old.RV)}
 		}
@@ -121,4 +125,17 @@ func (s *Store) admitDelete(ctx context.Context, tx *storage.Tx, res *Resource, 
 	attrs.Namespaces = s.namespaceReader(tx)
 	attrs.Store = s.admissionStore(tx, false)
 	return s.Admission.Validate(ctx, attrs)
+}
+
+// markAsDeleting mirrors the function of that name in store.go: the first mark bumps a
+// generation the kind keeps and sets deletionTimestamp; the grace period is zero.
+func markAsDeleting(obj *api.Unstructured, now api.Time) {
+	if obj.GetDeletionTimestamp() == nil {
+		if g := obj.GetGeneration(); g > 0 {
+			obj.SetGeneration(g + 1)
+		}
+		obj.SetDeletionTimestamp(&now)
+	}
+	zero := int64(0)
+	obj.SetDeletionGracePeriodSeconds(&zero)
 }

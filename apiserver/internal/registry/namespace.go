@@ -20,6 +20,13 @@ import (
 //  2. Once it is empty "kubernetes" is removed and, with no other spec finalizer (PUT
 //     …/finalize) or metadata finalizer left, it goes. No other write ends it.
 
+// backgroundDelete is how the namespace controller deletes a namespace's contents
+// (deleteCollection in namespaced_resources_deleter.go): dependents go in the background.
+var backgroundDelete = func() api.DeleteOptions {
+	p := api.DeletePropagationBackground
+	return api.DeleteOptions{PropagationPolicy: &p}
+}()
+
 // protectedNamespaces may not be deleted.
 var protectedNamespaces = map[string]bool{"default": true, "kube-system": true, "kube-public": true}
 
@@ -78,7 +85,7 @@ func (s *Store) deleteNamespace(res *Resource, name string, opts api.DeleteOptio
 		for _, key := range c.keys {
 			_ = s.Storage.Update(func(tx *storage.Tx) error {
 				if rec := tx.Get(c.res.Coll, key); rec != nil && rec.Obj.GetDeletionTimestamp() == nil {
-					s.removeIn(tx, c.res, rec, false)
+					s.removeIn(tx, c.res, rec, backgroundDelete, false)
 				}
 				return nil
 			})
