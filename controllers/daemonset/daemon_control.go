@@ -99,7 +99,7 @@ func (dc *dsControl) writePod(ctx context.Context, p *api.Unstructured, cause st
 }
 
 // nodesToDaemonPods mirrors getNodesToDaemonPods: the DaemonSet's pods by the node they are
-// bound or pinned to; terminating pods (and finished ones unless asked) left out.
+// bound or pinned to; finished pods already being deleted are left out unless asked for.
 func (dc *dsControl) nodesToDaemonPods(ctx context.Context, includeDeletedTerminal bool) (map[string][]*api.Unstructured, error) {
 	pods, err := dc.daemonPods(ctx)
 	if err != nil {
@@ -107,8 +107,9 @@ func (dc *dsControl) nodesToDaemonPods(ctx context.Context, includeDeletedTermin
 	}
 	out := map[string][]*api.Unstructured{}
 	for _, p := range pods {
-		if !includeDeletedTerminal && !app.IsPodActive(p) {
-			continue
+		phase := app.PodPhase(p)
+		if !includeDeletedTerminal && (phase == "Succeeded" || phase == "Failed") && p.GetDeletionTimestamp() != nil {
+			continue // terminal and going away: nothing left for the DaemonSet to do with it
 		}
 		if n := targetNodeName(p); n != "" {
 			out[n] = append(out[n], p)
@@ -141,7 +142,8 @@ func (dc *dsControl) manage(ctx context.Context) error {
 	if err != nil {
 		return fmt.Errorf("couldn't get node to daemon pod mapping for daemon set %q: %v", dc.d.u.GetName(), err)
 	}
-	var create, del []string
+	var create []string
+	var del []victim
 	surge := dc.d.allowsSurge()
 	for _, node := range dc.nodes {
 		shouldRun, shouldContinue := nodeShouldRunDaemonPod(node, dc.d)
@@ -157,11 +159,17 @@ func (dc *dsControl) manage(ctx context.Context) error {
 				}
 				switch app.PodPhase(p) {
 				case "Failed":
+					bk := fmt.Sprintf("%s/%d/%s", dc.d.u.GetUID(), dc.d.Status.ObservedGeneration, node.GetName())
+					if in, delay := dc.c.failedPods.inBackoff(bk, dc.now); in {
+						dc.c.queue.AddAfter(dc.key, delay)
+						continue
+					}
+					dc.c.failedPods.next(bk, dc.now)
 					dc.event(ctx, app.EventTypeWarning, "FailedDaemonPod", "Found failed daemon pod %s/%s on node %s, will try to kill it", p.GetNamespace(), p.GetName(), node.GetName())
-					del = append(del, p.GetName())
+					del = append(del, victim{p, "the pod failed: it is replaced"})
 				case "Succeeded":
 					dc.event(ctx, app.EventTypeNormal, "SucceededDaemonPod", "Found succeeded daemon pod %s/%s on node %s, will try to delete it", p.GetNamespace(), p.GetName(), node.GetName())
-					del = append(del, p.GetName())
+					del = append(del, victim{p, "the pod succeeded: it is replaced"})
 				default:
 					running = append(running, p)
 				}
@@ -169,7 +177,7 @@ func (dc *dsControl) manage(ctx context.Context) error {
 			byCreation(running)
 			if !surge {
 				for i := 1; i < len(running); i++ {
-					del = append(del, running[i].GetName())
+					del = append(del, victim{running[i], "more than one daemon pod on node " + node.GetName()})
 				}
 				break
 			}
@@ -190,16 +198,16 @@ func (dc *dsControl) manage(ctx context.Context) error {
 					oldestOld = p
 					continue
 				}
-				del = append(del, p.GetName())
+				del = append(del, victim{p, "more than one daemon pod of a revision on node " + node.GetName()})
 			}
 			if oldestNew != nil && oldestOld != nil &&
 				(!app.IsPodReady(oldestOld) || app.IsPodAvailable(oldestNew, dc.d.Spec.MinReadySeconds, dc.now)) {
-				del = append(del, oldestOld.GetName())
+				del = append(del, victim{oldestOld, "surge: the new pod on node " + node.GetName() + " is available"})
 			}
 		case !shouldContinue && exists:
 			for _, p := range pods {
 				if p.GetDeletionTimestamp() == nil {
-					del = append(del, p.GetName())
+					del = append(del, victim{p, "node " + node.GetName() + " no longer fits the daemon pod"})
 				}
 			}
 		}
@@ -218,16 +226,22 @@ func (dc *dsControl) manage(ctx context.Context) error {
 	for _, n := range gone {
 		for _, p := range byNode[n] {
 			if app.NodeName(p) == "" {
-				del = append(del, p.GetName())
+				del = append(del, victim{p, "node " + n + " is gone"})
 			}
 		}
 	}
-	return dc.syncNodes(ctx, del, create, "manage")
+	return dc.syncNodes(ctx, del, create)
+}
+
+// victim is a pod to delete and why.
+type victim struct {
+	pod   *api.Unstructured
+	cause string
 }
 
 // syncNodes mirrors syncNodes: record the expectations, then create a pinned pod for each
 // node and delete each pod named (at most burstReplicas of each).
-func (dc *dsControl) syncNodes(ctx context.Context, del, create []string, why string) error {
+func (dc *dsControl) syncNodes(ctx context.Context, del []victim, create []string) error {
 	create = create[:min(len(create), burstReplicas)]
 	del = del[:min(len(del), burstReplicas)]
 	dc.c.expectations.expect(dc.key, len(create), len(del), dc.now)
@@ -246,7 +260,7 @@ func (dc *dsControl) syncNodes(ctx context.Context, del, create []string, why st
 			rv, podName = out.GetResourceVersion(), out.GetName()
 		}
 		trace.Hop(dc.c.cc.Logger, name, "create", ns+"/"+podName, rv, slog.String("resource", "pods"),
-			slog.String("node", node), slog.String("cause", why+": node "+node+" should run a daemon pod"), slog.Any("err", err))
+			slog.String("node", node), slog.String("cause", "node "+node+" should run a daemon pod"), slog.Any("err", err))
 		if err != nil {
 			dc.c.expectations.creationObserved(dc.key)
 			dc.event(ctx, app.EventTypeWarning, "FailedCreate", "Error creating: %v", err)
@@ -255,10 +269,11 @@ func (dc *dsControl) syncNodes(ctx context.Context, del, create []string, why st
 		}
 		dc.event(ctx, app.EventTypeNormal, "SuccessfulCreate", "Created pod: %v", podName)
 	}
-	for _, podName := range del {
+	for _, v := range del {
+		podName := v.pod.GetName()
 		err := dc.c.cc.Client.Resource(app.Pods).Namespace(ns).Delete(ctx, podName, api.DeleteOptions{})
-		trace.Hop(dc.c.cc.Logger, name, "delete", ns+"/"+podName, "", slog.String("resource", "pods"),
-			slog.String("cause", why), slog.Any("err", err))
+		trace.Hop(dc.c.cc.Logger, name, "delete", ns+"/"+podName, v.pod.GetResourceVersion(), slog.String("resource", "pods"),
+			slog.String("node", targetNodeName(v.pod)), slog.String("cause", v.cause), slog.Any("err", err))
 		if err != nil {
 			dc.c.expectations.deletionObserved(dc.key)
 			if !api.IsNotFound(err) {

@@ -41,6 +41,7 @@ type Controller struct {
 	nodes        informer.SharedIndexInformer
 	revisions    informer.SharedIndexInformer
 	expectations *expectations
+	failedPods   *backoff
 	now          func() time.Time
 }
 
@@ -55,6 +56,7 @@ func New(cc *app.ControllerContext) (app.Controller, error) {
 		nodes:        cc.Informer(app.Nodes),
 		revisions:    cc.Informer(app.ControllerRevisions),
 		expectations: newExpectations(),
+		failedPods:   newBackoff(),
 		now:          time.Now,
 	}
 	handlers := []struct {

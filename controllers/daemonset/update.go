@@ -54,7 +54,7 @@ func (dc *dsControl) rollingUpdate(ctx context.Context) error {
 
 	if maxSurge == 0 {
 		numUnavailable := 0
-		var allowed, candidates []string
+		var allowed, candidates []victim
 		for _, n := range nodeNames {
 			newPod, oldPod, ok := findUpdatedPodsOnNode(byNode[n], dc.hash, gen)
 			switch {
@@ -67,17 +67,18 @@ func (dc *dsControl) rollingUpdate(ctx context.Context) error {
 					numUnavailable++
 				}
 			case !available(oldPod):
-				allowed = append(allowed, oldPod.GetName())
+				allowed = append(allowed, victim{oldPod, "rolling update: an old pod that is not available"})
 				numUnavailable++
 			case numUnavailable < maxUnavailable:
-				candidates = append(candidates, oldPod.GetName())
+				candidates = append(candidates, victim{oldPod, "rolling update: the pod is of an old revision"})
 			}
 		}
 		remaining := min(max(maxUnavailable-numUnavailable, 0), len(candidates))
-		return dc.syncNodes(ctx, append(allowed, candidates[:remaining]...), nil, "rolling update: the pod is of an old revision")
+		return dc.syncNodes(ctx, append(allowed, candidates[:remaining]...), nil)
 	}
 
-	var oldToDelete, shouldNotRun, candidateNodes, allowedNodes []string
+	var oldToDelete, shouldNotRun []victim
+	var candidateNodes, allowedNodes []string
 	numSurge, numAvailable := 0, 0
 	for _, n := range nodeNames {
 		newPod, oldPod, ok := findUpdatedPodsOnNode(byNode[n], dc.hash, gen)
@@ -93,14 +94,14 @@ func (dc *dsControl) rollingUpdate(ctx context.Context) error {
 		case newPod == nil:
 			if !available(oldPod) {
 				if !shouldRun[n] {
-					oldToDelete = append(oldToDelete, oldPod.GetName())
+					oldToDelete = append(oldToDelete, victim{oldPod, "rolling update: an old pod, not available, on a node that no longer fits"})
 					continue
 				}
 				allowedNodes = append(allowedNodes, n)
 				continue
 			}
 			if !shouldRun[n] {
-				shouldNotRun = append(shouldNotRun, oldPod.GetName())
+				shouldNotRun = append(shouldNotRun, victim{oldPod, "rolling update: an old pod on a node that no longer fits"})
 				continue
 			}
 			if numSurge >= maxSurge {
@@ -112,14 +113,14 @@ func (dc *dsControl) rollingUpdate(ctx context.Context) error {
 				numSurge++
 				continue
 			}
-			oldToDelete = append(oldToDelete, oldPod.GetName())
+			oldToDelete = append(oldToDelete, victim{oldPod, "rolling update: the new pod on node " + n + " is available"})
 		}
 	}
 	if deletable := numAvailable - desired; deletable > 0 {
 		oldToDelete = append(oldToDelete, shouldNotRun[:min(deletable, len(shouldNotRun))]...)
 	}
 	remaining := min(max(maxSurge-numSurge, 0), len(candidateNodes))
-	return dc.syncNodes(ctx, oldToDelete, append(allowedNodes, candidateNodes[:remaining]...), "rolling update with surge")
+	return dc.syncNodes(ctx, oldToDelete, append(allowedNodes, candidateNodes[:remaining]...))
 }
 
 // findUpdatedPodsOnNode mirrors findUpdatedPodsOnNode: the node's one new and one old pod;
@@ -144,20 +145,40 @@ func findUpdatedPodsOnNode(pods []*api.Unstructured, hash string, gen *int64) (n
 	return newPod, oldPod, true
 }
 
-// controlledHistories mirrors controlledHistories: the DaemonSet's ControllerRevisions.
-func (dc *dsControl) controlledHistories() []*api.Unstructured {
-	var out []*api.Unstructured
+// controlledHistories mirrors controlledHistories with ClaimControllerRevisions: the
+// DaemonSet's ControllerRevisions, orphans matching its selector adopted.
+func (dc *dsControl) controlledHistories(ctx context.Context) ([]*api.Unstructured, error) {
+	sel, err := app.LabelSelectorAsSelector(dc.d.Spec.Selector)
+	if err != nil {
+		return nil, err
+	}
+	var out, orphans []*api.Unstructured
 	_ = store.ListAllByNamespace(dc.c.revisions.GetIndexer(), dc.d.u.GetNamespace(), labels.Everything(), func(obj any) {
 		r, ok := obj.(*api.Unstructured)
 		if !ok {
 			return
 		}
-		if ref := app.GetControllerOf(r); ref != nil && ref.UID == dc.d.u.GetUID() {
+		switch ref := app.GetControllerOf(r); {
+		case ref != nil && ref.UID == dc.d.u.GetUID():
 			out = append(out, r)
+		case ref == nil && !sel.Empty() && sel.Matches(labels.Set(r.GetLabels())):
+			orphans = append(orphans, r)
 		}
 	})
+	for _, r := range orphans {
+		cp := r.DeepCopy()
+		cp.SetOwnerReferences(append(cp.GetOwnerReferences(), dc.d.controllerRef()))
+		adopted, err := dc.writeRevision(ctx, "update", cp, "adopt: an orphan revision matches the selector")
+		if err != nil {
+			if api.IsNotFound(err) {
+				continue
+			}
+			return nil, err
+		}
+		out = append(out, adopted)
+	}
 	sort.Slice(out, func(i, j int) bool { return out[i].GetName() < out[j].GetName() })
-	return out
+	return out, nil
 }
 
 // constructHistory mirrors constructHistory: the revision whose data is the current
@@ -165,8 +186,12 @@ func (dc *dsControl) controlledHistories() []*api.Unstructured {
 // and the old ones.
 func (dc *dsControl) constructHistory(ctx context.Context) (cur *api.Unstructured, old []*api.Unstructured, err error) {
 	want := string(canonical(revisionPatch(dc.d)))
+	histories, err := dc.controlledHistories(ctx)
+	if err != nil {
+		return nil, nil, err
+	}
 	var current []*api.Unstructured
-	for _, h := range dc.controlledHistories() {
+	for _, h := range histories {
 		if string(canonical(h.Object["data"])) == want {
 			current = append(current, h)
 		} else {

@@ -89,3 +89,68 @@ func TestCh14_DaemonSet_OnDelete(t *testing.T) {
 		require.NotEqual(t, victim.GetName(), fresh[0].GetName())
 	})
 }
+
+// TestCh14_DaemonSet_FailedPodBackoff: a failed daemon pod is deleted and replaced; when the replacement fails at once, its deletion waits for the
+// per-node backoff instead of looping.
+func TestCh14_DaemonSet_FailedPodBackoff(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		c := cluster.Start(t, cluster.Options{Controllers: []string{"daemonset"}})
+		createNode(t, c, "node-a", nil)
+		c.Create(t, app.DaemonSets, "default", agentDS(nil, nil))
+		c.Eventually(t, 10*time.Second, func() bool { return len(c.List(t, app.Pods, "default")) == 1 })
+		fail := func() string {
+			p := c.List(t, app.Pods, "default")[0]
+			p.Object["status"] = map[string]any{"phase": "Failed"}
+			_, err := c.Client.Resource(app.Pods).Namespace("default").UpdateStatus(context.Background(), &p, api.UpdateOptions{})
+			require.NoError(t, err)
+			return p.GetName()
+		}
+		replaced := func(name string) bool {
+			pods := c.List(t, app.Pods, "default")
+			return len(pods) == 1 && pods[0].GetName() != name
+		}
+		first := fail()
+		c.Settle()
+		require.True(t, replaced(first), "the first failure is replaced at once")
+		second := fail()
+		c.Settle()
+		require.False(t, replaced(second), "the second waits for the backoff")
+		c.Eventually(t, 5*time.Second, func() bool { return replaced(second) })
+	})
+}
+
+// TestCh14_DaemonSet_AdoptsOrphans: a DaemonSet recreated after an orphaning delete adopts
+// its pods and revision (the garbage collector's part, dropping the owner references, is
+// done by hand here).
+func TestCh14_DaemonSet_AdoptsOrphans(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		c := cluster.Start(t, cluster.Options{Controllers: []string{"daemonset"}})
+		createNode(t, c, "node-a", nil)
+		createNode(t, c, "node-b", nil)
+		c.Create(t, app.DaemonSets, "default", agentDS(nil, nil))
+		c.Eventually(t, 10*time.Second, func() bool { readyAll(t, c); return dsStatus(t, c, "numberAvailable") == 2 })
+		var pods []string
+		for _, p := range c.List(t, app.Pods, "default") {
+			pods = append(pods, p.GetName())
+		}
+		require.NoError(t, c.Client.Resource(app.DaemonSets).Namespace("default").Delete(context.Background(), "agent", api.DeleteOptions{}))
+		for _, gvr := range []api.GroupVersionResource{app.Pods, app.ControllerRevisions} {
+			for _, u := range c.List(t, gvr, "default") {
+				u.SetOwnerReferences(nil)
+				_, err := c.Client.Resource(gvr).Namespace("default").Update(context.Background(), &u, api.UpdateOptions{})
+				require.NoError(t, err)
+			}
+		}
+		ds := c.Create(t, app.DaemonSets, "default", agentDS(nil, nil))
+		c.Eventually(t, 10*time.Second, func() bool { return dsStatus(t, c, "numberAvailable") == 2 })
+		var now []string
+		for _, p := range c.List(t, app.Pods, "default") {
+			now = append(now, p.GetName())
+			require.Equal(t, ds.GetUID(), app.GetControllerOf(&p).UID)
+		}
+		require.ElementsMatch(t, pods, now)
+		revs := c.List(t, app.ControllerRevisions, "default")
+		require.Len(t, revs, 1)
+		require.Equal(t, ds.GetUID(), app.GetControllerOf(&revs[0]).UID)
+	})
+}

@@ -12,17 +12,15 @@ import (
 // (apps.DefaultDaemonSetUniqueLabelKey, extensions.DaemonSetTemplateGenerationKey,
 // apps.DeprecatedTemplateGeneration).
 const (
-	hashLabel                = app.ControllerRevisionHashLabel
-	templateGenerationLabel  = "pod-template-generation"
-	templateGenerationAnnot  = "deprecated.daemonset.template.generation"
-	rollingUpdateStrategy    = "RollingUpdate"
-	onDeleteStrategy         = "OnDelete"
-	defaultHistoryLimit      = 10
-	objectNameField          = "metadata.name"
-	tolerationOpExists       = "Exists"
-	taintEffectNoSchedule    = "NoSchedule"
-	taintEffectNoExecute     = "NoExecute"
-	taintEffectPreferNoSched = "PreferNoSchedule"
+	hashLabel               = app.ControllerRevisionHashLabel
+	templateGenerationLabel = "pod-template-generation"
+	templateGenerationAnnot = "deprecated.daemonset.template.generation"
+	rollingUpdateStrategy   = "RollingUpdate"
+	defaultHistoryLimit     = 10
+	objectNameField         = "metadata.name"
+	tolerationOpExists      = "Exists"
+	taintEffectNoSchedule   = "NoSchedule"
+	taintEffectNoExecute    = "NoExecute"
 )
 
 // daemonSet is the part of apps/v1 DaemonSet the controller reads; the template stays

@@ -222,20 +222,40 @@ func desiredClaimRefs(refs []api.OwnerReference, set *statefulSet, pod *api.Unst
 	return out, true, false
 }
 
-// listRevisions mirrors ListRevisions with adoptOrphanRevisions folded in: the set's
-// ControllerRevisions, by controller reference.
-func (sc *setControl) listRevisions() []*api.Unstructured {
-	var out []*api.Unstructured
+// listRevisions mirrors ListRevisions with adoptOrphanRevisions: the set's
+// ControllerRevisions by controller reference, and orphans whose labels match its selector
+// (left behind by a set deleted with --cascade=orphan) adopted first.
+func (sc *setControl) listRevisions(ctx context.Context) ([]*api.Unstructured, error) {
+	sel, err := app.LabelSelectorAsSelector(sc.set.Spec.Selector)
+	if err != nil {
+		return nil, err
+	}
+	var out, orphans []*api.Unstructured
 	_ = store.ListAllByNamespace(sc.c.revisions.GetIndexer(), sc.set.namespace(), labels.Everything(), func(obj any) {
 		r, ok := obj.(*api.Unstructured)
 		if !ok {
 			return
 		}
-		if ref := app.GetControllerOf(r); ref != nil && ref.UID == sc.set.u.GetUID() {
+		switch ref := app.GetControllerOf(r); {
+		case ref != nil && ref.UID == sc.set.u.GetUID():
 			out = append(out, r)
+		case ref == nil && !sel.Empty() && sel.Matches(labels.Set(r.GetLabels())) && sc.set.u.GetDeletionTimestamp() == nil:
+			orphans = append(orphans, r)
 		}
 	})
-	return out
+	for _, r := range orphans {
+		cp := r.DeepCopy()
+		cp.SetOwnerReferences(append(cp.GetOwnerReferences(), sc.set.controllerRef()))
+		adopted, err := sc.write(ctx, "update", app.ControllerRevisions, cp, "adopt: an orphan revision matches the selector")
+		if err != nil {
+			if api.IsNotFound(err) {
+				continue
+			}
+			return nil, err
+		}
+		out = append(out, adopted)
+	}
+	return out, nil
 }
 
 // claimPods mirrors getPodsForStatefulSet with ClaimPods: the set's own pods, orphans that

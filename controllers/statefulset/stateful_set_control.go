@@ -24,7 +24,10 @@ type setControl struct {
 // updateStatefulSet mirrors defaultStatefulSetControl.UpdateStatefulSet and performUpdate:
 // settle the revisions, make the pods match, write the status, then trim the history.
 func (sc *setControl) updateStatefulSet(ctx context.Context, pods []*api.Unstructured) (*setStatus, error) {
-	revisions := sc.listRevisions()
+	revisions, err := sc.listRevisions(ctx)
+	if err != nil {
+		return nil, err
+	}
 	sortRevisions(revisions)
 	current, update, collisionCount, err := sc.getRevisions(ctx, revisions)
 	if err != nil {
