@@ -1,6 +1,7 @@
 package controllers
 
 import (
+	"github.com/informer-lab/informer-lab/controllers/cronjob"
 	"github.com/informer-lab/informer-lab/controllers/daemonset"
 	"github.com/informer-lab/informer-lab/controllers/deployment"
 	"github.com/informer-lab/informer-lab/controllers/endpointslice"
@@ -12,6 +13,7 @@ import (
 	"github.com/informer-lab/informer-lab/controllers/scheduler"
 	"github.com/informer-lab/informer-lab/controllers/serviceaccount"
 	"github.com/informer-lab/informer-lab/controllers/statefulset"
+	"github.com/informer-lab/informer-lab/controllers/ttlafterfinished"
 )
 
 // descriptors mirrors NewControllerDescriptors: one line per controller. Each controller's
@@ -28,4 +30,6 @@ var descriptors = []descriptor{
 	{name: "scheduler", init: scheduler.New, workers: 1},
 	{name: "nodelifecycle", init: nodelifecycle.New, workers: 4},
 	{name: "garbagecollector", init: garbagecollector.New, workers: 20},
+	{name: "cronjob", init: cronjob.New, workers: 5},
+	{name: "ttl-after-finished", init: ttlafterfinished.New, workers: 5},
 }

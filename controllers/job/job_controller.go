@@ -48,6 +48,7 @@ type Controller struct {
 	expectations          *controllerExpectations
 	finalizerExpectations *uidTrackingExpectations
 	backoff               *backoffStore
+	consistency           *app.ConsistencyStore
 	// finishedJobs mirrors finishedJobExpectations: the UIDs of Jobs this controller marked
 	// finished whose update the informer has not shown yet.
 	finishedJobs sync.Map
@@ -64,6 +65,7 @@ func New(cc *app.ControllerContext) (app.Controller, error) {
 		expectations:          newControllerExpectations(),
 		finalizerExpectations: newUIDTrackingExpectations(),
 		backoff:               newBackoffStore(),
+		consistency:           app.NewConsistencyStore(),
 	}
 	if _, err := c.jobs.AddEventHandler(processor.ResourceEventHandlerFuncs{
 		AddFunc:    func(obj any) { c.enqueue(obj, 0) },

@@ -50,9 +50,14 @@ func (c *Controller) syncJob(ctx context.Context, key string) (rErr error) {
 		c.expectations.deleteExpectations(key)
 		c.finalizerExpectations.deleteExpectations(key)
 		c.backoff.removeBackoffRecord(key)
+		c.consistency.Clear(key)
 		return c.releaseOrphanPods(ctx, key)
 	}
 	shared, _ := app.AsUnstructured(obj)
+	if err := c.consistency.EnsureReady(key, shared.GetResourceVersion()); err != nil {
+		c.hop("stale-cache", key, shared.GetResourceVersion(), slog.Any("err", err))
+		return err
+	}
 	c.hop("sync", key, shared.GetResourceVersion())
 	defer func() { c.hop("synced", key, shared.GetResourceVersion(), slog.Any("err", rErr)) }()
 	j, err := newJob(shared)

@@ -136,7 +136,11 @@ func canRemoveFinalizer(jc *syncJobCtx, p *api.Unstructured, failed bool) bool {
 // whether the status still has changes to write.
 func (c *Controller) flushUncountedAndRemoveFinalizers(ctx context.Context, jc *syncJobCtx, toRemove []*api.Unstructured, uidsWithFinalizer map[string]bool, needsFlush bool) (bool, error) {
 	if needsFlush {
-		if err := c.updateStatus(ctx, jc, "uncounted terminated pods"); err != nil {
+		cause := "active pods changed"
+		if u := jc.job.Status.UncountedTerminatedPods; len(u.Succeeded)+len(u.Failed) > 0 {
+			cause = "uncounted terminated pods"
+		}
+		if err := c.updateStatus(ctx, jc, cause); err != nil {
 			return needsFlush, fmt.Errorf("adding uncounted pods to status: %w", err)
 		}
 		c.backoff.updateBackoffRecord(jc.newBackoffRecord)
@@ -252,5 +256,6 @@ func (c *Controller) updateStatus(ctx context.Context, jc *syncJobCtx, cause str
 		return err
 	}
 	jc.job.obj = out
+	c.consistency.WroteAt(jc.job.key(), out.GetResourceVersion())
 	return nil
 }
