@@ -4,6 +4,8 @@ import (
 	"github.com/informer-lab/informer-lab/controllers/cronjob"
 	"github.com/informer-lab/informer-lab/controllers/daemonset"
 	"github.com/informer-lab/informer-lab/controllers/deployment"
+	"github.com/informer-lab/informer-lab/controllers/disruption"
+	"github.com/informer-lab/informer-lab/controllers/endpoints"
 	"github.com/informer-lab/informer-lab/controllers/endpointslice"
 	"github.com/informer-lab/informer-lab/controllers/garbagecollector"
 	"github.com/informer-lab/informer-lab/controllers/job"
@@ -24,6 +26,8 @@ var descriptors = []descriptor{
 	{name: "statefulset", init: statefulset.New, workers: 5},
 	{name: "daemonset", init: daemonset.New, workers: 2},
 	{name: "job", init: job.New, workers: 5},
+	{name: "disruption", init: disruption.New, workers: 1},
+	{name: "endpoints", init: endpoints.New, workers: 5},
 	{name: "endpointslice", init: endpointslice.New, workers: 5},
 	{name: "serviceaccount", init: serviceaccount.New, workers: 1},
 	{name: "kubelet", init: kubelet.New, workers: 5},

@@ -29,12 +29,13 @@ func TestCh14_EndpointSlice_MaxEndpointsPerSlice(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		c := cluster.Start(t, cluster.Options{Controllers: []string{"endpointslice"}})
 		createNode(t, c, "n1", "")
-		c.Create(t, app.Services, "default", webService("big", nil))
+		// the pods first: until the Service exists their events cost nothing
 		for i := range 230 {
 			name := fmt.Sprintf("big-%03d", i)
 			createPod(t, c, "default", name, "n1", map[string]any{"app": "big"})
 			setPodStatus(t, c, "default", name, fmt.Sprintf("10.1.%d.%d", i/200, i%200+1), true)
 		}
+		c.Create(t, app.Services, "default", webService("big", nil))
 		sizes := func() []int {
 			var out []int
 			for _, s := range slicesOf(t, c, "default", "big") {
