@@ -120,7 +120,9 @@ func cmdServe(ctx context.Context, args []string, out io.Writer, ready func(serv
 	if err != nil {
 		return fmt.Errorf("cannot listen on %s: %w", *listen, err)
 	}
-	if err := seedServer(ctx, srv, *seed); err != nil {
+	// With the cluster's scheduler the seeded pods are left to it (and to the kubelets), as bare
+	// pods on a real cluster are; without it they are made Running on the demo's node names.
+	if err := seedServer(ctx, srv, *seed, !slices.Contains(ctrlNames, "scheduler")); err != nil {
 		return err
 	}
 	for _, crd := range crds {
@@ -267,12 +269,15 @@ func checkListen(flagName, addr string) (string, error) {
 	return host, nil
 }
 
-// seedServer creates n running pods and a configmap in namespace default, through the Go API.
-func seedServer(ctx context.Context, srv *apiserver.Server, n int) error {
+// seedServer creates n pods and a configmap in namespace default, through the Go API. The
+// pods are Running on the demo's node names when running is set, else Pending and unscheduled.
+func seedServer(ctx context.Context, srv *apiserver.Server, n int, running bool) error {
 	for i := 1; i <= n; i++ {
 		pod := newPod("web-"+strconv.Itoa(i), nil)
-		pod.Spec.NodeName = pickNode("default/" + pod.Name)
-		pod.Status.Phase = api.PodRunning
+		if running {
+			pod.Spec.NodeName = pickNode("default/" + pod.Name)
+			pod.Status.Phase = api.PodRunning
+		}
 		if _, err := srv.Create(ctx, "pods", "default", pod); err != nil {
 			return fmt.Errorf("seeding pod %s: %w", pod.Name, err)
 		}

@@ -324,7 +324,7 @@ func TestDemo_WatchKubeconfigWithClientCertificates(t *testing.T) {
 	certPEM, keyPEM := testcert.SelfSignedClient(t, "kind-admin", "system:masters")
 
 	srv := apiserver.New(apiserver.Options{})
-	require.NoError(t, seedServer(context.Background(), srv, 2))
+	require.NoError(t, seedServer(context.Background(), srv, 2, true))
 	pool := x509.NewCertPool()
 	require.True(t, pool.AppendCertsFromPEM(certPEM))
 	var mu sync.Mutex
