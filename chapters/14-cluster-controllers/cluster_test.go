@@ -11,11 +11,11 @@ import (
 	"github.com/informer-lab/informer-lab/harness/cluster"
 )
 
-// TestCh14_Sync_ClusterControllerAgrees: the cluster's own ReplicaSet controller
+// TestCh14_Cluster_ReplicaSetAgrees: the cluster's own ReplicaSet controller
 // (controllers/replicaset, switched on as --controllers=replicaset does) does to the same
 // ReplicaSet what the chapter's copy does: three pods owned by it, then one after a scale
 // down, its queue visible to the manager as the dashboard reads it.
-func TestCh14_Sync_ClusterControllerAgrees(t *testing.T) {
+func TestCh14_Cluster_ReplicaSetAgrees(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		c := cluster.Start(t, cluster.Options{Controllers: []string{"replicaset"}})
 		assert.Equal(t, []string{"replicaset"}, c.Manager.Names())

@@ -142,7 +142,9 @@ var Catalogue = []Lab{
 			{2, "expectations: hold the sync back until the cache has seen its writes"},
 		},
 		Runs: []Run{
-			{Pkg: "./chapters/14-cluster-controllers/", Kind: "chapter"},
+			// The chapter's own controller only: its relay and cluster tests run the cluster's
+			// controllers, which the learner does not write.
+			{Pkg: "./chapters/14-cluster-controllers/", Run: "^(TestCh14_Sync_|Example)", Kind: "chapter"},
 		},
 	},
 }
