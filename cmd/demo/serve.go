@@ -157,19 +157,25 @@ func cmdServe(ctx context.Context, args []string, out io.Writer, ready func(serv
 		}
 		defer ln.Close()
 	}
+	// The controllers' hops go to the dashboard (its counters and its stream) and to --trace;
+	// with neither, the controllers get no logger and build no hop at all.
 	hops := newControllerHops(ctrlNames)
 	var hub *dashboard.Hub
-	sinks := fanout{newTap(hops)}
+	var sinks fanout
 	if ln != nil {
 		hub = dashboard.NewHub()
-		sinks = append(sinks, hub)
+		sinks = append(sinks, newTap(hops), hub)
 	}
 	if *traceOn {
 		sinks = append(sinks, opts.Logger.Handler())
 	}
+	var logger *slog.Logger
+	if len(sinks) > 0 {
+		logger = slog.New(newControllerTrace(ctrlNames, sinks))
+	}
 	var mgr *controllers.Manager
 	if len(ctrlNames) > 0 || *nodeCount > 0 {
-		if mgr, err = startCluster(ctx, srv, ctrlNames, *nodeCount, slog.New(newControllerTrace(ctrlNames, sinks))); err != nil {
+		if mgr, err = startCluster(ctx, srv, ctrlNames, *nodeCount, logger); err != nil {
 			return err
 		}
 		defer mgr.Stop()
