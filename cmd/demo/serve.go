@@ -203,7 +203,12 @@ func cmdServe(ctx context.Context, args []string, out io.Writer, ready func(serv
 	} else {
 		fmt.Fprintf(out, "  controllers none: the apiserver alone, as envtest runs it\n")
 	}
-	fmt.Fprintf(out, "  nodes      %d simulated\n", *nodeCount)
+	switch {
+	case *nodeCount > 0 && !slices.Contains(ctrlNames, "kubelet"):
+		fmt.Fprintf(out, "  nodes      none: --nodes %d needs the kubelet controller (add it to --controllers)\n", *nodeCount)
+	default:
+		fmt.Fprintf(out, "  nodes      %d simulated\n", *nodeCount)
+	}
 	if uiURL != "" {
 		fmt.Fprintf(out, "  dashboard  %s\n", uiURL)
 	}

@@ -75,6 +75,12 @@ func TestDemo_ServeEnvtestLike(t *testing.T) {
 // server's counters and a row per running controller, and the fault buttons reach the server.
 func TestDemo_ServeDashboard(t *testing.T) {
 	ready, stop := startServe(t, "--controllers=*", "--nodes=3", "--ui", "127.0.0.1:0", "--token", "t0k3n")
+	nodes := func() int {
+		l, err := ready.server.List(t.Context(), "nodes", "", api.ListOptions{})
+		require.NoError(t, err)
+		return len(l.(*api.NodeList).Items)
+	}
+	require.Eventually(t, func() bool { return nodes() == 3 }, 10*time.Second, 10*time.Millisecond, "the kubelets register 3 nodes")
 	require.NotEmpty(t, ready.ui)
 	resp, err := http.Get(ready.ui + "stats")
 	require.NoError(t, err)
@@ -98,6 +104,7 @@ func TestDemo_ServeDashboard(t *testing.T) {
 	assert.Greater(t, ready.server.ResourceVersion(), rv)
 	out := stop()
 	assert.Contains(t, out, "dashboard  "+ready.ui)
+	assert.Contains(t, out, "nodes      3 simulated")
 }
 
 // TestDemo_ControllerTraceKeepsControllerHops: the controllers' logger passes their own hops
@@ -161,4 +168,12 @@ func TestDemo_ServeControllersUnderRBAC(t *testing.T) {
 	}, 10*time.Second, 20*time.Millisecond, "the dashboard counts the controller's hops and writes")
 	out := stop()
 	assert.Contains(t, out, "controllers replicaset\n")
+	assert.Contains(t, out, "nodes      0 simulated")
+}
+
+// TestDemo_ServeNodesNeedTheKubelet: --nodes without the kubelet controller registers no node,
+// and serve says so rather than claiming nodes that are not there.
+func TestDemo_ServeNodesNeedTheKubelet(t *testing.T) {
+	_, stop := startServe(t, "--controllers=replicaset", "--nodes=2")
+	assert.Contains(t, stop(), "nodes      none: --nodes 2 needs the kubelet controller")
 }
