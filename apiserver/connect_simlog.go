@@ -13,7 +13,7 @@ import (
 // the simulated kubelet when it registers its Node). For a pod on such a node the log
 // subresource answers from the pod's status instead of calling a kubelet, since no kubelet
 // listens (simulatedLog). Nothing in Kubernetes mirrors it; KWOK marks its nodes the same way
-// with kwok.x-k8s.io/node.
+// with kwok.x-k8s.io/node. It is ours.
 const SimulatedNodeAnnotation = "sim.informer-lab.dev/simulated"
 
 // simulatedLog writes the log of a container on a simulated node: one line per start of the

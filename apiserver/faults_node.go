@@ -13,12 +13,12 @@ import (
 // lies in the future the kubelet neither renews its Lease nor posts node or pod status, as a
 // node that lost power or network would; the node lifecycle controller then sees the
 // heartbeats stop. Nothing in Kubernetes mirrors it: it is how the fault reaches the kubelet,
-// which is a client and learns only what the server stores.
+// which is a client and learns only what the server stores. It is ours.
 const NodeFailureAnnotation = "sim.informer-lab.dev/failed-until"
 
 // FailNode makes the simulated kubelet of node stop for d (virtual time on a virtual
-// clock), by setting NodeFailureAnnotation; d ≤ 0 ends a failure at once. It is a fault of
-// the fault API (no client-go counterpart); the node must exist.
+// clock), by setting NodeFailureAnnotation; d ≤ 0 ends a failure at once. It is ours, a
+// fault of the fault API; the node must exist.
 func (s *Server) FailNode(ctx context.Context, node string, d time.Duration) error {
 	var v any // null removes the annotation
 	if d > 0 {

@@ -38,11 +38,18 @@ func TestCh01_PodGracefulDelete(t *testing.T) {
 	}
 
 	create("unscheduled", "")
+	r := c.do(http.MethodDelete, pods+"unscheduled?dryRun=All", nil)
+	require.Equal(t, http.StatusOK, r.code)
+	r.decode(t, &pod)
+	assert.NotEmpty(t, pod.Metadata.DeletionTimestamp, "a dry run answers the object BeforeDelete marked")
+	assert.Equal(t, int64(0), *pod.Metadata.DeletionGracePeriodSeconds)
+	assert.Equal(t, int64(2), pod.Metadata.Generation)
+	require.Equal(t, http.StatusOK, c.get(pods+"unscheduled").code)
 	require.Equal(t, http.StatusOK, c.do(http.MethodDelete, pods+"unscheduled", nil).code)
 	assert.Equal(t, http.StatusNotFound, c.get(pods+"unscheduled").code, "an unscheduled pod is deleted at once")
 
 	create("bound", "node-a")
-	r := c.do(http.MethodDelete, pods+"bound", nil)
+	r = c.do(http.MethodDelete, pods+"bound", nil)
 	require.Equal(t, http.StatusOK, r.code)
 	r.decode(t, &pod)
 	require.NotEmpty(t, pod.Metadata.DeletionTimestamp)

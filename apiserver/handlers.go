@@ -357,10 +357,14 @@ func (s *endpoints) deleteCollection(r *http.Request, res *resource, ns string, 
 	out := listResult{Items: []*record{}}
 	for _, rec := range lr.Items {
 		_, err := s.reg.Delete(r.Context(), res, rec.Obj.GetNamespace(), rec.Obj.GetName(), dopts, decode.IsDryRun(dopts))
-		if err != nil && !api.IsNotFound(err) {
+		if api.IsNotFound(err) {
+			continue
+		}
+		if err != nil {
 			return out, err
 		}
-		out.Items = append(out.Items, rec)
+		// DeleteCollection answers the items as it listed them, not their deletes' results
+		out.Items = append(out.Items, s.served(res, rec))
 	}
 	out.RV = s.store.ResourceVersion()
 	return out, nil

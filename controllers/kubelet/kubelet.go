@@ -17,8 +17,8 @@ import (
 	"github.com/informer-lab/informer-lab/workqueue"
 )
 
-// Kubelet is every simulated kubelet of the cluster: one per node, sharing one queue of
-// pod keys and one pod informer (contract 1).
+// Kubelet mirrors the kubelet (pkg/kubelet Kubelet) for every simulated node of the
+// cluster: one per node, sharing one queue of pod keys and one pod informer (contract 1).
 type Kubelet struct {
 	cc    *app.ControllerContext
 	n     int
@@ -59,10 +59,11 @@ func New(cc *app.ControllerContext) (app.Controller, error) {
 	return k, err
 }
 
-// Name implements app.Controller.
+// Name mirrors the controller interface's Name: "kubelet".
 func (k *Kubelet) Name() string { return "kubelet" }
 
-// Run registers the nodes, starts their heartbeats and runs the pod workers until ctx ends.
+// Run mirrors Kubelet.Run: it registers the nodes, starts their heartbeats and runs the pod
+// workers until ctx ends.
 func (k *Kubelet) Run(ctx context.Context, workers int) {
 	var wg sync.WaitGroup
 	for i := range k.n {

@@ -6,6 +6,7 @@ import (
 	"testing/synctest"
 	"time"
 
+	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"github.com/informer-lab/informer-lab/api"
@@ -63,5 +64,34 @@ func TestCh14_Kubelet_PodRunsAndIsDeletedGracefully(t *testing.T) {
 		synctest.Wait()
 		require.NotNil(t, c.Get(t, app.Pods, "default", "web"), "still terminating within the grace period")
 		c.Eventually(t, 5*time.Second, func() bool { return c.Get(t, app.Pods, "default", "web") == nil })
+	})
+}
+
+// TestCh14_Kubelet_ScriptedExit: a pod of restartPolicy Never whose container runs 5 s and
+// exits 2 (the annotations a Job's template sets) ends Failed with a terminated state; with
+// exit 0 it ends Succeeded; kubectl logs' source, the status, records the one start.
+func TestCh14_Kubelet_ScriptedExit(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		c := cluster.Start(t, cluster.Options{Controllers: []string{"kubelet"}, Nodes: 1})
+		c.Eventually(t, 5*time.Second, func() bool { return c.Get(t, app.Nodes, "", "sim-node-0") != nil })
+		for name, code := range map[string]string{"fails": "2", "works": "0"} {
+			c.Create(t, app.Pods, "default", boundPod(name, "sim-node-0",
+				map[string]any{"sim.informer-lab.dev/run-seconds": "5", "sim.informer-lab.dev/exit-code": code}, "Never"))
+		}
+		c.Eventually(t, 5*time.Second, func() bool { return app.IsPodReady(c.Get(t, app.Pods, "default", "fails")) })
+		started := time.Now()
+		c.Eventually(t, 10*time.Second, func() bool {
+			return app.PodPhase(c.Get(t, app.Pods, "default", "fails")) == "Failed" && app.PodPhase(c.Get(t, app.Pods, "default", "works")) == "Succeeded"
+		})
+		assert.InDelta(t, 5, time.Since(started).Seconds(), 1.5)
+		st := containerState(c.Get(t, app.Pods, "default", "fails"))
+		code, _ := app.NestedInt64(st, "state", "terminated", "exitCode")
+		assert.Equal(t, int64(2), code)
+		assert.Equal(t, "Error", app.NestedString(st, "state", "terminated", "reason"))
+		assert.Equal(t, int64(0), st["restartCount"])
+		assert.Equal(t, "False", app.PodConditionStatus(c.Get(t, app.Pods, "default", "works"), "Ready"))
+		// A terminated pod is deleted at once, with no kubelet step.
+		require.NoError(t, c.Client.Resource(app.Pods).Namespace("default").Delete(context.Background(), "works", api.DeleteOptions{}))
+		assert.Nil(t, c.Get(t, app.Pods, "default", "works"))
 	})
 }

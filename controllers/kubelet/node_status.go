@@ -11,7 +11,7 @@ import (
 	"github.com/informer-lab/informer-lab/internal/trace"
 )
 
-// The node lease's namespace and timing (nodelease.NewController's defaults: duration 40 s,
+// LeaseNamespace mirrors v1.NamespaceNodeLease; the other constants mirror the node lease's timing (nodelease.NewController's defaults: duration 40 s,
 // renewed every quarter of it) and nodeStatusReportFrequency.
 const (
 	LeaseNamespace            = "kube-node-lease"
@@ -20,7 +20,8 @@ const (
 	nodeStatusReportFrequency = 5 * time.Minute
 )
 
-// The node annotations the simulation reads (contract 1 and 6). They have the values of
+// The node annotations the simulation reads (contract 1 and 6); nothing in client-go
+// mirrors them. They have the values of
 // apiserver.SimulatedNodeAnnotation and apiserver.NodeFailureAnnotation, which a controller
 // may not import.
 const (
@@ -28,7 +29,7 @@ const (
 	FailedUntilAnnotation = "sim.informer-lab.dev/failed-until"
 )
 
-// NodeName is the name of the i'th simulated node.
+// NodeName is ours: the name of the i'th simulated node (KWOK names its nodes alike).
 func NodeName(i int) string { return fmt.Sprintf("sim-node-%d", i) }
 
 // nodeIP is the InternalIP of the i'th node, as a kind node's on the docker network.

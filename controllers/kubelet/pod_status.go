@@ -14,7 +14,8 @@ import (
 	"github.com/informer-lab/informer-lab/controllers/app"
 )
 
-// The annotations a pod's author sets to script its containers (contract 4).
+// The annotations a pod's author sets to script its containers (contract 4); nothing in
+// client-go mirrors them: they are ours, as KWOK's stages are its own.
 const (
 	RunSecondsAnnotation  = "sim.informer-lab.dev/run-seconds"
 	ExitCodeAnnotation    = "sim.informer-lab.dev/exit-code"

@@ -16,20 +16,22 @@ import (
 	"github.com/informer-lab/informer-lab/workqueue"
 )
 
-// The controller's timing: nodeMonitorPeriod and v1.36's node-monitor-grace-period.
+// NodeMonitorPeriod and NodeMonitorGracePeriod mirror the defaults of
+// --node-monitor-period and v1.36's --node-monitor-grace-period.
 const (
 	NodeMonitorPeriod      = 5 * time.Second
 	NodeMonitorGracePeriod = 50 * time.Second
 	leaseNamespace         = "kube-node-lease"
 )
 
-// The taints of an unhealthy node (UnreachableTaintTemplate, NotReadyTaintTemplate).
+// TaintUnreachable and TaintNotReady mirror v1.TaintNodeUnreachable and
+// v1.TaintNodeNotReady, the keys of UnreachableTaintTemplate and NotReadyTaintTemplate.
 const (
 	TaintUnreachable = "node.kubernetes.io/unreachable"
 	TaintNotReady    = "node.kubernetes.io/not-ready"
 )
 
-// Controller is the node lifecycle and taint eviction controller.
+// Controller mirrors nodelifecycle.Controller together with tainteviction.Controller.
 type Controller struct {
 	cc     *app.ControllerContext
 	nodes  informer.SharedIndexInformer
@@ -37,8 +39,9 @@ type Controller struct {
 	pods   informer.SharedIndexInformer
 	queue  workqueue.TypedRateLimitingInterface[string]
 
-	mu     sync.Mutex
-	health map[string]probe // node → what was last seen and when
+	mu      sync.Mutex
+	health  map[string]probe // node → what was last seen and when
+	evicted map[string]bool  // pod UIDs evicted, as the taint manager cancels a fired work
 }
 
 // probe mirrors nodeHealthData: the heartbeat seen last and when it was seen.
@@ -49,7 +52,7 @@ type probe struct {
 
 // New mirrors NewNodeLifecycleController and tainteviction.New.
 func New(cc *app.ControllerContext) (app.Controller, error) {
-	c := &Controller{cc: cc, health: map[string]probe{}}
+	c := &Controller{cc: cc, health: map[string]probe{}, evicted: map[string]bool{}}
 	c.nodes = cc.Informer(app.Nodes)
 	c.leases = cc.Informer(app.Leases)
 	c.pods = cc.Informer(app.Pods)
@@ -63,14 +66,22 @@ func New(cc *app.ControllerContext) (app.Controller, error) {
 	_, err := c.pods.AddEventHandler(processor.ResourceEventHandlerFuncs{
 		AddFunc:    c.enqueuePod,
 		UpdateFunc: func(_, obj any) { c.enqueuePod(obj) },
+		DeleteFunc: func(obj any) {
+			if p, ok := app.AsUnstructured(obj); ok {
+				c.mu.Lock()
+				delete(c.evicted, p.GetUID())
+				c.mu.Unlock()
+			}
+		},
 	})
 	return c, err
 }
 
-// Name implements app.Controller.
+// Name mirrors the controller interface's Name: "nodelifecycle".
 func (c *Controller) Name() string { return "nodelifecycle" }
 
-// Run probes every node each NodeMonitorPeriod and runs the workers until ctx ends.
+// Run mirrors Controller.Run: it probes every node each NodeMonitorPeriod and runs the
+// workers until ctx ends.
 func (c *Controller) Run(ctx context.Context, workers int) {
 	var wg sync.WaitGroup
 	wg.Go(func() {

@@ -189,6 +189,12 @@ func (c *Controller) syncPod(ctx context.Context, key string) error {
 // evict mirrors addConditionAndDeletePod: the DisruptionTarget condition, the event, the
 // delete.
 func (c *Controller) evict(ctx context.Context, pod *api.Unstructured) error {
+	c.mu.Lock()
+	done := c.evicted[pod.GetUID()]
+	c.mu.Unlock()
+	if done {
+		return nil
+	}
 	pods := c.cc.Client.Resource(app.Pods).Namespace(pod.GetNamespace())
 	key := pod.GetNamespace() + "/" + pod.GetName()
 	if app.PodConditionStatus(pod, "DisruptionTarget") != "True" {
@@ -209,6 +215,9 @@ func (c *Controller) evict(ctx context.Context, pod *api.Unstructured) error {
 	if err != nil && !api.IsNotFound(err) {
 		return fmt.Errorf("evicting %s: %w", key, err)
 	}
+	c.mu.Lock()
+	c.evicted[pod.GetUID()] = true
+	c.mu.Unlock()
 	trace.Hop(c.cc.Logger, "nodelifecycle", "delete", key, pod.GetResourceVersion(),
 		slog.String("cause", "NoExecute taint of node "+app.NodeName(pod)+" not tolerated any longer"))
 	return nil

@@ -20,6 +20,12 @@ func (r *resources) add(o resources) {
 	r.pods += o.pods
 }
 
+func (r *resources) sub(o resources) {
+	r.milliCPU -= o.milliCPU
+	r.memory -= o.memory
+	r.pods -= o.pods
+}
+
 // The non-zero requests a container without requests counts for in scoring
 // (schedutil.DefaultMilliCPURequest and DefaultMemoryRequest).
 const (

@@ -5,11 +5,13 @@ import (
 	"encoding/json"
 	"fmt"
 	"log/slog"
+	"maps"
 	"reflect"
 	"sort"
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/informer-lab/informer-lab/api"
@@ -21,13 +23,13 @@ import (
 	"github.com/informer-lab/informer-lab/workqueue"
 )
 
-// Name is the scheduler's name, spec.schedulerName of the pods it schedules.
+// Name mirrors v1.DefaultSchedulerName, spec.schedulerName of the pods it schedules.
 const Name = "default-scheduler"
 
 // podMaxInUnschedulablePodsDuration mirrors the scheduler's flush of unschedulable pods.
 const podMaxInUnschedulablePodsDuration = 5 * time.Minute
 
-// Scheduler is the simulated kube-scheduler (contract 1).
+// Scheduler mirrors scheduler.Scheduler with the default profile (contract 1).
 type Scheduler struct {
 	cc    *app.ControllerContext
 	pods  informer.SharedIndexInformer
@@ -35,18 +37,23 @@ type Scheduler struct {
 	queue workqueue.TypedRateLimitingInterface[string]
 
 	mu            sync.Mutex
-	assumed       map[string]assumedPod // pod key → where it was bound, until the cache shows it
+	placed        map[string]placedPod // pod key → its node and requests: bound, or assumed
+	usage         map[string]nodeUsage // node → the sum of its placed pods' requests
 	unschedulable map[string]bool
+	eventSeq      atomic.Int64
 }
 
-type assumedPod struct {
+// placedPod and nodeUsage mirror the scheduler cache's pod and NodeInfo accounting.
+type placedPod struct {
 	node         string
 	req, nonZero resources
 }
 
+type nodeUsage struct{ used, nonZero resources }
+
 // New mirrors scheduler.New with the default profile.
 func New(cc *app.ControllerContext) (app.Controller, error) {
-	s := &Scheduler{cc: cc, assumed: map[string]assumedPod{}, unschedulable: map[string]bool{}}
+	s := &Scheduler{cc: cc, placed: map[string]placedPod{}, usage: map[string]nodeUsage{}, unschedulable: map[string]bool{}}
 	s.pods = cc.Informer(app.Pods)
 	s.nodes = cc.Informer(app.Nodes)
 	s.queue = cc.NewQueue("scheduler")
@@ -69,10 +76,11 @@ func New(cc *app.ControllerContext) (app.Controller, error) {
 	return s, err
 }
 
-// Name implements app.Controller.
+// Name mirrors the controller interface's Name: "scheduler".
 func (s *Scheduler) Name() string { return "scheduler" }
 
-// Run schedules one pod at a time, as the scheduling cycle does, until ctx ends.
+// Run mirrors Scheduler.Run: one pod at a time, as the scheduling cycle does, until ctx
+// ends.
 func (s *Scheduler) Run(ctx context.Context, workers int) {
 	loop := controller.NewLoop(s.queue, s.scheduleOne)
 	loop.MaxRetries = 1 << 30
@@ -97,14 +105,42 @@ func (s *Scheduler) podChanged(obj any) {
 	k := key(pod)
 	if app.NodeName(pod) != "" {
 		s.mu.Lock()
-		delete(s.assumed, k) // the cache has caught up with the binding
 		delete(s.unschedulable, k)
+		p := app.PodPhase(pod)
+		if p == "Succeeded" || p == "Failed" {
+			s.unplaceLocked(k) // a terminated pod frees its node
+		} else {
+			s.placeLocked(k, placedPod{node: app.NodeName(pod), req: podRequests(pod, false), nonZero: podRequests(pod, true)})
+		}
 		s.mu.Unlock()
 		return
 	}
 	if responsible(pod) {
 		s.queue.Add(k)
 	}
+}
+
+// placeLocked mirrors the cache's AddPod/AssumePod: the pod's requests count on its node.
+func (s *Scheduler) placeLocked(k string, p placedPod) {
+	s.unplaceLocked(k)
+	s.placed[k] = p
+	u := s.usage[p.node]
+	u.used.add(p.req)
+	u.nonZero.add(p.nonZero)
+	s.usage[p.node] = u
+}
+
+// unplaceLocked mirrors RemovePod/ForgetPod.
+func (s *Scheduler) unplaceLocked(k string) {
+	p, ok := s.placed[k]
+	if !ok {
+		return
+	}
+	delete(s.placed, k)
+	u := s.usage[p.node]
+	u.used.sub(p.req)
+	u.nonZero.sub(p.nonZero)
+	s.usage[p.node] = u
 }
 
 // podLeft retries the unschedulable pods when a bound pod frees its node: deleted, being
@@ -143,7 +179,7 @@ func (s *Scheduler) forget(obj any) {
 		return
 	}
 	s.mu.Lock()
-	delete(s.assumed, key(pod))
+	s.unplaceLocked(key(pod))
 	delete(s.unschedulable, key(pod))
 	s.mu.Unlock()
 }
@@ -160,40 +196,6 @@ func (s *Scheduler) retryUnschedulable() {
 	}
 }
 
-// nodeUsage is what the pods on each node request, from the cache plus the assumed pods.
-func (s *Scheduler) nodeUsage() (map[string]resources, map[string]resources) {
-	used, nonZero := map[string]resources{}, map[string]resources{}
-	seen := map[string]bool{}
-	for _, obj := range s.pods.GetIndexer().List() {
-		pod, ok := app.AsUnstructured(obj)
-		if !ok {
-			continue
-		}
-		n := app.NodeName(pod)
-		p := app.PodPhase(pod)
-		if n == "" || p == "Succeeded" || p == "Failed" {
-			continue
-		}
-		seen[key(pod)] = true
-		u, z := used[n], nonZero[n]
-		u.add(podRequests(pod, false))
-		z.add(podRequests(pod, true))
-		used[n], nonZero[n] = u, z
-	}
-	s.mu.Lock()
-	for k, a := range s.assumed {
-		if seen[k] {
-			continue
-		}
-		u, z := used[a.node], nonZero[a.node]
-		u.add(a.req)
-		z.add(a.nonZero)
-		used[a.node], nonZero[a.node] = u, z
-	}
-	s.mu.Unlock()
-	return used, nonZero
-}
-
 // scheduleOne mirrors schedulingCycle and bindingCycle for one pod.
 func (s *Scheduler) scheduleOne(ctx context.Context, k string) error {
 	obj, ok, err := s.pods.GetIndexer().GetByKey(k)
@@ -205,7 +207,7 @@ func (s *Scheduler) scheduleOne(ctx context.Context, k string) error {
 	}
 	pod, _ := app.AsUnstructured(obj)
 	s.mu.Lock()
-	_, bound := s.assumed[k]
+	_, bound := s.placed[k]
 	s.mu.Unlock()
 	if !responsible(pod) || bound {
 		return nil
@@ -218,19 +220,21 @@ func (s *Scheduler) scheduleOne(ctx context.Context, k string) error {
 		}
 	}
 	sort.Slice(nodes, func(i, j int) bool { return nodes[i].GetName() < nodes[j].GetName() })
-	used, nonZero := s.nodeUsage()
+	s.mu.Lock()
+	usage := maps.Clone(s.usage)
+	s.mu.Unlock()
 	req, reqNZ := podRequests(pod, false), podRequests(pod, true)
 	best, bestScore := "", int64(-1)
 	reasons := map[string][]string{}
 	for _, n := range nodes {
-		if r := filter(pod, n, used[n.GetName()]); len(r) > 0 {
+		if r := filter(pod, n, usage[n.GetName()].used); len(r) > 0 {
 			reasons[n.GetName()] = r
 			continue
 		}
 		// Upstream picks at random among the best scores; fewer pods, then the name, spread
 		// the same way but reproducibly.
-		sc := score(reqNZ, allocatable(n), nonZero[n.GetName()])
-		if sc > bestScore || (sc == bestScore && used[n.GetName()].pods < used[best].pods) {
+		sc := score(reqNZ, allocatable(n), usage[n.GetName()].nonZero)
+		if sc > bestScore || (sc == bestScore && usage[n.GetName()].used.pods < usage[best].used.pods) {
 			best, bestScore = n.GetName(), sc
 		}
 	}
@@ -238,12 +242,12 @@ func (s *Scheduler) scheduleOne(ctx context.Context, k string) error {
 		return s.recordFailure(ctx, pod, fitError(len(nodes), reasons))
 	}
 	s.mu.Lock()
-	s.assumed[k] = assumedPod{node: best, req: req, nonZero: reqNZ}
+	s.placeLocked(k, placedPod{node: best, req: req, nonZero: reqNZ}) // AssumePod
 	delete(s.unschedulable, k)
 	s.mu.Unlock()
 	if err := s.bind(ctx, pod, best); err != nil {
 		s.mu.Lock()
-		delete(s.assumed, k) // ForgetPod: the binding failed
+		s.unplaceLocked(k) // ForgetPod: the binding failed
 		s.mu.Unlock()
 		if api.IsNotFound(err) || api.IsConflict(err) {
 			return nil // gone or changed: its next event decides
@@ -339,9 +343,12 @@ func (s *Scheduler) recordFailure(ctx context.Context, pod *api.Unstructured, ms
 // event writes an events.k8s.io/v1 Event as the scheduler's event recorder does.
 func (s *Scheduler) event(ctx context.Context, pod *api.Unstructured, typ, reason, action, note string) {
 	now := time.Now().UTC()
+	// upstream names an event "<object>.<hex nanoseconds>"; a sequence keeps two events of
+	// one virtual instant apart
+	id := now.UnixNano() + s.eventSeq.Add(1)
 	ev := &api.Unstructured{Object: map[string]any{
 		"apiVersion": "events.k8s.io/v1", "kind": "Event",
-		"metadata":            map[string]any{"name": pod.GetName() + "." + strconv.FormatInt(now.UnixNano(), 16), "namespace": pod.GetNamespace()},
+		"metadata":            map[string]any{"name": pod.GetName() + "." + strconv.FormatInt(id, 16), "namespace": pod.GetNamespace()},
 		"eventTime":           now.Format("2006-01-02T15:04:05.000000Z07:00"),
 		"reportingController": Name,
 		"reportingInstance":   Name + "-sim",

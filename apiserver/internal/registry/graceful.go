@@ -44,6 +44,13 @@ func (s *Store) deleteGracefully(tx *storage.Tx, res *Resource, g rest.GracefulD
 	}
 	period := g.CheckGracefulDelete(meta, requested)
 	if period <= 0 {
+		if dryRun && len(meta.GetFinalizers()) == 0 {
+			// BeforeDelete marked the object (now, grace 0, generation) before the delete;
+			// a dry run answers that copy
+			dr := s.markGraceful(tx, res, old, now, 0, true, true)
+			dr.Deleted = true
+			return dr, true
+		}
 		return DeleteResult{}, false
 	}
 	return s.markGraceful(tx, res, old, now.Add(time.Duration(period)*time.Second), period, true, dryRun), true
