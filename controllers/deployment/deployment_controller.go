@@ -262,7 +262,9 @@ func (c *Controller) getReplicaSetsForDeployment(ctx context.Context, d *deploym
 		}),
 		Patch: func(ctx context.Context, ns, name string, data []byte) error {
 			_, err := c.cc.Client.Resource(app.ReplicaSets).Namespace(ns).Patch(ctx, name, api.StrategicMergePatchType, data, api.PatchOptions{})
-			trace.Hop(c.cc.Logger, "deployment", "patch", ns+"/"+name, "", slog.String("cause", "claim replica set for "+d.key()), slog.Any("err", err))
+			if trace.Enabled(c.cc.Logger) { // the cause is built only when traced
+				trace.Hop(c.cc.Logger, "deployment", "patch", ns+"/"+name, "", slog.String("cause", "claim replica set for "+d.key()), slog.Any("err", err))
+			}
 			return err
 		},
 	}

@@ -70,6 +70,20 @@ func TestCh14_Deployment_RealKubectl(t *testing.T) {
 	require.Contains(t, run("rollout", "status", "deployment/web", "--timeout=60s"), "successfully rolled out")
 	require.Equal(t, "5 5 5", run("get", "deployment/web", "-o", "jsonpath={.status.readyReplicas} {.status.updatedReplicas} {.status.availableReplicas}"))
 	require.Equal(t, "3", run("get", "deployment/web", "-o", `jsonpath={.metadata.annotations.deployment\.kubernetes\.io/revision}`))
+
+	// pause: a template change waits; resume rolls it out
+	run("rollout", "pause", "deployment/web")
+	run("set", "image", "deployment/web", "nginx=nginx:3")
+	require.Len(t, strings.Fields(run("get", "rs", "-o", "name")), 2, "paused: no new ReplicaSet")
+	run("rollout", "resume", "deployment/web")
+	require.Contains(t, run("rollout", "status", "deployment/web", "--timeout=60s"), "successfully rolled out")
+	require.Len(t, strings.Fields(run("get", "rs", "-o", "name")), 3)
+	// rollout restart stamps the template: another ReplicaSet, and undo to a chosen revision
+	run("rollout", "restart", "deployment/web")
+	require.Contains(t, run("rollout", "status", "deployment/web", "--timeout=60s"), "successfully rolled out")
+	require.Contains(t, run("rollout", "undo", "deployment/web", "--to-revision=4"), "rolled back")
+	require.Contains(t, run("rollout", "status", "deployment/web", "--timeout=60s"), "successfully rolled out")
+	require.Equal(t, "nginx:3", run("get", "deployment/web", "-o", "jsonpath={.spec.template.spec.containers[0].image}"))
 }
 
 // fakeKubelet marks every pod it sees Running and Ready, until ctx ends.

@@ -88,7 +88,9 @@ func (c *Controller) getNewReplicaSet(ctx context.Context, d *deployment, rsList
 		if annotationsUpdated || int32(mrs) != d.minReadySeconds {
 			app.NestedMap(rs.Object, "spec")["minReadySeconds"] = int64(d.minReadySeconds)
 			out, err := rsc.Update(ctx, rs, api.UpdateOptions{})
-			trace.Hop(c.cc.Logger, "deployment", "update", keyOf(rs), rs.GetResourceVersion(), slog.String("cause", "new replica set revision "+rs.GetAnnotations()[RevisionAnnotation]), slog.Any("err", err))
+			if trace.Enabled(c.cc.Logger) { // the cause is built only when traced
+				trace.Hop(c.cc.Logger, "deployment", "update", keyOf(rs), rs.GetResourceVersion(), slog.String("cause", "new replica set revision "+rs.GetAnnotations()[RevisionAnnotation]), slog.Any("err", err))
+			}
 			return out, err
 		}
 		needsUpdate := d.setAnnotation(RevisionAnnotation, rs.GetAnnotations()[RevisionAnnotation])
@@ -149,7 +151,9 @@ func (c *Controller) getNewReplicaSet(ctx context.Context, d *deployment, rsList
 	app.NestedMap(newRS.Object, "spec")["replicas"] = int64(n)
 	setNewReplicaSetAnnotations(d, newRS, newRevision, false)
 	created, err := rsc.Create(ctx, newRS, api.CreateOptions{})
-	trace.Hop(c.cc.Logger, "deployment", "create", keyOf(newRS), "", slog.String("cause", "new pod template, revision "+newRevision), slog.Int("replicas", int(n)), slog.Any("err", err))
+	if trace.Enabled(c.cc.Logger) { // the cause is built only when traced
+		trace.Hop(c.cc.Logger, "deployment", "create", keyOf(newRS), "", slog.String("cause", "new pod template, revision "+newRevision), slog.Int("replicas", int(n)), slog.Any("err", err))
+	}
 	alreadyExists := false
 	switch {
 	case api.IsAlreadyExists(err):

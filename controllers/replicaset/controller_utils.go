@@ -83,8 +83,10 @@ func (c *Controller) createPod(ctx context.Context, u *api.Unstructured, rs *rep
 	if out != nil {
 		name = out.GetNamespace() + "/" + out.GetName()
 	}
-	trace.Hop(c.cc.Logger, "replicaset", "create", name, "", slog.String("cause", "too few replicas: "+keyOf(u)+" has "+
-		strconv.Itoa(have)+", wants "+strconv.Itoa(int(rs.replicas))), slog.Any("err", err))
+	if trace.Enabled(c.cc.Logger) { // the cause is built only when traced
+		trace.Hop(c.cc.Logger, "replicaset", "create", name, "", slog.String("cause", "too few replicas: "+keyOf(u)+" has "+
+			strconv.Itoa(have)+", wants "+strconv.Itoa(int(rs.replicas))), slog.Any("err", err))
+	}
 	if err != nil {
 		if !api.HasStatusCause(err, "NamespaceTerminating") {
 			c.cc.Recorder.Eventf(ctx, component, u, app.EventTypeWarning, "FailedCreate", "Error creating: %v", err)
@@ -98,8 +100,10 @@ func (c *Controller) createPod(ctx context.Context, u *api.Unstructured, rs *rep
 // deletePodOf mirrors RealPodControl.DeletePod with its events.
 func (c *Controller) deletePodOf(ctx context.Context, u, pod *api.Unstructured, have int, want int32) error {
 	err := c.cc.Client.Resource(app.Pods).Namespace(pod.GetNamespace()).Delete(ctx, pod.GetName(), api.DeleteOptions{})
-	trace.Hop(c.cc.Logger, "replicaset", "delete", keyOf(pod), pod.GetResourceVersion(), slog.String("cause", "too many replicas: "+keyOf(u)+" has "+
-		strconv.Itoa(have)+", wants "+strconv.Itoa(int(want))), slog.Any("err", err))
+	if trace.Enabled(c.cc.Logger) { // the cause is built only when traced
+		trace.Hop(c.cc.Logger, "replicaset", "delete", keyOf(pod), pod.GetResourceVersion(), slog.String("cause", "too many replicas: "+keyOf(u)+" has "+
+			strconv.Itoa(have)+", wants "+strconv.Itoa(int(want))), slog.Any("err", err))
+	}
 	if err != nil {
 		if api.IsNotFound(err) {
 			return err

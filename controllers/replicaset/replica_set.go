@@ -349,7 +349,9 @@ func (c *Controller) claimPods(ctx context.Context, rs *api.Unstructured, select
 		}),
 		Patch: func(ctx context.Context, namespace, name string, data []byte) error {
 			_, err := c.cc.Client.Resource(app.Pods).Namespace(namespace).Patch(ctx, name, api.StrategicMergePatchType, data, api.PatchOptions{})
-			trace.Hop(c.cc.Logger, "replicaset", "patch", namespace+"/"+name, "", slog.String("cause", "claim pod for "+keyOf(rs)), slog.Any("err", err))
+			if trace.Enabled(c.cc.Logger) { // the cause is built only when traced
+				trace.Hop(c.cc.Logger, "replicaset", "patch", namespace+"/"+name, "", slog.String("cause", "claim pod for "+keyOf(rs)), slog.Any("err", err))
+			}
 			return err
 		},
 	}
