@@ -117,7 +117,7 @@ func TestCh13_CRD_ClusterScoped(t *testing.T) {
 }
 
 func TestCh13_CRD_NamespaceDeletionDeletesCustomObjects(t *testing.T) {
-	_, c := newServer(t, Options{})
+	_, c := newServer(t, Options{NamespaceDeletion: NamespaceDeletionInServer})
 	createFooCRD(t, c)
 	r := c.do(http.MethodPost, "/api/v1/namespaces", map[string]any{"metadata": map[string]any{"name": "team"}})
 	require.Equal(t, http.StatusCreated, r.code, "%s", r.body)

@@ -93,3 +93,32 @@ func TestCh01_DeletePropagation(t *testing.T) {
 		})
 	}
 }
+
+// TestCh01_NamespaceDeletionByController: by default the server leaves a deleted namespace
+// to the namespace controller, as kube-apiserver does: DELETE marks it Terminating and keeps
+// spec.finalizers and the contents; another DELETE changes nothing; the finalize
+// subresource without "kubernetes" lets it go.
+func TestCh01_NamespaceDeletionByController(t *testing.T) {
+	_, c := newServer(t, Options{})
+	require.Equal(t, 201, c.do("POST", "/api/v1/namespaces", `{"metadata":{"name":"team"}}`).code)
+	require.Equal(t, 201, c.do("POST", "/api/v1/namespaces/team/configmaps", `{"metadata":{"name":"c"}}`).code)
+	for i := range 2 {
+		r := c.do("DELETE", "/api/v1/namespaces/team", nil)
+		require.Equal(t, 200, r.code, "%s", r.body)
+		var ns map[string]any
+		r.decode(t, &ns)
+		assert.Equal(t, "Terminating", ns["status"].(map[string]any)["phase"], "delete %d", i)
+		assert.Equal(t, []any{"kubernetes"}, ns["spec"].(map[string]any)["finalizers"], "delete %d", i)
+		assert.NotNil(t, ns["metadata"].(map[string]any)["deletionTimestamp"])
+	}
+	assert.Equal(t, 200, c.get("/api/v1/namespaces/team/configmaps/c").code, "the contents stay")
+	assert.Equal(t, 403, c.do("POST", "/api/v1/namespaces/team/configmaps", `{"metadata":{"name":"d"}}`).code)
+	require.Equal(t, 200, c.do("DELETE", "/api/v1/namespaces/team/configmaps/c", nil).code)
+	r := c.get("/api/v1/namespaces/team")
+	require.Equal(t, 200, r.code, "emptied, but not finalized")
+	var ns map[string]any
+	r.decode(t, &ns)
+	ns["spec"] = map[string]any{"finalizers": []any{}}
+	require.Equal(t, 200, c.do("PUT", "/api/v1/namespaces/team/finalize", ns).code)
+	assert.Equal(t, 404, c.get("/api/v1/namespaces/team").code, "finalized: gone")
+}

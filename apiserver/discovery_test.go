@@ -42,6 +42,7 @@ func TestCh01_K2_Version(t *testing.T) {
 func TestCh01_OptionsValidate(t *testing.T) {
 	assert.NoError(t, Options{}.Validate())
 	assert.NoError(t, Options{Version: "v1.29.3+k3s1", BearerToken: "abc"}.Validate())
+	assert.NoError(t, Options{NamespaceDeletion: NamespaceDeletionInServer}.Validate())
 	for _, tc := range []struct {
 		name string
 		opts Options
@@ -51,6 +52,7 @@ func TestCh01_OptionsValidate(t *testing.T) {
 		{"token", Options{BearerToken: "a b"}, "must not contain white space"},
 		{"resource", Options{Resources: []ResourceInfo{{Resource: "Bad", Version: "v1", Kind: "B"}}}, "must be lower case"},
 		{"negative", Options{HistorySize: -1}, "must not be negative"},
+		{"namespace deletion", Options{NamespaceDeletion: "later"}, `unknown namespace deletion "later"`},
 	} {
 		err := tc.opts.Validate()
 		require.Error(t, err, tc.name)

@@ -34,8 +34,11 @@
 //     patched as kube-apiserver does (object.go, internal/{schema,decode,defaulting,
 //     validation,patch}, internal/registry); dryRun=All stores nothing; the status and scale
 //     subresources write only their part (ops.go, scale.go).
-//  7. Deletes are immediate unless finalizers hold the object; namespaces have their
-//     lifecycle (internal/registry: namespace.go; internal/admission: NamespaceLifecycle).
+//  7. Deletes are immediate unless finalizers hold the object; Foreground and Orphan add the
+//     garbage collector's finalizer first (internal/registry: delete_gc.go); namespaces
+//     have their lifecycle, left to the namespace controller unless
+//     Options.NamespaceDeletion says in-server (namespace.go; internal/admission:
+//     NamespaceLifecycle).
 //  8. Bodies are JSON, or protobuf for built-in kinds, other types 415; the Accept header
 //     picks JSON or protobuf, a Table or PartialObjectMetadata (protobuf.go, internal/…).
 //  9. Discovery, /version, /openapi/v3, /openapi/v2 (JSON and protobuf, with ETag and 304;

@@ -25,7 +25,7 @@ func BenchmarkNamespaceDelete(b *testing.B) {
 			var gets []time.Duration
 			for range b.N {
 				b.StopTimer()
-				s := New(Options{})
+				s := New(Options{NamespaceDeletion: NamespaceDeletionInServer})
 				create := func(ns string, obj api.Object) {
 					if _, err := s.Create(ctx, map[bool]string{true: "namespaces", false: "configmaps"}[ns == ""], ns, obj); err != nil {
 						b.Fatal(err)

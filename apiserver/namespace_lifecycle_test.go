@@ -15,11 +15,15 @@ import (
 	"github.com/informer-lab/informer-lab/api"
 )
 
+// The tests of this file run the server with NamespaceDeletionInServer: the server itself
+// empties a deleted namespace, which is what they check (TestCh14_Namespace_* check the
+// default, where the namespace controller does).
+
 // TestCh01_HostileWriteToTerminatingNamespace (NS4): a namespace whose content a finalizer
 // holds stays Terminating whatever write reaches it; it goes when the content goes, and a
 // namespace made again under the same name is empty.
 func TestCh01_HostileWriteToTerminatingNamespace(t *testing.T) {
-	s, c := newServer(t, Options{})
+	s, c := newServer(t, Options{NamespaceDeletion: NamespaceDeletionInServer})
 	require.Equal(t, http.StatusCreated, c.do("POST", "/api/v1/namespaces", `{"metadata":{"name":"team"}}`, "Content-Type", jsonCT).code)
 	held := pod("team", "held", nil)
 	held.Finalizers = []string{"example.com/hold"}
@@ -76,7 +80,7 @@ func TestCh01_HostileWriteToTerminatingNamespace(t *testing.T) {
 // stays Terminating, empty, until that finalizer is removed: through the finalize
 // subresource for spec finalizers, by any update for metadata ones.
 func TestCh01_NamespaceFinalizers(t *testing.T) {
-	s, c := newServer(t, Options{})
+	s, c := newServer(t, Options{NamespaceDeletion: NamespaceDeletionInServer})
 	for _, ns := range []string{
 		`{"metadata":{"name":"specfin"},"spec":{"finalizers":["example.com/spec"]}}`,
 		`{"metadata":{"name":"metafin","finalizers":["example.com/meta"]}}`,
@@ -109,7 +113,7 @@ func TestCh01_NamespaceFinalizers(t *testing.T) {
 // filtered out on the next read, not re-sorted) gives exact pages, continue tokens and
 // remainingItemCount, also for a page at an older resourceVersion.
 func TestCh01_ListAfterNamespaceDelete(t *testing.T) {
-	s, c := newServer(t, Options{})
+	s, c := newServer(t, Options{NamespaceDeletion: NamespaceDeletionInServer})
 	for _, ns := range []string{"a", "b", "c"} {
 		mustCreate(t, s, "namespaces", "", &api.Namespace{ObjectMeta: api.ObjectMeta{Name: ns}})
 		for i := range 20 {
@@ -183,7 +187,7 @@ func (h *deleteCounter) Handle(_ context.Context, r slog.Record) error {
 func TestCh01_NamespaceDeleteYieldsTheLock(t *testing.T) {
 	const n = 2000
 	h := &deleteCounter{first: make(chan struct{}), ready: make(chan struct{})}
-	s := NewTestServer(t, Options{Logger: slog.New(h)})
+	s := NewTestServer(t, Options{Logger: slog.New(h), NamespaceDeletion: NamespaceDeletionInServer})
 	ctx := t.Context()
 	mustCreate(t, s, "configmaps", "default", &api.ConfigMap{ObjectMeta: api.ObjectMeta{Name: "probe"}})
 	mustCreate(t, s, "namespaces", "", &api.Namespace{ObjectMeta: api.ObjectMeta{Name: "big"}})

@@ -151,6 +151,14 @@ type Options struct {
 	// `default` in every namespace (it is not stored), token volume included. A pod that
 	// names any other missing account is refused either way.
 	StrictServiceAccounts bool
+	// NamespaceDeletion says who empties a deleted namespace. NamespaceDeletionController
+	// (the default, ""): as kube-apiserver, the server only marks it Terminating and keeps
+	// spec.finalizers ["kubernetes"]; the namespace controller (controllers/namespace) deletes
+	// its contents, removes the finalizer through …/finalize and deletes it again, so without
+	// controllers it stays Terminating, as on a real server without kube-controller-manager.
+	// NamespaceDeletionInServer: the server plays that controller itself, inside the DELETE
+	// (the namespace goes as soon as it is empty). Anything else: invalid.
+	NamespaceDeletion string
 	// DebugFaults serves the fault API as JSON at /debug/faults, for instructors with curl
 	// (debug_faults.go). Anyone who can reach the port can use it (false: not served).
 	DebugFaults bool
@@ -185,6 +193,15 @@ type Options struct {
 	WatchWriteTimeout time.Duration
 }
 
+// The values of Options.NamespaceDeletion.
+const (
+	// NamespaceDeletionController leaves a Terminating namespace to the namespace
+	// controller, as kube-apiserver does.
+	NamespaceDeletionController = "controller"
+	// NamespaceDeletionInServer empties and removes a deleted namespace inside the server.
+	NamespaceDeletionInServer = "in-server"
+)
+
 // Validate reports the first option New cannot honour, with a clear error, as the Validate
 // methods of k8s.io/apiserver pkg/server/options do for kube-apiserver's flags: a negative
 // value where none means off, a malformed Version, a BearerToken with white space, an invalid
@@ -217,6 +234,11 @@ func (o Options) Validate() error {
 	case "", AuthorizationAlwaysAllow, AuthorizationRBAC:
 	default:
 		return fmt.Errorf("apiserver: unknown authorization mode %q: use %q or %q", o.Authorization, AuthorizationAlwaysAllow, AuthorizationRBAC)
+	}
+	switch o.NamespaceDeletion {
+	case "", NamespaceDeletionController, NamespaceDeletionInServer:
+	default:
+		return fmt.Errorf("apiserver: unknown namespace deletion %q: use %q or %q", o.NamespaceDeletion, NamespaceDeletionController, NamespaceDeletionInServer)
 	}
 	if len(o.Resources) == 0 {
 		return nil // the built-in kinds' table is built only to check extra resources against

@@ -75,7 +75,8 @@ func New(opts Options) *Server {
 	ips, _ := core.NewClusterIPAllocator(core.DefaultServiceCIDR) // a valid constant
 	s.table = registry.NewTable(s.store, ips)
 	s.table.Log = opts.Logger
-	s.reg = &registry.Store{Storage: s.store, Table: s.table, Admission: admission.NewChain(admission.Config{StrictServiceAccounts: opts.StrictServiceAccounts, WebhookFaults: &s.faults.webhooks}), Clock: s.clock, FieldManagers: buildFieldManager}
+	s.reg = &registry.Store{Storage: s.store, Table: s.table, Admission: admission.NewChain(admission.Config{StrictServiceAccounts: opts.StrictServiceAccounts, WebhookFaults: &s.faults.webhooks}), Clock: s.clock, FieldManagers: buildFieldManager,
+		NamespaceDeletionInServer: opts.NamespaceDeletion == NamespaceDeletionInServer}
 	s.ep = &endpoints{
 		opts: opts, clock: s.clock, log: s.log, scheme: s.scheme, version: s.version,
 		store: s.store, table: s.table, reg: s.reg, faults: &s.faults, counts: &s.counts, life: s.life,

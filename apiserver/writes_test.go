@@ -258,8 +258,9 @@ func TestCh01_Finalizers(t *testing.T) {
 
 // TestCh01_NamespaceLifecycle checks NS1–NS4: deleting a namespace marks it Terminating,
 // deletes its contents, and removes it once empty; finalizer-held contents keep it.
+// It runs with NamespaceDeletionInServer: the server empties the namespace itself.
 func TestCh01_NamespaceLifecycle(t *testing.T) {
-	s, c := newServer(t, Options{})
+	s, c := newServer(t, Options{NamespaceDeletion: NamespaceDeletionInServer})
 	ctx := context.Background()
 	mustCreate(t, s, "namespaces", "", &api.Namespace{ObjectMeta: api.ObjectMeta{Name: "team"}})
 	mustCreate(t, s, "pods", "team", pod("team", "a", nil))

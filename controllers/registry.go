@@ -10,6 +10,7 @@ import (
 	"github.com/informer-lab/informer-lab/controllers/garbagecollector"
 	"github.com/informer-lab/informer-lab/controllers/job"
 	"github.com/informer-lab/informer-lab/controllers/kubelet"
+	"github.com/informer-lab/informer-lab/controllers/namespace"
 	"github.com/informer-lab/informer-lab/controllers/nodelifecycle"
 	"github.com/informer-lab/informer-lab/controllers/replicaset"
 	"github.com/informer-lab/informer-lab/controllers/scheduler"
@@ -36,4 +37,5 @@ var descriptors = []descriptor{
 	{name: "garbagecollector", init: garbagecollector.New, workers: 20},
 	{name: "cronjob", init: cronjob.New, workers: 5},
 	{name: "ttl-after-finished", init: ttlafterfinished.New, workers: 5},
+	{name: "namespace", init: namespace.New, workers: 10},
 }

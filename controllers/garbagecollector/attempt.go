@@ -3,6 +3,7 @@ package garbagecollector
 import (
 	"context"
 	"errors"
+	"log/slog"
 
 	"github.com/informer-lab/informer-lab/api"
 	"github.com/informer-lab/informer-lab/internal/trace"
@@ -50,6 +51,7 @@ func (gc *GarbageCollector) attemptToDeleteWorker(ctx context.Context, uid strin
 	}
 	trace.Hop(gc.cc.Logger, component, "attempt-to-delete", s.identity.String(), "")
 	err := gc.attemptToDeleteItem(ctx, s)
+	trace.Hop(gc.cc.Logger, component, "attempt-to-delete-done", s.identity.String(), "", resultAttr(err))
 	switch {
 	case errors.Is(err, errNamespacedOwnerOfClusterScoped):
 		return nil
@@ -208,10 +210,16 @@ func (gc *GarbageCollector) isDangling(ctx context.Context, r api.OwnerReference
 		return false, owner, nil
 	}
 	gc.mu.Lock()
+	if len(gc.absentOwners) >= absentOwnerCacheSize {
+		clear(gc.absentOwners) // upstream keeps an LRU of this size; forgetting costs a GET
+	}
 	gc.absentOwners[key] = true
 	gc.mu.Unlock()
 	return true, nil, nil
 }
+
+// absentOwnerCacheSize mirrors the size of upstream's absentOwnerCache.
+const absentOwnerCacheSize = 500
 
 // processDeletingDependentsItem mirrors the function of that name: an owner deleted in the
 // foreground loses its foregroundDeletion finalizer once no dependent blocks it; until then
@@ -239,13 +247,28 @@ func (gc *GarbageCollector) attemptToOrphanWorker(ctx context.Context, uid strin
 		return nil
 	}
 	trace.Hop(gc.cc.Logger, component, "attempt-to-orphan", s.identity.String(), "")
+	err := gc.orphanDependents(ctx, s)
+	trace.Hop(gc.cc.Logger, component, "attempt-to-orphan-done", s.identity.String(), "", resultAttr(err))
+	return err
+}
+
+// orphanDependents strips the references to the owner, then its orphan finalizer.
+func (gc *GarbageCollector) orphanDependents(ctx context.Context, s snapshot) error {
 	for _, dep := range s.dependents {
 		gc.mu.Lock()
 		id := dep.identity
 		gc.mu.Unlock()
-		if err := gc.removeOwnerRefs(ctx, id, map[string]bool{uid: true}, "orphan"); err != nil && !api.IsNotFound(err) {
+		if err := gc.removeOwnerRefs(ctx, id, map[string]bool{s.identity.UID: true}, "orphan"); err != nil && !api.IsNotFound(err) {
 			return err
 		}
 	}
 	return gc.removeFinalizer(ctx, s.identity, api.FinalizerOrphanDependents, "dependents-orphaned")
+}
+
+// resultAttr is a worker's outcome for its end hop.
+func resultAttr(err error) slog.Attr {
+	if err != nil {
+		return slog.String("result", err.Error())
+	}
+	return slog.String("result", "ok")
 }

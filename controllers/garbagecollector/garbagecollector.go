@@ -45,6 +45,8 @@ type GarbageCollector struct {
 	// absentOwners mirrors absentOwnerCache: owners a live GET found missing, by
 	// coordinates and UID, so their other dependents need no GET.
 	absentOwners map[objectReference]bool
+	// pending are the events the graph's handlers report once the lock is released.
+	pending []pendingEvent
 }
 
 // New mirrors startGarbageCollectorController and NewGarbageCollector: it discovers the

@@ -196,3 +196,56 @@ func TestCh14_GC_ClusterScopedOwner(t *testing.T) {
 		require.NotNil(t, c.Get(t, crGVR, "", "bad-ref"), "a cluster-scoped object cannot be owned by a namespaced one")
 	})
 }
+
+// TestCh14_GC_OwnerInAnotherNamespace: an owner is looked for in its dependent's namespace.
+// A dependent naming the UID of an owner observed in another namespace is reported with a
+// Warning OwnerRefInvalidNamespace event and collected, its owner being absent where it
+// looks.
+func TestCh14_GC_OwnerInAnotherNamespace(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		c := cluster.Start(t, cluster.Options{Controllers: []string{"garbagecollector"}})
+		c.Create(t, app.Namespaces, "", obj("v1", "Namespace", "other"))
+		owner := c.Create(t, configMaps, "default", obj("v1", "ConfigMap", "owner"))
+		c.Settle()
+		c.Create(t, configMaps, "other", obj("v1", "ConfigMap", "dep", app.NewControllerRef(owner)))
+		c.Eventually(t, 30*time.Second, gone(t, c, configMaps, "other", "dep"))
+		require.NotNil(t, c.Get(t, configMaps, "default", "owner"))
+		var reasons, messages []string
+		for _, e := range c.List(t, app.Events, "other") {
+			reasons = append(reasons, app.NestedString(e.Object, "reason"))
+			messages = append(messages, app.NestedString(e.Object, "note"))
+		}
+		require.Contains(t, reasons, "OwnerRefInvalidNamespace")
+		require.Contains(t, messages, `ownerRef [v1/ConfigMap, namespace: other, name: owner, uid: `+owner.GetUID()+`] does not exist in namespace "other"`)
+	})
+}
+
+// TestCh14_GC_JobOrphansByDefault: a batch/v1 Job deleted without a propagation policy
+// orphans its pods (the server adds the orphan finalizer, the collector strips the pods'
+// references and then the finalizer); with Background its pods go.
+func TestCh14_GC_JobOrphansByDefault(t *testing.T) {
+	cases := []struct {
+		policy   string
+		wantPods int
+	}{{"", 1}, {api.DeletePropagationBackground, 0}}
+	for _, tc := range cases {
+		t.Run("policy="+tc.policy, func(t *testing.T) {
+			synctest.Test(t, func(t *testing.T) {
+				c := cluster.Start(t, cluster.Options{Controllers: []string{"garbagecollector"}})
+				job := obj("batch/v1", "Job", "j")
+				job["spec"] = map[string]any{"template": map[string]any{"spec": map[string]any{"restartPolicy": "Never",
+					"containers": []any{map[string]any{"name": "c", "image": "busybox"}}}}}
+				j := c.Create(t, app.Jobs, "default", job)
+				c.Create(t, app.Pods, "default", pod("j-1", app.NewControllerRef(j)))
+				c.Settle()
+				del(t, c, app.Jobs, "default", "j", tc.policy)
+				c.Eventually(t, 30*time.Second, func() bool {
+					return c.Get(t, app.Jobs, "default", "j") == nil && len(podNames(t, c)) == tc.wantPods
+				})
+				if tc.wantPods == 1 {
+					require.Empty(t, c.Get(t, app.Pods, "default", "j-1").GetOwnerReferences())
+				}
+			})
+		})
+	}
+}

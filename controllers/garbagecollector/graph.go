@@ -1,6 +1,8 @@
 package garbagecollector
 
 import (
+	"fmt"
+
 	"github.com/informer-lab/informer-lab/api"
 )
 
@@ -14,11 +16,9 @@ type objectReference struct {
 	Namespace  string
 }
 
+// String mirrors objectReference.String of graph.go.
 func (r objectReference) String() string {
-	if r.Namespace == "" {
-		return r.Kind + " " + r.Name + " (" + r.UID + ")"
-	}
-	return r.Kind + " " + r.Namespace + "/" + r.Name + " (" + r.UID + ")"
+	return fmt.Sprintf("[%s/%s, namespace: %s, name: %s, uid: %s]", r.APIVersion, r.Kind, r.Namespace, r.Name, r.UID)
 }
 
 // node mirrors node of graph.go: one object of the ownerReferences graph. A virtual node
@@ -56,15 +56,25 @@ type graph struct {
 	uidToNode map[string]*node
 }
 
-// insertNode mirrors GraphBuilder.insertNode: n joins the graph and each owner's dependents;
-// an owner not seen yet becomes a virtual node, returned so the caller can have it checked
-// (attemptToDelete verifies it with a live GET).
-func (g *graph) insertNode(n *node) (virtualOwners []*node) {
+// insertNode mirrors GraphBuilder.insertNode: n joins the graph and each owner's dependents.
+func (g *graph) insertNode(n *node) linked {
 	g.uidToNode[n.identity.UID] = n
 	return g.addDependentToOwners(n, n.owners)
 }
 
-func (g *graph) addDependentToOwners(n *node, owners []api.OwnerReference) (virtualOwners []*node) {
+// linked is what adding a dependent to its owners found: owners not seen yet, which become
+// virtual nodes for attemptToDelete to verify with a live GET; whether a reference may be
+// wrong (the dependent is then verified too); and the references to a namespaced owner
+// observed in another namespace, which upstream reports with an event.
+type linked struct {
+	virtualOwners  []*node
+	verify         bool
+	wrongNamespace []api.OwnerReference
+}
+
+// addDependentToOwners mirrors GraphBuilder.addDependentToOwners.
+func (g *graph) addDependentToOwners(n *node, owners []api.OwnerReference) linked {
+	var l linked
 	for _, r := range owners {
 		o, ok := g.uidToNode[r.UID]
 		if !ok {
@@ -74,11 +84,29 @@ func (g *graph) addDependentToOwners(n *node, owners []api.OwnerReference) (virt
 				virtual:    true,
 			}
 			g.uidToNode[r.UID] = o
-			virtualOwners = append(virtualOwners, o)
+			l.virtualOwners = append(l.virtualOwners, o)
 		}
 		o.dependents[n] = struct{}{}
+		if !ok || l.verify {
+			continue
+		}
+		switch namespaced := o.identity.Namespace != ""; {
+		case namespaced && o.identity.Namespace != n.identity.Namespace:
+			// An owner is looked for in its dependent's namespace; one observed in
+			// another is definitely wrong, a virtual one may be.
+			if !o.virtual {
+				l.wrongNamespace = append(l.wrongNamespace, r)
+			}
+			l.verify = true
+		case o.identity.APIVersion != r.APIVersion || o.identity.Kind != r.Kind || o.identity.Name != r.Name:
+			l.verify = true
+		case !namespaced && o.identity.Namespace != n.identity.Namespace && o.virtual:
+			// A virtual cluster-scoped owner may be a namespaced one a cluster-scoped
+			// dependent names by mistake.
+			l.verify = true
+		}
 	}
-	return virtualOwners
+	return l
 }
 
 // removeNode mirrors GraphBuilder.removeNode: n leaves the graph and its owners' dependents.

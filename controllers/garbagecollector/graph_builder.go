@@ -1,6 +1,9 @@
 package garbagecollector
 
 import (
+	"context"
+	"fmt"
+
 	"github.com/informer-lab/informer-lab/api"
 	"github.com/informer-lab/informer-lab/controllers/app"
 	"github.com/informer-lab/informer-lab/processor"
@@ -46,15 +49,35 @@ func identityOf(apiVersion, kind string, u *api.Unstructured) objectReference {
 }
 
 // processGraphChanges mirrors GraphBuilder.processGraphChanges for one informer event.
+// Events it reports are written after the graph's lock is released.
 func (gc *GarbageCollector) processGraphChanges(typ eventType, apiVersion, kind string, oldObj, obj *api.Unstructured) {
 	gc.mu.Lock()
+	defer gc.reportPending()
 	defer gc.mu.Unlock()
 	uid := obj.GetUID()
 	existing, found := gc.graph.uidToNode[uid]
 	if found && existing.virtual && typ != deleteEvent {
-		// The owner a dependent named is observed now: its identity is the real one.
+		// The owner a dependent named is observed now: its identity is the real one, and
+		// the dependents that named it otherwise are verified (the bad child, then good
+		// parent order; addDependentToOwners covers the other).
+		observed := identityOf(apiVersion, kind, obj)
+		if observed != existing.identity {
+			for dep := range existing.dependents {
+				if matchesObserved(dep, observed) {
+					continue
+				}
+				if observed.Namespace != "" && dep.identity.Namespace != observed.Namespace {
+					for _, r := range dep.owners {
+						if r.UID == observed.UID {
+							gc.linked(dep, linked{wrongNamespace: []api.OwnerReference{r}})
+						}
+					}
+				}
+				gc.attemptToDelete.Add(dep.identity.UID)
+			}
+			existing.identity = observed
+		}
 		existing.virtual = false
-		existing.identity = identityOf(apiVersion, kind, obj)
 	}
 	switch {
 	case typ != deleteEvent && !found:
@@ -64,9 +87,7 @@ func (gc *GarbageCollector) processGraphChanges(typ eventType, apiVersion, kind 
 			owners:       obj.GetOwnerReferences(),
 			beingDeleted: obj.GetDeletionTimestamp() != nil,
 		}
-		for _, o := range gc.graph.insertNode(n) {
-			gc.attemptToDelete.Add(o.identity.UID)
-		}
+		gc.linked(n, gc.graph.insertNode(n))
 		// The informer may have folded a create and an update into one event.
 		gc.processTransitions(oldObj, obj, n)
 	case typ != deleteEvent && found:
@@ -80,9 +101,7 @@ func (gc *GarbageCollector) processGraphChanges(typ eventType, apiVersion, kind 
 			}
 			gc.graph.removeDependentFromOwners(existing, removed)
 			existing.owners = obj.GetOwnerReferences()
-			for _, o := range gc.graph.addDependentToOwners(existing, added) {
-				gc.attemptToDelete.Add(o.identity.UID)
-			}
+			gc.linked(existing, gc.graph.addDependentToOwners(existing, added))
 		}
 		if obj.GetDeletionTimestamp() != nil {
 			existing.beingDeleted = true
@@ -99,6 +118,9 @@ func (gc *GarbageCollector) processGraphChanges(typ eventType, apiVersion, kind 
 func (gc *GarbageCollector) removeExisting(n *node) {
 	gc.graph.removeNode(n)
 	if len(n.dependents) > 0 {
+		if len(gc.absentOwners) >= absentOwnerCacheSize {
+			clear(gc.absentOwners)
+		}
 		gc.absentOwners[n.identity] = true
 	}
 	for dep := range n.dependents {
@@ -140,4 +162,55 @@ func startsWaiting(oldObj, obj *api.Unstructured, f string) bool {
 		return false
 	}
 	return oldObj == nil || oldObj.GetDeletionTimestamp() == nil || !hasFinalizer(oldObj, f)
+}
+
+// linked queues what adding n to its owners found (the caller holds gc.mu): virtual owners
+// to verify, n itself when a reference may be wrong, and mirrors
+// reportInvalidNamespaceOwnerRef for an owner observed in another namespace.
+func (gc *GarbageCollector) linked(n *node, l linked) {
+	for _, o := range l.virtualOwners {
+		gc.attemptToDelete.Add(o.identity.UID)
+	}
+	if l.verify {
+		gc.attemptToDelete.Add(n.identity.UID)
+	}
+	for _, r := range l.wrongNamespace {
+		owner := objectReference{APIVersion: r.APIVersion, Kind: r.Kind, Name: r.Name, UID: r.UID, Namespace: n.identity.Namespace}
+		gc.pending = append(gc.pending, pendingEvent{regarding: n.identity,
+			message: fmt.Sprintf("ownerRef %s does not exist in namespace %q", owner, n.identity.Namespace)})
+	}
+}
+
+// pendingEvent is a Warning OwnerRefInvalidNamespace event waiting for the lock's release.
+type pendingEvent struct {
+	regarding objectReference
+	message   string
+}
+
+// reportPending writes the events processGraphChanges queued.
+func (gc *GarbageCollector) reportPending() {
+	gc.mu.Lock()
+	evs := gc.pending
+	gc.pending = nil
+	gc.mu.Unlock()
+	for _, e := range evs {
+		u := &api.Unstructured{Object: map[string]any{"apiVersion": e.regarding.APIVersion, "kind": e.regarding.Kind,
+			"metadata": map[string]any{"name": e.regarding.Name, "namespace": e.regarding.Namespace, "uid": e.regarding.UID}}}
+		gc.cc.Recorder.Eventf(context.Background(), component, u, app.EventTypeWarning, "OwnerRefInvalidNamespace", "%s", e.message)
+	}
+}
+
+// matchesObserved mirrors partitionDependents for one dependent: its reference to the
+// observed owner has the owner's coordinates, and a namespaced owner is in its namespace.
+func matchesObserved(dep *node, observed objectReference) bool {
+	for _, r := range dep.owners {
+		if r.UID != observed.UID {
+			continue
+		}
+		if r.APIVersion != observed.APIVersion || r.Kind != observed.Kind || r.Name != observed.Name {
+			return false
+		}
+		return observed.Namespace == "" || dep.identity.Namespace == observed.Namespace
+	}
+	return true
 }

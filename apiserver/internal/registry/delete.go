@@ -14,8 +14,10 @@ import (
 // deletionTimestamp, may gain no new finalizer (422), and goes when an update empties them.
 // A pod bound to a node is deleted gracefully as upstream's (graceful.go): it is marked with
 // deletionTimestamp now+grace and waits for its kubelet's final delete with
-// gracePeriodSeconds=0; with no kubelet it stays Terminating, as on a real server.
-// Namespaces follow their own lifecycle.
+// gracePeriodSeconds=0; with no kubelet it stays Terminating, as on a real server. A
+// Foreground or Orphan delete (and the default of a few kinds) first adds the garbage
+// collector's finalizer (delete_gc.go), so such an object stays until the collector, or
+// anyone, removes it. Namespaces follow their own lifecycle.
 
 // DeleteResult is what a DELETE answers with: the object's state after the call, and
 // whether it is gone (false when finalizers or namespace termination keep it).

@@ -14,9 +14,11 @@
 //     prepares and checks its own subresources (certificatesigningrequests/approval), and a
 //     create hands the strategy the requesting user (rest.UserFrom). A dry run runs all of
 //     it and stores nothing.
-//  3. Deletes are immediate unless finalizers hold the object; deleting a namespace marks it
-//     Terminating, deletes its contents one transaction at a time, and removes it once it
-//     holds nothing and no finalizer is left (namespace.go).
+//  3. Deletes are immediate unless finalizers hold the object, among them the garbage
+//     collector's, which Foreground and Orphan deletes add (delete_gc.go); deleting a
+//     namespace marks it Terminating and, with NamespaceDeletionInServer, deletes its
+//     contents one transaction at a time and removes it once it holds nothing and no
+//     finalizer is left (namespace.go); otherwise the namespace controller does that.
 //  4. A CRD's write does, in the same transaction, what apiextensions-apiserver's controllers
 //     do: a create or update serves its resource, a delete drops its objects and ends its
 //     watches (crd.go); the group-versions CRDs serve get their APIServices, and lose them

@@ -10,8 +10,10 @@ import (
 )
 
 // The namespace lifecycle beyond its strategy and its admission plugin: the namespace REST's
-// Delete, and the namespace controller that empties a Terminating namespace and then
-// finalizes it. A namespace leaves only when it holds no object and its spec and metadata
+// Delete and, with NamespaceDeletionInServer, the namespace controller that empties a
+// Terminating namespace and then finalizes it. Otherwise (markNamespace) the DELETE only
+// marks it, as kube-apiserver's does, and controllers/namespace does the rest through the
+// API. In-server, a namespace leaves only when it holds no object and its spec and metadata
 // finalizers are gone, whatever write arrives meanwhile:
 //
 //  1. A DELETE marks it Terminating and deletes its contents one object per storage
@@ -34,6 +36,9 @@ var protectedNamespaces = map[string]bool{"default": true, "kube-system": true, 
 // nothing is left. Objects held by finalizers keep it Terminating until they go. A dry run
 // only answers with the namespace as the delete would mark it.
 func (s *Store) deleteNamespace(res *Resource, name string, opts api.DeleteOptions, dryRun bool) (DeleteResult, error) {
+	if !s.NamespaceDeletionInServer {
+		return s.markNamespace(res, name, opts, dryRun)
+	}
 	type contents struct {
 		res  *Resource
 		keys []string
@@ -117,6 +122,9 @@ func (s *Store) maybeFinishNamespace(tx *storage.Tx, ns string) *storage.Record 
 	if ns == "" {
 		return nil
 	}
+	if !s.NamespaceDeletionInServer {
+		return s.finishFinalizedNamespace(tx, ns)
+	}
 	nsRes := s.Table.namespaces
 	rec := tx.Get(nsRes.Coll, ns)
 	if rec == nil || rec.Obj.GetDeletionTimestamp() == nil {
@@ -137,4 +145,59 @@ func (s *Store) maybeFinishNamespace(tx *storage.Tx, ns string) *storage.Record 
 		return nil
 	}
 	return tx.Remove(nsRes.Coll, rec, obj)
+}
+
+// markNamespace mirrors the namespace REST's Delete (pkg/registry/core/namespace/storage)
+// when the namespace controller does the rest: the first DELETE sets deletionTimestamp, the
+// Terminating phase and the garbage collector's finalizers the options ask for, and keeps
+// spec.finalizers; a later one deletes the namespace once spec.finalizers is empty (its
+// metadata finalizers may still hold it) and otherwise answers with it unchanged.
+func (s *Store) markNamespace(res *Resource, name string, opts api.DeleteOptions, dryRun bool) (DeleteResult, error) {
+	var dr DeleteResult
+	err := s.Storage.Update(func(tx *storage.Tx) error {
+		old, err := deleteTarget(tx, res, "", name, opts)
+		if err == nil && protectedNamespaces[name] {
+			err = api.NewForbidden(res.Info.GroupResource(), name, errors.New("this namespace may not be deleted"))
+		}
+		if err != nil {
+			return err
+		}
+		if old.Obj.GetDeletionTimestamp() == nil {
+			obj := old.Obj.DeepCopy()
+			now := s.Now()
+			obj.SetDeletionTimestamp(&now)
+			_ = api.SetNestedField(obj.Object, string(api.NamespaceTerminating), "status", "phase")
+			if fins, changed := deletionFinalizers(res, old.Obj, opts); changed {
+				obj.SetFinalizers(fins)
+			}
+			if dryRun {
+				dr = DeleteResult{Rec: s.Storage.NewRecord(obj, old.Key, old.RV)}
+			} else {
+				dr = DeleteResult{Rec: tx.Put(res.Coll, old, obj)}
+			}
+			return nil
+		}
+		if len(core.SpecFinalizers(old.Obj)) > 0 {
+			dr = DeleteResult{Rec: old}
+			return nil
+		}
+		dr = s.removeIn(tx, res, old, opts, dryRun)
+		return nil
+	})
+	return dr, err
+}
+
+// finishFinalizedNamespace is what a write to a Terminating namespace can finish when the
+// namespace controller runs outside: a namespace with neither spec nor metadata finalizers
+// left goes (ShouldDeleteNamespaceDuringUpdate). Its contents are the controller's business.
+func (s *Store) finishFinalizedNamespace(tx *storage.Tx, ns string) *storage.Record {
+	nsRes := s.Table.namespaces
+	rec := tx.Get(nsRes.Coll, ns)
+	if rec == nil || rec.Obj.GetDeletionTimestamp() == nil {
+		return nil
+	}
+	if len(core.SpecFinalizers(rec.Obj)) > 0 || len(rec.Obj.GetFinalizers()) > 0 {
+		return nil
+	}
+	return tx.Remove(nsRes.Coll, rec, rec.Obj.DeepCopy())
 }

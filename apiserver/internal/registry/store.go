@@ -33,6 +33,9 @@ type Store struct {
 	// FieldManagers builds each resource's field manager (fields.go); nil records no
 	// managedFields.
 	FieldManagers FieldManagerBuilder
+	// NamespaceDeletionInServer: a namespace's DELETE empties it and removes it (namespace.go);
+	// otherwise the namespace controller does, as in a real cluster.
+	NamespaceDeletionInServer bool
 }
 
 // maxGenerateNamePrefix mirrors maxGeneratedNameLength in apiserver's names package.

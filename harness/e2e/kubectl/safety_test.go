@@ -55,9 +55,10 @@ func TestCh01_Kubectl_ServerDryRun(t *testing.T) {
 
 // TestCh01_Kubectl_TerminatingNamespace: a namespace whose pod a finalizer holds stays
 // Terminating through kubectl label and annotate, keeps the pod, and goes once the pod lets
-// go; created again, it is empty.
+// go; created again, it is empty. The server empties the namespace itself
+// (NamespaceDeletionInServer), as no namespace controller runs beside it here.
 func TestCh01_Kubectl_TerminatingNamespace(t *testing.T) {
-	e := newEnv(t, apiserver.Options{})
+	e := newEnv(t, apiserver.Options{NamespaceDeletion: apiserver.NamespaceDeletionInServer})
 	ctx := context.Background()
 	_, err := e.srv.Create(ctx, "namespaces", "", &api.Namespace{ObjectMeta: api.ObjectMeta{Name: "team"}})
 	require.NoError(t, err)
@@ -86,10 +87,11 @@ func TestCh01_Kubectl_TerminatingNamespace(t *testing.T) {
 
 // TestCh01_Kubectl_DeleteLargeNamespace: kubectl delete namespace waits until a namespace of
 // 20,000 configmaps is gone, while kubectl get in another namespace is answered meanwhile.
-// BenchmarkNamespaceDelete in the apiserver package measures the times.
+// BenchmarkNamespaceDelete in the apiserver package measures the times. The server empties
+// the namespace itself (NamespaceDeletionInServer): no namespace controller runs here.
 func TestCh01_Kubectl_DeleteLargeNamespace(t *testing.T) {
 	const n = 20_000
-	e := newEnv(t, apiserver.Options{})
+	e := newEnv(t, apiserver.Options{NamespaceDeletion: apiserver.NamespaceDeletionInServer})
 	ctx := context.Background()
 	_, err := e.srv.Create(ctx, "namespaces", "", &api.Namespace{ObjectMeta: api.ObjectMeta{Name: "big"}})
 	require.NoError(t, err)
