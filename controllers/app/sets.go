@@ -1,6 +1,7 @@
 package app
 
 import (
+	"context"
 	"encoding/binary"
 	"fmt"
 	"hash/fnv"
@@ -10,6 +11,7 @@ import (
 	"time"
 
 	"github.com/informer-lab/informer-lab/api"
+	"github.com/informer-lab/informer-lab/client/dynamic"
 )
 
 // ControllerRevisionHashLabel mirrors apps.ControllerRevisionHashLabelKey: the label that
@@ -53,7 +55,7 @@ func ControllerRevisionName(prefix, hash string) string {
 	return prefix + "-" + hash
 }
 
-// RevisionNumber reads a ControllerRevision's revision field.
+// RevisionNumber mirrors reading ControllerRevision.Revision from an unstructured revision.
 func RevisionNumber(cr *api.Unstructured) int64 {
 	n, _ := NestedInt64(cr.Object, "revision")
 	return n
@@ -116,4 +118,23 @@ func IsPodAvailable(pod *api.Unstructured, minReadySeconds int32, now time.Time)
 		return !t.Add(time.Duration(minReadySeconds) * time.Second).After(now)
 	}
 	return false
+}
+
+// CanAdopt mirrors controller.RecheckDeletionTimestamp as the workload controllers'
+// canAdoptFunc uses it: before adopting orphans, read the owner from the server, not the
+// cache; an owner that is gone, replaced (another UID) or being deleted adopts nothing. A
+// cache a step behind would otherwise let a deleted owner take back what an orphaning
+// delete just released.
+func CanAdopt(ctx context.Context, client *dynamic.DynamicClient, gvr api.GroupVersionResource, owner *api.Unstructured) error {
+	fresh, err := client.Resource(gvr).Namespace(owner.GetNamespace()).Get(ctx, owner.GetName(), api.GetOptions{})
+	if err != nil {
+		return err
+	}
+	if fresh.GetUID() != owner.GetUID() {
+		return fmt.Errorf("original %s %s/%s is gone: got uid %s, wanted %s", owner.GetKind(), owner.GetNamespace(), owner.GetName(), fresh.GetUID(), owner.GetUID())
+	}
+	if fresh.GetDeletionTimestamp() != nil {
+		return fmt.Errorf("%s %s/%s has just been deleted at %v", owner.GetKind(), owner.GetNamespace(), owner.GetName(), fresh.GetDeletionTimestamp())
+	}
+	return nil
 }

@@ -23,6 +23,18 @@ type dsControl struct {
 	hash  string
 	nodes []*api.Unstructured
 	now   time.Time
+
+	adoptChecked bool  // canAdopt asked the server
+	adoptErr     error // and its answer
+}
+
+// canAdopt runs app.CanAdopt once per pass, before the first adoption.
+func (dc *dsControl) canAdopt(ctx context.Context) error {
+	if !dc.adoptChecked {
+		dc.adoptChecked = true
+		dc.adoptErr = app.CanAdopt(ctx, dc.c.cc.Client, app.DaemonSets, dc.d.u)
+	}
+	return dc.adoptErr
 }
 
 // update mirrors updateDaemonSet: manage the pods, roll them when the strategy says so and
@@ -73,6 +85,9 @@ func (dc *dsControl) daemonPods(ctx context.Context) ([]*api.Unstructured, error
 				return nil, err
 			}
 		case ref == nil && matches && p.GetDeletionTimestamp() == nil:
+			if err := dc.canAdopt(ctx); err != nil {
+				return nil, err
+			}
 			cp := p.DeepCopy()
 			cp.SetOwnerReferences(append(cp.GetOwnerReferences(), dc.d.controllerRef()))
 			if err := dc.writePod(ctx, cp, "adopt: an orphan pod matches the selector"); err != nil {

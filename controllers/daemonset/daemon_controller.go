@@ -92,7 +92,7 @@ func New(cc *app.ControllerContext) (app.Controller, error) {
 	return c, nil
 }
 
-// Name returns "daemonset".
+// Name mirrors the name kube-controller-manager registers the controller under ("daemonset").
 func (c *Controller) Name() string { return name }
 
 // Run mirrors DaemonSetsController.Run: workers sync DaemonSets until ctx ends, retrying a

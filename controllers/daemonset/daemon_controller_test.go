@@ -32,6 +32,7 @@ func TestCh14_DaemonSet_OnePodPerNode(t *testing.T) {
 			require.Empty(t, app.NodeName(p))
 			require.True(t, strings.HasPrefix(p.GetName(), "agent-"))
 			require.NotEmpty(t, p.GetLabels()["controller-revision-hash"])
+			require.Equal(t, "1", p.GetLabels()["pod-template-generation"])
 			tols, _ := app.Nested(p.Object, "spec", "tolerations")
 			for _, key := range []string{"not-ready", "unreachable", "disk-pressure", "memory-pressure", "pid-pressure", "unschedulable"} {
 				require.Contains(t, tols, map[string]any{"key": "node.kubernetes.io/" + key, "operator": "Exists",

@@ -166,6 +166,9 @@ func (dc *dsControl) controlledHistories(ctx context.Context) ([]*api.Unstructur
 		}
 	})
 	for _, r := range orphans {
+		if err := dc.canAdopt(ctx); err != nil {
+			return nil, err
+		}
 		cp := r.DeepCopy()
 		cp.SetOwnerReferences(append(cp.GetOwnerReferences(), dc.d.controllerRef()))
 		adopted, err := dc.writeRevision(ctx, "update", cp, "adopt: an orphan revision matches the selector")

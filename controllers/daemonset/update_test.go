@@ -1,7 +1,10 @@
 package daemonset_test
 
 import (
+	"bytes"
 	"context"
+	"github.com/informer-lab/informer-lab/internal/trace"
+	"strings"
 	"testing"
 	"testing/synctest"
 	"time"
@@ -123,8 +126,18 @@ func TestCh14_DaemonSet_FailedPodBackoff(t *testing.T) {
 // its pods and revision (the garbage collector's part, dropping the owner references, is
 // done by hand here).
 func TestCh14_DaemonSet_AdoptsOrphans(t *testing.T) {
+	var buf bytes.Buffer
+	defer func() {
+		if t.Failed() {
+			for _, l := range strings.Split(buf.String(), "\n") {
+				if strings.Contains(l, "component=daemonset") {
+					t.Log(l)
+				}
+			}
+		}
+	}()
 	synctest.Test(t, func(t *testing.T) {
-		c := cluster.Start(t, cluster.Options{Controllers: []string{"daemonset"}})
+		c := cluster.Start(t, cluster.Options{Controllers: []string{"daemonset"}, Logger: trace.NewPlainLogger(&buf)})
 		createNode(t, c, "node-a", nil)
 		createNode(t, c, "node-b", nil)
 		c.Create(t, app.DaemonSets, "default", agentDS(nil, nil))
@@ -141,6 +154,7 @@ func TestCh14_DaemonSet_AdoptsOrphans(t *testing.T) {
 				require.NoError(t, err)
 			}
 		}
+		c.Settle() // the controller's caches see the orphans before the new DaemonSet
 		ds := c.Create(t, app.DaemonSets, "default", agentDS(nil, nil))
 		c.Eventually(t, 10*time.Second, func() bool { return dsStatus(t, c, "numberAvailable") == 2 })
 		var now []string

@@ -244,6 +244,9 @@ func (sc *setControl) listRevisions(ctx context.Context) ([]*api.Unstructured, e
 		}
 	})
 	for _, r := range orphans {
+		if err := sc.canAdopt(ctx); err != nil {
+			return nil, err
+		}
 		cp := r.DeepCopy()
 		cp.SetOwnerReferences(append(cp.GetOwnerReferences(), sc.set.controllerRef()))
 		adopted, err := sc.write(ctx, "update", app.ControllerRevisions, cp, "adopt: an orphan revision matches the selector")
@@ -261,7 +264,8 @@ func (sc *setControl) listRevisions(ctx context.Context) ([]*api.Unstructured, e
 // claimPods mirrors getPodsForStatefulSet with ClaimPods: the set's own pods, orphans that
 // match the selector and the set's naming adopted, and own pods that no longer match
 // released.
-func (c *Controller) claimPods(ctx context.Context, set *statefulSet, sel labels.Selector) ([]*api.Unstructured, error) {
+func (sc *setControl) claimPods(ctx context.Context, sel labels.Selector) ([]*api.Unstructured, error) {
+	c, set := sc.c, sc.set
 	var candidates []*api.Unstructured
 	_ = store.ListAllByNamespace(c.pods.GetIndexer(), set.namespace(), labels.Everything(), func(obj any) {
 		if p, ok := obj.(*api.Unstructured); ok {
@@ -269,7 +273,6 @@ func (c *Controller) claimPods(ctx context.Context, set *statefulSet, sel labels
 		}
 	})
 	var out []*api.Unstructured
-	sc := &setControl{c: c, set: set, key: set.namespace() + "/" + set.name()}
 	for _, p := range candidates {
 		ref := app.GetControllerOf(p)
 		matches := sel.Matches(labels.Set(p.GetLabels())) && isMemberOf(set, p)
@@ -294,6 +297,9 @@ func (c *Controller) claimPods(ctx context.Context, set *statefulSet, sel labels
 				return nil, err
 			}
 		case ref == nil && matches && p.GetDeletionTimestamp() == nil && set.u.GetDeletionTimestamp() == nil:
+			if err := sc.canAdopt(ctx); err != nil {
+				return nil, err
+			}
 			cp := p.DeepCopy()
 			cp.SetOwnerReferences(append(cp.GetOwnerReferences(), set.controllerRef()))
 			adopted, err := sc.write(ctx, "update", app.Pods, cp, "adopt: an orphan pod matches the selector")
@@ -307,4 +313,13 @@ func (c *Controller) claimPods(ctx context.Context, set *statefulSet, sel labels
 		}
 	}
 	return out, nil
+}
+
+// canAdopt runs app.CanAdopt once per pass, before the first adoption.
+func (sc *setControl) canAdopt(ctx context.Context) error {
+	if !sc.adoptChecked {
+		sc.adoptChecked = true
+		sc.adoptErr = app.CanAdopt(ctx, sc.c.cc.Client, app.StatefulSets, sc.set.u)
+	}
+	return sc.adoptErr
 }

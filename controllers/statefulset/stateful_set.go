@@ -68,7 +68,7 @@ func New(cc *app.ControllerContext) (app.Controller, error) {
 	return c, nil
 }
 
-// Name returns "statefulset".
+// Name mirrors the name kube-controller-manager registers the controller under ("statefulset").
 func (c *Controller) Name() string { return name }
 
 // Run mirrors StatefulSetController.Run: workers sync sets until ctx ends. Keys are retried
@@ -203,11 +203,11 @@ func (c *Controller) sync(ctx context.Context, key string) error {
 	if err != nil {
 		return nil
 	}
-	pods, err := c.claimPods(ctx, set, sel)
+	ctrl := &setControl{c: c, set: set, key: key, now: c.now()}
+	pods, err := ctrl.claimPods(ctx, sel)
 	if err != nil {
 		return err
 	}
-	ctrl := &setControl{c: c, set: set, key: key, now: c.now()}
 	status, err := ctrl.updateStatefulSet(ctx, pods)
 	after := ""
 	if status != nil {

@@ -19,6 +19,9 @@ type setControl struct {
 	set *statefulSet
 	key string
 	now time.Time
+
+	adoptChecked bool  // canAdopt asked the server
+	adoptErr     error // and its answer
 }
 
 // updateStatefulSet mirrors defaultStatefulSetControl.UpdateStatefulSet and performUpdate:

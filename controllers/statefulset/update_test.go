@@ -1,7 +1,10 @@
 package statefulset_test
 
 import (
+	"bytes"
 	"context"
+	"github.com/informer-lab/informer-lab/internal/trace"
+	"strings"
 	"testing"
 	"testing/synctest"
 	"time"
@@ -98,8 +101,18 @@ func orphanAll(t *testing.T, c *cluster.Cluster) {
 // TestCh14_StatefulSet_AdoptsOrphans: a set recreated after an orphaning delete adopts the
 // pods and the revision it left behind instead of making new ones.
 func TestCh14_StatefulSet_AdoptsOrphans(t *testing.T) {
+	var buf bytes.Buffer
+	defer func() {
+		if t.Failed() {
+			for _, l := range strings.Split(buf.String(), "\n") {
+				if strings.Contains(l, "component=statefulset") {
+					t.Log(l)
+				}
+			}
+		}
+	}()
 	synctest.Test(t, func(t *testing.T) {
-		c := cluster.Start(t, cluster.Options{Controllers: []string{"statefulset"}})
+		c := cluster.Start(t, cluster.Options{Controllers: []string{"statefulset"}, Logger: trace.NewPlainLogger(&buf)})
 		c.Create(t, app.StatefulSets, "default", webSet(2, nil))
 		c.Eventually(t, 30*time.Second, func() bool { readyAll(t, c, "default"); return setStatus(t, c, "readyReplicas") == 2 })
 		uids := map[string]string{}
@@ -109,6 +122,7 @@ func TestCh14_StatefulSet_AdoptsOrphans(t *testing.T) {
 		revs := names(t, c, app.ControllerRevisions, "default")
 		require.NoError(t, c.Client.Resource(app.StatefulSets).Namespace("default").Delete(context.Background(), "web", api.DeleteOptions{}))
 		orphanAll(t, c)
+		c.Settle() // the controller's caches see the orphans before the new set
 		set := c.Create(t, app.StatefulSets, "default", webSet(2, nil))
 		c.Eventually(t, 30*time.Second, func() bool { return setStatus(t, c, "readyReplicas") == 2 })
 		for _, p := range c.List(t, app.Pods, "default") {
