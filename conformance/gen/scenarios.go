@@ -168,6 +168,35 @@ func Scenarios() []runner.Case {
 	add("finding-allocation", "headless", createAndRead(svcPath, "s", service("s", func(s map[string]any) { s["clusterIP"] = "None" }))...)
 	add("finding-job", "generated-selector", createAndRead(jobPath, "j", obj(`{"apiVersion":"batch/v1","kind":"Job","metadata":{"name":"j"},"spec":{"template":{"spec":{"restartPolicy":"Never","containers":[{"name":"c","image":"busybox"}]}}}}`))...)
 	add("finding-job", "manual-selector-missing", createAndRead(jobPath, "j", obj(`{"apiVersion":"batch/v1","kind":"Job","metadata":{"name":"j"},"spec":{"manualSelector":true,"template":{"spec":{"restartPolicy":"Never","containers":[{"name":"c","image":"busybox"}]}}}}`))...)
+	cronJob := func(extra string) any {
+		return obj(`{"apiVersion":"batch/v1","kind":"CronJob","metadata":{"name":"cj"},"spec":{` + extra + `"jobTemplate":{"spec":{"template":{"spec":{"restartPolicy":"Never","containers":[{"name":"c","image":"busybox"}]}}}}}}`)
+	}
+	cronJobPath := "/apis/batch/v1/namespaces/" + ns + "/cronjobs"
+	for _, c := range []struct{ name, spec string }{
+		{"schedule-hourly", `"schedule":"0 * * * *",`},
+		{"schedule-names-and-steps", `"schedule":"*/15 9-17 ? JAN-jun mon-FRI",`},
+		{"schedule-every", `"schedule":"@every 90s",`},
+		{"schedule-one-field", `"schedule":"bad",`},
+		{"schedule-minute-60", `"schedule":"60 * * * *",`},
+		{"schedule-weekday-7", `"schedule":"0 0 * * 7",`},
+		{"schedule-step-0", `"schedule":"*/0 * * * *",`},
+		{"schedule-descriptor-unknown", `"schedule":"@fortnightly",`},
+		{"schedule-TZ", `"schedule":"TZ=UTC 0 * * * *",`},
+		{"schedule-CRON_TZ-and-timeZone", `"schedule":"CRON_TZ=UTC 0 * * * *","timeZone":"UTC",`},
+		{"schedule-TZ-bad-zone", `"schedule":"TZ=Mars/Olympus 0 * * * *",`},
+		{"timeZone-Tokyo", `"schedule":"0 9 * * *","timeZone":"Asia/Tokyo",`},
+		{"timeZone-unknown", `"schedule":"0 * * * *","timeZone":"Mars/Olympus",`},
+		{"timeZone-Local", `"schedule":"0 * * * *","timeZone":"Local",`},
+		{"timeZone-empty", `"schedule":"0 * * * *","timeZone":"",`},
+		{"timeZone-lowercase", `"schedule":"0 * * * *","timeZone":"utc",`},
+		{"timeZone-dotdot", `"schedule":"0 * * * *","timeZone":"../etc",`},
+	} {
+		add("finding-cronjob", c.name, createAndRead(cronJobPath, "cj", cronJob(c.spec))...)
+	}
+	add("finding-cronjob", "update-adds-TZ", append(createAndRead(cronJobPath, "cj", cronJob(`"schedule":"0 * * * *",`)),
+		patchStep("patch", cronJobPath+"/cj", ctMerge, obj(`{"spec":{"schedule":"TZ=UTC 0 * * * *"}}`)))...)
+	add("finding-cronjob", "update-bad-schedule", append(createAndRead(cronJobPath, "cj", cronJob(`"schedule":"0 * * * *",`)),
+		patchStep("patch", cronJobPath+"/cj", ctMerge, obj(`{"spec":{"schedule":"0 0 0 * *"}}`)))...)
 	add("finding-admission-defaults", "pod", createAndRead(podsPath, "p", pod("p", nil))...)
 	add("finding-admission-defaults", "pod-no-automount", createAndRead(podsPath, "p", pod("p", func(s map[string]any) { s["automountServiceAccountToken"] = false }))...)
 	add("finding-admission-defaults", "pod-missing-serviceaccount", createAndRead(podsPath, "p", pod("p", func(s map[string]any) { s["serviceAccountName"] = "nobody" }))...)

@@ -236,14 +236,12 @@ func getJobFromTemplate2(cj *cronJob, scheduled time.Time) (*api.Unstructured, e
 	return j, nil
 }
 
+// deepCopy copies a JSON-shaped map, keeping its number types.
 func deepCopy(m map[string]any) map[string]any {
 	if m == nil {
 		return nil
 	}
-	b, _ := json.Marshal(m)
-	var out map[string]any
-	_ = json.Unmarshal(b, &out)
-	return out
+	return (&api.Unstructured{Object: m}).DeepCopy().Object
 }
 
 // finishedCondition mirrors jobutil.FinishedCondition: whether the Job finished, and as

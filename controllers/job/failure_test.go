@@ -63,34 +63,28 @@ func TestCh14_Job_BackoffLimitExceeded(t *testing.T) {
 	})
 }
 
-// TestCh14_Job_BackoffCap: the delay doubles up to six minutes and stays there.
+// TestCh14_Job_BackoffCap: the delay doubles up to six minutes and stays there. Each
+// replacement is absent a second before its time and present at it.
 func TestCh14_Job_BackoffCap(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		c := cluster.Start(t, cluster.Options{Controllers: []string{"job"}})
 		c.Create(t, app.Jobs, ns, jobObject("cap", map[string]any{"backoffLimit": int64(10)}))
-		var delays []time.Duration
-		var lastFailure time.Time
-		seen := map[string]bool{}
-		for range 8 {
-			var pod api.Unstructured
-			c.Eventually(t, 10*time.Minute, func() bool {
-				for _, p := range activePods(t, c, "cap") {
-					if !seen[p.GetName()] {
-						pod = p
-						return true
-					}
-				}
-				return false
-			})
-			seen[pod.GetName()] = true
-			if !lastFailure.IsZero() {
-				delays = append(delays, pod.GetCreationTimestamp().Sub(lastFailure))
-			}
-			lastFailure = time.Now()
-			finishPod(t, c, pod, 1)
-		}
+		c.Eventually(t, 10*time.Second, func() bool { return len(activePods(t, c, "cap")) == 1 })
 		s := time.Second
-		require.Equal(t, []time.Duration{10 * s, 20 * s, 40 * s, 80 * s, 160 * s, 320 * s, 360 * s}, delays)
+		for _, delay := range []time.Duration{10 * s, 20 * s, 40 * s, 80 * s, 160 * s, 320 * s, 360 * s, 360 * s} {
+			failed := activePods(t, c, "cap")
+			require.Len(t, failed, 1)
+			failedAt := time.Now()
+			finishPod(t, c, failed[0], 1)
+			time.Sleep(delay - time.Second)
+			c.Settle()
+			require.Empty(t, activePods(t, c, "cap"), "a second before the %v back-off ends", delay)
+			time.Sleep(time.Second)
+			c.Settle()
+			next := activePods(t, c, "cap")
+			require.Len(t, next, 1, "when the %v back-off ends", delay)
+			require.Equal(t, delay, next[0].GetCreationTimestamp().Sub(failedAt))
+		}
 	})
 }
 

@@ -1,12 +1,14 @@
 package job_test
 
 import (
+	"context"
 	"testing"
 	"testing/synctest"
 	"time"
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/informer-lab/informer-lab/api"
 	"github.com/informer-lab/informer-lab/controllers/app"
 	"github.com/informer-lab/informer-lab/harness/cluster"
 )
@@ -54,5 +56,25 @@ func TestCh14_Job_CompletionsWithParallelism(t *testing.T) {
 		}
 		require.Equal(t, []string{"SuccessfulCreate", "SuccessfulCreate", "SuccessfulCreate", "Completed"}, h.reasons("job-controller", "default/pi"))
 		require.Positive(t, countPrefix(eventsFor(t, c, "pi"), "SuccessfulCreate: Created pod: pi-"))
+	})
+}
+
+// TestCh14_Job_OrphanPodsReleased: a running Job deleted without cascading leaves its pods;
+// the controller removes their tracking finalizer, so they can be deleted.
+func TestCh14_Job_OrphanPodsReleased(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		c := cluster.Start(t, cluster.Options{Controllers: []string{"job"}})
+		c.Create(t, app.Jobs, ns, jobObject("left", map[string]any{"parallelism": int64(2), "completions": int64(4)}))
+		c.Eventually(t, 10*time.Second, func() bool { return len(activePods(t, c, "left")) == 2 })
+		orphan := "Orphan"
+		require.NoError(t, c.Client.Resource(app.Jobs).Namespace(ns).Delete(context.Background(), "left", api.DeleteOptions{PropagationPolicy: &orphan}))
+		c.Eventually(t, 10*time.Second, func() bool {
+			for _, p := range podsOf(t, c, "left") {
+				if len(p.GetFinalizers()) > 0 {
+					return false
+				}
+			}
+			return len(podsOf(t, c, "left")) == 2
+		})
 	})
 }

@@ -308,12 +308,10 @@ func splitKey(key string) (string, string) {
 	return "", key
 }
 
+// deepCopyMap copies a JSON-shaped map, keeping its number types.
 func deepCopyMap(m map[string]any) map[string]any {
 	if m == nil {
 		return nil
 	}
-	b, _ := json.Marshal(m)
-	var out map[string]any
-	_ = json.Unmarshal(b, &out)
-	return out
+	return (&api.Unstructured{Object: m}).DeepCopy().Object
 }
