@@ -51,6 +51,7 @@ import (
 //	curl -s -H 'Content-Type: application/json' -d '{"action":"reset-request-counts"}' localhost:6443/debug/faults
 //	curl -s -H 'Content-Type: application/json' -d '{"action":"webhook-timeout","count":1}' localhost:6443/debug/faults
 //	curl -s -H 'Content-Type: application/json' -d '{"action":"node-failure","node":"sim-node-1","duration":"10m"}' localhost:6443/debug/faults
+//	curl -s -H 'Content-Type: application/json' -d '{"action":"set-metric","namespace":"default","metric":"cpu","utilization":90}' localhost:6443/debug/faults
 //	curl -s -X DELETE localhost:6443/debug/faults
 //
 // With StartTLS and a token, use https and add --cacert ca.crt -H "Authorization: Bearer
@@ -142,6 +143,9 @@ func (s *Server) Faults() FaultState {
 //	{"action":"clear"}                                            (ClearFaults)
 //	{"action":"reset-request-counts"}
 //	{"action":"node-failure","node":"sim-node-1","duration":"10m"}   ("0s" ends it)
+//	{"action":"set-metric","namespace":"default","metric":"cpu","utilization":90}
+//	{"action":"set-metric","namespace":"default","pod":"web-1","metric":"cpu","value":"250m"}
+//	{"action":"clear-metrics"}
 type faultAction struct {
 	Action            string          `json:"action"`
 	Count             *int            `json:"count"`
@@ -158,10 +162,17 @@ type faultAction struct {
 	ResourceVersion   *uint64         `json:"resourceVersion"`
 	Node              string          `json:"node"`
 	Duration          string          `json:"duration"`
+	// set-metric (simulated_metrics.go)
+	Namespace   string `json:"namespace"`
+	Pod         string `json:"pod"`
+	Metric      string `json:"metric"`
+	Utilization *int64 `json:"utilization"`
+	Value       string `json:"value"`
 }
 
 var faultActions = []string{"drop-next-events", "fail-next", "delay-events", "close-all-watches",
-	"close-next-watches", "cut-next-event", "compact", "clear", "reset-request-counts", "webhook-timeout", "node-failure"}
+	"close-next-watches", "cut-next-event", "compact", "clear", "reset-request-counts", "webhook-timeout", "node-failure",
+	"set-metric", "clear-metrics"}
 
 var faultVerbs = []string{"", "get", "list", "watch", "create", "update", "patch", "delete", "deletecollection"}
 
@@ -266,6 +277,12 @@ func (s debugFaults) applyFault(a faultAction) error {
 			return bad("node is required")
 		}
 		return s.FailNode(context.Background(), a.Node, d)
+	case "set-metric":
+		if err := s.SetMetric(SimulatedMetric{Namespace: a.Namespace, Pod: a.Pod, Metric: a.Metric, Utilization: a.Utilization, Value: a.Value}); err != nil {
+			return bad("%v", err)
+		}
+	case "clear-metrics":
+		s.ClearMetrics()
 	default:
 		return api.NewBadRequest(fmt.Sprintf("unknown action %q: expected one of %s", a.Action, strings.Join(faultActions, ", ")))
 	}

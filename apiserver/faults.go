@@ -61,6 +61,7 @@ type faults struct {
 	cuts        map[uint64]int // watcher ID (0: any) → streams to cut
 	shortWatchN int
 	webhooks    admission.WebhookFaults // webhook-timeout: shared with the webhook plugins
+	metrics     []SimulatedMetric       // set-metric (simulated_metrics.go)
 }
 
 // DropEvent is the storage.Hooks seam: whether ev must be dropped for the watcher id (0:

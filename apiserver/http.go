@@ -266,7 +266,7 @@ func (s *endpoints) route(w http.ResponseWriter, r *http.Request) {
 }
 
 // serveNonResource answers paths outside the resource tree: discovery, /version, OpenAPI,
-// the health checks and /debug/faults. These paths are read-only, /debug/faults excepted:
+// the health checks, /debug/faults and /debug/metrics. These paths are read-only, /debug/faults excepted:
 // another method on one that exists is 405. Everything else, whatever the method, is Go's
 // plain 404 (U9), as from the real server's NotFound handler: a write to an API group that
 // is not served is a 404, never a 405.
@@ -275,8 +275,7 @@ func (s *endpoints) serveNonResource(w http.ResponseWriter, r *http.Request) {
 	if len(path) > 1 {
 		path = strings.TrimSuffix(path, "/")
 	}
-	if path == "/debug/faults" && s.opts.DebugFaults {
-		s.debug.serveDebugFaults(w, r)
+	if s.opts.DebugFaults && s.debug.serveDebug(path, w, r) {
 		return
 	}
 	if r.URL.Path == "/openapi/v2" {

@@ -12,6 +12,7 @@ import (
 	"github.com/informer-lab/informer-lab/controllers/kubelet"
 	"github.com/informer-lab/informer-lab/controllers/namespace"
 	"github.com/informer-lab/informer-lab/controllers/nodelifecycle"
+	"github.com/informer-lab/informer-lab/controllers/podautoscaler"
 	"github.com/informer-lab/informer-lab/controllers/replicaset"
 	"github.com/informer-lab/informer-lab/controllers/scheduler"
 	"github.com/informer-lab/informer-lab/controllers/serviceaccount"
@@ -30,6 +31,7 @@ var descriptors = []descriptor{
 	{name: "disruption", init: disruption.New, workers: 1},
 	{name: "endpoints", init: endpoints.New, workers: 5},
 	{name: "endpointslice", init: endpointslice.New, workers: 5},
+	{name: "podautoscaler", init: podautoscaler.New, workers: 5},
 	{name: "serviceaccount", init: serviceaccount.New, workers: 1},
 	{name: "kubelet", init: kubelet.New, workers: 5},
 	{name: "scheduler", init: scheduler.New, workers: 1},

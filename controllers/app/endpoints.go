@@ -9,10 +9,12 @@ import (
 	"github.com/informer-lab/informer-lab/api/labels"
 )
 
-// The annotation both endpoints controllers write (v1.EndpointsLastChangeTriggerTime).
+// EndpointsLastChangeTriggerTime mirrors v1.EndpointsLastChangeTriggerTime, the annotation
+// both endpoints controllers write.
 const EndpointsLastChangeTriggerTime = "endpoints.kubernetes.io/last-change-trigger-time"
 
-// PodIPs returns status.podIPs (or status.podIP when the list is empty).
+// PodIPs mirrors reading pod.Status.PodIPs: status.podIPs (or status.podIP when the list is
+// empty).
 func PodIPs(pod *api.Unstructured) []string {
 	var out []string
 	list, _ := Nested(pod.Object, "status", "podIPs")
@@ -45,7 +47,7 @@ func ShouldPodBeInEndpoints(pod *api.Unstructured, includeTerminating bool) bool
 	return includeTerminating || pod.GetDeletionTimestamp() == nil
 }
 
-// ServicePort is v1.ServicePort's JSON shape.
+// ServicePort mirrors v1.ServicePort (its JSON shape).
 type ServicePort struct {
 	Name        string      `json:"name,omitempty"`
 	Protocol    string      `json:"protocol,omitempty"`
@@ -54,7 +56,7 @@ type ServicePort struct {
 	TargetPort  IntOrString `json:"targetPort,omitempty"`
 }
 
-// ServiceSpec is the part of v1.ServiceSpec the endpoints controllers read.
+// ServiceSpec mirrors v1.ServiceSpec, reduced to what the endpoints controllers read.
 type ServiceSpec struct {
 	Type                     string            `json:"type,omitempty"`
 	Selector                 map[string]string `json:"selector,omitempty"`
@@ -63,7 +65,7 @@ type ServiceSpec struct {
 	PublishNotReadyAddresses bool              `json:"publishNotReadyAddresses,omitempty"`
 }
 
-// Service is v1.Service's JSON shape, reduced to what the endpoints controllers read.
+// Service mirrors v1.Service, reduced to what the endpoints controllers read.
 type Service struct {
 	Metadata api.ObjectMeta `json:"metadata"`
 	Spec     ServiceSpec    `json:"spec"`
@@ -112,9 +114,29 @@ func ShouldSetHostname(pod *api.Unstructured, svc *Service) bool {
 		NestedString(pod.Object, "spec", "subdomain") == svc.Metadata.Name && pod.GetNamespace() == svc.Metadata.Namespace
 }
 
-// ServiceSelector returns the Service's selector as a labels.Selector (set-based equality).
+// ServiceSelector mirrors labels.Set(service.Spec.Selector).AsSelectorPreValidated.
 func ServiceSelector(svc *Service) labels.Selector {
 	return labels.SelectorFromSet(labels.Set(svc.Spec.Selector))
+}
+
+// ServiceSelectorOf reads a cached Service's spec.selector without converting the object (a
+// pod event asks it of every Service of the namespace); ok is false for a Service without a
+// selector, which the endpoints controllers leave alone.
+func ServiceSelectorOf(svc *api.Unstructured) (labels.Selector, bool) {
+	m, ok := NestedMap(svc.Object, "spec", "selector"), false
+	if m != nil {
+		ok = true
+	}
+	if !ok {
+		return nil, false
+	}
+	set := labels.Set{}
+	for k, v := range m {
+		if s, isString := v.(string); isString {
+			set[k] = s
+		}
+	}
+	return labels.SelectorFromSet(set), true
 }
 
 // podReadyTransition returns the lastTransitionTime of the pod's Ready condition, zero when
@@ -147,7 +169,7 @@ type triggerState struct {
 	service time.Time
 }
 
-// NewTriggerTimeTracker returns an empty tracker.
+// NewTriggerTimeTracker mirrors endpointsliceutil.NewTriggerTimeTracker.
 func NewTriggerTimeTracker() *TriggerTimeTracker {
 	return &TriggerTimeTracker{states: map[string]triggerState{}}
 }
@@ -184,7 +206,7 @@ func (t *TriggerTimeTracker) ComputeEndpointLastChangeTriggerTime(key string, sv
 	return earliest
 }
 
-// DeleteService forgets a Service.
+// DeleteService mirrors TriggerTimeTracker.DeleteService: forget a Service.
 func (t *TriggerTimeTracker) DeleteService(key string) {
 	t.mu.Lock()
 	defer t.mu.Unlock()

@@ -33,8 +33,8 @@ func (v IntOrString) MarshalJSON() ([]byte, error) {
 	return json.Marshal(v.IntVal)
 }
 
-// IntOrStringFrom reads a JSON-shaped value (int64, float64 or string) as an IntOrString;
-// ok is false when v is neither.
+// IntOrStringFrom mirrors intstr.Parse for an already decoded JSON value (int64, float64 or
+// string); ok is false when v is neither.
 func IntOrStringFrom(v any) (IntOrString, bool) {
 	switch t := v.(type) {
 	case string:

@@ -10,7 +10,8 @@ import (
 	"github.com/informer-lab/informer-lab/client/restmapper"
 )
 
-// Scale is autoscaling/v1 Scale's JSON shape: what the scale subresource of a workload says.
+// Scale mirrors autoscalingv1.Scale (its JSON shape): what the scale subresource of a
+// workload says.
 type Scale struct {
 	APIVersion string         `json:"apiVersion,omitempty"`
 	Kind       string         `json:"kind,omitempty"`
@@ -33,11 +34,11 @@ type ScaleClient struct {
 	mapper *restmapper.DiscoveryRESTMapper
 }
 
-// NewScaleClient returns a ScaleClient over the context's client; discovery runs at the
-// first lookup.
+// NewScaleClient mirrors scale.New with a deferred discovery REST mapper: discovery runs at
+// the first lookup.
 func NewScaleClient(cc *ControllerContext) *ScaleClient { return &ScaleClient{cc: cc} }
 
-// ResourceFor maps apiVersion and kind to the resource that serves them, asking discovery
+// ResourceFor mirrors RESTMapper.RESTMapping's resource: it maps apiVersion and kind to the resource that serves them, asking discovery
 // again once when the kind is not known (a CRD created since).
 func (s *ScaleClient) ResourceFor(ctx context.Context, apiVersion, kind string) (api.GroupVersionResource, error) {
 	group, version, found := strings.Cut(apiVersion, "/")

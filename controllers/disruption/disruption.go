@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"log/slog"
 	"maps"
+	"sync"
 	"time"
 
 	"github.com/informer-lab/informer-lab/api"
@@ -18,7 +19,7 @@ import (
 	"github.com/informer-lab/informer-lab/workqueue"
 )
 
-// Name is the controller's name as --controllers spells it.
+// Name mirrors the controller's name in NewControllerDescriptors, as --controllers spells it.
 const Name = "disruption"
 
 const component = "controllermanager" // upstream's recorder reports as the controller manager
@@ -37,6 +38,7 @@ type Controller struct {
 	sets        informer.SharedIndexInformer
 	scales      *app.ScaleClient
 	queue       workqueue.TypedRateLimitingInterface[string]
+	staleQueue  workqueue.TypedRateLimitingInterface[string] // pods whose DisruptionTarget may go stale
 	now         func() time.Time
 }
 
@@ -45,7 +47,7 @@ type Controller struct {
 func New(cc *app.ControllerContext) (app.Controller, error) {
 	c := &Controller{cc: cc, pdbs: cc.Informer(app.PodDisruptionBudgets), pods: cc.Informer(app.Pods),
 		rss: cc.Informer(app.ReplicaSets), deployments: cc.Informer(app.Deployments), sets: cc.Informer(app.StatefulSets),
-		scales: app.NewScaleClient(cc), queue: cc.NewQueue(Name), now: time.Now}
+		scales: app.NewScaleClient(cc), queue: cc.NewQueue(Name), staleQueue: cc.NewQueue(Name + "-stale-pod-disruption"), now: time.Now}
 	key := func(obj any) {
 		if u, ok := app.AsUnstructured(obj); ok {
 			c.queue.Add(u.GetNamespace() + "/" + u.GetName())
@@ -57,22 +59,30 @@ func New(cc *app.ControllerContext) (app.Controller, error) {
 		return nil, err
 	}
 	if _, err := c.pods.AddEventHandler(processor.ResourceEventHandlerFuncs{
-		AddFunc: c.queueBudgetsOf, UpdateFunc: func(_, n any) { c.queueBudgetsOf(n) }, DeleteFunc: c.queueBudgetsOf,
+		AddFunc:    func(obj any) { c.queueBudgetsOf(obj); c.enqueueStale(obj) },
+		UpdateFunc: func(_, n any) { c.queueBudgetsOf(n); c.enqueueStale(n) },
+		DeleteFunc: c.queueBudgetsOf,
 	}); err != nil {
 		return nil, err
 	}
 	return c, nil
 }
 
-// Name returns "disruption".
+// Name mirrors Controller.Name of k8s.io/controller-manager: "disruption".
 func (c *Controller) Name() string { return Name }
 
-// Run mirrors DisruptionController.Run: one worker on the budgets (the recheck queue is the
-// same queue, delayed); a failing budget is retried for ever.
+// Run mirrors DisruptionController.Run: workers on the budgets (the recheck queue is the
+// same queue, delayed) and on the pods whose DisruptionTarget condition may go stale; a
+// failing key is retried for ever. It returns when both loops have.
 func (c *Controller) Run(ctx context.Context, workers int) {
-	loop := controller.NewLoop(c.queue, c.sync)
-	loop.MaxRetries = 1 << 30
-	loop.Run(ctx, workers)
+	budgets := controller.NewLoop(c.queue, c.sync)
+	budgets.MaxRetries = 1 << 30
+	stale := controller.NewLoop(c.staleQueue, c.syncStalePodDisruption)
+	stale.MaxRetries = 1 << 30
+	var wg sync.WaitGroup
+	wg.Go(func() { stale.Run(ctx, workers) })
+	budgets.Run(ctx, workers)
+	wg.Wait()
 }
 
 // queueBudgetsOf mirrors addPod/updatePod/deletePod with getPdbForPod: the budgets of the

@@ -1,9 +1,11 @@
 package disruption_test
 
 import (
+	"context"
 	"fmt"
 	"testing"
 	"testing/synctest"
+	"time"
 
 	"github.com/stretchr/testify/require"
 
@@ -102,4 +104,31 @@ func TestCh14_Disruption_Counts(t *testing.T) {
 			})
 		})
 	}
+}
+
+// TestCh14_Disruption_StaleDisruptionTarget: a pod marked for eviction that was not deleted
+// has its DisruptionTarget condition set back to False after two minutes; the kubelet's own
+// is left alone.
+func TestCh14_Disruption_StaleDisruptionTarget(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		c := cluster.Start(t, cluster.Options{Controllers: []string{"disruption"}})
+		start := time.Now()
+		for name, reason := range map[string]string{"marked": "EvictionByEvictionAPI", "kubelet": "TerminationByKubelet"} {
+			ownedPod(t, c, name, "10.0.0.1", map[string]any{"app": "web"}, nil)
+			pods := c.Client.Resource(app.Pods).Namespace("default")
+			pod, err := pods.Get(context.Background(), name, api.GetOptions{})
+			require.NoError(t, err)
+			st := pod.Object["status"].(map[string]any)
+			st["conditions"] = append(st["conditions"].([]any), map[string]any{"type": "DisruptionTarget", "status": "True",
+				"reason": reason, "lastTransitionTime": time.Now().UTC().Format(time.RFC3339)})
+			_, err = pods.UpdateStatus(context.Background(), pod, api.UpdateOptions{})
+			require.NoError(t, err)
+		}
+		status := func(name string) string {
+			return app.PodConditionStatus(c.Get(t, app.Pods, "default", name), "DisruptionTarget")
+		}
+		c.Eventually(t, 5*time.Minute, func() bool { return status("marked") == "False" })
+		require.GreaterOrEqual(t, time.Since(start), 2*time.Minute)
+		require.Equal(t, "True", status("kubelet"))
+	})
 }

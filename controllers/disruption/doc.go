@@ -12,7 +12,8 @@
 // or SyncFailed when the counts cannot be made). status.disruptedPods, where each eviction
 // records its pod, is cleaned: a pod leaves it once it is deleting or gone, or after the
 // two-minute DeletionTimeout, and the budget is checked again when the earliest entry
-// expires. Events: NoPods, UnmanagedPods, CalculateExpectedPodCountFailed, as upstream.
-//
-// Not done: the stale DisruptionTarget condition cleanup of pods that were never deleted.
+// expires. A pod that an eviction marked with the DisruptionTarget condition but that was not
+// deleted has the condition set back to False after two minutes (stalePodDisruptionTimeout),
+// on a second queue. Events: NoPods, UnmanagedPods, CalculateExpectedPodCountFailed, as
+// upstream.
 package disruption

@@ -21,7 +21,7 @@ import (
 	"github.com/informer-lab/informer-lab/workqueue"
 )
 
-// Name is the controller's name as --controllers spells it.
+// Name mirrors the controller's name in NewControllerDescriptors, as --controllers spells it.
 const Name = "endpoints"
 
 const component = "endpoint-controller"
@@ -87,7 +87,7 @@ func New(cc *app.ControllerContext) (app.Controller, error) {
 	return c, nil
 }
 
-// Name returns "endpoints".
+// Name mirrors Controller.Name of k8s.io/controller-manager: "endpoints".
 func (c *Controller) Name() string { return Name }
 
 // Run mirrors Controller.Run with checkLeftoverEndpoints: every Endpoints this controller
@@ -114,12 +114,9 @@ func (c *Controller) queueServicesFor(objs ...any) {
 		}
 		svcs, _ := c.services.GetIndexer().ByIndex(store.NamespaceIndex, pod.GetNamespace())
 		for _, o := range svcs {
-			svc, err := app.FromUnstructured[app.Service](o.(*api.Unstructured))
-			if err != nil || svc.Spec.Selector == nil {
-				continue
-			}
-			if app.ServiceSelector(svc).Matches(labels.Set(pod.GetLabels())) {
-				c.queue.Add(svc.Metadata.Namespace + "/" + svc.Metadata.Name)
+			svc := o.(*api.Unstructured)
+			if sel, ok := app.ServiceSelectorOf(svc); ok && sel.Matches(labels.Set(pod.GetLabels())) {
+				c.queue.Add(svc.GetNamespace() + "/" + svc.GetName())
 			}
 		}
 	}

@@ -96,11 +96,7 @@ func TestCh14_Endpoints_OverCapacity(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		c := cluster.Start(t, cluster.Options{Controllers: []string{"endpoints"}})
 		// the pods first: until the Service exists their events cost nothing
-		for i := range 1005 {
-			name := fmt.Sprintf("big-%04d", i)
-			createPod(t, c, "default", name, "n1", map[string]any{"app": "big"})
-			setPodStatus(t, c, "default", name, fmt.Sprintf("10.2.%d.%d", i/250, i%250+1), true)
-		}
+		bulkReadyPods(t, c, "big", "big", 1005, func(i int) string { return fmt.Sprintf("10.2.%d.%d", i/250, i%250+1) })
 		c.Create(t, app.Services, "default", webService("big", nil))
 		count := func() int {
 			ep := c.Get(t, app.Endpoints, "default", "big")
@@ -154,5 +150,34 @@ func TestCh14_Endpoints_Chaos(t *testing.T) {
 		c.Server.CompactAll()
 		want := `[a:10.0.0.1 a:10.0.0.3 a:10.0.0.5 n:10.0.0.2 n:10.0.0.4 n:10.0.0.6 [{"name":"http","port":8080,"protocol":"TCP"}]]`
 		c.Eventually(t, 60*time.Second, func() bool { return subsetsJSON(t, c, "default", "web") == want })
+	})
+}
+
+// TestCh14_Endpoints_SkippedServicesAndTerminatingPods: Services without a selector or of
+// type ExternalName get no Endpoints from the controller; a terminating pod leaves the
+// Endpoints at once.
+func TestCh14_Endpoints_SkippedServicesAndTerminatingPods(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		c := cluster.Start(t, cluster.Options{Controllers: []string{"endpoints"}})
+		noSel := webService("manual", nil)
+		delete(noSel["spec"].(map[string]any), "selector")
+		c.Create(t, app.Services, "default", noSel)
+		c.Create(t, app.Services, "default", map[string]any{"apiVersion": "v1", "kind": "Service", "metadata": map[string]any{"name": "ext"},
+			"spec": map[string]any{"type": "ExternalName", "externalName": "example.com", "selector": map[string]any{"app": "web"}}})
+		c.Create(t, app.Services, "default", webService("web", nil))
+		c.Create(t, app.Pods, "default", map[string]any{"apiVersion": "v1", "kind": "Pod",
+			"metadata": map[string]any{"name": "web-0", "labels": map[string]any{"app": "web"}, "finalizers": []any{"example.com/hold"}},
+			"spec": map[string]any{"containers": []any{map[string]any{"name": "c", "image": "nginx",
+				"ports": []any{map[string]any{"name": "http", "containerPort": int64(8080)}}}}}})
+		setPodStatus(t, c, "default", "web-0", "10.0.0.1", true)
+		want := `[a:10.0.0.1 [{"name":"http","port":8080,"protocol":"TCP"}]]`
+		c.Eventually(t, 10*time.Second, func() bool { return subsetsJSON(t, c, "default", "web") == want })
+		require.Nil(t, c.Get(t, app.Endpoints, "default", "manual"))
+		require.Nil(t, c.Get(t, app.Endpoints, "default", "ext"))
+		ctx := context.Background()
+		require.NoError(t, c.Client.Resource(app.Pods).Namespace("default").Delete(ctx, "web-0", api.DeleteOptions{}))
+		c.Eventually(t, 10*time.Second, func() bool { return subsetsJSON(t, c, "default", "web") == "[]" })
+		_, err := c.Client.Resource(app.Pods).Namespace("default").Patch(ctx, "web-0", api.MergePatchType, []byte(`{"metadata":{"finalizers":null}}`), api.PatchOptions{})
+		require.NoError(t, err)
 	})
 }

@@ -3,6 +3,7 @@ package endpoints_test
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"sync"
 	"testing"
 	"time"
@@ -73,4 +74,26 @@ func (b *syncBuffer) String() string {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	return b.buf.String()
+}
+
+// bulkReadyPods creates n ready pods through the server's Go API (no HTTP, no JSON): the
+// capacity tests need a thousand of them.
+func bulkReadyPods(t *testing.T, c *cluster.Cluster, prefix, app_ string, n int, ip func(int) string) {
+	t.Helper()
+	ctx := context.Background()
+	now := time.Now().UTC().Format(time.RFC3339)
+	for i := range n {
+		pod := &api.Unstructured{Object: map[string]any{"apiVersion": "v1", "kind": "Pod",
+			"metadata": map[string]any{"name": fmt.Sprintf("%s-%04d", prefix, i), "namespace": "default", "labels": map[string]any{"app": app_}},
+			"spec": map[string]any{"nodeName": "n1", "containers": []any{map[string]any{"name": "c", "image": "nginx",
+				"ports": []any{map[string]any{"name": "http", "containerPort": int64(8080)}}}}}}}
+		created, err := c.Server.Create(ctx, "pods", "default", pod)
+		require.NoError(t, err)
+		u := pod // the Go API answers with typed objects: the unstructured one, at the new version
+		u.SetResourceVersion(created.(interface{ GetResourceVersion() string }).GetResourceVersion())
+		u.Object["status"] = map[string]any{"phase": "Running", "podIP": ip(i), "podIPs": []any{map[string]any{"ip": ip(i)}},
+			"conditions": []any{map[string]any{"type": "Ready", "status": "True", "lastTransitionTime": now}}}
+		_, err = c.Server.UpdateStatus(ctx, "pods", "default", u)
+		require.NoError(t, err)
+	}
 }

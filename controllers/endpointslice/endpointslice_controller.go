@@ -19,7 +19,7 @@ import (
 	"github.com/informer-lab/informer-lab/workqueue"
 )
 
-// Name is the controller's name as --controllers spells it.
+// Name mirrors the controller's name in NewControllerDescriptors, as --controllers spells it.
 const Name = "endpointslice"
 
 // component is the name hops carry.
@@ -81,7 +81,7 @@ func New(cc *app.ControllerContext) (app.Controller, error) {
 	return c, nil
 }
 
-// Name returns "endpointslice".
+// Name mirrors Controller.Name of k8s.io/controller-manager: "endpointslice".
 func (c *Controller) Name() string { return Name }
 
 // Run mirrors Controller.Run: workers until ctx ends; a failing Service is retried with rate
@@ -95,38 +95,19 @@ func (c *Controller) Run(ctx context.Context, workers int) {
 // queueServicesFor mirrors onPodUpdate with GetServicesToUpdate: every Service of the pod's
 // namespace whose selector matches one of the pod's label sets.
 func (c *Controller) queueServicesFor(objs ...any) {
-	seen := map[string]bool{}
 	for _, obj := range objs {
 		pod, ok := app.AsUnstructured(obj)
 		if !ok {
 			continue
 		}
-		for _, svc := range c.servicesIn(pod.GetNamespace()) {
-			sel := svc.Spec.Selector
-			if sel == nil {
-				continue
-			}
-			k := svc.Metadata.Namespace + "/" + svc.Metadata.Name
-			if !seen[k] && labels.SelectorFromSet(labels.Set(sel)).Matches(labels.Set(pod.GetLabels())) {
-				seen[k] = true
-				c.queue.Add(k)
+		svcs, _ := c.services.GetIndexer().ByIndex(store.NamespaceIndex, pod.GetNamespace())
+		for _, o := range svcs {
+			svc := o.(*api.Unstructured)
+			if sel, ok := app.ServiceSelectorOf(svc); ok && sel.Matches(labels.Set(pod.GetLabels())) {
+				c.queue.Add(svc.GetNamespace() + "/" + svc.GetName()) // the queue merges duplicates
 			}
 		}
 	}
-}
-
-func (c *Controller) servicesIn(ns string) []*app.Service {
-	objs, err := c.services.GetIndexer().ByIndex(store.NamespaceIndex, ns)
-	if err != nil {
-		return nil
-	}
-	out := make([]*app.Service, 0, len(objs))
-	for _, o := range objs {
-		if s, err := app.FromUnstructured[app.Service](o.(*api.Unstructured)); err == nil {
-			out = append(out, s)
-		}
-	}
-	return out
 }
 
 // onSlice mirrors onEndpointSliceAdd/Update/Delete: only slices this controller manages

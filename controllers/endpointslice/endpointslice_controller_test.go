@@ -61,3 +61,27 @@ func TestCh14_EndpointSlice_ReadyPods(t *testing.T) {
 		require.Len(t, slicesOf(t, c, "default", "web"), 1, "updated in place")
 	})
 }
+
+// TestCh14_EndpointSlice_Terminating: a pod being deleted (held here by a finalizer) stays
+// in the slice as terminating, serving but not ready; gone, it leaves the slice.
+func TestCh14_EndpointSlice_Terminating(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		c := cluster.Start(t, cluster.Options{Controllers: []string{"endpointslice"}})
+		createNode(t, c, "n1", "")
+		c.Create(t, app.Services, "default", webService("web", nil))
+		c.Create(t, app.Pods, "default", map[string]any{"apiVersion": "v1", "kind": "Pod",
+			"metadata": map[string]any{"name": "web-0", "labels": map[string]any{"app": "web"}, "finalizers": []any{"example.com/hold"}},
+			"spec": map[string]any{"nodeName": "n1", "containers": []any{map[string]any{"name": "c", "image": "nginx",
+				"ports": []any{map[string]any{"name": "http", "containerPort": int64(8080)}}}}}})
+		setPodStatus(t, c, "default", "web-0", "10.0.0.1", true)
+		c.Eventually(t, 10*time.Second, func() bool { return fmt.Sprint(endpointsOf(t, c, "default", "web")) == "map[10.0.0.1:true/true/false]" })
+		ctx := context.Background()
+		pods := c.Client.Resource(app.Pods).Namespace("default")
+		require.NoError(t, pods.Delete(ctx, "web-0", api.DeleteOptions{}))
+		c.Eventually(t, 10*time.Second, func() bool { return fmt.Sprint(endpointsOf(t, c, "default", "web")) == "map[10.0.0.1:false/true/true]" })
+		_, err := pods.Patch(ctx, "web-0", api.MergePatchType, []byte(`{"metadata":{"finalizers":null}}`), api.PatchOptions{})
+		require.NoError(t, err)
+		c.Eventually(t, 10*time.Second, func() bool { return len(endpointsOf(t, c, "default", "web")) == 0 })
+		require.Len(t, slicesOf(t, c, "default", "web"), 1, "the placeholder")
+	})
+}

@@ -30,11 +30,7 @@ func TestCh14_EndpointSlice_MaxEndpointsPerSlice(t *testing.T) {
 		c := cluster.Start(t, cluster.Options{Controllers: []string{"endpointslice"}})
 		createNode(t, c, "n1", "")
 		// the pods first: until the Service exists their events cost nothing
-		for i := range 230 {
-			name := fmt.Sprintf("big-%03d", i)
-			createPod(t, c, "default", name, "n1", map[string]any{"app": "big"})
-			setPodStatus(t, c, "default", name, fmt.Sprintf("10.1.%d.%d", i/200, i%200+1), true)
-		}
+		bulkReadyPods(t, c, "big", "big", 230, func(i int) string { return fmt.Sprintf("10.1.%d.%d", i/200, i%200+1) })
 		c.Create(t, app.Services, "default", webService("big", nil))
 		sizes := func() []int {
 			var out []int
@@ -54,7 +50,7 @@ func TestCh14_EndpointSlice_MaxEndpointsPerSlice(t *testing.T) {
 		}
 		c.Eventually(t, 30*time.Second, func() bool { return total() == 230 && len(sizes()) == 3 }, "sizes %v", sizes)
 		for i := 30; i < 230; i++ {
-			require.NoError(t, c.Client.Resource(app.Pods).Namespace("default").Delete(context.Background(), fmt.Sprintf("big-%03d", i), zeroGrace()))
+			require.NoError(t, c.Client.Resource(app.Pods).Namespace("default").Delete(context.Background(), fmt.Sprintf("big-%04d", i), zeroGrace()))
 		}
 		c.Eventually(t, 30*time.Second, func() bool { return total() == 30 })
 		require.Less(t, len(sizes()), 3)

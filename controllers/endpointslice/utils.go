@@ -11,7 +11,9 @@ import (
 	"github.com/informer-lab/informer-lab/controllers/app"
 )
 
-// The labels and names of discovery/v1 and core/v1 the controller writes.
+// The labels and names of discovery/v1 and core/v1 the controller writes; each mirrors the
+// constant of that name (discovery.LabelServiceName, discovery.LabelManagedBy,
+// v1.IsHeadlessService, v1.LabelTopologyZone).
 const (
 	LabelServiceName = "kubernetes.io/service-name"
 	LabelManagedBy   = "endpointslice.kubernetes.io/managed-by"

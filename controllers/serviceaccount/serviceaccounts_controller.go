@@ -14,7 +14,7 @@ import (
 	"github.com/informer-lab/informer-lab/workqueue"
 )
 
-// Name is the controller's name as --controllers spells it.
+// Name mirrors the controller's name in NewControllerDescriptors, as --controllers spells it.
 const Name = "serviceaccount"
 
 // component is the name hops and writes carry.
@@ -58,7 +58,7 @@ func New(cc *app.ControllerContext) (app.Controller, error) {
 	return c, nil
 }
 
-// Name returns "serviceaccount".
+// Name mirrors Controller.Name of k8s.io/controller-manager: "serviceaccount".
 func (c *Controller) Name() string { return Name }
 
 // Run mirrors ServiceAccountsController.Run: workers on the queue until ctx ends. A failed

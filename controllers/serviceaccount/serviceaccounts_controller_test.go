@@ -11,6 +11,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/informer-lab/informer-lab/api"
+	"github.com/informer-lab/informer-lab/apiserver"
 	"github.com/informer-lab/informer-lab/controllers/app"
 	"github.com/informer-lab/informer-lab/harness/cluster"
 	"github.com/informer-lab/informer-lab/internal/trace"
@@ -90,4 +91,18 @@ func (b *syncBuffer) Reset() {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	b.buf.Reset()
+}
+
+// TestCh14_ServiceAccount_StrictServer: on a server that refuses pods until their
+// namespace's default account exists (StrictServiceAccounts, as a real kube-apiserver), the
+// controller is what lets a new namespace run pods.
+func TestCh14_ServiceAccount_StrictServer(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		c := cluster.Start(t, cluster.Options{Controllers: []string{"serviceaccount"}, Server: apiserver.Options{StrictServiceAccounts: true}})
+		c.Create(t, app.Namespaces, "", nsObj("team-b"))
+		c.Eventually(t, 10*time.Second, func() bool { return c.Get(t, app.ServiceAccounts, "team-b", "default") != nil })
+		c.Create(t, app.Pods, "team-b", map[string]any{"apiVersion": "v1", "kind": "Pod", "metadata": map[string]any{"name": "p"},
+			"spec": map[string]any{"containers": []any{map[string]any{"name": "c", "image": "nginx"}}}})
+		require.Equal(t, "default", app.NestedString(c.Get(t, app.Pods, "team-b", "p").Object, "spec", "serviceAccountName"))
+	})
 }
