@@ -3,9 +3,8 @@ package endpointslice
 import (
 	"context"
 	"errors"
+	"fmt"
 	"log/slog"
-	"strconv"
-	"strings"
 	"time"
 
 	"github.com/informer-lab/informer-lab/api"
@@ -270,10 +269,5 @@ func describe(s *endpointSlice) string {
 			ready++
 		}
 	}
-	var b strings.Builder
-	b.WriteString(strconv.Itoa(len(s.Endpoints)))
-	b.WriteString(" endpoints (")
-	b.WriteString(strconv.Itoa(ready))
-	b.WriteString(" ready)")
-	return b.String()
+	return fmt.Sprintf("%d endpoints (%d ready)", len(s.Endpoints), ready)
 }

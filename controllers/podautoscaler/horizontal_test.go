@@ -1,6 +1,8 @@
 package podautoscaler_test
 
 import (
+	"github.com/informer-lab/informer-lab/api"
+	"github.com/informer-lab/informer-lab/apiserver"
 	"testing"
 	"testing/synctest"
 	"time"
@@ -104,5 +106,53 @@ func TestCh14_HPA_Failures(t *testing.T) {
 			"metadata": map[string]any{"name": "v1"}, "spec": map[string]any{"scaleTargetRef": map[string]any{"apiVersion": "apps/v1", "kind": "Deployment", "name": "web"},
 				"maxReplicas": int64(10), "targetCPUUtilizationPercentage": int64(50)}})
 		c.Eventually(t, 30*time.Second, func() bool { return replicasOf(t, c) == 4 })
+	})
+}
+
+// TestCh14_HPA_Targets: ReplicaSets and StatefulSets are scaled through their scale
+// subresource as Deployments are.
+func TestCh14_HPA_Targets(t *testing.T) {
+	for _, tc := range []struct {
+		kind string
+		gvr  api.GroupVersionResource
+	}{{"ReplicaSet", app.ReplicaSets}, {"StatefulSet", app.StatefulSets}} {
+		t.Run(tc.kind, func(t *testing.T) {
+			synctest.Test(t, func(t *testing.T) {
+				c := start(t, 2)
+				dep := c.Get(t, app.Deployments, "default", "web")
+				spec := app.NestedMap(dep.Object, "spec")
+				obj := map[string]any{"apiVersion": "apps/v1", "kind": tc.kind, "metadata": map[string]any{"name": "target"},
+					"spec": map[string]any{"replicas": int64(2), "selector": spec["selector"], "template": spec["template"]}}
+				if tc.kind == "StatefulSet" {
+					obj["spec"].(map[string]any)["serviceName"] = "web"
+				}
+				c.Create(t, tc.gvr, "default", obj)
+				cpu(t, c, 90)
+				c.Create(t, app.HorizontalPodAutoscalers, "default", hpaV2(map[string]any{
+					"scaleTargetRef": map[string]any{"apiVersion": "apps/v1", "kind": tc.kind, "name": "target"}}))
+				c.Eventually(t, 30*time.Second, func() bool {
+					n, _ := app.NestedInt64(c.Get(t, tc.gvr, "default", "target").Object, "spec", "replicas")
+					return n == 4
+				})
+			})
+		})
+	}
+}
+
+// TestCh14_HPA_PodsMetric: a Pods metric with an average-value target: 20 per pod against
+// 10 doubles the replicas; currentMetrics shows the average.
+func TestCh14_HPA_PodsMetric(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		c := start(t, 2)
+		require.NoError(t, c.Server.SetMetric(apiserver.SimulatedMetric{Namespace: "default", Metric: "requests_per_second", Value: "20"}))
+		c.Create(t, app.HorizontalPodAutoscalers, "default", hpaV2(map[string]any{"metrics": []any{map[string]any{"type": "Pods",
+			"pods": map[string]any{"metric": map[string]any{"name": "requests_per_second"}, "target": map[string]any{"type": "AverageValue", "averageValue": "10"}}}}}))
+		c.Eventually(t, 30*time.Second, func() bool { return replicasOf(t, c) == 4 })
+		require.Equal(t, []string{"New size: 4; reason: pods metric requests_per_second above target"}, events(t, c, "SuccessfulRescale"))
+		c.Eventually(t, 30*time.Second, func() bool {
+			h := c.Get(t, app.HorizontalPodAutoscalers, "default", "web")
+			ms := asList(app.NestedMap(h.Object, "status")["currentMetrics"])
+			return len(ms) == 1 && app.NestedString(ms[0].(map[string]any), "pods", "current", "averageValue") == "20"
+		})
 	})
 }
