@@ -50,9 +50,21 @@ func (p *namingPodControl) DeletePod(ctx context.Context, namespace, name string
 // workers; the cleanup stops it all before the server closes.
 func startRS(t *testing.T, c *cluster.Cluster, logger *slog.Logger) (*ReplicaSetController, *namingPodControl) {
 	t.Helper()
+	rsc, pc, stop := startRSStoppable(t, c, logger, nil)
+	t.Cleanup(stop)
+	return rsc, pc
+}
+
+// startRSStoppable is startRS with the stop in the caller's hands: a restart of the
+// controller is a stop and a fresh start (new caches, new queue, no expectations). A restart
+// passes the pod control of the first start, so pod names keep counting up.
+func startRSStoppable(t *testing.T, c *cluster.Cluster, logger *slog.Logger, pc *namingPodControl) (*ReplicaSetController, *namingPodControl, func()) {
+	t.Helper()
 	cc, err := app.NewControllerContext(c.Config, logger)
 	require.NoError(t, err)
-	pc := &namingPodControl{real: clientPodControl{cc.Client}, srv: c.Server}
+	if pc == nil {
+		pc = &namingPodControl{real: clientPodControl{cc.Client}, srv: c.Server}
+	}
 	rsc, err := newReplicaSetController(cc, pc)
 	require.NoError(t, err)
 	ctx, cancel := context.WithCancel(context.Background())
@@ -62,12 +74,14 @@ func startRS(t *testing.T, c *cluster.Cluster, logger *slog.Logger) (*ReplicaSet
 	}
 	done := make(chan struct{})
 	go func() { rsc.Run(ctx, 2); close(done) }()
-	t.Cleanup(func() {
-		cancel()
-		<-done
-		cc.InformerFactory.Shutdown()
-	})
-	return rsc, pc
+	var once sync.Once
+	return rsc, pc, func() {
+		once.Do(func() {
+			cancel()
+			<-done
+			cc.InformerFactory.Shutdown()
+		})
+	}
 }
 
 // replicaSet is what `kubectl create deployment web --image=nginx --replicas=N` makes its
