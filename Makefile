@@ -50,9 +50,10 @@ chapters: ## run every chapter verbosely, then print each chapter's checked exam
 	@for dir in chapters/[0-9]*/; do echo; echo "== examples of $$dir (output checked by the run above)"; \
 		$(GO) run ./internal/cmd/examples ./$$dir || exit 1; done
 
-# make ch04 runs chapters/04-*/ verbosely (its tests and examples), then every TestCh04_ test of
-# the packages the chapter names (deltafifo/ for chapter 04), one line per test, then prints the
-# output of each example, which go test -v does not show when an example passes.
+# make ch04 runs chapters/04-*/ verbosely (its tests and examples), then every TestCh04_ test and
+# every Example of the packages the chapter names (deltafifo/ for chapter 04: the article map
+# points at ExampleDeltaFIFO_Pop there), one line per test, then prints the output of each of
+# the chapter's examples, which go test -v does not show when an example passes.
 ch%: ## run one chapter, e.g. make ch04: its directory, the packages' TestCh04_ tests, its examples
 	@dir=$$(ls -d chapters/$*-*/ 2>/dev/null | head -n 1); \
 	if [ -z "$$dir" ]; then echo "no chapter $* under chapters/"; exit 1; fi; \
@@ -60,8 +61,8 @@ ch%: ## run one chapter, e.g. make ch04: its directory, the packages' TestCh04_ 
 	pkgs=$$(grep -rlE '^func TestCh$*_' --include='*_test.go' . | grep -v -e "^./$$dir" -e '^./interop/' -e '^./tools/' -e '^./labs/work/' | \
 		xargs -r -n1 dirname | sort -u | tr '\n' ' '); \
 	if [ -n "$$pkgs" ]; then \
-		echo && echo "== the TestCh$*_ tests of $$pkgs"; out=$$(mktemp); \
-		$(GO) test -race -count=1 -v -run '^TestCh$*_' $$pkgs >$$out 2>&1; rc=$$?; \
+		echo && echo "== the TestCh$*_ tests and the examples of $$pkgs"; out=$$(mktemp); \
+		$(GO) test -race -count=1 -v -run '^(TestCh$*_|Example)' $$pkgs >$$out 2>&1; rc=$$?; \
 		if [ $$rc -eq 0 ]; then grep -E '^(--- |ok )' $$out; else cat $$out; fi; rm -f $$out; \
 		[ $$rc -eq 0 ] || exit $$rc; \
 	fi; \

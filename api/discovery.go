@@ -1,6 +1,6 @@
 package api
 
-// The discovery documents on the wire (wire spec K2, K4, K5), shared by the simulated
+// The discovery documents on the wire (docs/behaviour/wire.md K2, K4, K5), shared by the simulated
 // apiserver, which writes them, and client/discovery, which reads them. The legacy ones
 // mirror the metav1 types in apimachinery pkg/apis/meta/v1/types.go; the aggregated ones
 // mirror k8s.io/api/apidiscovery/v2. JSON names follow the real API, so the client decodes

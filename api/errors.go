@@ -41,7 +41,7 @@ func errText(err error) string {
 }
 
 // NewAlreadyExists mirrors apierrors.NewAlreadyExists: 409 AlreadyExists for a create whose
-// name is taken, e.g. `pods "x" already exists` (wire spec C4).
+// name is taken, e.g. `pods "x" already exists` (docs/behaviour/wire.md C4).
 func NewAlreadyExists(gr GroupResource, name string) *Status {
 	return failure(http.StatusConflict, StatusReasonAlreadyExists,
 		fmt.Sprintf("%s %q already exists", gr.String(), name),
@@ -49,7 +49,7 @@ func NewAlreadyExists(gr GroupResource, name string) *Status {
 }
 
 // NewConflict mirrors apierrors.NewConflict: 409 Conflict for a write whose resourceVersion
-// or precondition no longer holds (wire spec P2, E20, E47).
+// or precondition no longer holds (docs/behaviour/wire.md P2, E20, E47).
 func NewConflict(gr GroupResource, name string, err error) *Status {
 	return failure(http.StatusConflict, StatusReasonConflict,
 		fmt.Sprintf("Operation cannot be fulfilled on %s %q: %s", gr.String(), name, errText(err)),
@@ -63,7 +63,7 @@ func NewGone(message string) *Status {
 }
 
 // NewResourceExpired mirrors apierrors.NewResourceExpired: 410 Expired for a resourceVersion
-// or continue token older than the retained history (wire spec L5, L12, W12).
+// or continue token older than the retained history (docs/behaviour/wire.md L5, L12, W12).
 func NewResourceExpired(message string) *Status {
 	return failure(http.StatusGone, StatusReasonExpired, message, nil)
 }
@@ -84,7 +84,7 @@ func NewUnauthorized(reason string) *Status {
 // NewInvalid mirrors apierrors.NewInvalid: 422 Invalid naming the object by kind, with one
 // cause per field error. Each cause's Message is the error body without the field ("Required
 // value: ..."); the Status message joins "field: body" texts the way apimachinery aggregates
-// field errors: one distinct error alone, several as "[a, b]" (wire spec S3, E10–E16).
+// field errors: one distinct error alone, several as "[a, b]" (docs/behaviour/wire.md S3, E10–E16).
 func NewInvalid(gk GroupKind, name string, causes []StatusCause) *Status {
 	var texts []string
 	seen := map[string]bool{}
@@ -125,7 +125,7 @@ func NewForbidden(gr GroupResource, name string, err error) *Status {
 
 // NewMethodNotSupported mirrors apierrors.NewMethodNotSupported: 405 MethodNotAllowed, e.g.
 // `create is not supported on resources of kind "pods"`. The handler's message for a method
-// a path does not serve at all is MethodNotAllowedMessage instead (wire spec U3, E46).
+// a path does not serve at all is MethodNotAllowedMessage instead (docs/behaviour/wire.md U3, E46).
 func NewMethodNotSupported(gr GroupResource, action string) *Status {
 	return failure(http.StatusMethodNotAllowed, StatusReasonMethodNotAllowed,
 		fmt.Sprintf("%s is not supported on resources of kind %q", action, gr.String()),
@@ -133,7 +133,7 @@ func NewMethodNotSupported(gr GroupResource, action string) *Status {
 }
 
 // MethodNotAllowedMessage mirrors the text of the 405 that apiserver's handlers send for a
-// method a path does not serve (wire spec U3, E46); it is also the 405 message of
+// method a path does not serve (docs/behaviour/wire.md U3, E46); it is also the 405 message of
 // apierrors.NewGenericServerResponse.
 const MethodNotAllowedMessage = "the server does not allow this method on the requested resource"
 
@@ -145,22 +145,22 @@ func NewMethodNotAllowed() *Status {
 }
 
 // NewRequestEntityTooLargeError mirrors apierrors.NewRequestEntityTooLargeError: 413 with the
-// message "Request entity too large: " + message (wire spec E8, E48).
+// message "Request entity too large: " + message (docs/behaviour/wire.md E8, E48).
 func NewRequestEntityTooLargeError(message string) *Status {
 	return failure(http.StatusRequestEntityTooLarge, StatusReasonRequestEntityTooLarge,
 		"Request entity too large: "+message, nil)
 }
 
 // NewUnsupportedMediaType mirrors negotiation.NewUnsupportedMediaTypeError in apiserver
-// pkg/endpoints/handlers/negotiation/errors.go: 415 listing what the endpoint accepts (wire
-// spec N2, E21, E22). apimachinery has no constructor for it.
+// pkg/endpoints/handlers/negotiation/errors.go: 415 listing what the endpoint accepts
+// (docs/behaviour/wire.md N2, E21, E22). apimachinery has no constructor for it.
 func NewUnsupportedMediaType(accepted []string) *Status {
 	return failure(http.StatusUnsupportedMediaType, StatusReasonUnsupportedMediaType,
 		"the body of the request was in an unknown format - accepted media types include: "+strings.Join(accepted, ", "), nil)
 }
 
 // NewNotAcceptable mirrors negotiation.NewNotAcceptableError: 406 listing the media types the
-// server can produce (wire spec N3).
+// server can produce (docs/behaviour/wire.md N3).
 func NewNotAcceptable(accepted []string) *Status {
 	return failure(http.StatusNotAcceptable, StatusReasonNotAcceptable,
 		"only the following media types are accepted: "+strings.Join(accepted, ", "), nil)
@@ -206,7 +206,7 @@ const TooLargeResourceVersionCauseMessage = "Too large resource version"
 
 // NewTooLargeResourceVersionError mirrors storage.NewTooLargeResourceVersionError in
 // k8s.io/apiserver pkg/storage/errors.go: 504 Timeout "Timeout: Too large resource version:
-// N, current: M" with a ResourceVersionTooLarge cause (wire spec L4, W9). The reflector
+// N, current: M" with a ResourceVersionTooLarge cause (docs/behaviour/wire.md L4, W9). The reflector
 // recognises the cause and re-lists from resourceVersion "".
 func NewTooLargeResourceVersionError(minimumResourceVersion, currentRevision uint64, retryAfterSeconds int) *Status {
 	s := NewTimeoutError(fmt.Sprintf("Too large resource version: %d, current: %d", minimumResourceVersion, currentRevision), retryAfterSeconds)
@@ -215,7 +215,7 @@ func NewTooLargeResourceVersionError(minimumResourceVersion, currentRevision uin
 }
 
 // NewGenericServerResponse mirrors apierrors.NewGenericServerResponse: the Status for a
-// response that carried no Status of its own (wire spec S6), and the one the real patch
+// response that carried no Status of its own (docs/behaviour/wire.md S6), and the one the real patch
 // handler builds for a failed JSON-patch operation (422, X5, E24). The reason and message
 // follow the code; for 403, 406 and 415 the server's message is kept. When
 // isUnexpectedResponse, serverMessage also becomes a cause of type UnexpectedServerResponse.

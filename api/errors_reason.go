@@ -13,7 +13,7 @@ import (
 // pkg/endpoints/handlers/responsewriters/status.go. A *Status in err's chain comes back as a
 // copy with kind Status and apiVersion v1, and with status and code filled in when missing.
 // Any other error becomes a 500 with reason "" and the error's text: what a real server
-// sends for errors its storage did not turn into a Status (wire spec S2, E19).
+// sends for errors its storage did not turn into a Status (docs/behaviour/wire.md S2, E19).
 func ErrorToAPIStatus(err error) *Status {
 	if s, ok := statusOf(err); ok {
 		out := *s
@@ -240,7 +240,7 @@ func HasStatusCause(err error, t CauseType) bool {
 }
 
 // IsTooLargeResourceVersion mirrors storage.IsTooLargeResourceVersion in k8s.io/apiserver: a
-// Timeout carrying a ResourceVersionTooLarge cause (wire spec L4, W9).
+// Timeout carrying a ResourceVersionTooLarge cause (docs/behaviour/wire.md L4, W9).
 func IsTooLargeResourceVersion(err error) bool {
 	return IsTimeout(err) && HasStatusCause(err, CauseTypeResourceVersionTooLarge)
 }

@@ -39,7 +39,7 @@ func TestAPI_NewNotFound(t *testing.T) {
 }
 
 // TestCh01_StatusConstructors checks each constructor against the real apimachinery
-// texts, codes, reasons and details (wire spec §6 S1–S3, §10).
+// texts, codes, reasons and details (docs/behaviour/wire.md §6 S1–S3, §10).
 func TestCh01_StatusConstructors(t *testing.T) {
 	pods := GroupResource{Resource: "pods"}
 	deploys := GroupResource{Group: "apps", Resource: "deployments"}

@@ -19,7 +19,7 @@ func (gr GroupResource) String() string {
 }
 
 // GroupKind mirrors schema.GroupKind: a kind ("Pod") and its group ("" for the core group).
-// Invalid errors name the object by kind, not by resource (wire spec S1).
+// Invalid errors name the object by kind, not by resource (docs/behaviour/wire.md S1).
 type GroupKind struct {
 	Group string
 	Kind  string

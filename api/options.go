@@ -66,26 +66,26 @@ const (
 )
 
 // GetOptions mirrors metav1.GetOptions: the query of a GET on one object. ResourceVersion ""
-// reads the latest state, "0" any cached state (wire spec L6).
+// reads the latest state, "0" any cached state (docs/behaviour/wire.md L6).
 type GetOptions struct {
 	ResourceVersion string `json:"resourceVersion,omitempty"`
 }
 
-// CreateOptions mirrors metav1.CreateOptions: the query of a POST (wire spec C1).
+// CreateOptions mirrors metav1.CreateOptions: the query of a POST (docs/behaviour/wire.md C1).
 type CreateOptions struct {
 	DryRun          []string `json:"dryRun,omitempty"`
 	FieldManager    string   `json:"fieldManager,omitempty"`
 	FieldValidation string   `json:"fieldValidation,omitempty"`
 }
 
-// UpdateOptions mirrors metav1.UpdateOptions: the query of a PUT (wire spec P6).
+// UpdateOptions mirrors metav1.UpdateOptions: the query of a PUT (docs/behaviour/wire.md P6).
 type UpdateOptions struct {
 	DryRun          []string `json:"dryRun,omitempty"`
 	FieldManager    string   `json:"fieldManager,omitempty"`
 	FieldValidation string   `json:"fieldValidation,omitempty"`
 }
 
-// PatchOptions mirrors metav1.PatchOptions: the query of a PATCH (wire spec X1, X2). Force
+// PatchOptions mirrors metav1.PatchOptions: the query of a PATCH (docs/behaviour/wire.md X1, X2). Force
 // matters only to server-side apply.
 type PatchOptions struct {
 	DryRun          []string `json:"dryRun,omitempty"`

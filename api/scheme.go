@@ -18,7 +18,7 @@ type Scheme struct {
 }
 
 // ErrMissingKind mirrors the error that runtime.IsMissingKind detects: the JSON has no
-// "kind" member, so nothing says what it is (wire spec N6).
+// "kind" member, so nothing says what it is (docs/behaviour/wire.md N6).
 var ErrMissingKind = errors.New("object 'Kind' is missing")
 
 // ErrMissingVersion mirrors the error that runtime.IsMissingVersion detects: the JSON has a
@@ -154,7 +154,7 @@ func snippet(data []byte) string {
 // Decode mirrors runtime.Decode with the scheme's universal deserializer, JSON only. A
 // registered kind decodes into its Go type (a *Pod, with TypeMeta filled from the data). An
 // unknown kind decodes into *UnstructuredList when the kind ends in "List", otherwise
-// into *Unstructured. A missing kind or apiVersion is an error (wire spec N6). Decode never
+// into *Unstructured. A missing kind or apiVersion is an error (docs/behaviour/wire.md N6). Decode never
 // panics: garbage input gives an error.
 func (s *Scheme) Decode(data []byte) (Object, error) {
 	gvk, err := peekKind(data)
@@ -184,7 +184,7 @@ func (s *Scheme) Decode(data []byte) (Object, error) {
 
 // DecodeInto mirrors runtime.DecodeInto: it decodes data into the caller's object, which is
 // reset first. For a typed object, kind and apiVersion may be missing from the data (a
-// create body may omit them, wire spec C1) and are then set from the Scheme; when present
+// create body may omit them, docs/behaviour/wire.md C1) and are then set from the Scheme; when present
 // they must match. Unstructured targets take whatever kind the data has, but need one.
 func (s *Scheme) DecodeInto(data []byte, into Object) error {
 	if into == nil || isNilPointer(into) {

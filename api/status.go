@@ -1,7 +1,7 @@
 package api
 
 // Status mirrors metav1.Status in apimachinery: the body of every non-2xx response and the
-// object of every ERROR watch event (wire spec §6). A *Status is also an error, so a client
+// object of every ERROR watch event (docs/behaviour/wire.md §6). A *Status is also an error, so a client
 // can return the server's answer unchanged.
 type Status struct {
 	TypeMeta `json:",inline"`
@@ -28,7 +28,7 @@ const (
 )
 
 // StatusDetails mirrors metav1.StatusDetails. Kind holds the resource (plural) for NotFound,
-// AlreadyExists and Conflict, but the Kind for Invalid (wire spec S1).
+// AlreadyExists and Conflict, but the Kind for Invalid (docs/behaviour/wire.md S1).
 type StatusDetails struct {
 	Name              string        `json:"name,omitempty"`
 	Group             string        `json:"group,omitempty"`
@@ -50,7 +50,7 @@ type StatusCause struct {
 // apierrors.IsXxx.
 type StatusReason string
 
-// The reasons of wire spec §6 S2, with the HTTP code each goes with.
+// The reasons of docs/behaviour/wire.md §6 S2, with the HTTP code each goes with.
 const (
 	// StatusReasonUnknown mirrors metav1.StatusReasonUnknown (500 for errors that are not a Status).
 	StatusReasonUnknown StatusReason = ""
@@ -96,7 +96,7 @@ const (
 // CauseType mirrors metav1.CauseType: why one field (or the request) failed.
 type CauseType string
 
-// The cause types of wire spec §6 S4.
+// The cause types of docs/behaviour/wire.md §6 S4.
 const (
 	// CauseTypeFieldValueNotFound mirrors metav1.CauseTypeFieldValueNotFound.
 	CauseTypeFieldValueNotFound CauseType = "FieldValueNotFound"
@@ -123,7 +123,7 @@ const (
 	// CauseTypeFieldManagerConflict mirrors metav1.CauseTypeFieldManagerConflict.
 	CauseTypeFieldManagerConflict CauseType = "FieldManagerConflict"
 	// CauseTypeResourceVersionTooLarge mirrors metav1.CauseTypeResourceVersionTooLarge: the
-	// reflector resets to resourceVersion "" when it sees it (wire spec W9).
+	// reflector resets to resourceVersion "" when it sees it (docs/behaviour/wire.md W9).
 	CauseTypeResourceVersionTooLarge CauseType = "ResourceVersionTooLarge"
 	// NamespaceTerminatingCause mirrors core/v1 NamespaceTerminatingCause (403 on create in a
 	// terminating namespace).

@@ -3,7 +3,7 @@ package api
 import "encoding/json"
 
 // This file holds the meta.k8s.io/v1 kinds of server-side printing and metadata-only
-// requests (wire spec N4, §7.4). kubectl asks for a Table and prints its rows verbatim.
+// requests (docs/behaviour/wire.md N4, §7.4). kubectl asks for a Table and prints its rows verbatim.
 
 // Table mirrors metav1.Table in apimachinery.
 type Table struct {
@@ -12,7 +12,7 @@ type Table struct {
 	ListMeta `json:"metadata,omitempty"`
 
 	// ColumnDefinitions has no omitempty: watch events after the first send
-	// "columnDefinitions":null (wire spec W21).
+	// "columnDefinitions":null (docs/behaviour/wire.md W21).
 	ColumnDefinitions []TableColumnDefinition `json:"columnDefinitions"`
 	Rows              []TableRow              `json:"rows"`
 }

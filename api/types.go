@@ -113,7 +113,7 @@ type PodList struct {
 	TypeMeta `json:",inline"`
 	ListMeta `json:"metadata,omitempty"`
 
-	// Items has no omitempty: a server must send [] for an empty list (wire spec L1), so
+	// Items has no omitempty: a server must send [] for an empty list (docs/behaviour/wire.md L1), so
 	// code that builds lists should start from a non-nil slice.
 	Items []Pod `json:"items"`
 }
@@ -173,7 +173,7 @@ const (
 	// NamespaceActive mirrors core/v1 NamespaceActive.
 	NamespaceActive NamespacePhase = "Active"
 	// NamespaceTerminating mirrors core/v1 NamespaceTerminating: deletion has started and
-	// new objects may not be created in it (wire spec NS2).
+	// new objects may not be created in it (docs/behaviour/wire.md NS2).
 	NamespaceTerminating NamespacePhase = "Terminating"
 )
 

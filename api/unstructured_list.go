@@ -76,7 +76,7 @@ func (l *UnstructuredList) DeepCopyObject() Object {
 }
 
 // MarshalJSON mirrors UnstructuredList.MarshalJSON. items is always an array, [] when empty
-// (wire spec L1).
+// (docs/behaviour/wire.md L1).
 func (l UnstructuredList) MarshalJSON() ([]byte, error) {
 	out := make(map[string]any, len(l.Object)+1)
 	for k, v := range l.Object {
@@ -91,7 +91,7 @@ func (l UnstructuredList) MarshalJSON() ([]byte, error) {
 }
 
 // UnmarshalJSON mirrors UnstructuredList.UnmarshalJSON. A typed list from a real server
-// omits kind and apiVersion on its items (wire spec N7); they are filled in from the list,
+// omits kind and apiVersion on its items (docs/behaviour/wire.md N7); they are filled in from the list,
 // e.g. kind "Widget" for a "WidgetList", so every item is a complete object.
 func (l *UnstructuredList) UnmarshalJSON(data []byte) error {
 	m, err := decodeJSONObject(data)

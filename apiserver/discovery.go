@@ -16,7 +16,7 @@ import (
 	"github.com/informer-lab/informer-lab/apiserver/internal/registry/rest"
 )
 
-// Discovery, /version and the health endpoints (wire spec K1–K6): what kubectl and client-go's
+// Discovery, /version and the health endpoints (docs/behaviour/wire.md K1–K6): what kubectl and client-go's
 // discovery client read before anything else. It mirrors k8s.io/apiserver pkg/endpoints/
 // discovery (legacy and aggregated), pkg/server/routes/version.go and pkg/server/healthz.
 //

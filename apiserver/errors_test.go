@@ -14,7 +14,7 @@ import (
 	"github.com/informer-lab/informer-lab/api/fields"
 )
 
-// TestCh01_BadInputTable is the end-to-end E-table of wire spec §10 over HTTP: every row that
+// TestCh01_BadInputTable is the end-to-end E-table of docs/behaviour/wire.md §10 over HTTP: every row that
 // applies to our kinds, with its code, reason and message. Afterwards the server still
 // serves and its revision has not moved: no failed request wrote anything. (The pure parsing
 // behind E1–E7, E23–E40 and E48 is table-tested in decode_test.go, params_test.go,

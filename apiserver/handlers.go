@@ -352,8 +352,6 @@ func (s *endpoints) deleteCollection(r *http.Request, res *resource, ns string, 
 	if err != nil {
 		return lr, err
 	}
-	// The answer lists the objects as listed, before their deletes (Store.DeleteCollection),
-	// so a Foreground or Orphan delete's finalizer is not in it.
 	out := listResult{Items: []*record{}}
 	for _, rec := range lr.Items {
 		_, err := s.reg.Delete(r.Context(), res, rec.Obj.GetNamespace(), rec.Obj.GetName(), dopts, decode.IsDryRun(dopts))

@@ -26,7 +26,7 @@ import (
 	"github.com/informer-lab/informer-lab/api/fields"
 )
 
-// The hostile-client catalogue (wire spec §10): what a client that means
+// The hostile-client catalogue (docs/behaviour/wire.md §10): what a client that means
 // harm, or is merely broken, can send, and what the server answers. Every case checks the
 // code, the reason and the shape of the message, that the server goes on serving, and that
 // its state (every list, with its resourceVersion) is byte for byte what it was.

@@ -21,7 +21,7 @@ import (
 
 // The HTTP front: the filter chain (guardBody, authentication, the browser and query checks,
 // panic recovery), routing and the response writers. Every failure is a Status with the
-// code, reason and message of wire spec §6 and §10 (writeStatus, S1); a panic in a handler is
+// code, reason and message of docs/behaviour/wire.md §6 and §10 (writeStatus, S1); a panic in a handler is
 // a 500 Status without a stack trace and the server goes on (limits.go, 8).
 
 // requestInfo is what the path says (apiserver's request.RequestInfo; U1–U7).

@@ -12,7 +12,7 @@ import (
 	"github.com/informer-lab/informer-lab/api"
 )
 
-// The limits a hostile or broken client meets (wire spec §10). Each is a test in the
+// The limits a hostile or broken client meets (docs/behaviour/wire.md §10). Each is a test in the
 // hostile_*_test.go files and, where it has a size or a time, an Options field whose default
 // is an exported constant (options.go): 0 takes the default and, for the timeouts and the
 // query and watch caps, a negative value turns it off.

@@ -31,7 +31,7 @@ const (
 	// waits for it before failing with 504 ResourceVersionTooLarge (L4, W9).
 	DefaultTooLargeResourceVersionWait = 3 * time.Second
 
-	// The limits a hostile or broken client meets (wire spec §10; limits.go). The real
+	// The limits a hostile or broken client meets (docs/behaviour/wire.md §10; limits.go). The real
 	// kube-apiserver has the same header limits (its http.Server sets MaxHeaderBytes to 1 MiB
 	// and a ReadHeaderTimeout) and caps in-flight requests rather than open watches.
 

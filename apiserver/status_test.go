@@ -10,7 +10,7 @@ import (
 	"github.com/informer-lab/informer-lab/api"
 )
 
-// The status subresource at the HTTP level (wire spec U2, U5, P5, 0.3): the main resource
+// The status subresource at the HTTP level (docs/behaviour/wire.md U2, U5, P5, 0.3): the main resource
 // and …/status each own half of the object, and generation follows the spec alone. These
 // are the server half of chapter 00's status-subresource section.
 

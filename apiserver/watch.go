@@ -17,7 +17,7 @@ import (
 // watch_http.go. What they promise:
 //
 //  1. A watch sends {"type":…,"object":…}\n frames, every object with kind and apiVersion
-//     (wire spec W3, W4, N6). It flushes whenever no further event is queued for the
+//     (docs/behaviour/wire.md W3, W4, N6). It flushes whenever no further event is queued for the
 //     watcher, as the real watch server does: an event alone goes out at once, a burst in a
 //     few writes. From "" or "0" it sends the current objects as ADDED, from N exactly the
 //     events after N; from a compacted N it answers 200 with one ERROR 410 Expired and ends

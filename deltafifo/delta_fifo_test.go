@@ -101,7 +101,7 @@ func (l dfErrLister) GetByKey(string) (any, bool, error) {
 	return nil, !l.absent, nil
 }
 
-// TestCh04_WorkedExamplesInternals runs E1–E11 of spec §5.3 against the queue's internals and
+// TestCh04_WorkedExamplesInternals runs E1–E11 of docs/behaviour/client-go.md §5.3 against the queue's internals and
 // compares every Pop.
 func TestCh04_WorkedExamplesInternals(t *testing.T) {
 	v1, v2, v3 := dfPod("foo", "1"), dfPod("foo", "2"), dfPod("foo", "3")

@@ -2,7 +2,7 @@ package deltafifo
 
 import "fmt"
 
-// checkInvariants is the white-box inspector (spec N-6) the tests call after every operation.
+// checkInvariants is the white-box inspector (docs/behaviour/client-go.md N-6) the tests call after every operation.
 // It lives in a _test.go file, so it is compiled only into tests. It checks INV-20: the queue
 // and the items hold the same keys, the queue has no duplicates, no Deltas is empty, no Deltas
 // has two adjacent Deleted deltas, and the initial count is not negative.

@@ -27,7 +27,7 @@ type batchQueue interface {
 }
 
 // Config mirrors cache.Config in client-go tools/cache/controller.go: everything the low-level
-// controller needs. UseWatchList, Clock and Logger are ours (spec N-3, H-9).
+// controller needs. UseWatchList, Clock and Logger are ours (docs/behaviour/client-go.md N-3, H-9).
 type Config struct {
 	// Queue is what the reflector writes to and processLoop pops from.
 	Queue deltafifo.Queue
@@ -179,7 +179,7 @@ func (c *controller) LastSyncResourceVersion() string {
 // Pauser is ours, with no client-go counterpart: a switch processLoop checks before every pop.
 // While it is paused the reflector keeps filling the queue but nothing reaches the cache or the
 // handlers, so a test or a chapter can line up several events and then watch how each profile
-// hands them over (spec §14: DeltaFIFO gives a key's pending deltas to one process call,
+// hands them over (docs/behaviour/client-go.md §14: DeltaFIFO gives a key's pending deltas to one process call,
 // RealFIFO one delta per call). A pop already waiting on an empty queue is not held back, so
 // pause before Run, or while the consumer is busy. Inside a testing/synctest bubble, create
 // and pause it inside the bubble. A nil *Pauser never pauses.

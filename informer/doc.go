@@ -8,7 +8,7 @@
 //  1. The queue between reflector and informer is chosen by Profile: ProfileCurrent (the
 //     zero value; client-go v0.37: atomic RealFIFO, lock released while processing, batched
 //     pops, watch-list), ProfileInOrder (v0.33–v0.34: RealFIFO) or ProfileClassic (≤ v0.32:
-//     DeltaFIFO, what the articles describe). Spec §14 lists what handlers see differently.
+//     DeltaFIFO, what the articles describe). docs/behaviour/client-go.md §14 lists what handlers see differently.
 //     Only ProfileCurrent's cache reports LastStoreSyncResourceVersion (D-8, TS-14).
 //  2. Cache first, then notify: every handler call happens after the indexer holds the
 //     object it reports (C-5..C-9, SI-8). Whether a change is an add or an update is decided

@@ -30,7 +30,7 @@ type InformerOptions struct {
 	Indexers store.Indexers
 	// Transform rewrites every object before it is queued.
 	Transform store.TransformFunc
-	// Profile picks the queue and the watch-list default (spec §0.2).
+	// Profile picks the queue and the watch-list default (docs/behaviour/client-go.md §0.2).
 	Profile Profile
 	// UseWatchList overrides the profile's watch-list default when set.
 	UseWatchList *bool

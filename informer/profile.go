@@ -8,8 +8,8 @@ import (
 )
 
 // Profile chooses which client-go era's queue sits between the Reflector and the informer
-// (spec §0.2). client-go decides this with feature gates; we make it an explicit option
-// (spec N-3). The zero value is ProfileCurrent, client-go v0.37's default.
+// (docs/behaviour/client-go.md §0.2). client-go decides this with feature gates; we make it an explicit option
+// (docs/behaviour/client-go.md N-3). The zero value is ProfileCurrent, client-go v0.37's default.
 type Profile int
 
 const (

@@ -17,7 +17,7 @@ import (
 	"github.com/informer-lab/informer-lab/store"
 )
 
-// section14 runs the verification scenario of spec §14 through a shared informer of profile p
+// section14 runs the verification scenario of docs/behaviour/client-go.md §14 through a shared informer of profile p
 // and returns what one handler saw, phase by phase:
 //
 //	p1@1, p2@2 exist; the informer starts (initial);

@@ -17,7 +17,7 @@ import (
 	"github.com/informer-lab/informer-lab/store"
 )
 
-// TestCh08_Property_EndStateAPIServer is the invariant suite of spec §12.1/§12.2 against the
+// TestCh08_Property_EndStateAPIServer is the invariant suite of docs/behaviour/client-go.md §12.1/§12.2 against the
 // simulated apiserver itself (its in-process ListerWatcher, inside a synctest bubble, so the
 // server's bookmarks and watch timeouts run in virtual time). Random creates, updates (moving
 // the indexed "group" label) and deletes run while the fault API drops events, compacts the

@@ -68,7 +68,7 @@ type SharedIndexInformerOptions struct {
 	Indexers store.Indexers
 	// ObjectDescription names the type in logs; empty derives it from the example object.
 	ObjectDescription string
-	// Profile picks the queue and the watch-list default (spec §0.2).
+	// Profile picks the queue and the watch-list default (docs/behaviour/client-go.md §0.2).
 	Profile Profile
 	// UseWatchList overrides the profile's watch-list default when set.
 	UseWatchList *bool
@@ -113,7 +113,7 @@ type sharedIndexInformer struct {
 	transform         store.TransformFunc
 
 	// blockDeltas keeps delta processing, late handler joins and handler removal from
-	// interleaving (SI-8, SI-14, spec N-2).
+	// interleaving (SI-8, SI-14, docs/behaviour/client-go.md N-2).
 	blockDeltas sync.Mutex
 }
 

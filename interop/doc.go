@@ -3,7 +3,7 @@
 // k8s.io/*. It holds no code; the work is in its packages:
 //
 //   - clientgo: stock client-go v0.37 (typed clientset, REST client, SharedIndexInformer,
-//     pager) against the simulator over loopback HTTP, checking wire spec §8 and §11 T8–T15
+//     pager) against the simulator over loopback HTTP, checking docs/behaviour/wire.md §8 and §11 T8–T15
 //     request by request; benchmarks of an informer's initial sync, ours beside client-go's.
 //   - internal/wiretest: the simulator behind a recording middleware, and the rest.Config a
 //     client-go program needs for it.

@@ -66,8 +66,8 @@ type ListWatch struct {
 	WatchFunc            WatchFunc
 	ListWithContextFunc  ListWithContextFunc
 	WatchFuncWithContext WatchFuncWithContext
-	// DisableChunking mirrors ListWatch.DisableChunking: the reflector then lists in one
-	// request instead of pages.
+	// DisableChunking mirrors ListWatch.DisableChunking, which client-go v0.37 declares and
+	// reads nowhere: its reflector pages a LIST whatever the field says, and so does ours.
 	DisableChunking bool
 }
 

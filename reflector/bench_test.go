@@ -116,8 +116,8 @@ func BenchmarkWatchHandlerPerEvent(b *testing.B) {
 }
 
 // BenchmarkReflect50kPods syncs 50k pods from the in-memory source into a store.Store, by
-// LIST (500-item pages, as the first LIST at RV "0" asks; or in one request, as with
-// DisableChunking) and by watch-list. The source's deep copies are part of the cost, as a
+// LIST (500-item pages, as the first LIST at RV "0" asks; or in one request, from a source
+// that ignores the limit as a watch cache does) and by watch-list. The source's deep copies are part of the cost, as a
 // server's encoding would be.
 func BenchmarkReflect50kPods(b *testing.B) {
 	const n = 50_000
@@ -129,7 +129,11 @@ func BenchmarkReflect50kPods(b *testing.B) {
 	}
 	ctx := context.Background()
 	unpaged := &listwatch.ListWatch{
-		ListWithContextFunc: src.ListWithContext, WatchFuncWithContext: src.WatchWithContext, DisableChunking: true,
+		ListWithContextFunc: func(ctx context.Context, opts api.ListOptions) (api.Object, error) {
+			opts.Limit = 0
+			return src.ListWithContext(ctx, opts)
+		},
+		WatchFuncWithContext: src.WatchWithContext,
 	}
 	for _, lc := range []struct {
 		name string

@@ -140,7 +140,6 @@ func TestCh05_ListPageSize_R10(t *testing.T) {
 		{"relist at a real RV: no limit, so a cache can answer", nil, "10", 0},
 		{"WatchListPageSize wins", func(r *Reflector) { r.WatchListPageSize = 7 }, "10", 7},
 		{"an RV=0 LIST came back paged: keep paging", func(r *Reflector) { r.paginatedResult = true }, "10", 500},
-		{"ListWatch.DisableChunking", func(r *Reflector) { r.disableChunking = true }, "0", 0},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -151,6 +150,17 @@ func TestCh05_ListPageSize_R10(t *testing.T) {
 			assert.Equal(t, tt.wantLimit, r.listPageSize(tt.rv))
 		})
 	}
+}
+
+// TestCh05_DisableChunkingIsIgnored_R10: client-go v0.37 declares ListWatch.DisableChunking
+// and reads it nowhere; the first LIST of a reflector over such a ListWatch still asks for
+// pages of 500.
+func TestCh05_DisableChunkingIsIgnored_R10(t *testing.T) {
+	src := fakesource.New()
+	lw := &listwatch.ListWatch{ListWithContextFunc: src.ListWithContext, WatchFuncWithContext: src.WatchWithContext, DisableChunking: true}
+	r := NewReflector(lw, nil, newRecStore(), 0)
+	assert.Equal(t, int64(500), r.listPageSize("0"))
+	assert.Equal(t, int64(500), r.listPageSize(""))
 }
 
 // TestCh05_PagedListsEndToEnd_R10_R12 watches the limits on the wire: 501 pods make the RV=0

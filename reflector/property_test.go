@@ -44,7 +44,7 @@ func (d *delayRecorder) Handle(_ context.Context, r slog.Record) error {
 }
 
 // TestCh05_ReflectorProperties_INV15_16_17_18 drives a reflector through random faults and
-// checks the reflector properties of spec §12.3, in both sync modes, then INV-1: after
+// checks the reflector properties of docs/behaviour/client-go.md §12.3, in both sync modes, then INV-1: after
 // quiescence the store equals the server.
 func TestCh05_ReflectorProperties_INV15_16_17_18(t *testing.T) {
 	for seed := range uint64(12) {

@@ -63,7 +63,7 @@ type TransformingStore interface {
 }
 
 // ReflectorOptions mirrors cache.ReflectorOptions. UseWatchList is ours: it replaces the
-// WatchListClient feature gate (spec N-3).
+// WatchListClient feature gate (docs/behaviour/client-go.md N-3).
 type ReflectorOptions struct {
 	// Name names the reflector in logs; empty means the caller's file:line.
 	Name string
@@ -96,11 +96,8 @@ type Reflector struct {
 	// expectedGVK is set for an *api.Unstructured expectedType that carries apiVersion and kind.
 	expectedGVK *api.GroupVersionKind
 
-	store         ReflectorStore
-	listerWatcher listwatch.ListerWatcherWithContext
-	// disableChunking honours listwatch.ListWatch.DisableChunking: every LIST is one request.
-	disableChunking bool
-
+	store           ReflectorStore
+	listerWatcher   listwatch.ListerWatcherWithContext
 	resyncPeriod    time.Duration
 	minWatchTimeout time.Duration
 	maxWatchTimeout time.Duration
@@ -171,9 +168,6 @@ func NewReflectorWithOptions(lw listwatch.ListerWatcher, expectedType any, store
 	}
 	if lw != nil {
 		r.listerWatcher = listwatch.ToListerWatcherWithContext(lw)
-		if l, ok := lw.(*listwatch.ListWatch); ok && l != nil {
-			r.disableChunking = l.DisableChunking
-		}
 		// LW-2: a client that cannot do watch-list says so, and the reflector believes it.
 		if u, ok := lw.(listwatch.WatchListSemanticsUnsupported); ok && u.IsWatchListSemanticsUnSupported() {
 			r.useWatchList = false

@@ -72,8 +72,6 @@ func (r *Reflector) listPageSize(rv string) int64 {
 	switch {
 	case r.WatchListPageSize != 0:
 		return r.WatchListPageSize
-	case r.disableChunking:
-		return 0
 	case r.paginatedResult:
 		return listwatch.NewListPager(nil).PageSize
 	case rv != "" && rv != "0":

@@ -244,7 +244,7 @@ func (r *Request) Body(obj any) *Request {
 }
 
 // URL mirrors Request.URL: /api/v1 for the core group, /apis/{group}/{version} for others,
-// then namespaces/{ns}, the resource, the name and the subresource (wire spec U1–U4).
+// then namespaces/{ns}, the resource, the name and the subresource (docs/behaviour/wire.md U1–U4).
 func (r *Request) URL() *url.URL {
 	u := *r.c.base
 	var p strings.Builder

@@ -117,7 +117,7 @@ func TestCh02_URLLayout(t *testing.T) {
 	assert.Equal(t, "deployments.apps", deploymentsGVR.GroupResource().String())
 }
 
-// Wire spec §8 (CG4, CG6): list options are encoded exactly as client-go's parameter codec
+// docs/behaviour/wire.md §8 (CG4, CG6): list options are encoded exactly as client-go's parameter codec
 // encodes them: only set fields, set pointers even at 0/false, sorted keys.
 func TestCh02_ListOptionsQuery(t *testing.T) {
 	tests := []struct {

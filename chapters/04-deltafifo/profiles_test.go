@@ -15,7 +15,7 @@ import (
 )
 
 // The same operations through DeltaFIFO and RealFIFO, side by side: teaching points T22 and
-// T23 and the handler-visible differences D-1 … D-4 of spec §14.
+// T23 and the handler-visible differences D-1 … D-4 of docs/behaviour/client-go.md §14.
 
 func p(name, rv string) *api.Pod {
 	return &api.Pod{ObjectMeta: api.ObjectMeta{Namespace: "ns", Name: name, ResourceVersion: rv}}

@@ -64,7 +64,7 @@ func deltasOnly(pops []pop) []string {
 	return out
 }
 
-// TestCh04_WorkedExamples runs the worked examples E1–E11 of spec §5.3 through DeltaFIFO's
+// TestCh04_WorkedExamples runs the worked examples E1–E11 of docs/behaviour/client-go.md §5.3 through DeltaFIFO's
 // public API, as an informer would drive it, and compares every Pop. `known` stands for the
 // informer's indexer (KnownObjects). `make ch04` prints each example's pops.
 func TestCh04_WorkedExamples(t *testing.T) {
@@ -179,7 +179,7 @@ func TestCh04_WorkedExamples(t *testing.T) {
 			}
 			got := deltasOnly(pops)
 			if strings.HasPrefix(tc.name, "E11") {
-				// Tombstones of known keys come in map order (spec N-7): compare the tail as a set.
+				// Tombstones of known keys come in map order (docs/behaviour/client-go.md N-7): compare the tail as a set.
 				require.Len(t, got, 3)
 				assert.Equal(t, tc.want[0], got[0])
 				assert.ElementsMatch(t, tc.want[1:], got[1:])
@@ -300,7 +300,7 @@ func TestCh04_T5_WhyKnownObjects(t *testing.T) {
 // TestCh04_D7_SyncedLatchTiming: DeltaFIFO closes Done() when the last initial item is popped,
 // before its process function runs; RealFIFO only after it has been processed. A consumer that
 // waits on Done() can therefore see a DeltaFIFO "synced" while the last initial object is not
-// yet in the cache (spec D-7, DF-11, RF-9).
+// yet in the cache (docs/behaviour/client-go.md D-7, DF-11, RF-9).
 func TestCh04_D7_SyncedLatchTiming(t *testing.T) {
 	type latchQueue interface {
 		deltafifo.Queue

@@ -227,7 +227,7 @@ func TestCh08_RemoveAndShutDownEventHandler(t *testing.T) {
 	})
 }
 
-// section14 runs the verification scenario of spec §14 through a shared informer of profile p
+// section14 runs the verification scenario of docs/behaviour/client-go.md §14 through a shared informer of profile p
 // and returns one handler's notifications per phase: p1@1, p2@2 exist (initial); add a@3, add
 // b@4, modify a@5 (watch); modify p1@6, delete p2@7, add c@8 with the events dropped, then a
 // watch reset whose re-watch gets 410 (relist). The consumer is held by a Pauser until the
@@ -262,7 +262,7 @@ func section14(t *testing.T, p informer.Profile) (rows [3][]string) {
 	return rows
 }
 
-// TestCh08_Section14Table reproduces the table of spec §14 and prints it with -v: what one
+// TestCh08_Section14Table reproduces the table of docs/behaviour/client-go.md §14 and prints it with -v: what one
 // handler sees, phase by phase, under the three profiles. Within the relist row the adds and
 // updates follow the LIST order, which the spec leaves to map order, so they are checked as a
 // set; where the tombstone goes is checked exactly.

@@ -13,7 +13,7 @@ import (
 	"github.com/informer-lab/informer-lab/rest"
 )
 
-// Accept headers of discovery requests (wire spec K3, CG2), as client-go v0.37 sends them.
+// Accept headers of discovery requests (docs/behaviour/wire.md K3, CG2), as client-go v0.37 sends them.
 const (
 	// AcceptV1 mirrors discovery.AcceptV1: the legacy documents only.
 	AcceptV1 = "application/json"

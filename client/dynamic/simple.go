@@ -139,7 +139,7 @@ func (c *dynamicResourceClient) Watch(ctx context.Context, opts api.ListOptions)
 }
 
 // Patch mirrors dynamicResourceClient.Patch. Custom resources take json-patch, merge-patch
-// and apply-patch; strategic merge patch is 415 for them (wire spec X1).
+// and apply-patch; strategic merge patch is 415 for them (docs/behaviour/wire.md X1).
 func (c *dynamicResourceClient) Patch(ctx context.Context, name string, pt api.PatchType, data []byte, opts api.PatchOptions, subresources ...string) (*api.Unstructured, error) {
 	if name == "" {
 		return nil, errNameRequired

@@ -7,7 +7,7 @@
 //
 //  1. Every call is one request through a rest.RESTClient: the path is the client's
 //     namespace (none for cluster-scoped kinds or for all namespaces) and resource, then the
-//     object's name and subresource (wire spec U1–U4); options travel as query parameters.
+//     object's name and subresource (docs/behaviour/wire.md U1–U4); options travel as query parameters.
 //  2. Results decode into a fresh object of the kind's Go type. As in client-go, a failed
 //     call returns that empty object together with the error (not nil), and the error is the
 //     server's *api.Status whenever the server sent one, so api.IsNotFound, IsAlreadyExists,

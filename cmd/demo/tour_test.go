@@ -14,7 +14,7 @@ import (
 )
 
 // TestDemo_Tour runs the whole tour in the fast mode through each informer profile and checks
-// what it counted: the teaching points of spec §13 the tour claims to show.
+// what it counted: the teaching points of docs/behaviour/client-go.md §13 the tour claims to show.
 func TestDemo_Tour(t *testing.T) {
 	for _, p := range []informer.Profile{informer.ProfileClassic, informer.ProfileInOrder, informer.ProfileCurrent} {
 		t.Run(p.String(), func(t *testing.T) {

@@ -65,5 +65,15 @@ func gcScenarios() []runner.Case {
 		patchStep("clear-finalizers", cmPath+"/f", ctMerge, map[string]any{"metadata": map[string]any{"finalizers": nil}}),
 		getStep("gone-finalized", cmPath+"/f"),
 	}})
+	bound := pod("p", func(spec map[string]any) { spec["nodeName"] = "node-a" })
+	podItem := podsPath + "/p"
+	cs = append(cs, runner.Case{ID: "lifecycle/delete-foreground-bound-pod", Category: "lifecycle", Steps: append([]runner.Step{
+		post("create", podsPath, bound),
+		delWith("delete-dry-run", podItem+"?dryRun=All", fg),
+		delWith("delete", podItem, fg),
+		getStep("read", podItem),
+		delWith("delete-now", podItem, map[string]any{"gracePeriodSeconds": 0}),
+		getStep("read-now", podItem),
+	}, clear(podItem)...)})
 	return cs
 }

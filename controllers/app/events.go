@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"log/slog"
 	"strconv"
+	"sync/atomic"
 	"time"
 
 	"github.com/informer-lab/informer-lab/api"
@@ -28,6 +29,7 @@ type Recorder struct {
 	client *dynamic.DynamicClient
 	logger *slog.Logger
 	now    func() time.Time // time.Now unless a test sets it
+	seq    atomic.Int64     // keeps names unique when the clock stands still (virtual time)
 }
 
 // Eventf mirrors EventRecorder.Eventf: component is the reporting controller
@@ -51,7 +53,8 @@ func (r *Recorder) Eventf(ctx context.Context, component string, regarding *api.
 		"kind":       "Event",
 		"metadata": map[string]any{
 			// upstream names an event after its object and the time in hex nanoseconds
-			"name":      regarding.GetName() + "." + strconv.FormatInt(t.UnixNano(), 16),
+			// plus a sequence number, so two events of one instant do not collide
+			"name":      regarding.GetName() + "." + strconv.FormatInt(t.UnixNano()+r.seq.Add(1), 16),
 			"namespace": ns,
 		},
 		"involvedObject": map[string]any{

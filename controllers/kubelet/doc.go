@@ -28,8 +28,8 @@
 //     sim.informer-lab.dev/run-seconds: a container exits that many seconds after it started
 //     (absent: it runs until the pod is deleted); sim.informer-lab.dev/exit-code: its exit code
 //     (default 0; reason Completed for 0, Error otherwise); sim.informer-lab.dev/stop-seconds:
-//     how long it takes to stop after a delete (default: the whole grace period, then it is
-//     killed with 137). After an exit, restartPolicy Always (or OnFailure with a non-zero code)
+//     how long it takes to stop after a delete (default 1 s, exit 0; beyond the grace period it
+//     is killed with 137). After an exit, restartPolicy Always (or OnFailure with a non-zero code)
 //     restarts the container after upstream's back-off (10 s doubling to 5 min, state waiting
 //     CrashLoopBackOff meanwhile; restartCount counts the restarts); otherwise the pod ends
 //     Succeeded (every exit 0) or Failed, with terminated states.

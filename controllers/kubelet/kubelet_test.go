@@ -11,6 +11,7 @@ import (
 
 	"github.com/informer-lab/informer-lab/api"
 	"github.com/informer-lab/informer-lab/controllers/app"
+	"github.com/informer-lab/informer-lab/controllers/kubelet"
 	"github.com/informer-lab/informer-lab/harness/cluster"
 )
 
@@ -41,13 +42,22 @@ func containerState(pod *api.Unstructured) map[string]any {
 }
 
 // TestCh14_Kubelet_PodRunsAndIsDeletedGracefully: a bound pod becomes Running and Ready with
-// an IP of its node's CIDR; a delete marks it, the kubelet stops it after the grace period
-// and deletes it.
+// an IP of its node's CIDR; a delete marks it, and the kubelet stops a container that ignores
+// SIGTERM (stop-seconds beyond the grace period) at the end of the grace period, then
+// deletes the pod. One that stops at once (the default, 1 s) goes in a second.
 func TestCh14_Kubelet_PodRunsAndIsDeletedGracefully(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		c := cluster.Start(t, cluster.Options{Controllers: []string{"kubelet"}, Nodes: 2})
 		c.Eventually(t, 5*time.Second, func() bool { return c.Get(t, app.Nodes, "", "sim-node-1") != nil })
-		c.Create(t, app.Pods, "default", boundPod("web", "sim-node-1", nil, ""))
+		c.Create(t, app.Pods, "default", boundPod("quick", "sim-node-1", nil, ""))
+		c.Eventually(t, 10*time.Second, func() bool { return app.IsPodReady(c.Get(t, app.Pods, "default", "quick")) })
+		require.NoError(t, c.Client.Resource(app.Pods).Namespace("default").Delete(context.Background(), "quick", api.DeleteOptions{}))
+		require.NotNil(t, c.Get(t, app.Pods, "default", "quick"), "a bound pod is deleted gracefully")
+		time.Sleep(2 * time.Second)
+		synctest.Wait()
+		require.Nil(t, c.Get(t, app.Pods, "default", "quick"), "gone a second after the delete")
+
+		c.Create(t, app.Pods, "default", boundPod("web", "sim-node-1", map[string]any{kubelet.StopSecondsAnnotation: "600"}, ""))
 		c.Eventually(t, 10*time.Second, func() bool { return app.IsPodReady(c.Get(t, app.Pods, "default", "web")) })
 		pod := c.Get(t, app.Pods, "default", "web")
 		require.Equal(t, "Running", app.PodPhase(pod))

@@ -20,6 +20,11 @@ const (
 	RunSecondsAnnotation  = "sim.informer-lab.dev/run-seconds"
 	ExitCodeAnnotation    = "sim.informer-lab.dev/exit-code"
 	StopSecondsAnnotation = "sim.informer-lab.dev/stop-seconds"
+
+	// DefaultStop is how long a container takes to stop after a delete when no annotation
+	// says: a second, as a server that handles SIGTERM (nginx) takes, so a deleted pod of a
+	// workshop goes within a second or two instead of after its whole grace period.
+	DefaultStop = time.Second
 )
 
 // action is what a sync of one pod does.
@@ -229,14 +234,16 @@ func restartWait(st map[string]any, now time.Time) time.Duration {
 func stopPod(pod *api.Unstructured, status map[string]any, now time.Time) (time.Duration, string) {
 	deadline := pod.GetDeletionTimestamp().Time
 	code, reason := int64(137), "Error"
-	if stop, ok := annotationSeconds(pod.GetAnnotations(), StopSecondsAnnotation); ok {
-		grace := int64(0)
-		if g := pod.GetDeletionGracePeriodSeconds(); g != nil {
-			grace = *g
-		}
-		if at := deadline.Add(-time.Duration(grace) * time.Second).Add(stop); at.Before(deadline) {
-			deadline, code, reason = at, 0, "Completed"
-		}
+	stop, ok := annotationSeconds(pod.GetAnnotations(), StopSecondsAnnotation)
+	if !ok {
+		stop = DefaultStop
+	}
+	grace := int64(0)
+	if g := pod.GetDeletionGracePeriodSeconds(); g != nil {
+		grace = *g
+	}
+	if at := deadline.Add(-time.Duration(grace) * time.Second).Add(stop); at.Before(deadline) {
+		deadline, code, reason = at, 0, "Completed"
 	}
 	if now.Before(deadline) {
 		return deadline.Sub(now), ""

@@ -112,7 +112,7 @@ func TestCh14_Kubelet_PodStatusMachine(t *testing.T) {
 		})
 	}
 	t.Run("graceful delete: killed at the end of the grace period, then deleted", func(t *testing.T) {
-		pod := scripted(nil, "", 0)
+		pod := scripted(map[string]string{StopSecondsAnnotation: "60"}, "", 0) // ignores SIGTERM
 		step(pod, t0)
 		step(pod, t0)
 		at := api.NewTime(t0.Add(40 * time.Second))

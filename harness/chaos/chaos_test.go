@@ -25,7 +25,7 @@ var (
 // TestChaos_Consistency is the chaos consistency suite: for each profile
 // and seed, the seed's op list of random writes, server faults and client faults runs
 // against the simulated apiserver and one informer with five handlers and a workqueue
-// controller; after quiescence every invariant of spec §12 that the run can observe is
+// controller; after quiescence every invariant of docs/behaviour/client-go.md §12 that the run can observe is
 // checked (see doc.go). A failure prints the seed, a shrunk op list and the go test line that
 // replays it.
 func TestChaos_Consistency(t *testing.T) {

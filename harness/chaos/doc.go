@@ -1,6 +1,6 @@
 // Package chaos is the chaos consistency suite: seeded random writes and
 // faults against the simulated apiserver, with the informer of every queue profile, several
-// handlers and a workqueue controller running, and every invariant of spec §12 that a run can
+// handlers and a workqueue controller running, and every invariant of docs/behaviour/client-go.md §12 that a run can
 // observe checked after quiescence. Its code is the op generator and the shrinker; the runner
 // and the checks live in its tests (go test ./harness/chaos/). A run's pipeline is assembled
 // by internal/testbed, and its controller runs controller.Loop, the loop chapter 10 teaches.

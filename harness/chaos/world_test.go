@@ -40,7 +40,7 @@ const (
 	quiescenceLimit = 10 * time.Minute
 )
 
-// violation is one broken invariant: its ID (INV-n of spec §12, HIST for the history check,
+// violation is one broken invariant: its ID (INV-n of docs/behaviour/client-go.md §12, HIST for the history check,
 // CTRL for the controller's convergence, QUIESCENCE, HARNESS) and what happened.
 type violation struct{ inv, msg string }
 

@@ -1,6 +1,6 @@
 // Package clientgo runs stock client-go v0.37.2 against the simulated apiserver over loopback
 // HTTP and checks, request by request, that it works as it does against a real
-// kube-apiserver (wire spec §8 and §11 T8–T15). The package has tests and benchmarks only.
+// kube-apiserver (docs/behaviour/wire.md §8 and §11 T8–T15). The package has tests and benchmarks only.
 //
 // What the tests show:
 //

@@ -14,7 +14,7 @@ import (
 
 // Example_defaultConfig is all a client-go program needs to talk to the simulator: a
 // rest.Config with its Host. client-go's typed clientsets write protobuf by default, which the
-// simulator reads as a real server does (wire spec CG1, N2).
+// simulator reads as a real server does (docs/behaviour/wire.md CG1, N2).
 func Example_defaultConfig() {
 	srv := apiserver.New(apiserver.Options{})
 	url, err := srv.Start("127.0.0.1:0")

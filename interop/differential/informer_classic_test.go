@@ -27,13 +27,13 @@ import (
 
 // The Classic informer differential: our non-shared informer with ProfileClassic (DeltaFIFO
 // with KnownObjects and Replaced deltas, LIST then WATCH, the handler called on processLoop's
-// goroutine, spec C-14) against the informer client-go v0.37.2 still lets one assemble by
+// goroutine, docs/behaviour/client-go.md C-14) against the informer client-go v0.37.2 still lets one assemble by
 // hand: cache.NewDeltaFIFOWithOptions (KnownObjects = a cache.Indexer, EmitDeltaTypeReplaced)
 // in a cache.New low-level controller. This is what client-go's own NewInformerWithOptions
 // built up to v0.32, before the InOrderInformers gate.
 //
 // client-go's processDeltas is unexported, so the client-go side's Process func is written
-// here from spec C-5/C-6 (cache presence decides add versus update; a Deleted delta is
+// here from docs/behaviour/client-go.md C-5/C-6 (cache presence decides add versus update; a Deleted delta is
 // deleted from the cache and always reaches OnDelete). Everything else on that side, the
 // Reflector, the DeltaFIFO and the controller's processLoop, is client-go's.
 //
@@ -47,7 +47,7 @@ import (
 // handler, which a non-shared informer does not have. Within one step the notifications are
 // compared in delivery order, not as a multiset: with DeltaFIFO on an empty queue a relist
 // delivers the listed objects in LIST order (the simulator lists in key order) and then the
-// tombstones of the vanished keys (spec §14, DF-7), whose order among themselves comes from
+// tombstones of the vanished keys (docs/behaviour/client-go.md §14, DF-7), whose order among themselves comes from
 // Go map iteration and is the only thing left unordered (takeOrdered).
 
 // classicOp is one script step. Draw seeds the writes a dropRelist drops; it is fixed when
@@ -255,7 +255,7 @@ func playClassic(t *testing.T, ours func(*testing.T, *wiretest.Env) *classicSide
 // notifications (type, key, RV, isInInitialList, tombstone; in delivery order), its cache,
 // HasSynced and the LIST/WATCH counts are the same, after every step, as those of a client-go
 // v0.37.2 DeltaFIFO controller, for every seeded script of writes, dropped events,
-// compactions (410 and relist) and closed watches (spec §5, §7, §14, DF-4, DF-5, DF-7, C-5,
+// compactions (410 and relist) and closed watches (docs/behaviour/client-go.md §5, §7, §14, DF-4, DF-5, DF-7, C-5,
 // C-6). "ours" is our non-shared informer (NewInformerWithOptions, the same shape as the
 // client-go side) and, separately, our SharedIndexInformer with one handler.
 // A mismatch is shrunk by replaying sub-scripts (each replay starts fresh simulators, whose

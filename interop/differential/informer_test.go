@@ -41,7 +41,7 @@ import (
 // reflector collects the initial events in a map-backed temporary store and hands the
 // informer that store's List (Go map order), processReplacedAllInfo finds vanished keys by
 // walking the cache's map, and a late handler's initial adds come from the cache's List
-// (spec C-7, SI-14). A single write always makes exactly one notification per handler.
+// (docs/behaviour/client-go.md C-7, SI-14). A single write always makes exactly one notification per handler.
 
 // informerWait bounds each wait. A relist waits out the reflector's backoff (client-go:
 // 800 ms doubling to 30 s, plus jitter), so it must exceed 30 s.
@@ -361,7 +361,7 @@ func seedServer(t *testing.T, srv *apiserver.Server) {
 // TestDifferential_InformerCurrentVsClientGo: per-handler notification sequences (type, key,
 // RV, isInInitialList, tombstone), the final cache and the LIST/WATCH counts are the same as
 // a stock client-go v0.37.2 informer's for every seeded script of writes, dropped events,
-// compactions, closed watches and a late handler (spec §8, §14, C-5 … C-9, SI-14, W12, T10).
+// compactions, closed watches and a late handler (docs/behaviour/client-go.md §8, §14, C-5 … C-9, SI-14, W12, T10).
 func TestDifferential_InformerCurrentVsClientGo(t *testing.T) {
 	for _, seed := range seeds() {
 		t.Run(fmt.Sprintf("seed=%d", seed), func(t *testing.T) {

@@ -100,7 +100,7 @@ func (s *Source) Modify(obj api.Object) (string, error) {
 }
 
 // Delete mirrors FakeControllerSource.Delete: it removes the key. The DELETED event carries
-// the last state with the delete's RV (wire spec W10).
+// the last state with the delete's RV (docs/behaviour/wire.md W10).
 func (s *Source) Delete(obj api.Object) (string, error) {
 	return s.write(watch.Deleted, obj)
 }
@@ -286,7 +286,7 @@ func (s *Source) bookmarkLocked(initialEventsEnd bool) watch.Event {
 }
 
 // SendError sends an ERROR event carrying status to every watcher, then closes them, as a
-// server does (wire spec W13).
+// server does (docs/behaviour/wire.md W13).
 func (s *Source) SendError(status *api.Status) {
 	s.mu.Lock()
 	defer s.mu.Unlock()

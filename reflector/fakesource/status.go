@@ -14,17 +14,17 @@ import (
 var ErrConnectionRefused = fmt.Errorf("dial tcp 127.0.0.1:6443: connect: %w", syscall.ECONNREFUSED)
 
 // The constructors below are shorthands over the api package's for the answers a source
-// gives (wire spec §6); tests use them to script faults.
+// gives (docs/behaviour/wire.md §6); tests use them to script faults.
 
 // NewExpired is the 410 Expired for a resourceVersion older than the history, or an expired
-// continue token (wire spec L5, L12, W12).
+// continue token (docs/behaviour/wire.md L5, L12, W12).
 func NewExpired(msg string) *api.Status { return api.NewResourceExpired(msg) }
 
 // NewGone is the 410 of servers before 1.18, which said Gone instead of Expired.
 func NewGone(msg string) *api.Status { return api.NewGone(msg) }
 
 // NewTooLargeResourceVersion is the 504 for an RV the server has not reached, with the
-// ResourceVersionTooLarge cause the reflector looks for (wire spec L4).
+// ResourceVersionTooLarge cause the reflector looks for (docs/behaviour/wire.md L4).
 func NewTooLargeResourceVersion(rv, current int64) *api.Status {
 	return api.NewTooLargeResourceVersionError(uint64(max(rv, 0)), uint64(max(current, 0)), 1)
 }

@@ -6,7 +6,7 @@
 // The contract:
 //
 //  1. A token is base64url (no padding) of {"v":"meta.k8s.io/v1","rv":N,"start":K}: the
-//     list snapshot's revision and the key the next page starts at, inclusive (wire spec L10).
+//     list snapshot's revision and the key the next page starts at, inclusive (docs/behaviour/wire.md L10).
 //  2. Keys are relative to the collection: "ns/name" for an all-namespaces list, "name" in
 //     one namespace or for a cluster-scoped resource. Callers pass the last returned key plus
 //     "\x00", as the real PrepareContinueToken does, so the next page starts after it.

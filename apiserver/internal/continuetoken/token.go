@@ -30,7 +30,7 @@ func Encode(rv uint64, startKey string) string {
 }
 
 // EncodeLatest builds the "inconsistent continuation" token that the real server puts in a
-// 410 Expired Status (wire spec L12): it continues from startKey at the latest revision. It
+// 410 Expired Status (docs/behaviour/wire.md L12): it continues from startKey at the latest revision. It
 // mirrors the token storage.EncodeContinue makes with resourceVersion -1.
 func EncodeLatest(startKey string) string {
 	return encode(-1, startKey)
@@ -43,7 +43,7 @@ func encode(rv int64, startKey string) string {
 }
 
 // The real server's error texts for bad tokens (storage/continue.go); the 400 message is
-// "invalid continue token: " + one of these (wire spec L14, E40).
+// "invalid continue token: " + one of these (docs/behaviour/wire.md L14, E40).
 const (
 	errGeneric    = "continue key is not valid"
 	errStartRV    = "continue key is not valid: incorrect encoded start resourceVersion (version meta.k8s.io/v1)"

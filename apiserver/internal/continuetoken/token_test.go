@@ -10,7 +10,7 @@ import (
 	"github.com/informer-lab/informer-lab/api"
 )
 
-// TestCh01_ContinueTokenFormat checks the token against the real one of wire spec L10.
+// TestCh01_ContinueTokenFormat checks the token against the real one of docs/behaviour/wire.md L10.
 func TestCh01_ContinueTokenFormat(t *testing.T) {
 	tok := Encode(12, "default/b\x00")
 	assert.Equal(t, "eyJ2IjoibWV0YS5rOHMuaW8vdjEiLCJydiI6MTIsInN0YXJ0IjoiZGVmYXVsdC9iXHUwMDAwIn0", tok)
@@ -46,7 +46,7 @@ func TestCh01_ContinueRoundTrip(t *testing.T) {
 
 func rawContinueToken(json string) string { return base64.RawURLEncoding.EncodeToString([]byte(json)) }
 
-// TestCh01_E40_BadContinueTokens checks the 400 texts of wire spec L14.
+// TestCh01_E40_BadContinueTokens checks the 400 texts of docs/behaviour/wire.md L14.
 func TestCh01_E40_BadContinueTokens(t *testing.T) {
 	tests := []struct {
 		token string

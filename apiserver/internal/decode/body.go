@@ -18,7 +18,7 @@ const legacySchemeName = "pkg/api/legacyscheme/scheme.go:30"
 // expected. It mirrors the decode step of createHandler and UpdateResource in k8s.io/apiserver
 // pkg/endpoints/handlers (create.go, update.go, rest.go transformDecodeError), JSON only:
 //
-//   - kind and apiVersion may be missing; they default to expected's (wire spec C1);
+//   - kind and apiVersion may be missing; they default to expected's (docs/behaviour/wire.md C1);
 //   - a body that is not a JSON object is 400 "the object provided is unrecognized …" (E1, E2);
 //   - a value of the wrong JSON type is 400 "<Kind> in version … cannot be handled as …" (E3);
 //   - another kind is 400 with the same prefix and a conversion detail (E4);

@@ -14,7 +14,7 @@ import (
 var deleteOptionsKind = api.GroupKind{Group: api.MetaGroupName, Kind: "DeleteOptions"}
 
 // ParseDeleteOptions mirrors the options step of DeleteResource in k8s.io/apiserver pkg
-// endpoints/handlers/delete.go (wire spec D1): a non-empty body is decoded as DeleteOptions
+// endpoints/handlers/delete.go (docs/behaviour/wire.md D1): a non-empty body is decoded as DeleteOptions
 // (kind and apiVersion optional, as kubectl sends `{"propagationPolicy":"Background"}`) and
 // then the query is not read at all; an empty body takes gracePeriodSeconds,
 // propagationPolicy and dryRun from the query. Preconditions only travel in the body. An

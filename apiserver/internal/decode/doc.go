@@ -7,7 +7,7 @@
 // The contract:
 //
 //  1. Bodies are JSON. kind and apiVersion may be missing and then default to the
-//     endpoint's (wire spec C1); a body that is not an object, a value of the wrong type,
+//     endpoint's (docs/behaviour/wire.md C1); a body that is not an object, a value of the wrong type,
 //     another kind or another group-version is 400 with the real text (E1–E5).
 //  2. Unknown and duplicate fields follow fieldValidation: Strict is 400 naming them (E6);
 //     Warn, or none, decodes and returns each as a warning text for a Warning header (E7);

@@ -13,7 +13,7 @@ import (
 	"github.com/informer-lab/informer-lab/apiserver/internal/validation"
 )
 
-// listOptionsKind is how the 422s of ListOptions validation name the options (wire spec W2).
+// listOptionsKind is how the 422s of ListOptions validation name the options (docs/behaviour/wire.md W2).
 var listOptionsKind = api.GroupKind{Group: api.MetaGroupName, Kind: "ListOptions"}
 
 // ParseListOptions mirrors listOpts in k8s.io/apiserver pkg/endpoints/handlers/get.go together
@@ -88,7 +88,7 @@ func ParseListOptions(q url.Values, isWatch bool) (api.ListOptions, error) {
 }
 
 // validateListOptions mirrors ValidateListOptions and validateWatchOptions in apimachinery
-// pkg/apis/meta/internalversion/validation, with the WatchList feature on (wire spec W5,
+// pkg/apis/meta/internalversion/validation, with the WatchList feature on (docs/behaviour/wire.md W5,
 // E32–E38). A server that rejects watch-list does so after this, with its own 422 (CG5).
 func validateListOptions(o *api.ListOptions) []api.StatusCause {
 	const rvm = "resourceVersionMatch"
@@ -133,7 +133,7 @@ func validateListOptions(o *api.ListOptions) []api.StatusCause {
 
 // ValidateFieldSelectorFields mirrors the field-label conversion that listOpts runs
 // (scope.Convertor.ConvertFieldLabel): every field of sel must be in allowed, else 400 with
-// the real text (wire spec L19, E31). Pod, Namespace, Node, Event, Secret and Service have
+// the real text (docs/behaviour/wire.md L19, E31). Pod, Namespace, Node, Event, Secret and Service have
 // their own conversion functions upstream, which say `field label not supported: <label>`
 // (Job's says `field label "<label>" not supported for Job`, ResourceSlice's `field label
 // not supported for resource.k8s.io/v1, Kind=ResourceSlice: <label>`); every other kind goes

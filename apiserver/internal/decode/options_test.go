@@ -23,7 +23,7 @@ func parseTestQuery(t *testing.T, raw string) url.Values {
 }
 
 // TestCh01_ParseListOptions checks the accepted queries, including the boolean rule of
-// wire spec U10 and the request lines that kubectl and client-go send (K7, K9, CG4, CG6).
+// docs/behaviour/wire.md U10 and the request lines that kubectl and client-go send (K7, K9, CG4, CG6).
 func TestCh01_ParseListOptions(t *testing.T) {
 	tests := []struct {
 		name    string
@@ -152,7 +152,7 @@ func TestCh01_ParseResourceVersion(t *testing.T) {
 	assert.EqualError(t, err, `invalid resource version: resourceVersion: Invalid value: "18446744073709551616": strconv.ParseUint: parsing "18446744073709551616": value out of range`)
 }
 
-// TestCh01_E31_FieldSelectorFields checks the per-kind texts of wire spec L19.
+// TestCh01_E31_FieldSelectorFields checks the per-kind texts of docs/behaviour/wire.md L19.
 func TestCh01_E31_FieldSelectorFields(t *testing.T) {
 	podFields := []string{"metadata.name", "metadata.namespace", "spec.nodeName", "status.phase"}
 	nsFields := []string{"metadata.name", "status.phase"}
@@ -192,7 +192,7 @@ func TestCh01_E31_FieldSelectorFields(t *testing.T) {
 	assert.NoError(t, ValidateFieldSelectorFields(nil, nil, "Pod"))
 }
 
-// TestCh01_ParseDeleteOptions checks wire spec D1 and K12.
+// TestCh01_ParseDeleteOptions checks docs/behaviour/wire.md D1 and K12.
 func TestCh01_ParseDeleteOptions(t *testing.T) {
 	meta := api.TypeMeta{Kind: "DeleteOptions", APIVersion: "meta.k8s.io/v1"}
 	tests := []struct {

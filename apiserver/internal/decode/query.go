@@ -9,7 +9,7 @@ import (
 )
 
 // queryBool mirrors runtime.Convert_Slice_string_To_bool: a present parameter is true unless
-// its first value is "0" or "false" (any case); "watch=" is true (wire spec U10).
+// its first value is "0" or "false" (any case); "watch=" is true (docs/behaviour/wire.md U10).
 func queryBool(q url.Values, name string) (value, present bool) {
 	vs, ok := q[name]
 	if !ok || len(vs) == 0 {
@@ -20,7 +20,7 @@ func queryBool(q url.Values, name string) (value, present bool) {
 }
 
 // queryInt64 mirrors runtime.Convert_Slice_string_To_int64; the error is strconv's text,
-// which the real server sends as the 400 message (wire spec E28).
+// which the real server sends as the 400 message (docs/behaviour/wire.md E28).
 func queryInt64(q url.Values, name string) (value int64, present bool, err error) {
 	vs, ok := q[name]
 	if !ok || len(vs) == 0 {

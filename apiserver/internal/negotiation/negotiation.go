@@ -17,7 +17,7 @@ type Shape int
 const (
 	// JSON is the object or list itself.
 	JSON Shape = iota
-	// Table is a meta.k8s.io Table, server-side printing (wire spec K15, W21).
+	// Table is a meta.k8s.io Table, server-side printing (docs/behaviour/wire.md K15, W21).
 	Table
 	// PartialObjectMetadata is a meta.k8s.io PartialObjectMetadata, or
 	// PartialObjectMetadataList for a list (N4).
@@ -185,7 +185,7 @@ func (c mediaClause) accept(ep Endpoint, protobuf bool) (Output, bool) {
 	return Output{}, false
 }
 
-// Negotiate picks the response shape from the Accept header (wire spec N3, N4): the first
+// Negotiate picks the response shape from the Accept header (docs/behaviour/wire.md N3, N4): the first
 // clause, by quality then order, that the endpoint can serve. No Accept header means JSON; an
 // Accept header nothing of which can be served is 406 NotAcceptable. It mirrors
 // NegotiateOutputMediaType in k8s.io/apiserver pkg/endpoints/handlers/negotiation, reduced to

@@ -7,7 +7,7 @@ import (
 	"gopkg.in/yaml.v3"
 )
 
-// AppliedConfiguration reads the body of an apply patch (wire spec X4) as the real apply
+// AppliedConfiguration reads the body of an apply patch (docs/behaviour/wire.md X4) as the real apply
 // patcher does, YAML or JSON (JSON is YAML), and returns it as a JSON object: the applied
 // configuration the field manager merges by ownership (apiserver's apply.go). Nulls stay:
 // an applied null is a field the applier sets to nothing.

@@ -1,5 +1,5 @@
-// Package patch applies the PATCH bodies of the real server to a stored object's JSON (wire
-// spec X1–X5): RFC 6902 JSON patch (json.go), RFC 7386 merge patch (merge.go), Kubernetes
+// Package patch applies the PATCH bodies of the real server to a stored object's JSON
+// (docs/behaviour/wire.md X1–X5): RFC 6902 JSON patch (json.go), RFC 7386 merge patch (merge.go), Kubernetes
 // strategic merge patch for the built-in kinds (strategic*.go), and reads the body of a
 // server-side apply (apply.go), which the field manager then merges by ownership. It mirrors the mechanisms that PatchResource in k8s.io/apiserver
 // pkg/endpoints/handlers/patch.go drives: gopkg.in/evanphx/json-patch.v4 and apimachinery

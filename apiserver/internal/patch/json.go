@@ -12,7 +12,7 @@ import (
 )
 
 // maxJSONPatchOperations mirrors the constant of the same name in apiserver
-// endpoints/handlers/patch.go (wire spec E48).
+// endpoints/handlers/patch.go (docs/behaviour/wire.md E48).
 const maxJSONPatchOperations = 10000
 
 // maxJSONPatchCopyBytes mirrors the apiserver's default JSONPatchMaxCopyBytes: "copy"
@@ -29,7 +29,7 @@ type jsonPatchOp struct {
 }
 
 // applyJSONPatch applies an RFC 6902 JSON patch to the JSON document original, as the real
-// server does through gopkg.in/evanphx/json-patch.v4 (wire spec X1, X5):
+// server does through gopkg.in/evanphx/json-patch.v4 (docs/behaviour/wire.md X1, X5):
 //
 //   - a body that is not JSON → 400 "invalid JSON patch" (E23); JSON that is not a list of
 //     operation objects → 400 with the decode error;

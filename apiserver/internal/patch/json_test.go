@@ -11,7 +11,7 @@ import (
 	"github.com/informer-lab/informer-lab/api"
 )
 
-// TestCh01_JSONPatchRFC6902 runs the examples of RFC 6902 appendix A (wire spec X1).
+// TestCh01_JSONPatchRFC6902 runs the examples of RFC 6902 appendix A (docs/behaviour/wire.md X1).
 func TestCh01_JSONPatchRFC6902(t *testing.T) {
 	tests := []struct {
 		name, doc, patch, want string // want "" = the patch must fail with 422 (E24)

@@ -7,7 +7,7 @@ import (
 )
 
 // applyMergePatch applies an RFC 7386 JSON merge patch to the JSON document original, as the
-// real server does through json-patch v4's MergePatch (wire spec X1):
+// real server does through json-patch v4's MergePatch (docs/behaviour/wire.md X1):
 //
 //   - a body that is not JSON → 400 "invalid JSON patch" (E23, the handler's check);
 //   - JSON null or a scalar → 400 "Invalid JSON Patch" (json-patch's own error);

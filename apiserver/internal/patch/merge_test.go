@@ -9,7 +9,7 @@ import (
 	"github.com/informer-lab/informer-lab/api"
 )
 
-// TestCh01_MergePatchRFC7386 runs the examples of RFC 7386 appendix A (wire spec X1). Two
+// TestCh01_MergePatchRFC7386 runs the examples of RFC 7386 appendix A (docs/behaviour/wire.md X1). Two
 // of them differ on purpose: json-patch v4, which the real server uses, refuses a null or
 // scalar patch with 400 "Invalid JSON Patch" instead of returning the patch.
 func TestCh01_MergePatchRFC7386(t *testing.T) {

@@ -14,7 +14,7 @@ var errApplyHere = errors.New("an apply patch goes through the field manager, no
 var contentTypes = []api.PatchType{api.JSONPatchType, api.MergePatchType, api.StrategicMergePatchType, api.ApplyPatchType}
 
 // withoutStrategic are the patch types of an endpoint that cannot do strategic merge patch
-// (a custom resource), as its 415 lists them (wire spec X1, E22).
+// (a custom resource), as its 415 lists them (docs/behaviour/wire.md X1, E22).
 var withoutStrategic = []api.PatchType{api.JSONPatchType, api.MergePatchType, api.ApplyPatchType}
 
 // unsupported is the 415 UnsupportedMediaType listing types.
@@ -30,7 +30,7 @@ func unsupported(types []api.PatchType) error {
 // pkg/endpoints/handlers/patch.go: parameters after ';' are dropped, the rest must be one of
 // the four patch media types exactly (case and spaces count, as upstream). Anything else, an
 // empty Content-Type and the CBOR apply type included, is 415 UnsupportedMediaType listing
-// the accepted types (wire spec X1, E22).
+// the accepted types (docs/behaviour/wire.md X1, E22).
 func TypeFromContentType(ct string) (api.PatchType, error) {
 	if i := strings.IndexByte(ct, ';'); i > 0 {
 		ct = ct[:i]
@@ -45,7 +45,7 @@ func TypeFromContentType(ct string) (api.PatchType, error) {
 
 // ApplyFor applies patch to original (the stored object's JSON; empty for an apply patch
 // that creates the object) by pt, as the mechanisms of the patch handler in k8s.io/apiserver
-// pkg/endpoints/handlers/patch.go do (wire spec X1–X5): JSON patch (json.go), merge patch
+// pkg/endpoints/handlers/patch.go do (docs/behaviour/wire.md X1–X5): JSON patch (json.go), merge patch
 // (merge.go), strategic merge patch (strategic.go) for built-in kinds, the server-side
 // apply stand-in (apply.go). gvk names the stored object's kind (autoscaling/v1 Scale for
 // the scale subresource); strategic merge patch reads its patch metadata from the kind's

@@ -11,7 +11,7 @@ import (
 
 const allPatchTypes = "the body of the request was in an unknown format - accepted media types include: application/json-patch+json, application/merge-patch+json, application/strategic-merge-patch+json, application/apply-patch+yaml"
 
-// TestCh01_E22_PatchTypeFromContentType checks the Content-Type table of wire spec X1.
+// TestCh01_E22_PatchTypeFromContentType checks the Content-Type table of docs/behaviour/wire.md X1.
 func TestCh01_E22_PatchTypeFromContentType(t *testing.T) {
 	ok := map[string]api.PatchType{
 		"application/json-patch+json":                           api.JSONPatchType,

@@ -53,7 +53,7 @@ func smpStatus(err error) error {
 }
 
 // applyStrategicMergePatch applies a Kubernetes strategic merge patch to original, a JSON
-// object of kind (wire spec X1, X3). It mirrors strategicPatchObject in apiserver
+// object of kind (docs/behaviour/wire.md X1, X3). It mirrors strategicPatchObject in apiserver
 // endpoints/handlers/patch.go and StrategicMergeMapPatch in apimachinery
 // pkg/util/strategicpatch:
 //

@@ -22,7 +22,7 @@ func smpDeployment(t testing.TB) []byte {
 	return data
 }
 
-// TestCh01_SMP_BuiltinKinds covers wire spec X3 for kinds beyond Pod: each patch is what
+// TestCh01_SMP_BuiltinKinds covers docs/behaviour/wire.md X3 for kinds beyond Pod: each patch is what
 // kubectl patch, label, scale or apply sends, and the patch metadata comes from the kind's
 // OpenAPI schema.
 func TestCh01_SMP_BuiltinKinds(t *testing.T) {

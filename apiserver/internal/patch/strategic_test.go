@@ -21,7 +21,7 @@ const smpPod = `{"apiVersion":"v1","kind":"Pod",
   "volumes":[{"name":"data","emptyDir":{}}]},
  "status":{"phase":"Running","conditions":[{"type":"Ready","status":"False"},{"type":"PodScheduled","status":"True"}]}}`
 
-// TestCh01_StrategicMergePatch covers wire spec X1 and X3: lists merged by key, the
+// TestCh01_StrategicMergePatch covers docs/behaviour/wire.md X1 and X3: lists merged by key, the
 // directives, and the bodies kubectl sends.
 func TestCh01_StrategicMergePatch(t *testing.T) {
 	tests := []struct {

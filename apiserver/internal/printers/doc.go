@@ -1,4 +1,4 @@
-// Package printers is server-side printing (wire spec K7–K9, K15, W21, E43): the
+// Package printers is server-side printing (docs/behaviour/wire.md K7–K9, K15, W21, E43): the
 // TableConvertor of each registry, after the handlers of k8s.io/kubernetes
 // pkg/printers/internalversion/printers.go, the default convertor of k8s.io/apiserver
 // pkg/registry/rest/table.go for every other kind, and asTable in k8s.io/apiserver

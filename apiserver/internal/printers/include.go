@@ -18,7 +18,7 @@ const (
 	IncludeObject = "Object"
 )
 
-// ParseIncludeObject reads ?includeObject for a Table request (wire spec E43). It mirrors the
+// ParseIncludeObject reads ?includeObject for a Table request (docs/behaviour/wire.md E43). It mirrors the
 // check of metav1.TableOptions in asTable (k8s.io/apiserver pkg/endpoints/handlers/response.go):
 // another value is 400 with the real text.
 func ParseIncludeObject(q url.Values) (string, error) {

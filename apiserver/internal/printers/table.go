@@ -46,7 +46,7 @@ type TableConverter struct {
 }
 
 // Table encodes a Table of rows with the given list metadata. Without headers,
-// columnDefinitions is null, as in every watch event after the first (wire spec W21).
+// columnDefinitions is null, as in every watch event after the first (docs/behaviour/wire.md W21).
 func (c *TableConverter) Table(meta api.ListMeta, rows []Row, headers bool) []byte {
 	t := api.Table{
 		TypeMeta: api.TypeMeta{Kind: "Table", APIVersion: api.MetaGroupName + "/" + c.Version},

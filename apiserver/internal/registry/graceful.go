@@ -21,6 +21,13 @@ func (s *Store) deleteGracefully(tx *storage.Tx, res *Resource, g rest.GracefulD
 	}
 	meta := old.Obj
 	now := s.Now().Time
+	// The collector's finalizers change in the same update as the mark
+	// (updateForGracefulDeletionAndFinalizers).
+	fins, changed := deletionFinalizers(res, meta, opts)
+	obj := meta.DeepCopy()
+	if changed {
+		obj.SetFinalizers(fins)
+	}
 	if ts := meta.GetDeletionTimestamp(); ts != nil {
 		cur := meta.GetDeletionGracePeriodSeconds()
 		if cur == nil || *cur <= 0 {
@@ -37,14 +44,15 @@ func (s *Store) deleteGracefully(tx *storage.Tx, res *Resource, g rest.GracefulD
 				period = 1 // still graceful: the kubelet makes the final delete
 			}
 		}
-		if period == 0 {
+		if period == 0 && len(fins) == 0 {
 			return DeleteResult{}, false
 		}
-		return s.markGraceful(tx, res, old, at, period, false, dryRun), true
+		// Shortened, or to zero while finalizers still hold it.
+		return s.markGracefulFrom(tx, res, old, obj, at, period, false, dryRun), true
 	}
 	period := g.CheckGracefulDelete(meta, requested)
 	if period <= 0 {
-		if dryRun && len(meta.GetFinalizers()) == 0 {
+		if dryRun && len(fins) == 0 {
 			// BeforeDelete marked the object (now, grace 0, generation) before the delete;
 			// a dry run answers that copy
 			dr := s.markGraceful(tx, res, old, now, 0, true, true)
@@ -53,13 +61,18 @@ func (s *Store) deleteGracefully(tx *storage.Tx, res *Resource, g rest.GracefulD
 		}
 		return DeleteResult{}, false
 	}
-	return s.markGraceful(tx, res, old, now.Add(time.Duration(period)*time.Second), period, true, dryRun), true
+	return s.markGracefulFrom(tx, res, old, obj, now.Add(time.Duration(period)*time.Second), period, true, dryRun), true
 }
 
 // markGraceful writes deletionTimestamp and deletionGracePeriodSeconds; the first mark bumps
 // a set generation, as BeforeDelete does.
 func (s *Store) markGraceful(tx *storage.Tx, res *Resource, old *storage.Record, at time.Time, period int64, first, dryRun bool) DeleteResult {
-	obj := old.Obj.DeepCopy()
+	return s.markGracefulFrom(tx, res, old, old.Obj.DeepCopy(), at, period, first, dryRun)
+}
+
+// markGracefulFrom is markGraceful over obj, a private copy of old's object that may carry
+// other changes of the same update.
+func (s *Store) markGracefulFrom(tx *storage.Tx, res *Resource, old *storage.Record, obj *api.Unstructured, at time.Time, period int64, first, dryRun bool) DeleteResult {
 	ts := api.NewTime(at)
 	obj.SetDeletionTimestamp(&ts)
 	obj.SetDeletionGracePeriodSeconds(&period)

@@ -32,15 +32,15 @@ type ResourceInfo struct {
 	SingularName string
 
 	// AllowUnconditionalUpdate mirrors RESTUpdateStrategy.AllowUnconditionalUpdate: a PUT
-	// without metadata.resourceVersion is accepted (wire spec P3). Built-ins allow it; a
+	// without metadata.resourceVersion is accepted (docs/behaviour/wire.md P3). Built-ins allow it; a
 	// registered kind does not unless this is set, as for custom resources.
 	AllowUnconditionalUpdate bool
 	// ReturnDeletedObject makes DELETE answer with the deleted object rather than a Success
-	// Status (wire spec D4). Pods, namespaces, services, serviceaccounts and PVCs do
+	// Status (docs/behaviour/wire.md D4). Pods, namespaces, services, serviceaccounts and PVCs do
 	// (kinds.go), and so do custom resources.
 	ReturnDeletedObject bool
 	// FieldLabels are the field-selector labels beyond metadata.name and metadata.namespace
-	// (wire spec L19); FieldSet computes their values for one object. Both may be empty.
+	// (docs/behaviour/wire.md L19); FieldSet computes their values for one object. Both may be empty.
 	FieldLabels []string
 	FieldSet    func(obj api.Object) fields.Set
 }

@@ -10,7 +10,7 @@ import (
 
 // ValidateConfigMapSize mirrors the data checks of ValidateConfigMap in the core
 // validation: every key of data and binaryData must be a valid config key and appear in only
-// one of them, and the values together may not pass 1 MiB (wire spec E10: `ConfigMap "<n>"
+// one of them, and the values together may not pass 1 MiB (docs/behaviour/wire.md E10: `ConfigMap "<n>"
 // is invalid: []: Too long: may not be more than 1048576 bytes`). nil means valid.
 //
 // binaryData holds the values as sent, base64-encoded; their size is the decoded size.

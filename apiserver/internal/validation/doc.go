@@ -1,5 +1,5 @@
 // Package validation checks objects as the real create and update strategies do, with the
-// real texts, so that a 422 from the simulator reads like a real server's (wire spec S3,
+// real texts, so that a 422 from the simulator reads like a real server's (docs/behaviour/wire.md S3,
 // E10–E16). It mirrors the field error constructors of apimachinery pkg/util/validation/field,
 // the metadata validation of pkg/api/validation (ValidateObjectMetaAccessor), the name and
 // label rules of pkg/util/validation and pkg/api/validate/content, the ConfigMap rules of the

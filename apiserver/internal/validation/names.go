@@ -24,7 +24,7 @@ const (
 	configMapKeyFmt    = `[-._a-zA-Z0-9]+`
 	configMapKeyErrMsg = "a valid config key must consist of alphanumeric characters, '-', '_' or '.'"
 
-	// totalAnnotationSizeLimit mirrors TotalAnnotationSizeLimitB (256 KiB, wire spec E11).
+	// totalAnnotationSizeLimit mirrors TotalAnnotationSizeLimitB (256 KiB, docs/behaviour/wire.md E11).
 	totalAnnotationSizeLimit = 256 * 1024
 	// maxConfigMapSize mirrors core.MaxSecretSize, the ConfigMap data limit (1 MiB, E10).
 	maxConfigMapSize = 1024 * 1024

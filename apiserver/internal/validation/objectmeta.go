@@ -17,7 +17,7 @@ func parseKind(kind string) api.GroupKind {
 // ValidateObjectMeta mirrors ValidateObjectMetaAccessor in apimachinery pkg/api/validation,
 // run by the real create and update strategies. kind names the object in the message ("Pod",
 // or "Deployment.apps" for a group kind). Names must be DNS-1123 subdomains, or labels when
-// nameIsDNSLabel (namespaces, wire spec NS5); namespaced says whether metadata.namespace is
+// nameIsDNSLabel (namespaces, docs/behaviour/wire.md NS5); namespaced says whether metadata.namespace is
 // required (true) or forbidden (false). It checks, in upstream order: generateName, name
 // (E12–E15), namespace, generation, labels (E16, keys sorted), annotations (keys, then the
 // 256 KiB total of E11) and finalizer names. Call it after the name has been generated from

@@ -27,7 +27,7 @@ func metaTestPod(name string, mutate func(*api.Pod)) *api.Pod {
 	return p
 }
 
-// TestCh01_S3_InvalidNameStatus checks the whole 422 body of wire spec S3 (E12).
+// TestCh01_S3_InvalidNameStatus checks the whole 422 body of docs/behaviour/wire.md S3 (E12).
 func TestCh01_S3_InvalidNameStatus(t *testing.T) {
 	err := ValidateObjectMeta("Pod", metaTestPod("Bad_Name", nil), false, true)
 	require.Error(t, err)

@@ -1,5 +1,5 @@
 // Package kubectl holds the kubectl end-to-end suite: Go tests that run the real kubectl from
-// PATH against the simulated apiserver (wire spec §7 and §11, T1–T7). It has no code of its
+// PATH against the simulated apiserver (docs/behaviour/wire.md §7 and §11, T1–T7). It has no code of its
 // own; run it with `make e2e-kubectl` or `go test ./harness/e2e/kubectl/`.
 //
 // The contract of the suite:

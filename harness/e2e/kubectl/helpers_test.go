@@ -35,7 +35,7 @@ func kubectlPath(t *testing.T) string {
 	t.Helper()
 	p, err := exec.LookPath("kubectl")
 	if err != nil {
-		t.Skip("kubectl is not on PATH: the kubectl end-to-end suite (wire spec §7, T1–T7) needs it; install kubectl 1.27–1.33 to run it")
+		t.Skip("kubectl is not on PATH: the kubectl end-to-end suite (docs/behaviour/wire.md §7, T1–T7) needs it; install kubectl 1.27–1.33 to run it")
 	}
 	return p
 }

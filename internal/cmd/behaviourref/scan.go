@@ -183,7 +183,7 @@ func lineIDs(line string, wire bool) []Cite {
 	}
 	for _, m := range reBare.FindAllStringSubmatchIndex(line, -1) {
 		prefix := line[m[4]:m[5]]
-		// "wire spec E39" or "wire E39" names the wire list wherever it is written.
+		// "docs/behaviour/wire.md E39" or "wire E39" names the wire list wherever it is written.
 		w := wire || strings.Contains(strings.ToLower(line[:m[4]]), "wire")
 		out = append(out, Cite{NS: bareNS(prefix, w), ID: prefix + line[m[6]:m[7]]})
 	}

@@ -49,7 +49,7 @@ func StartWithRecorder(tb testing.TB, opts apiserver.Options, rec *Recorder) *En
 // The one setting that matters is ContentType. Left empty, client-go v0.37's typed clientsets
 // encode request bodies (create, update, the DeleteOptions of a delete) as protobuf
 // (application/vnd.kubernetes.protobuf) and there is no fallback to JSON: the simulator,
-// which decodes JSON only, answers each such write 415 UnsupportedMediaType (wire spec N2,
+// which decodes JSON only, answers each such write 415 UnsupportedMediaType (docs/behaviour/wire.md N2,
 // CG1). With ContentType "application/json" client-go sends JSON bodies and
 // "Accept: application/json, */*". Reads work either way, because client-go decodes an
 // answer by its own Content-Type. QPS and Burst are raised from client-go's 5/10 so that
