@@ -2,6 +2,8 @@ package cronjob_test
 
 import (
 	"context"
+	"slices"
+	"strings"
 	"testing"
 	"testing/synctest"
 	"time"
@@ -16,14 +18,18 @@ import (
 
 // TestCh14_CronJob_Chaos: a CronJob fires every five minutes for an hour while the server
 // drops events, closes watches, compacts (informers relist after a 410) and the manager
-// restarts; every finished Job is marked Complete. At the end the history holds exactly
-// the last two, the last activation is active, and lastScheduleTime is 01:00.
+// restarts; every finished Job is marked Complete. Every activation made exactly one Job;
+// at the end the history holds two finished Jobs and the 01:00 one, active, and
+// lastScheduleTime is 01:00. Which two finished Jobs remain depends on what the
+// controller's cache had seen when it cleaned up: a dropped completion hides a Job from
+// the history limit until the informer relists, upstream as here.
 func TestCh14_CronJob_Chaos(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		c := cluster.Start(t, cluster.Options{Controllers: []string{"cronjob"}})
+		h := &hops{}
+		c := cluster.Start(t, cluster.Options{Controllers: []string{"cronjob"}, Logger: h.logger()})
 		restart := func() {
 			c.Manager.Stop()
-			m, err := controllers.Start(context.Background(), controllers.Options{Config: c.Config, Controllers: []string{"cronjob"}})
+			m, err := controllers.Start(context.Background(), controllers.Options{Config: c.Config, Controllers: []string{"cronjob"}, Logger: h.logger()})
 			require.NoError(t, err)
 			c.Manager = m
 			t.Cleanup(m.Stop)
@@ -52,7 +58,28 @@ func TestCh14_CronJob_Chaos(t *testing.T) {
 		c.Eventually(t, time.Minute, func() bool {
 			return len(jobsOf(t, c, "chaos")) == 3 && len(activeNames(cronStatus(t, c, "chaos"))) == 1
 		})
-		require.Equal(t, []string{jobName("chaos", at("00:50")), jobName("chaos", at("00:55")), jobName("chaos", at("01:00"))}, names(jobsOf(t, c, "chaos")))
+		// Every activation made its Job: created, or found already there (a create the
+		// restart cancelled may still have reached the server), never another name.
+		var made []string
+		h.mu.Lock()
+		for _, r := range h.recs {
+			if err := r.Text("err"); r.Is("cronjob-controller", "create-job") && (err == "<nil>" || strings.Contains(err, "already exists")) {
+				if !slices.Contains(made, r.Text("job")) {
+					made = append(made, r.Text("job"))
+				}
+			}
+		}
+		h.mu.Unlock()
+		var want []string
+		for i := range 12 {
+			want = append(want, jobName("chaos", time.Date(2000, 1, 1, 0, 5*(i+1), 0, 0, time.UTC)))
+		}
+		require.Equal(t, want, made)
+		js := jobsOf(t, c, "chaos")
+		require.Equal(t, jobName("chaos", at("01:00")), js[2].GetName())
+		for _, j := range js[:2] {
+			require.NotNil(t, app.NestedMap(j.Object, "status")["completionTime"], j.GetName())
+		}
 		st := cronStatus(t, c, "chaos")
 		require.Equal(t, []string{jobName("chaos", at("01:00"))}, activeNames(st))
 		require.Equal(t, "2000-01-01T01:00:00Z", st["lastScheduleTime"])

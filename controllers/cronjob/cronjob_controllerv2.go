@@ -35,12 +35,14 @@ import (
 	"time"
 
 	"github.com/informer-lab/informer-lab/api"
+	"github.com/informer-lab/informer-lab/api/labels"
 	"github.com/informer-lab/informer-lab/controller"
 	"github.com/informer-lab/informer-lab/controllers/app"
 	"github.com/informer-lab/informer-lab/informer"
 	"github.com/informer-lab/informer-lab/internal/cron"
 	"github.com/informer-lab/informer-lab/internal/trace"
 	"github.com/informer-lab/informer-lab/processor"
+	"github.com/informer-lab/informer-lab/store"
 	"github.com/informer-lab/informer-lab/workqueue"
 )
 
@@ -229,18 +231,18 @@ func (c *Controller) deleteJob(obj any) {
 // controller reference names the CronJob (by name, as upstream matches).
 func (c *Controller) getJobsToBeReconciled(cj *cronJob) []*api.Unstructured {
 	var out []*api.Unstructured
-	for _, obj := range c.jobs.GetIndexer().List() {
+	_ = store.ListAllByNamespace(c.jobs.GetIndexer(), cj.obj.GetNamespace(), labels.Everything(), func(obj any) {
 		j, ok := app.AsUnstructured(obj)
-		if !ok || j.GetNamespace() != cj.obj.GetNamespace() {
-			continue
+		if !ok {
+			return
 		}
 		if _, gone := c.deleted.Load(j.GetUID()); gone {
-			continue
+			return
 		}
 		if ref := app.GetControllerOf(j); ref != nil && ref.Name == cj.obj.GetName() {
 			out = append(out, j)
 		}
-	}
+	})
 	return out
 }
 
@@ -256,8 +258,17 @@ func (c *Controller) sync(ctx context.Context, key string) (*time.Duration, erro
 	}
 	u, _ := app.AsUnstructured(obj)
 	if err := c.consistency.EnsureReady(key, u.GetResourceVersion()); err != nil {
+		// The cache has not shown this controller's last write (the event may be late, or
+		// lost until the informer relists): read the CronJob from the server instead.
 		c.hop("stale-cache", key, u.GetResourceVersion(), slog.Any("err", err))
-		return nil, err
+		fresh, gerr := c.cc.Client.Resource(app.CronJobs).Namespace(u.GetNamespace()).Get(ctx, u.GetName(), api.GetOptions{})
+		if gerr != nil {
+			return nil, gerr
+		}
+		if err := c.consistency.EnsureReady(key, fresh.GetResourceVersion()); err != nil {
+			return nil, err
+		}
+		u = fresh
 	}
 	cj, err := newCronJob(u)
 	if err != nil {

@@ -61,7 +61,8 @@ func names(js []api.Unstructured) []string {
 func finishJob(t testing.TB, c *cluster.Cluster, j api.Unstructured, succeeded bool) {
 	t.Helper()
 	now := time.Now().UTC().Format(time.RFC3339)
-	st := map[string]any{"startTime": now}
+	// The Job controller sets startTime at the Job's first sync, right after its creation.
+	st := map[string]any{"startTime": j.GetCreationTimestamp().UTC().Format(time.RFC3339)}
 	if succeeded {
 		st["conditions"] = []any{
 			map[string]any{"type": "SuccessCriteriaMet", "status": "True", "lastProbeTime": now, "lastTransitionTime": now, "reason": "CompletionsReached"},

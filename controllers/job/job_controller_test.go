@@ -78,3 +78,23 @@ func TestCh14_Job_OrphanPodsReleased(t *testing.T) {
 		})
 	})
 }
+
+// TestCh14_Job_ParallelismScaledDown: lowering parallelism deletes the surplus pods without
+// counting them as failures; raising it starts new ones.
+func TestCh14_Job_ParallelismScaledDown(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		c := cluster.Start(t, cluster.Options{Controllers: []string{"job"}})
+		c.Create(t, app.Jobs, ns, jobObject("wide", map[string]any{"completions": int64(6), "parallelism": int64(3)}))
+		c.Eventually(t, 10*time.Second, func() bool { return len(activePods(t, c, "wide")) == 3 })
+		setParallelism := func(n string) {
+			_, err := c.Client.Resource(app.Jobs).Namespace(ns).Patch(context.Background(), "wide", api.MergePatchType, []byte(`{"spec":{"parallelism":`+n+`}}`), api.PatchOptions{})
+			require.NoError(t, err)
+		}
+		setParallelism("1")
+		c.Eventually(t, 10*time.Second, func() bool { return len(podsOf(t, c, "wide")) == 1 })
+		c.Eventually(t, 10*time.Second, func() bool { return statusInt(jobStatus(t, c, "wide"), "active") == 1 })
+		require.EqualValues(t, 0, statusInt(jobStatus(t, c, "wide"), "failed"))
+		setParallelism("2")
+		c.Eventually(t, 10*time.Second, func() bool { return len(activePods(t, c, "wide")) == 2 })
+	})
+}

@@ -11,7 +11,9 @@ import (
 	"time"
 
 	"github.com/informer-lab/informer-lab/api"
+	"github.com/informer-lab/informer-lab/api/labels"
 	"github.com/informer-lab/informer-lab/controllers/app"
+	"github.com/informer-lab/informer-lab/store"
 )
 
 // manageJob mirrors manageJob: delete pods while suspended or above the wanted number,
@@ -282,16 +284,18 @@ func activePodsLess(a, b *api.Unstructured) bool {
 // gone, its pods must not keep the tracking finalizer, or they could never be deleted.
 func (c *Controller) releaseOrphanPods(ctx context.Context, key string) error {
 	ns, name := splitKey(key)
-	var firstErr error
-	for _, obj := range c.pods.GetIndexer().List() {
+	var orphans []*api.Unstructured
+	_ = store.ListAllByNamespace(c.pods.GetIndexer(), ns, labels.Everything(), func(obj any) {
 		p, ok := app.AsUnstructured(obj)
-		if !ok || p.GetNamespace() != ns || !hasJobTrackingFinalizer(p) {
-			continue
+		if !ok || !hasJobTrackingFinalizer(p) {
+			return
 		}
-		ref := app.GetControllerOf(p)
-		if ref == nil || ref.Kind != "Job" || ref.Name != name {
-			continue
+		if ref := app.GetControllerOf(p); ref != nil && ref.Kind == "Job" && ref.Name == name {
+			orphans = append(orphans, p)
 		}
+	})
+	var firstErr error
+	for _, p := range orphans {
 		if err := c.removeTrackingFinalizer(ctx, key, p); err != nil && !api.IsNotFound(err) {
 			firstErr = cmpErr(firstErr, err)
 		}

@@ -55,6 +55,8 @@ func (c *Controller) syncJob(ctx context.Context, key string) (rErr error) {
 	}
 	shared, _ := app.AsUnstructured(obj)
 	if err := c.consistency.EnsureReady(key, shared.GetResourceVersion()); err != nil {
+		// The cache has not shown this controller's last status write yet: the pods it
+		// holds may be as old, so the sync waits for it rather than read the Job afresh.
 		c.hop("stale-cache", key, shared.GetResourceVersion(), slog.Any("err", err))
 		return err
 	}
