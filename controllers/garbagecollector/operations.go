@@ -95,7 +95,7 @@ func (gc *GarbageCollector) removeOwnerRefs(ctx context.Context, id objectRefere
 		return nil
 	}
 	trace.Hop(gc.cc.Logger, component, "remove-owner-refs", id.String(), latest.GetResourceVersion(), traceCause(cause))
-	return gc.metaPatch(ctx, rc, latest, map[string]any{"ownerReferences": keep})
+	return gc.metaPatch(ctx, rc, latest, map[string]any{"ownerReferences": listOrNull(keep)})
 }
 
 // unblockOwnerRefs mirrors unblockOwnerReferencesStrategicMergePatch: every reference of the
@@ -143,9 +143,18 @@ func (gc *GarbageCollector) removeFinalizer(ctx context.Context, id objectRefere
 		}
 	}
 	trace.Hop(gc.cc.Logger, component, "remove-finalizer", id.String(), latest.GetResourceVersion(), traceCause(cause), slog.String("finalizer", finalizer))
-	err = gc.metaPatch(ctx, rc, latest, map[string]any{"finalizers": keep})
+	err = gc.metaPatch(ctx, rc, latest, map[string]any{"finalizers": listOrNull(keep)})
 	if api.IsNotFound(err) {
 		return nil
 	}
 	return err
+}
+
+// listOrNull is a merge patch's value for a list: null removes the field when nothing is
+// left, as upstream's strategic merge patch ($patch: delete of the last item) leaves it.
+func listOrNull(l []any) any {
+	if len(l) == 0 {
+		return nil
+	}
+	return l
 }

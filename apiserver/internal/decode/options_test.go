@@ -208,6 +208,8 @@ func TestCh01_ParseDeleteOptions(t *testing.T) {
 		{"query", "gracePeriodSeconds=30&propagationPolicy=Foreground&dryRun=All", "",
 			api.DeleteOptions{TypeMeta: meta, GracePeriodSeconds: optPtr(int64(30)), PropagationPolicy: optPtr("Foreground"), DryRun: []string{"All"}}},
 		{"a body hides the query", "gracePeriodSeconds=30", `{"propagationPolicy":"Orphan"}`, api.DeleteOptions{TypeMeta: meta, PropagationPolicy: optPtr("Orphan")}},
+		{"orphanDependents body", "", `{"orphanDependents":false}`, api.DeleteOptions{TypeMeta: meta, OrphanDependents: optPtr(false)}},
+		{"orphanDependents query", "orphanDependents=true", "", api.DeleteOptions{TypeMeta: meta, OrphanDependents: optPtr(true)}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -229,6 +231,8 @@ func TestCh01_ParseDeleteOptions(t *testing.T) {
 		{"other kind", "", `{"kind":"Pod"}`, 400, "decoded object cannot be converted to DeleteOptions"},
 		{"bad policy", "propagationPolicy=Sideways", "", 422,
 			`DeleteOptions.meta.k8s.io "" is invalid: propagationPolicy: Unsupported value: "Sideways": supported values: "Foreground", "Background", "Orphan", "nil"`},
+		{"both policies", "", `{"orphanDependents":true,"propagationPolicy":"Orphan"}`, 422,
+			`DeleteOptions.meta.k8s.io "" is invalid: propagationPolicy: Invalid value: "Orphan": orphanDependents and deletionPropagation cannot be both set`},
 		{"bad dryRun", "", `{"dryRun":["All","Some"]}`, 422,
 			`DeleteOptions.meta.k8s.io "" is invalid: dryRun: Unsupported value: ["All","Some"]: supported values: "All"`},
 	}
