@@ -23,7 +23,7 @@ Usage:
   demo [tour] [flags]   the guided tour of the informer pipeline (what make demo runs)
   demo run [flags]      the pipeline with a steady mutator until Ctrl-C (--ui for the dashboard)
   demo watch [flags]    our informer against any apiserver, a real cluster included
-  demo serve [flags]    the simulated apiserver alone, for kubectl, curl and client-go
+  demo serve [flags]    the simulated cluster (apiserver, controllers, nodes) for kubectl, curl and client-go
 
 Run "demo <command> -h" for the flags of a command.
 `

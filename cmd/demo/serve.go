@@ -6,13 +6,20 @@ import (
 	"encoding/hex"
 	"fmt"
 	"io"
+	"log/slog"
 	"net"
+	"net/http"
+	"slices"
 	"strconv"
 	"strings"
+	"sync"
+	"time"
 
 	"github.com/informer-lab/informer-lab/api"
 	"github.com/informer-lab/informer-lab/apiserver"
 	"github.com/informer-lab/informer-lab/clientcmd"
+	"github.com/informer-lab/informer-lab/controllers"
+	"github.com/informer-lab/informer-lab/internal/dashboard"
 	"github.com/informer-lab/informer-lab/internal/trace"
 )
 
@@ -22,6 +29,10 @@ type serveReady struct {
 	url        string
 	kubeconfig string
 	server     *apiserver.Server
+	// manager runs the cluster's controllers; nil with --controllers=none.
+	manager *controllers.Manager
+	// ui is the dashboard's URL, empty without --ui.
+	ui string
 }
 
 func cmdServe(ctx context.Context, args []string, out io.Writer, ready func(serveReady)) error {
@@ -34,7 +45,10 @@ func cmdServe(ctx context.Context, args []string, out io.Writer, ready func(serv
 	clientCerts := fs.Bool("client-certs", false, "require a client certificate of a CA made at start-up, as kind and kubeadm do: the kubeconfig gets an admin one (CN kubernetes-admin, O system:masters), also written as FILE.client.crt and FILE.client.key; implies --tls")
 	authorization := fs.String("authorization", apiserver.AuthorizationAlwaysAllow, "authorization mode: AlwaysAllow (every request passes) or RBAC (what the roles and bindings grant; the bootstrap roles are created at start; the kubeconfig's user is in system:masters); RBAC without --token or --client-certs makes a random admin token, as --token would")
 	faults := fs.Bool("faults", true, "serve the fault API as JSON at /debug/faults")
-	traceOn := fs.Bool("trace", false, "print the server's trace: one line per request, write and watch event")
+	traceOn := fs.Bool("trace", false, "print the server's trace (one line per request, write and watch event) and every controller's hops, each write with its cause")
+	ctrlSpec := fs.String("controllers", "*", "the cluster's controllers, as kube-controller-manager's flag: \"*\" (every default one), \"name\" to add one, \"-name\" to leave one out, comma-separated (\"*,-job\"), or \"none\" for the apiserver alone, as envtest runs it; known: "+strings.Join(controllers.Known(), ", "))
+	nodeCount := fs.Int("nodes", 3, "simulated nodes to register, each with its kubelet (0: none)")
+	ui := fs.String("ui", "", "serve the dashboard on this address, e.g. 127.0.0.1:8080: each controller's queue depth and hops, the trace and the fault buttons")
 	var crdFiles stringList
 	fs.Var(&crdFiles, "crd", "a CustomResourceDefinition manifest (YAML or JSON, one or more documents) to create at start; repeatable")
 	if err := parse(fs, args); err != nil {
@@ -43,6 +57,18 @@ func cmdServe(ctx context.Context, args []string, out io.Writer, ready func(serv
 	crds, err := readCRDs(crdFiles)
 	if err != nil {
 		return err
+	}
+	ctrlNames, err := parseControllers(*ctrlSpec)
+	if err != nil {
+		return err
+	}
+	if *nodeCount < 0 || *nodeCount > maxNodes {
+		return errorf("--nodes must be between 0 and %d, got %d", maxNodes, *nodeCount)
+	}
+	if *ui != "" {
+		if _, err := checkListen("--ui", *ui); err != nil {
+			return err
+		}
 	}
 	if *seed < 0 || *seed > 10000 {
 		return errorf("--seed-pods must be between 0 and 10000, got %d", *seed)
@@ -94,7 +120,9 @@ func cmdServe(ctx context.Context, args []string, out io.Writer, ready func(serv
 	if err != nil {
 		return fmt.Errorf("cannot listen on %s: %w", *listen, err)
 	}
-	if err := seedServer(ctx, srv, *seed); err != nil {
+	// With the cluster's scheduler the seeded pods are left to it (and to the kubelets), as bare
+	// pods on a real cluster are; without it they are made Running on the demo's node names.
+	if err := seedServer(ctx, srv, *seed, !slices.Contains(ctrlNames, "scheduler")); err != nil {
 		return err
 	}
 	for _, crd := range crds {
@@ -122,12 +150,68 @@ func cmdServe(ctx context.Context, args []string, out io.Writer, ready func(serv
 	}
 	url = strings.TrimSpace(url)
 
+	var ln net.Listener
+	if *ui != "" {
+		if ln, err = net.Listen("tcp", *ui); err != nil {
+			return fmt.Errorf("--ui: %w", err)
+		}
+		defer ln.Close()
+	}
+	// The controllers' hops go to the dashboard (its counters and its stream) and to --trace;
+	// with neither, the controllers get no logger and build no hop at all.
+	hops := newControllerHops(ctrlNames)
+	var hub *dashboard.Hub
+	var sinks fanout
+	if ln != nil {
+		hub = dashboard.NewHub()
+		sinks = append(sinks, newTap(hops), hub)
+	}
+	if *traceOn {
+		sinks = append(sinks, opts.Logger.Handler())
+	}
+	var logger *slog.Logger
+	if len(sinks) > 0 {
+		logger = slog.New(newControllerTrace(ctrlNames, sinks))
+	}
+	var mgr *controllers.Manager
+	if len(ctrlNames) > 0 || *nodeCount > 0 {
+		if mgr, err = startCluster(ctx, srv, ctrlNames, *nodeCount, logger); err != nil {
+			return err
+		}
+		defer mgr.Stop()
+	}
+	uiURL := ""
+	var wg sync.WaitGroup
+	defer wg.Wait()
+	if ln != nil {
+		hs := &http.Server{Handler: dashboard.New(dashboard.Options{Hub: hub, Actions: &serveActions{srv: srv},
+			Stats: func() dashboard.Stats { return clusterStats(srv, mgr, hops) },
+			Title: "informer-lab · cluster", CheckHost: true}), ReadHeaderTimeout: 10 * time.Second}
+		wg.Go(func() { _ = hs.Serve(ln) })
+		defer hs.Close() // closes the event streams too: their requests' contexts end
+		uiURL = "http://" + ln.Addr().String() + "/"
+	}
+
 	fmt.Fprintf(out, "informer-lab apiserver (simulated) serving %s\n", url)
 	fmt.Fprintf(out, "  seeded     %d pods and configmap app-config in namespace default\n", *seed)
 	for _, crd := range crds {
 		fmt.Fprintf(out, "  crd        %s (from %s)\n", crd.obj.GetName(), crd.file)
 	}
 	fmt.Fprintf(out, "  kubeconfig %s\n", *kubeconfig)
+	if len(ctrlNames) > 0 {
+		fmt.Fprintf(out, "  controllers %s\n", strings.Join(ctrlNames, ","))
+	} else {
+		fmt.Fprintf(out, "  controllers none: the apiserver alone, as envtest runs it\n")
+	}
+	switch {
+	case *nodeCount > 0 && !slices.Contains(ctrlNames, "kubelet"):
+		fmt.Fprintf(out, "  nodes      none: --nodes %d needs the kubelet controller (add it to --controllers)\n", *nodeCount)
+	default:
+		fmt.Fprintf(out, "  nodes      %d simulated\n", *nodeCount)
+	}
+	if uiURL != "" {
+		fmt.Fprintf(out, "  dashboard  %s\n", uiURL)
+	}
 	if caFile != "" {
 		fmt.Fprintf(out, "  tls        self-signed CA in the kubeconfig and in %s\n", caFile)
 	}
@@ -151,6 +235,9 @@ func cmdServe(ctx context.Context, args []string, out io.Writer, ready func(serv
 	}
 	fmt.Fprintf(out, "\nTry:\n")
 	fmt.Fprintf(out, "  kubectl --kubeconfig %s get pods\n", *kubeconfig)
+	if slices.Contains(ctrlNames, "deployment") {
+		fmt.Fprintf(out, "  kubectl --kubeconfig %s create deployment web --image=nginx --replicas=3\n", *kubeconfig)
+	}
 	fmt.Fprintf(out, "  go run ./cmd/demo watch --kubeconfig %s\n", *kubeconfig)
 	if *faults {
 		auth := ""
@@ -169,9 +256,12 @@ func cmdServe(ctx context.Context, args []string, out io.Writer, ready func(serv
 	}
 	fmt.Fprintf(out, "\nCtrl-C stops the server.\n")
 	if ready != nil {
-		ready(serveReady{url: url, kubeconfig: *kubeconfig, server: srv})
+		ready(serveReady{url: url, kubeconfig: *kubeconfig, server: srv, manager: mgr, ui: uiURL})
 	}
 	<-ctx.Done()
+	if mgr != nil {
+		mgr.Stop() // before the server, so no controller sees its server vanish
+	}
 	srv.Close()
 	fmt.Fprintf(out, "stopped\n")
 	return nil
@@ -190,12 +280,15 @@ func checkListen(flagName, addr string) (string, error) {
 	return host, nil
 }
 
-// seedServer creates n running pods and a configmap in namespace default, through the Go API.
-func seedServer(ctx context.Context, srv *apiserver.Server, n int) error {
+// seedServer creates n pods and a configmap in namespace default, through the Go API. The
+// pods are Running on the demo's node names when running is set, else Pending and unscheduled.
+func seedServer(ctx context.Context, srv *apiserver.Server, n int, running bool) error {
 	for i := 1; i <= n; i++ {
 		pod := newPod("web-"+strconv.Itoa(i), nil)
-		pod.Spec.NodeName = pickNode("default/" + pod.Name)
-		pod.Status.Phase = api.PodRunning
+		if running {
+			pod.Spec.NodeName = pickNode("default/" + pod.Name)
+			pod.Status.Phase = api.PodRunning
+		}
 		if _, err := srv.Create(ctx, "pods", "default", pod); err != nil {
 			return fmt.Errorf("seeding pod %s: %w", pod.Name, err)
 		}

@@ -39,7 +39,8 @@ func startServe(t *testing.T, extra ...string) (serveReady, func() string) {
 	out := newLineBuffer()
 	readyCh := make(chan serveReady, 1)
 	errCh := make(chan error, 1)
-	args := append([]string{"--listen", "127.0.0.1:0", "--kubeconfig", kc}, extra...)
+	// The apiserver alone unless a test asks for controllers: a later flag wins.
+	args := append([]string{"--listen", "127.0.0.1:0", "--kubeconfig", kc, "--controllers=none", "--nodes=0"}, extra...)
 	go func() { errCh <- cmdServe(ctx, args, out, func(r serveReady) { readyCh <- r }) }()
 	var ready serveReady
 	select {
@@ -323,7 +324,7 @@ func TestDemo_WatchKubeconfigWithClientCertificates(t *testing.T) {
 	certPEM, keyPEM := testcert.SelfSignedClient(t, "kind-admin", "system:masters")
 
 	srv := apiserver.New(apiserver.Options{})
-	require.NoError(t, seedServer(context.Background(), srv, 2))
+	require.NoError(t, seedServer(context.Background(), srv, 2, true))
 	pool := x509.NewCertPool()
 	require.True(t, pool.AppendCertsFromPEM(certPEM))
 	var mu sync.Mutex

@@ -30,6 +30,7 @@ type fakePipeline struct {
 	compacts int
 	slow     bool
 	pods     int
+	cluster  bool // report controllers, as demo serve does
 }
 
 func (f *fakePipeline) Stats() Stats {
@@ -50,7 +51,25 @@ func (f *fakePipeline) Stats() Stats {
 		WorkqueueDepth: f.rv % 4, Processing: f.rv % 2, Retries: int64(f.rv / 10),
 		Reconciles: int64(f.rv * 3), Relists: f.relists, Lists: 1 + f.relists, Watches: 1 + f.relists,
 		Events: int64(f.rv * 2), Tombstones: f.relists,
+		Controllers: f.controllerStats(),
 	}
+}
+
+// controllerStats is what demo serve adds: nothing until the test turns the cluster on.
+func (f *fakePipeline) controllerStats() []ControllerStats {
+	if !f.cluster {
+		return nil
+	}
+	return []ControllerStats{
+		{Name: "replicaset", Depth: f.rv % 5, Hops: int64(f.rv * 4), Writes: int64(f.rv)},
+		{Name: "deployment", Depth: f.rv % 3, Hops: int64(f.rv * 2), Writes: int64(f.rv / 2)},
+	}
+}
+
+func (f *fakePipeline) setCluster() {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.cluster = true
 }
 
 func (f *fakePipeline) DropNextEvents(int) error { return nil }
@@ -193,6 +212,23 @@ func TestDashboard_Browser(t *testing.T) {
 	require.NoError(t, err, "the screenshot is a PNG")
 	assert.GreaterOrEqual(t, img.Bounds().Dx(), 1280)
 	cdp.SaveArtifact(t, "dashboard.png", shot)
+
+	// demo serve: the stats carry the cluster's controllers. A row each, sorted; the diagram
+	// of one informer gives way; a controller's write shows its cause.
+	fake.setCluster()
+	step("a row per controller, sorted by name",
+		`[...document.querySelectorAll('#controller-rows tr')].map(tr => tr.dataset.controller).join() === 'deployment,replicaset'`)
+	step("the controllers panel to show, in place of the one-informer diagram",
+		`!document.getElementById('controllers-panel').hidden && document.getElementById('diagram-panel').hidden`)
+	step("the server's RV in the controllers panel", `/^\d+$/.test(document.getElementById('cl-rv').textContent)`)
+	trace.Hop(l, "replicaset", "create", "default/web-7d9f-x2x", "1044", slog.String("cause", "1 of 3 replicas missing"))
+	step("the replicaset row to show its write with the cause",
+		`document.querySelector('#controller-rows tr[data-controller=replicaset] td.last').textContent === 'create default/web-7d9f-x2x cause=1 of 3 replicas missing'`)
+
+	assert.Empty(t, b.Errors(), "the page raised JavaScript errors")
+	shot, err = p.Screenshot(ctx)
+	require.NoError(t, err)
+	cdp.SaveArtifact(t, "dashboard-cluster.png", shot)
 }
 
 // waitSubscribed polls until the page's event stream has subscribed to the hub.

@@ -1,4 +1,5 @@
-// Package dashboard is the live web view of the informer pipeline that `demo run --ui` serves:
+// Package dashboard is the live web view of the informer pipeline that `demo run --ui` serves
+// (and of the cluster's controllers that `demo serve --ui` runs):
 // one embedded HTML page that draws client-go's pipeline (apiserver → Reflector →
 // DeltaFIFO/RealFIFO → Indexer → processor → listeners → handlers → workqueue → workers) in
 // SVG with live counters, a scrolling event log fed by the slog trace hops, and buttons for
@@ -23,9 +24,13 @@
 //     StatsInterval), "dropped" messages carry this subscriber's drop count. GET /stats
 //     answers Stats as JSON. POST /actions/{name} runs drop (?n=1…1000), compact,
 //     close-watches, toggle-slow, create-pod or delete-pod and answers an ActionResult.
-//  5. An /events stream ends, and unsubscribes, when its request's context ends: a closed tab
+//  5. Stats.Controllers, when not empty (demo serve with its controllers), makes the page show
+//     a row per controller instead of the one-informer diagram: its queue depth, hop and
+//     write counts, and its last hop with the write's cause, from the trace records whose
+//     component is the controller's name.
+//  6. An /events stream ends, and unsubscribes, when its request's context ends: a closed tab
 //     leaves no goroutine behind.
-//  6. Errors are JSON {"error": …}: 405 with an Allow header for a wrong method on a known
+//  7. Errors are JSON {"error": …}: 405 with an Allow header for a wrong method on a known
 //     path, 404 for an unknown path or action, 400 for a bad ?n=, 403 for a cross-origin
 //     action, 501 when Options.Actions is nil, 500 when an action fails.
 package dashboard

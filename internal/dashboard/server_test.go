@@ -121,7 +121,7 @@ func TestDashboard_Page(t *testing.T) {
 		"c-indexerSize", "c-workqueueDepth", "c-processing", "c-retries", "c-relists",
 		`data-action="drop"`, `data-action="compact"`, `data-action="close-watches"`,
 		`data-action="toggle-slow"`, `data-action="create-pod"`, `data-action="delete-pod"`,
-		`id="log"`, "new EventSource('events')"} {
+		`id="log"`, "new EventSource('events')", `id="controllers-panel"`, `id="controller-rows"`} {
 		assert.Contains(t, body, id)
 	}
 	// No external assets: nothing is loaded from another origin.

@@ -33,6 +33,21 @@ type Stats struct {
 	Watches    int64 `json:"watches"`
 	Events     int64 `json:"events"`
 	Tombstones int64 `json:"tombstones"`
+	// Controllers are the cluster's own controllers when `demo serve` runs them: one per
+	// controller, sorted by name. Empty for the informer pipeline of `demo run`.
+	Controllers []ControllerStats `json:"controllers,omitempty"`
+}
+
+// ControllerStats is one controller of the simulated cluster as the dashboard draws it: the
+// depth of its workqueue (controllers.Manager.QueueDepths), how many trace hops it has logged
+// (records whose component is its name) and how many of those were writes (hops with a
+// cause attribute). It mirrors nothing in client-go, which shows queue depth only as the
+// workqueue_depth metric.
+type ControllerStats struct {
+	Name   string `json:"name"`
+	Depth  int    `json:"depth"`
+	Hops   int64  `json:"hops"`
+	Writes int64  `json:"writes"`
 }
 
 // Actions is the fault API and the pod buttons of the dashboard. Each method runs on the

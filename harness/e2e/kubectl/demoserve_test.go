@@ -33,7 +33,7 @@ type demoServe struct {
 }
 
 // startDemoServe builds cmd/demo into the test's directory and runs `demo serve` on a free
-// loopback port with args, and waits (bounded) for the banner that ends with the Ctrl-C line.
+// loopback port with args (and no controllers unless args ask for them), and waits (bounded) for the banner that ends with the Ctrl-C line.
 // The process is interrupted, then killed if need be, when the test ends.
 func startDemoServe(t *testing.T, dir string, args ...string) *demoServe {
 	t.Helper()
@@ -45,7 +45,9 @@ func startDemoServe(t *testing.T, dir string, args ...string) *demoServe {
 	require.NoError(t, err, "go build ./cmd/demo: %s", out)
 
 	d := &demoServe{kubeconfig: filepath.Join(dir, "demo.kubeconfig"), rest: make(chan string, 100), exited: make(chan struct{})}
-	full := append([]string{"serve", "--listen", "127.0.0.1:0", "--kubeconfig", d.kubeconfig}, args...)
+	// The apiserver alone, as these tests were written for, unless args name controllers (a
+	// later flag wins): the cluster's controllers would add watchers, pods and status writes.
+	full := append([]string{"serve", "--listen", "127.0.0.1:0", "--kubeconfig", d.kubeconfig, "--controllers=none", "--nodes=0"}, args...)
 	d.cmd = exec.Command(bin, full...)
 	d.cmd.Stderr = os.Stderr
 	stdout, err := d.cmd.StdoutPipe()

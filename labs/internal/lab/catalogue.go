@@ -134,6 +134,19 @@ var Catalogue = []Lab{
 			{Pkg: "./harness/chaos/", Run: "^TestChaos_Consistency$", Args: []string{"-chaos.seeds=2", "-chaos.shrink=0"}, Kind: "chaos"},
 		},
 	},
+	{
+		ID: "14", Title: "the ReplicaSet controller's sync: the diff, slow start and expectations",
+		Chapter: "chapters/14-cluster-controllers", Dir: "labs/14-cluster-controllers", Dirs: []string{"chapters/14-cluster-controllers"},
+		Steps: []Step{
+			{1, "manageReplicas: the diff, slow-start batches, which pods to delete"},
+			{2, "expectations: hold the sync back until the cache has seen its writes"},
+		},
+		Runs: []Run{
+			// The chapter's own controller only: its relay and cluster tests run the cluster's
+			// controllers, which the learner does not write.
+			{Pkg: "./chapters/14-cluster-controllers/", Run: "^(TestCh14_Sync_|Example)", Kind: "chapter"},
+		},
+	},
 }
 
 func init() {
