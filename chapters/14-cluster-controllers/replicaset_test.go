@@ -160,6 +160,7 @@ func TestCh14_Sync_Scales(t *testing.T) {
 
 		markRunning(t, c, "web-rs-2", true)
 		markRunning(t, c, "web-rs-4", false)
+		c.Settle() // the controller's cache holds both statuses before it ranks the pods
 		scale(t, c, "web-rs", 1)
 		c.Eventually(t, 10*time.Second, func() bool { return len(podNames(t, c)) == 1 })
 		assert.Equal(t, []string{"web-rs-2"}, podNames(t, c), "the ready pod stays")

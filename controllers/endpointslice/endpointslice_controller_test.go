@@ -81,6 +81,9 @@ func TestCh14_EndpointSlice_Terminating(t *testing.T) {
 		c.Eventually(t, 10*time.Second, func() bool { return fmt.Sprint(endpointsOf(t, c, "default", "web")) == "map[10.0.0.1:false/true/true]" })
 		_, err := pods.Patch(ctx, "web-0", api.MergePatchType, []byte(`{"metadata":{"finalizers":null}}`), api.PatchOptions{})
 		require.NoError(t, err)
+		// A bound pod waits for its kubelet's final delete, which this test plays.
+		zero := int64(0)
+		require.NoError(t, pods.Delete(ctx, "web-0", api.DeleteOptions{GracePeriodSeconds: &zero}))
 		c.Eventually(t, 10*time.Second, func() bool { return len(endpointsOf(t, c, "default", "web")) == 0 })
 		require.Len(t, slicesOf(t, c, "default", "web"), 1, "the placeholder")
 	})
