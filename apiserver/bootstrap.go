@@ -128,7 +128,8 @@ func (a advertised) objects(now time.Time) []map[string]any {
 // readvertise mirrors the endpoint reconciler's "Resetting endpoints for master service":
 // once the server listens on port, the `kubernetes` Service's targetPort, its endpoints and
 // the identity lease say so. It writes nothing when the port is the one already advertised.
-func (s *Server) readvertise(port int) {
+func (p postStart) readvertise(port int) {
+	s := p.Server
 	if !s.opts.Bootstrap || port == s.self.port {
 		return
 	}

@@ -17,6 +17,7 @@ import (
 
 	"github.com/informer-lab/informer-lab/api"
 	"github.com/informer-lab/informer-lab/api/watch"
+	"github.com/informer-lab/informer-lab/internal/trace"
 )
 
 // /debug/faults (Options.DebugFaults): the fault API of faults.go as JSON over HTTP, so a
@@ -282,7 +283,8 @@ func (s debugFaults) applyFault(a faultAction) error {
 			return bad("%v", err)
 		}
 	case "clear-metrics":
-		s.ClearMetrics()
+		s.faults.clearMetrics()
+		trace.Hop(s.log, "apiserver", "fault", "", "", slogString("fault", "clear-metrics"))
 	default:
 		return api.NewBadRequest(fmt.Sprintf("unknown action %q: expected one of %s", a.Action, strings.Join(faultActions, ", ")))
 	}

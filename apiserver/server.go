@@ -226,7 +226,7 @@ func (s *Server) start(addr string, useTLS bool) (string, error) {
 	s.life.wg.Add(1)
 	s.life.mu.Unlock()
 	if a, ok := ln.Addr().(*net.TCPAddr); ok {
-		s.readvertise(a.Port) // before any client can look
+		postStart{s}.readvertise(a.Port) // before any client can look
 	}
 	go func() {
 		defer s.life.wg.Done()

@@ -77,24 +77,24 @@ func (s *Server) SetMetric(m SimulatedMetric) error {
 	return nil
 }
 
-// ClearMetrics is ours (no client-go counterpart): it removes every simulated reading.
-func (s *Server) ClearMetrics() {
-	s.faults.mu.Lock()
-	s.faults.metrics = nil
-	s.faults.mu.Unlock()
-	trace.Hop(s.log, "apiserver", "fault", "", "", slogString("fault", "clear-metrics"))
+// clearMetrics removes every simulated reading (the clear-metrics fault action).
+func (f *faults) clearMetrics() {
+	f.mu.Lock()
+	f.metrics = nil
+	f.mu.Unlock()
 }
 
-// Metrics is ours (no client-go counterpart): the simulated readings of namespace ("" for all), sorted.
-func (s *Server) Metrics(namespace string) []SimulatedMetric {
-	s.faults.mu.Lock()
+// metricsOf returns the simulated readings of namespace ("" for all), sorted, as
+// /debug/metrics serves them.
+func (f *faults) metricsOf(namespace string) []SimulatedMetric {
+	f.mu.Lock()
 	out := []SimulatedMetric{}
-	for _, m := range s.faults.metrics {
+	for _, m := range f.metrics {
 		if namespace == "" || m.Namespace == namespace {
 			out = append(out, m)
 		}
 	}
-	s.faults.mu.Unlock()
+	f.mu.Unlock()
 	slices.SortFunc(out, func(a, b SimulatedMetric) int {
 		return strings.Compare(a.Namespace+"/"+a.Pod+"/"+a.Metric, b.Namespace+"/"+b.Pod+"/"+b.Metric)
 	})
@@ -142,7 +142,7 @@ func (s debugFaults) serveDebugMetrics(w http.ResponseWriter, r *http.Request) {
 		writeError(w, api.NewMethodNotAllowed())
 		return
 	}
-	data, err := json.MarshalIndent(SimulatedMetrics{Metrics: s.Metrics(r.URL.Query().Get("namespace"))}, "", "  ")
+	data, err := json.MarshalIndent(SimulatedMetrics{Metrics: s.faults.metricsOf(r.URL.Query().Get("namespace"))}, "", "  ")
 	if err != nil {
 		writeError(w, api.NewInternalError(err))
 		return

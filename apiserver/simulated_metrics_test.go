@@ -30,7 +30,7 @@ func TestCh01_DebugMetrics(t *testing.T) {
 		{Namespace: "default", Metric: "cpu", Utilization: &forty},
 		{Namespace: "default", Pod: "web-1", Metric: "cpu", Value: "250m"},
 	}, read("?namespace=default").Metrics)
-	assert.Len(t, s.Metrics(""), 3)
+	assert.Len(t, s.faults.metricsOf(""), 3)
 	assert.Equal(t, 405, c.do("POST", "/debug/metrics", "{}").code)
 
 	for body, msg := range map[string]string{
@@ -47,7 +47,7 @@ func TestCh01_DebugMetrics(t *testing.T) {
 		assert.Contains(t, string(r.body), msg, body)
 	}
 	c.faults(t, "POST", `{"action":"clear-metrics"}`)
-	assert.Empty(t, s.Metrics(""))
+	assert.Empty(t, s.faults.metricsOf(""))
 }
 
 // TestCh01_DebugMetricsOff: /debug/metrics is served only with DebugFaults.
