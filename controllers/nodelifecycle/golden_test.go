@@ -57,6 +57,8 @@ func TestCh14_Nodes_GoldenFailure(t *testing.T) {
 		c.Eventually(t, 7*time.Minute, func() bool { return c.Get(t, app.Pods, "default", "web").GetDeletionTimestamp() != nil })
 		require.NoError(t, c.Server.FailNode(context.Background(), "sim-node-0", 0))
 		c.Eventually(t, time.Minute, func() bool { return c.Get(t, app.Pods, "default", "web") == nil })
+		// the taints may go after the pod: the trace ends with them either way
+		c.Eventually(t, time.Minute, func() bool { return len(taintKeys(c, t, "sim-node-0")) == 0 })
 	})
 	var lines []string
 	started := false
