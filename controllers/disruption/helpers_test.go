@@ -1,10 +1,8 @@
 package disruption_test
 
 import (
-	"bytes"
 	"context"
 	"fmt"
-	"sync"
 	"testing"
 	"time"
 
@@ -41,23 +39,7 @@ func setPodStatus(t *testing.T, c *cluster.Cluster, ns, name, ip string, ready b
 	require.NoError(t, err)
 }
 
-// syncBuffer is a bytes.Buffer the controllers' goroutines can write while the test reads.
-type syncBuffer struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (b *syncBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.Write(p)
-}
-
-func (b *syncBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.String()
-}
+type syncBuffer = cluster.TraceBuffer
 
 // ownedPod creates a ready pod with a controller reference to owner.
 func ownedPod(t *testing.T, c *cluster.Cluster, name, ip string, lbls map[string]any, owner *api.Unstructured) {

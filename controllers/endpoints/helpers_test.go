@@ -1,10 +1,8 @@
 package endpoints_test
 
 import (
-	"bytes"
 	"context"
 	"fmt"
-	"sync"
 	"testing"
 	"time"
 
@@ -58,23 +56,7 @@ func webService(name string, extra map[string]any) map[string]any {
 	return map[string]any{"apiVersion": "v1", "kind": "Service", "metadata": map[string]any{"name": name, "labels": map[string]any{"tier": "front"}}, "spec": spec}
 }
 
-// syncBuffer is a bytes.Buffer the controllers' goroutines can write while the test reads.
-type syncBuffer struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (b *syncBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.Write(p)
-}
-
-func (b *syncBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.String()
-}
+type syncBuffer = cluster.TraceBuffer
 
 // bulkReadyPods creates n ready pods through the server's Go API (no HTTP, no JSON): the
 // capacity tests need a thousand of them.

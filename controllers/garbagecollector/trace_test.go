@@ -2,7 +2,6 @@ package garbagecollector_test
 
 import (
 	"bufio"
-	"bytes"
 	"context"
 	"flag"
 	"fmt"
@@ -27,25 +26,10 @@ import (
 
 var update = flag.Bool("update", false, "rewrite testdata/*.golden")
 
-// syncBuffer is a bytes.Buffer the controllers' goroutines write to.
-type syncBuffer struct {
-	mu chan struct{}
-	b  bytes.Buffer
-}
+// syncBuffer is a buffer the controllers' goroutines write to.
+type syncBuffer = cluster.TraceBuffer
 
-func newSyncBuffer() *syncBuffer { return &syncBuffer{mu: make(chan struct{}, 1)} }
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu <- struct{}{}
-	defer func() { <-s.mu }()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu <- struct{}{}
-	defer func() { <-s.mu }()
-	return s.b.String()
-}
+func newSyncBuffer() *syncBuffer { return &syncBuffer{} }
 
 var (
 	uidRE = regexp.MustCompile(`uid: [0-9a-f-]{36}`)

@@ -1,14 +1,12 @@
 package nodelifecycle_test
 
 import (
-	"bytes"
 	"context"
 	"flag"
 	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
-	"sync"
 	"testing"
 	"testing/synctest"
 	"time"
@@ -22,22 +20,7 @@ import (
 
 var update = flag.Bool("update", false, "rewrite testdata/*.golden")
 
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
-}
+type syncBuffer = cluster.TraceBuffer
 
 var rvAttr = regexp.MustCompile(` rv=\S*`)
 

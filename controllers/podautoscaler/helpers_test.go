@@ -1,10 +1,8 @@
 package podautoscaler_test
 
 import (
-	"bytes"
 	"context"
 	"fmt"
-	"sync"
 	"testing"
 	"time"
 
@@ -105,20 +103,4 @@ func events(t *testing.T, c *cluster.Cluster, reason string) []string {
 	return out
 }
 
-// syncBuffer is a bytes.Buffer the controllers' goroutines can write while the test reads.
-type syncBuffer struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (b *syncBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.Write(p)
-}
-
-func (b *syncBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.String()
-}
+type syncBuffer = cluster.TraceBuffer

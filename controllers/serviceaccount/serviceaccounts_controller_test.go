@@ -1,9 +1,7 @@
 package serviceaccount_test
 
 import (
-	"bytes"
 	"context"
-	"sync"
 	"testing"
 	"testing/synctest"
 	"time"
@@ -69,29 +67,7 @@ func TestCh14_ServiceAccount_NoneInTerminatingNamespace(t *testing.T) {
 	})
 }
 
-// syncBuffer is a bytes.Buffer the controllers' goroutines can write while the test reads.
-type syncBuffer struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (b *syncBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.Write(p)
-}
-
-func (b *syncBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.String()
-}
-
-func (b *syncBuffer) Reset() {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	b.buf.Reset()
-}
+type syncBuffer = cluster.TraceBuffer
 
 // TestCh14_ServiceAccount_StrictServer: on a server that refuses pods until their
 // namespace's default account exists (StrictServiceAccounts, as a real kube-apiserver), the

@@ -1,8 +1,10 @@
 package cluster
 
 import (
+	"bytes"
 	"context"
 	"log/slog"
+	"sync"
 	"testing"
 	"testing/synctest"
 	"time"
@@ -101,4 +103,32 @@ func (c *Cluster) Create(t testing.TB, gvr api.GroupVersionResource, namespace s
 	u, err := c.Client.Resource(gvr).Namespace(namespace).Create(context.Background(), &api.Unstructured{Object: obj}, api.CreateOptions{})
 	require.NoError(t, err)
 	return u
+}
+
+// TraceBuffer collects the trace lines of a cluster's logger (trace.NewPlainLogger(&buf))
+// while its controllers write from many goroutines; golden-trace tests read it with String.
+type TraceBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+// Write appends p under the buffer's lock.
+func (s *TraceBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+// String returns what was written so far.
+func (s *TraceBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
+
+// Reset empties the buffer.
+func (s *TraceBuffer) Reset() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.b.Reset()
 }

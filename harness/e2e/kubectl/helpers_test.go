@@ -16,6 +16,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/informer-lab/informer-lab/harness/cluster"
+
 	"github.com/stretchr/testify/require"
 
 	"github.com/informer-lab/informer-lab/api"
@@ -310,22 +312,7 @@ func (p *proc) stop() {
 	<-p.done
 }
 
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
-}
+type syncBuffer = cluster.TraceBuffer
 
 // Objects made through the server's Go API: "another client" in the watch tests.
 
