@@ -20,7 +20,7 @@ import (
 // informer saw about 1,000 DELETED, then an ERROR; its relist got 404 (the resource was no
 // longer served), and the rest stayed in the cache for good.
 func TestCh08_Integration_CRDDeletionLeavesNoGhosts(t *testing.T) {
-	const n = 4000
+	const n = 10000
 	srv := apiserver.NewTestServer(t, apiserver.Options{})
 	client, err := rest.RESTClientFor(&rest.Config{Host: srv.URL()})
 	require.NoError(t, err)
