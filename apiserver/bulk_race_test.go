@@ -6,3 +6,6 @@ package apiserver
 // slower: 2,500 still overflows a 1,000-slot watch queue when a deletion does not wait for
 // its watchers. Without -race the tests delete 10,000.
 const bulkObjects = 2500
+
+// raceEnabled reports whether the tests run under the race detector.
+const raceEnabled = true
