@@ -105,10 +105,11 @@ func TestCh01_AbuseCost(t *testing.T) {
 	compacted := rss()
 	t.Logf("AbuseCost: RSS after the history is compacted %d MiB (baseline %d MiB)", compacted>>20, base>>20)
 	assert.Less(t, largest, 3<<20, "the Status is bounded")
-	if base > 0 {
+	// RSS is asserted only without -race: the race detector's shadow memory, several times
+	// the heap, is not given back (under -race a run measured 79 MiB, 731 MiB after the
+	// rounds, 602 MiB after compaction).
+	if base > 0 && !raceEnabled {
 		assert.Less(t, after, base+base/5+2*DefaultHistoryBytes, "RSS back near the baseline, the history's bound aside")
-		if !raceEnabled { // the race detector's shadow memory is not given back
-			assert.Less(t, compacted, base+base/5, "RSS back within 20 %% of the baseline once the history is compacted")
-		}
+		assert.Less(t, compacted, base+base/5, "RSS back within 20 %% of the baseline once the history is compacted")
 	}
 }
