@@ -55,7 +55,7 @@ func rss() uint64 {
 // its RSS after the rounds is back near the baseline; it logs baseline, peak (VmHWM) and
 // after.
 func TestCh01_AbuseCost(t *testing.T) {
-	_, c := newServer(t, Options{})
+	s, c := newServer(t, Options{})
 	createFooCRD(t, c)
 	enum := make([]any, *abuseEnumValues)
 	for i := range enum {
@@ -99,9 +99,17 @@ func TestCh01_AbuseCost(t *testing.T) {
 	after := rss()
 	t.Logf("AbuseCost: %d rounds in %v; enum of %d values × %d bad values: largest answer %d bytes; RSS baseline %d MiB, peak %d MiB, after %d MiB",
 		*abuseRounds, time.Since(began).Round(time.Millisecond), *abuseEnumValues, *abuseEnumBad, largest, base>>20, procStatus("VmHWM")>>20, after>>20)
+	// The history keeps up to DefaultHistoryBytes of the updates, by design; once it is
+	// compacted (as etcd's compaction would age it out), only the live objects remain.
+	s.CompactAll()
+	compacted := rss()
+	t.Logf("AbuseCost: RSS after the history is compacted %d MiB (baseline %d MiB)", compacted>>20, base>>20)
 	assert.Less(t, largest, 3<<20, "the Status is bounded")
-	if base > 0 {
-		// The history keeps up to DefaultHistoryBytes of the updates, by design.
+	// RSS is asserted only without -race: the race detector's shadow memory, several times
+	// the heap, is not given back (under -race a run measured 79 MiB, 731 MiB after the
+	// rounds, 602 MiB after compaction).
+	if base > 0 && !raceEnabled {
 		assert.Less(t, after, base+base/5+2*DefaultHistoryBytes, "RSS back near the baseline, the history's bound aside")
+		assert.Less(t, compacted, base+base/5, "RSS back within 20 %% of the baseline once the history is compacted")
 	}
 }

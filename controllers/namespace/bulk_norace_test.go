@@ -1,0 +1,7 @@
+//go:build !race
+
+package namespace_test
+
+// bulkObjects is how many objects the bulk-deletion tests delete at once: 10,000, the size
+// the hostile probe used.
+const bulkObjects = 10000
