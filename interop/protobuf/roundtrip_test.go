@@ -3,6 +3,7 @@ package protobuf
 import (
 	"bufio"
 	"bytes"
+	"fmt"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -163,10 +164,20 @@ func TestCh01_RoundTripProtobufMatchesK8sAPI(t *testing.T) {
 					code, body := do(t, hc, http.MethodPost, env.URL+base, tc.body, tc.contentType, "application/json")
 					require.Equal(t, http.StatusCreated, code, "create: %s", body)
 					item := env.URL + base + "/" + accessor.GetName()
-					t.Cleanup(func() { do(t, hc, http.MethodDelete, item, nil, "", "application/json") })
+					// Background: a ReplicationController's or a Job's default is to orphan, and the
+					// orphan finalizer would keep it until a garbage collector runs (none does here).
+					t.Cleanup(func() {
+						do(t, hc, http.MethodDelete, item+"?propagationPolicy=Background", nil, "", "application/json")
+					})
 					sameInProtobuf(t, http.MethodGet, item, nil, "", http.StatusOK)
-					code, body = do(t, hc, http.MethodDelete, item, nil, "", "application/json")
+					code, body = do(t, hc, http.MethodDelete, item+"?propagationPolicy=Background", nil, "", "application/json")
 					require.Contains(t, []int{http.StatusOK, http.StatusAccepted}, code, "delete: %s", body)
+					if gvk.Kind == "Namespace" {
+						// The namespace controller would empty and finalize it; none runs here.
+						fin := fmt.Sprintf(`{"apiVersion":"v1","kind":"Namespace","metadata":{"name":%q},"spec":{"finalizers":[]}}`, accessor.GetName())
+						code, body = do(t, hc, http.MethodPut, item+"/finalize", []byte(fin), "application/json", "application/json")
+						require.Equal(t, http.StatusOK, code, "finalize: %s", body)
+					}
 					if code, body = do(t, hc, http.MethodGet, item, nil, "", "application/json"); code == http.StatusOK && strings.Contains(string(body), "-protection") {
 						// The StorageObjectInUseProtection finalizer, which its controller
 						// would lift: none runs here, so the test does.
