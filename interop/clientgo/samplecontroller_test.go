@@ -15,6 +15,7 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/types"
@@ -24,7 +25,9 @@ import (
 	clientcmdapi "k8s.io/client-go/tools/clientcmd/api"
 
 	"github.com/informer-lab/informer-lab/apiserver"
+	"github.com/informer-lab/informer-lab/controllers"
 	"github.com/informer-lab/informer-lab/interop/internal/wiretest"
+	ourrest "github.com/informer-lab/informer-lab/rest"
 )
 
 // The upstream sample-controller is a tool of this module (the `tool` line of go.mod pins
@@ -98,7 +101,8 @@ func (b *lockedBuffer) String() string {
 // crd-status-subresource.yaml serves the subresource and the Foo gets
 // status.availableReplicas 0 (the Deployment's, which stays 0 with no deployment controller
 // running); crd.yaml does not, and the PUT is 404 NotFound, as on the real server, leaving
-// the Foo without status. SIGTERM stops the controller with exit status 0.
+// the Foo without status. Deleting the Foo, the cluster's garbage collector (ours) deletes
+// the Deployment. SIGTERM stops the controller with exit status 0.
 func TestInterop_SampleControllerReconcilesExampleFoo(t *testing.T) {
 	bin, module := buildSampleController(t, t.TempDir())
 	examples := filepath.Join(module, "artifacts", "examples")
@@ -211,6 +215,17 @@ func TestInterop_SampleControllerReconcilesExampleFoo(t *testing.T) {
 			waitFor(t, "the Deployment to follow the Foo to 3 replicas", func() bool {
 				d, err := deployments.Get(ctx, "example-foo", metav1.GetOptions{})
 				return err == nil && d.Spec.Replicas != nil && *d.Spec.Replicas == 3
+			})
+
+			// The cluster's garbage collector (this project's, as demo serve runs it) collects
+			// the Deployment once the Foo that owns it is deleted.
+			gc, err := controllers.Start(ctx, controllers.Options{Config: &ourrest.Config{Host: env.URL}, Controllers: []string{"garbagecollector"}})
+			require.NoError(t, err)
+			defer gc.Stop()
+			require.NoError(t, foos.Delete(ctx, "example-foo", metav1.DeleteOptions{}))
+			waitFor(t, "the garbage collector to delete the Foo's Deployment", func() bool {
+				_, err := deployments.Get(ctx, "example-foo", metav1.GetOptions{})
+				return apierrors.IsNotFound(err)
 			})
 
 			require.NoError(t, stop(), "SIGTERM ends the controller cleanly\n%s", logs.String())
