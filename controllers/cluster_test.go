@@ -13,23 +13,6 @@ import (
 	"github.com/informer-lab/informer-lab/harness/cluster"
 )
 
-// deployment is what kubectl create deployment web --image=nginx --replicas=n sends.
-func deployment(name string, replicas int64) map[string]any {
-	labels := map[string]any{"app": name}
-	return map[string]any{
-		"apiVersion": "apps/v1", "kind": "Deployment",
-		"metadata": map[string]any{"name": name, "labels": labels},
-		"spec": map[string]any{
-			"replicas": replicas,
-			"selector": map[string]any{"matchLabels": labels},
-			"template": map[string]any{
-				"metadata": map[string]any{"labels": labels},
-				"spec":     map[string]any{"containers": []any{map[string]any{"name": "nginx", "image": "nginx"}}},
-			},
-		},
-	}
-}
-
 // readyPods counts the pods of namespace that are Running and Ready on a node.
 func readyPods(t testing.TB, c *cluster.Cluster, ns string) int {
 	n := 0
@@ -48,7 +31,7 @@ func TestCh14_Cluster_CreateDeploymentRunsPods(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		c := cluster.Start(t, cluster.Options{Controllers: []string{"*"}, Nodes: 3})
 		start := time.Now()
-		c.Create(t, app.Deployments, "default", deployment("web", 3))
+		c.Create(t, app.Deployments, "default", cluster.Deployment("web", 3))
 		c.Eventually(t, 10*time.Second, func() bool { return readyPods(t, c, "default") == 3 })
 		require.LessOrEqual(t, time.Since(start), 2*time.Second, "virtual time to 3 ready pods")
 		nodes := map[string]bool{}
@@ -92,13 +75,13 @@ func TestCh14_Cluster_DeleteDeploymentCollectsEverything(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		c := cluster.Start(t, cluster.Options{Controllers: []string{"*"}, Nodes: 3})
 		c.Create(t, app.Namespaces, "", map[string]any{"apiVersion": "v1", "kind": "Namespace", "metadata": map[string]any{"name": "shop"}})
-		c.Create(t, app.Deployments, "shop", deployment("web", 3))
+		c.Create(t, app.Deployments, "shop", cluster.Deployment("web", 3))
 		c.Eventually(t, 10*time.Second, func() bool { return readyPods(t, c, "shop") == 3 })
 		require.NoError(t, c.Client.Resource(app.Deployments).Namespace("shop").Delete(t.Context(), "web", api.DeleteOptions{}))
 		c.Eventually(t, 60*time.Second, func() bool {
 			return len(c.List(t, app.ReplicaSets, "shop")) == 0 && len(c.List(t, app.Pods, "shop")) == 0
 		})
-		c.Create(t, app.Deployments, "shop", deployment("api", 2))
+		c.Create(t, app.Deployments, "shop", cluster.Deployment("api", 2))
 		c.Eventually(t, 10*time.Second, func() bool { return readyPods(t, c, "shop") == 2 })
 		require.NoError(t, c.Client.Resource(app.Namespaces).Delete(t.Context(), "shop", api.DeleteOptions{}))
 		c.Eventually(t, 120*time.Second, func() bool { return c.Get(t, app.Namespaces, "", "shop") == nil })

@@ -121,7 +121,7 @@ func benchCluster(b *testing.B, deployments, replicas, nodes int) {
 
 		start := time.Now()
 		for i := range deployments {
-			d := &api.Unstructured{Object: deployment("web-"+string(rune('a'+i/26))+string(rune('a'+i%26)), int64(replicas))}
+			d := &api.Unstructured{Object: cluster.Deployment("web-"+string(rune('a'+i/26))+string(rune('a'+i%26)), int64(replicas))}
 			if _, err := c.Client.Resource(app.Deployments).Namespace("default").Create(ctx, d, api.CreateOptions{}); err != nil {
 				b.Fatal(err)
 			}

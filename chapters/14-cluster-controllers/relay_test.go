@@ -25,23 +25,6 @@ import (
 // reports Ready (the scheduler places nothing on a tainted node).
 var relayControllers = []string{"deployment", "replicaset", "scheduler", "kubelet", "nodelifecycle", "garbagecollector"}
 
-// deployment is what `kubectl create deployment NAME --image=nginx --replicas=N` sends.
-func deployment(name string, replicas int) map[string]any {
-	labels := map[string]any{"app": name}
-	return map[string]any{
-		"apiVersion": "apps/v1", "kind": "Deployment",
-		"metadata": map[string]any{"name": name, "labels": labels},
-		"spec": map[string]any{
-			"replicas": int64(replicas),
-			"selector": map[string]any{"matchLabels": labels},
-			"template": map[string]any{
-				"metadata": map[string]any{"labels": labels},
-				"spec":     map[string]any{"containers": []any{map[string]any{"name": "nginx", "image": "nginx"}}},
-			},
-		},
-	}
-}
-
 // writeLog keeps every controller write (a hop with a cause), in the order they happened.
 type writeLog struct {
 	mu   sync.Mutex
@@ -111,7 +94,7 @@ func TestCh14_Relay_CreateDeployment(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		w := &writeLog{}
 		c := cluster.Start(t, cluster.Options{Controllers: relayControllers, Nodes: 3, Logger: w.logger()})
-		c.Create(t, app.Deployments, "default", deployment("web", 3))
+		c.Create(t, app.Deployments, "default", cluster.Deployment("web", 3))
 		c.Eventually(t, 30*time.Second, func() bool { return readyPods(t, c) == 3 }, "3 Ready pods")
 		c.Eventually(t, 30*time.Second, func() bool {
 			n, _ := app.NestedInt64(c.Get(t, app.Deployments, "default", "web").Object, "status", "availableReplicas")
@@ -166,7 +149,7 @@ func TestCh14_Relay_DeleteCascades(t *testing.T) {
 			return rss, pods
 		}
 		for _, name := range []string{"bg", "orphan", "fg"} {
-			c.Create(t, app.Deployments, "default", deployment(name, 2))
+			c.Create(t, app.Deployments, "default", cluster.Deployment(name, 2))
 		}
 		c.Eventually(t, 30*time.Second, func() bool { return readyPods(t, c) == 6 }, "6 Ready pods")
 

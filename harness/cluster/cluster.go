@@ -132,3 +132,21 @@ func (s *TraceBuffer) Reset() {
 	defer s.mu.Unlock()
 	s.b.Reset()
 }
+
+// Deployment is the object `kubectl create deployment NAME --image=nginx --replicas=N`
+// sends: labels app=NAME on the Deployment, its selector and its pod template.
+func Deployment(name string, replicas int64) map[string]any {
+	labels := map[string]any{"app": name}
+	return map[string]any{
+		"apiVersion": "apps/v1", "kind": "Deployment",
+		"metadata": map[string]any{"name": name, "labels": labels},
+		"spec": map[string]any{
+			"replicas": replicas,
+			"selector": map[string]any{"matchLabels": labels},
+			"template": map[string]any{
+				"metadata": map[string]any{"labels": labels},
+				"spec":     map[string]any{"containers": []any{map[string]any{"name": "nginx", "image": "nginx"}}},
+			},
+		},
+	}
+}
