@@ -1,6 +1,7 @@
 package apiserver
 
 import (
+	"bytes"
 	"context"
 	"crypto/tls"
 	"crypto/x509"
@@ -110,6 +111,8 @@ func BenchmarkStartupToReadyz(b *testing.B) {
 		port := freePort(b)
 		kubeconfig := filepath.Join(dir, fmt.Sprintf("kubeconfig-%d", i))
 		cmd := exec.Command(bin, "serve", "--listen", "127.0.0.1:"+port, "--kubeconfig", kubeconfig)
+		var output bytes.Buffer
+		cmd.Stdout, cmd.Stderr = &output, &output
 		b.StartTimer()
 		start := time.Now()
 		if err := cmd.Start(); err != nil {
@@ -120,7 +123,7 @@ func BenchmarkStartupToReadyz(b *testing.B) {
 		b.StopTimer()
 		_ = cmd.Process.Signal(os.Interrupt)
 		if err := cmd.Wait(); err != nil {
-			b.Fatalf("demo serve did not end cleanly on interrupt: %v", err)
+			b.Fatalf("demo serve did not end cleanly on interrupt: %v\n%s", err, output.Bytes())
 		}
 		cpu = append(cpu, cmd.ProcessState.UserTime()+cmd.ProcessState.SystemTime())
 		b.StartTimer()

@@ -1,6 +1,7 @@
 package controllers_test
 
 import (
+	"context"
 	"testing"
 	"testing/synctest"
 	"time"
@@ -8,9 +9,12 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/informer-lab/informer-lab/api"
+	"github.com/informer-lab/informer-lab/apiserver"
 	"github.com/informer-lab/informer-lab/controllers"
 	"github.com/informer-lab/informer-lab/controllers/app"
 	"github.com/informer-lab/informer-lab/harness/cluster"
+	"github.com/informer-lab/informer-lab/internal/inproc"
+	"github.com/informer-lab/informer-lab/rest"
 )
 
 // readyPods counts the pods of namespace that are Running and Ready on a node.
@@ -131,5 +135,22 @@ func TestCh14_Cluster_JobCompletesAndCronJobFires(t *testing.T) {
 			}
 			return fired >= 2
 		})
+	})
+}
+
+// TestCh14_Cluster_StartGivesUpCleanly: a start whose context ends before the informers sync
+// (an interrupt during start-up) returns an error and leaves no goroutine behind: the queues
+// the controllers built are shut down although no controller ran. synctest fails the test
+// if a goroutine of the bubble is left blocked.
+func TestCh14_Cluster_StartGivesUpCleanly(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		srv := apiserver.New(apiserver.Options{})
+		defer srv.Close()
+		cfg := &rest.Config{Host: "http://inproc.local", Transport: inproc.Transport(srv.Handler())}
+		ctx, cancel := context.WithCancel(context.Background())
+		cancel()
+		m, err := controllers.Start(ctx, controllers.Options{Config: cfg, Controllers: []string{"*"}, Nodes: 3})
+		require.Error(t, err)
+		require.Nil(t, m)
 	})
 }

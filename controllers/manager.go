@@ -119,6 +119,7 @@ func Start(ctx context.Context, o Options) (*Manager, error) {
 		d, _ := byName(n)
 		c, err := d.init(cc)
 		if err != nil {
+			cc.ShutDownQueues()
 			return nil, fmt.Errorf("controller %s: %w", n, err)
 		}
 		if c == nil {
@@ -134,6 +135,7 @@ func Start(ctx context.Context, o Options) (*Manager, error) {
 		if !ok {
 			cancel()
 			cc.InformerFactory.Shutdown()
+			cc.ShutDownQueues()
 			return nil, fmt.Errorf("controllers: the %v informers did not sync: %v", t, res.Err)
 		}
 	}

@@ -176,6 +176,11 @@ func cmdServe(ctx context.Context, args []string, out io.Writer, ready func(serv
 	var mgr *controllers.Manager
 	if len(ctrlNames) > 0 || *nodeCount > 0 {
 		if mgr, err = startCluster(ctx, srv, ctrlNames, *nodeCount, logger); err != nil {
+			if ctx.Err() != nil {
+				// Interrupted while the controllers' caches synced: a clean stop, not a failure.
+				fmt.Fprintf(out, "stopped\n")
+				return nil
+			}
 			return err
 		}
 		defer mgr.Stop()

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"log/slog"
 	"net/http"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -176,4 +177,17 @@ func TestDemo_ServeControllersUnderRBAC(t *testing.T) {
 func TestDemo_ServeNodesNeedTheKubelet(t *testing.T) {
 	_, stop := startServe(t, "--controllers=replicaset", "--nodes=2")
 	assert.Contains(t, stop(), "nodes      none: --nodes 2 needs the kubelet controller")
+}
+
+// An interrupt that arrives while the controllers' caches are still syncing (a script that
+// stops `demo serve` as soon as /readyz answers) is a clean stop, not a failure: the
+// start-up benchmark interrupts every process at that moment.
+func TestDemo_ServeInterruptedDuringControllerStartIsClean(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	out := newLineBuffer()
+	kc := filepath.Join(t.TempDir(), "kubeconfig")
+	err := cmdServe(ctx, []string{"--listen", "127.0.0.1:0", "--kubeconfig", kc}, out, nil)
+	require.NoError(t, err, out.String())
+	require.Contains(t, out.String(), "stopped")
 }

@@ -95,3 +95,14 @@ func (cc *ControllerContext) QueueDepths() map[string]int {
 	}
 	return out
 }
+
+// ShutDownQueues shuts down every queue built with NewQueue. The manager calls it when it
+// gives up before the controllers run (their Run would otherwise shut each queue down), so a
+// start that fails leaves no queue goroutine behind.
+func (cc *ControllerContext) ShutDownQueues() {
+	cc.mu.Lock()
+	defer cc.mu.Unlock()
+	for _, q := range cc.queues {
+		q.ShutDown()
+	}
+}
