@@ -203,3 +203,29 @@ func TestCh01_JobSelectorOverHTTP(t *testing.T) {
 	require.Equal(t, http.StatusUnprocessableEntity, r.code)
 	assert.Equal(t, "Job.batch \"m\" is invalid: [spec.selector: Required value, spec.template.metadata.labels: Invalid value: null: `selector` does not match template `labels`]", r.status(t).Message)
 }
+
+// TestCh01_ServiceClusterIPRange: Options.ServiceClusterIPRange is kube-apiserver's
+// --service-cluster-ip-range. Its first address belongs to the `kubernetes` Service, so a
+// manifest asking for it is refused as taken; an address outside the range is refused as
+// outside it; the default ServiceCIDR object shows the range. The texts are the reference's.
+func TestCh01_ServiceClusterIPRange(t *testing.T) {
+	_, c := newServer(t, Options{ServiceClusterIPRange: "10.0.0.0/16", Bootstrap: true})
+	create := func(name, ip string) response {
+		return c.do(http.MethodPost, svcPath, `{"metadata":{"name":"`+name+`"},"spec":{"clusterIP":"`+ip+`","ports":[{"port":443}]}}`)
+	}
+	taken := create("taken", "10.0.0.1")
+	require.Equal(t, http.StatusUnprocessableEntity, taken.code, "%s", taken.body)
+	assert.Equal(t, `Service "taken" is invalid: spec.clusterIPs: Invalid value: ["10.0.0.1"]: failed to allocate IP 10.0.0.1: provided IP is already allocated`, taken.status(t).Message)
+	outside := create("outside", "10.96.0.10")
+	require.Equal(t, http.StatusUnprocessableEntity, outside.code, "%s", outside.body)
+	assert.Contains(t, outside.status(t).Message, "the provided network does not match the current range")
+	ok := create("ok", "10.0.3.4")
+	require.Equal(t, http.StatusCreated, ok.code, "%s", ok.body)
+	cidr := c.get("/apis/networking.k8s.io/v1/servicecidrs/kubernetes")
+	require.Equal(t, http.StatusOK, cidr.code)
+	assert.Contains(t, string(cidr.body), `"cidrs":["10.0.0.0/16"]`)
+
+	err := Options{ServiceClusterIPRange: "10.0.0.0/31"}.Validate()
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "Options.ServiceClusterIPRange")
+}

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/informer-lab/informer-lab/apiserver/internal/registry/core"
+
 	"github.com/informer-lab/informer-lab/apiserver/internal/registry"
 	"github.com/informer-lab/informer-lab/internal/clock"
 )
@@ -175,6 +177,11 @@ type Options struct {
 	// NamespaceDeletionInServer: the server plays that controller itself, inside the DELETE
 	// (the namespace goes as soon as it is empty). Anything else: invalid.
 	NamespaceDeletion string
+	// ServiceClusterIPRange is kube-apiserver's --service-cluster-ip-range: the CIDR Services'
+	// cluster IPs come from, whose first address is the `kubernetes` Service's ("":
+	// DefaultServiceClusterIPRange, kubeadm's default). The conformance simulator sets the
+	// reference server's range, so that the IPs manifests ask for fall inside it or not alike.
+	ServiceClusterIPRange string
 	// DebugFaults serves the fault API as JSON at /debug/faults, for instructors with curl
 	// (debug_faults.go). Anyone who can reach the port can use it (false: not served).
 	DebugFaults bool
@@ -256,6 +263,11 @@ func (o Options) Validate() error {
 	default:
 		return fmt.Errorf("apiserver: unknown namespace deletion %q: use %q or %q", o.NamespaceDeletion, NamespaceDeletionController, NamespaceDeletionInServer)
 	}
+	if o.ServiceClusterIPRange != "" {
+		if _, err := core.NewClusterIPAllocator(o.ServiceClusterIPRange); err != nil {
+			return fmt.Errorf("apiserver: Options.ServiceClusterIPRange: %w", err)
+		}
+	}
 	if len(o.Resources) == 0 {
 		return nil // the built-in kinds' table is built only to check extra resources against
 	}
@@ -276,11 +288,18 @@ func (o Options) Validate() error {
 	return nil
 }
 
+// DefaultServiceClusterIPRange is the service range when Options.ServiceClusterIPRange is
+// empty: kubeadm's default, 10.96.0.0/12.
+const DefaultServiceClusterIPRange = core.DefaultServiceCIDR
+
 // withDefaults resolves the convention of Options for New: every zero becomes its default and
 // every negative value that means off becomes 0, which the server reads as off. It assumes
 // Validate passed.
 func (o Options) withDefaults() Options {
 	o.HistorySize = orDefault(o.HistorySize, DefaultHistorySize)
+	if o.ServiceClusterIPRange == "" {
+		o.ServiceClusterIPRange = DefaultServiceClusterIPRange
+	}
 	o.HistoryBytes = orDefault(o.HistoryBytes, DefaultHistoryBytes)
 	o.StoreQuotaBytes = orDefault(o.StoreQuotaBytes, DefaultStoreQuotaBytes)
 	o.BookmarkPeriod = orDefault(o.BookmarkPeriod, DefaultBookmarkPeriod)

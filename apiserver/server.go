@@ -73,7 +73,7 @@ func New(opts Options) *Server {
 		MaxOpenWatches: opts.MaxOpenWatches, TooLargeResourceVersionWait: opts.TooLargeResourceVersionWait,
 		Clock: s.clock, Logger: opts.Logger, Codec: storedCodec{}, Hooks: &s.faults,
 	})
-	ips, _ := core.NewClusterIPAllocator(core.DefaultServiceCIDR) // a valid constant
+	ips, _ := core.NewClusterIPAllocator(opts.ServiceClusterIPRange) // Validate checked it
 	s.table = registry.NewTable(s.store, ips)
 	s.table.Log = opts.Logger
 	s.reg = &registry.Store{Storage: s.store, Table: s.table, Admission: admission.NewChain(admission.Config{StrictServiceAccounts: opts.StrictServiceAccounts, WebhookFaults: &s.faults.webhooks}), Clock: s.clock, FieldManagers: buildFieldManager,

@@ -8,6 +8,13 @@ const (
 	SuffixPlaceholder = "__SFX__"
 )
 
+// ServiceClusterIPRange is the reference server's --service-cluster-ip-range, and the
+// simulator's Options.ServiceClusterIPRange: with the same range, a manifest's clusterIP
+// falls inside both ranges or neither, and the `kubernetes` Service holds the same first IP.
+// A /16, not a /24: thousands of cases create Services and the reference never frees their
+// IPs (no namespace is ever finalized), so a /24 runs out mid-run.
+const ServiceClusterIPRange = "10.0.0.0/16"
+
 // Case is one independent conformance case: a sequence of steps replayed against both servers,
 // each in a fresh namespace of its own (created, with its default ServiceAccount, before the
 // first step).

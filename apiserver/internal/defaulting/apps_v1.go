@@ -87,4 +87,14 @@ func defaultStatefulSet(obj map[string]any) {
 	setPtr(spec, "revisionHistoryLimit", int64(10))
 	defaultTemplateSpec(spec)
 	each(spec, "volumeClaimTemplates", defaultPVC)
+	each(spec, "volumeClaimTemplates", setClaimTemplateTypeMeta)
+}
+
+// setClaimTemplateTypeMeta mirrors Convert_apps_StatefulSetSpec_To_v1_StatefulSetSpec: v1
+// writes apiVersion v1 and kind PersistentVolumeClaim into every claim template, whatever
+// the request carried (the conversion to the internal version clears them). Doing it once at
+// decode gives every answer the same fields.
+func setClaimTemplateTypeMeta(pvc map[string]any) {
+	pvc["apiVersion"] = "v1"
+	pvc["kind"] = "PersistentVolumeClaim"
 }

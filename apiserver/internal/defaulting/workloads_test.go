@@ -44,7 +44,7 @@ var appsCases = []defaultCase{
 		want: `{"spec":{"serviceName":"s",` + selector + `,` + tmplOut + `,"replicas":1,"podManagementPolicy":"OrderedReady",
 			"updateStrategy":{"type":"RollingUpdate","rollingUpdate":{"partition":0}},"revisionHistoryLimit":10,
 			"persistentVolumeClaimRetentionPolicy":{"whenDeleted":"Retain","whenScaled":"Retain"},
-			"volumeClaimTemplates":[{"metadata":{"name":"data"},"spec":{"accessModes":["ReadWriteOnce"],"volumeMode":"Filesystem"},
+			"volumeClaimTemplates":[{"apiVersion":"v1","kind":"PersistentVolumeClaim","metadata":{"name":"data"},"spec":{"accessModes":["ReadWriteOnce"],"volumeMode":"Filesystem"},
 				"status":{"phase":"Pending"}}]}}`,
 	},
 	{

@@ -136,7 +136,8 @@ func collect(c config, filter *regexp.Regexp) (saved, error) {
 	defer stopRef()
 	version := referenceVersion(ctx, ref)
 	// The start-up objects of a fresh server, as the reference has them.
-	sim := apiserver.New(apiserver.Options{Version: version, Bootstrap: true, StrictServiceAccounts: true})
+	sim := apiserver.New(apiserver.Options{Version: version, Bootstrap: true, StrictServiceAccounts: true,
+		ServiceClusterIPRange: runner.ServiceClusterIPRange})
 	simURL, err := sim.Start("127.0.0.1:0")
 	if err != nil {
 		return saved{}, err

@@ -24,6 +24,8 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/informer-lab/informer-lab/conformance/runner"
+
 	"go.etcd.io/etcd/server/v3/embed"
 	"k8s.io/component-base/cli"
 	"k8s.io/kubernetes/cmd/kube-apiserver/app"
@@ -63,9 +65,7 @@ func main() {
 		"--service-account-issuer=https://kubernetes.default.svc",
 		"--service-account-key-file=" + pub,
 		"--service-account-signing-key-file=" + key,
-		// A /16, not a /24: thousands of cases create Services and the reference never frees
-		// their IPs (no namespace is ever finalized), so a /24 runs out mid-run.
-		"--service-cluster-ip-range=10.0.0.0/16",
+		"--service-cluster-ip-range=" + runner.ServiceClusterIPRange,
 		"--enable-priority-and-fairness=false",
 		// As kubeadm, kind and every managed cluster: privileged containers are allowed.
 		"--allow-privileged=true",
