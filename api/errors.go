@@ -147,7 +147,8 @@ const MethodNotAllowedMessage = "the server does not allow this method on the re
 // path does not serve (POST /api/v1/pods); it has no apierrors constructor upstream, so it
 // mirrors the Status that responsewriters.ErrorNegotiated writes for it.
 func NewMethodNotAllowed() *Status {
-	return failure(http.StatusMethodNotAllowed, StatusReasonMethodNotAllowed, MethodNotAllowedMessage, nil)
+	// Empty details, not none: the real server's Status carries "details":{} here.
+	return failure(http.StatusMethodNotAllowed, StatusReasonMethodNotAllowed, MethodNotAllowedMessage, &StatusDetails{})
 }
 
 // NewRequestEntityTooLargeError mirrors apierrors.NewRequestEntityTooLargeError: 413 with the

@@ -73,7 +73,7 @@ func TestCh01_StatusConstructors(t *testing.T) {
 		{"MethodNotSupported", NewMethodNotSupported(pods, "watch"),
 			`{"kind":"Status","apiVersion":"v1","metadata":{},"status":"Failure","message":"watch is not supported on resources of kind \"pods\"","reason":"MethodNotAllowed","details":{"kind":"pods"},"code":405}`},
 		{"E46/MethodNotAllowed", NewMethodNotAllowed(),
-			`{"kind":"Status","apiVersion":"v1","metadata":{},"status":"Failure","message":"the server does not allow this method on the requested resource","reason":"MethodNotAllowed","code":405}`},
+			`{"kind":"Status","apiVersion":"v1","metadata":{},"status":"Failure","message":"the server does not allow this method on the requested resource","reason":"MethodNotAllowed","details":{},"code":405}`},
 		{"E8/TooLarge", NewRequestEntityTooLargeError("limit is 3145728"),
 			`{"kind":"Status","apiVersion":"v1","metadata":{},"status":"Failure","message":"Request entity too large: limit is 3145728","reason":"RequestEntityTooLarge","code":413}`},
 		{"E21/UnsupportedMediaType", NewUnsupportedMediaType([]string{"application/json", "application/yaml"}),

@@ -266,9 +266,12 @@ func (s *endpoints) serveNonResource(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if r.Method != http.MethodGet && r.Method != http.MethodHead {
-		if s.nonResourceExists(path) {
+		switch {
+		case s.nonResourceExists(path):
 			writeError(w, api.NewMethodNotAllowed())
-		} else {
+		case s.underServedGroup(path):
+			writeError(w, registry.NotFoundResource())
+		default:
 			http.NotFound(w, r)
 		}
 		return
@@ -290,7 +293,32 @@ func (s *endpoints) serveNonResource(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 	}
+	if s.underServedGroup(path) {
+		writeError(w, registry.NotFoundResource())
+		return
+	}
 	http.NotFound(w, r)
+}
+
+// underServedGroup reports whether path lies below /api/ or below a served group's
+// /apis/<group>/: the real server's group handlers own those prefixes and answer what they
+// do not serve (an unknown version, resource or subresource) with a 404 Status, while any
+// other path gets the mux's plain "404 page not found".
+func (s *endpoints) underServedGroup(path string) bool {
+	if strings.HasPrefix(path, "/api/") {
+		return true
+	}
+	rest, ok := strings.CutPrefix(path, "/apis/")
+	if !ok {
+		return false
+	}
+	group, _, more := strings.Cut(rest, "/")
+	if !more || group == "" {
+		return false
+	}
+	_, versions := s.groupVersions()
+	_, served := versions[group]
+	return served
 }
 
 // parsePath splits the part after the group-version (U2–U6).

@@ -90,6 +90,27 @@ func TestCh01_Validation_InvalidObjects(t *testing.T) {
 			`{"metadata":{"name":"h"},"spec":{"scaleTargetRef":{"apiVersion":"apps/v1","kind":"Deployment","name":"d"},"maxReplicas":3,"behavior":{"scaleDown":{"policies":[{"type":"Pods","value":1,"periodSeconds":5000}]}}}}`,
 			`HorizontalPodAutoscaler.autoscaling "h" is invalid: spec.behavior.scaleDown.policies[0].periodSeconds: Invalid value: 5000: must be less than or equal to 1800`,
 			[]string{"spec.behavior.scaleDown.policies[0].periodSeconds: FieldValueInvalid"}},
+		// A core/v1 Event's strategy checks no metadata: a bad label shows only once the
+		// legacy check passes (the reference answers only the namespace mismatch here).
+		{"event metadata after the legacy check", "/api/v1/namespaces/default/events",
+			`{"metadata":{"name":"e","labels":{"bad key!":"x"}},"involvedObject":{"kind":"Pod","name":"p","namespace":"other"}}`,
+			`Event "e" is invalid: involvedObject.namespace: Invalid value: "other": does not match event.namespace`,
+			[]string{"involvedObject.namespace: FieldValueInvalid"}},
+		{"event metadata when the legacy check passes", "/api/v1/namespaces/default/events",
+			`{"metadata":{"name":"e","labels":{"bad key!":"x"}},"involvedObject":{"kind":"Pod","name":"p","namespace":"default"}}`,
+			`Event "e" is invalid: metadata.labels: Invalid value: "bad key!": name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]')`,
+			[]string{"metadata.labels: FieldValueInvalid"}},
+		{"ip address name", "/apis/networking.k8s.io/v1/ipaddresses",
+			`{"metadata":{"name":"Bad_Name"},"spec":{"parentRef":{"resource":"services","name":"s","namespace":"default"}}}`,
+			`IPAddress.networking.k8s.io "Bad_Name" is invalid: metadata.name: Invalid value: "Bad_Name": must be a valid IP address, (e.g. 10.9.8.7 or 2001:db8::ffff)`,
+			[]string{"metadata.name: FieldValueInvalid"}},
+		{"ip address canonical name", "/apis/networking.k8s.io/v1/ipaddresses",
+			`{"metadata":{"name":"2001:db8:0::1"},"spec":{"parentRef":{"resource":"services","name":"s"}}}`,
+			`IPAddress.networking.k8s.io "2001:db8:0::1" is invalid: metadata.name: Invalid value: "2001:db8:0::1": must be in canonical form ("2001:db8::1")`,
+			[]string{"metadata.name: FieldValueInvalid"}},
+		{"ip address without spec", "/apis/networking.k8s.io/v1/ipaddresses", `{"metadata":{"name":"10.1.2.3"}}`,
+			`IPAddress.networking.k8s.io "10.1.2.3" is invalid: spec.parentRef: Required value`,
+			[]string{"spec.parentRef: FieldValueRequired"}},
 	}
 	_, c := newServer(t, Options{})
 	for _, tt := range tests {

@@ -341,6 +341,8 @@ func NotFoundResource() *api.Status {
 		TypeMeta: api.TypeMeta{Kind: "Status", APIVersion: "v1"},
 		Status:   api.StatusFailure, Code: 404, Reason: api.StatusReasonNotFound,
 		Message: "the server could not find the requested resource",
+		// Upstream builds it with NewGenericServerResponse, whose details are always set.
+		Details: &api.StatusDetails{},
 	}
 }
 

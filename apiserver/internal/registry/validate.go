@@ -17,6 +17,14 @@ import (
 // Validate runs a create's validation: metadata for every kind, then the strategy's causes;
 // a LateValidator's check only when those found nothing.
 func Validate(res *Resource, obj *api.Unstructured) error {
+	if g, ok := res.Strategy.(rest.GenericMetaValidator); ok && g.ValidatesMetaGenerically() {
+		// BeforeCreate's order: the strategy's causes alone when it finds any, else the
+		// generic metadata check, whose name rule is only a path segment's.
+		if causes := res.Strategy.Validate(obj); len(causes) > 0 {
+			return api.NewInvalid(invalidKind(res), obj.GetName(), causes)
+		}
+		return validation.ValidateObjectMetaWith(res.Info.GroupKind().String(), obj, validation.PathSegmentName, res.Info.Namespaced)
+	}
 	return validate(res, obj, true)
 }
 

@@ -41,6 +41,10 @@ func (eventStrategy) Validate(obj *api.Unstructured) []api.StatusCause {
 	return EventCauses(obj.Object, false)
 }
 
+// ValidatesMetaGenerically implements rest.GenericMetaValidator: core/v1's ValidateEventCreate
+// checks no metadata, so an invalid label shows only when the legacy check passes.
+func (eventStrategy) ValidatesMetaGenerically() bool { return true }
+
 // EventCauses mirrors ValidateEventCreate on a core/v1 Event (the stored form), for a
 // request of core/v1 or, strict, of events.k8s.io/v1: legacyValidateEvent, and for the
 // latter the series, eventTime, type and the deprecated members that must be unset.

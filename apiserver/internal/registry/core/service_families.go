@@ -2,7 +2,6 @@ package core
 
 import (
 	"fmt"
-	"net/netip"
 	"slices"
 
 	"github.com/informer-lab/informer-lab/api"
@@ -297,39 +296,8 @@ func dualStack(ips []string) bool {
 // legacyIPCauses mirrors IsValidIPForLegacyField with strict validation (StrictIPCIDRValidation,
 // beta and on in v1.36): an address, without leading zeros, not IPv4-mapped.
 func legacyIPCauses(path, v string) []api.StatusCause {
-	addr, err := netip.ParseAddr(v)
-	if err != nil {
-		if sloppyIPv4(v) {
-			return []api.StatusCause{validation.Invalid(path, v, "must not have leading 0s")}
-		}
-		return []api.StatusCause{validation.Invalid(path, v, "must be a valid IP address, (e.g. 10.9.8.7 or 2001:db8::ffff)")}
-	}
-	if addr.Is4In6() {
-		return []api.StatusCause{validation.Invalid(path, v, "must not be an IPv4-mapped IPv6 address")}
+	if msg := validation.StrictIPError(v); msg != "" {
+		return []api.StatusCause{validation.Invalid(path, v, msg)}
 	}
 	return nil
-}
-
-// sloppyIPv4 reports whether v is a dotted quad that only leading zeros keep netip from
-// reading (netutils.ParseIPSloppy accepts it).
-func sloppyIPv4(v string) bool {
-	n, digits, value := 0, 0, 0
-	for i := 0; i <= len(v); i++ {
-		if i == len(v) || v[i] == '.' {
-			if digits == 0 || value > 255 {
-				return false
-			}
-			n, digits, value = n+1, 0, 0
-			continue
-		}
-		if v[i] < '0' || v[i] > '9' {
-			return false
-		}
-		digits++
-		value = value*10 + int(v[i]-'0')
-		if digits > 3 {
-			return false
-		}
-	}
-	return n == 4
 }

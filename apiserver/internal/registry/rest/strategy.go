@@ -320,6 +320,14 @@ type StateValidator interface {
 	ValidateState(obj, old *api.Unstructured, list Lister) error
 }
 
+// GenericMetaValidator is a strategy whose Validate checks no ObjectMeta, as upstream's
+// core/v1 Event strategy (ValidateEventCreate for core/v1 is the legacy check alone). A
+// create then follows rest.BeforeCreate's order: the strategy's causes alone when it finds
+// any; otherwise ValidateObjectMetaAccessor, which checks the name only as a path segment.
+type GenericMetaValidator interface {
+	ValidatesMetaGenerically() bool
+}
+
 // NameValidator is a kind whose name rule is not the DNS subdomain one: it returns the
 // problems of a name (PodDisruptionBudgets check none of their own, so only the generic
 // path-segment rule applies).
