@@ -34,14 +34,10 @@ var componentProbes = []struct{ name, url string }{
 // componentProbeTimeout mirrors the probe timeout of componentstatus' validator.
 const componentProbeTimeout = 20 * time.Second
 
-// deprecatedComponentStatus is the warning every componentstatuses request gets.
-const deprecatedComponentStatus = "v1 ComponentStatus is deprecated in v1.19+"
-
 var componentStatusGVK = api.GroupVersionKind{Version: "v1", Kind: "ComponentStatus"}
 
 // serveComponentStatuses serves GET of the collection and of one component.
 func serveComponentStatuses(s *endpoints, w http.ResponseWriter, r *http.Request, info requestInfo) {
-	writeWarnings(w, []string{deprecatedComponentStatus})
 	if info.name != "" {
 		for _, c := range componentProbes {
 			if c.name == info.name {

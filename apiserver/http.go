@@ -171,6 +171,11 @@ func (s *endpoints) route(w http.ResponseWriter, r *http.Request) {
 		writeError(w, err)
 		return
 	}
+	if info.res.Deprecated != "" {
+		// Every served verb warns, whatever the answer; a verb the resource does not serve
+		// (405 above) has no route upstream, so no deprecation filter sees it.
+		writeWarnings(w, []string{info.res.Deprecated})
+	}
 	if err := checkPathSegmentName(info); err != nil {
 		writeError(w, err)
 		return

@@ -139,6 +139,8 @@ type Resource struct {
 	// subresources beyond status, scale and finalize (rest.Kind.Subresources).
 	OnlyVerbs    []string
 	Subresources []rest.Subresource
+	// Deprecated is the warning every request to the resource gets (rest.Kind.Deprecated).
+	Deprecated string
 	// Storage is the kind objects are stored as, when it is not Info's (rest.Kind.Storage).
 	// Such a resource shares the collection of the resource serving Storage.
 	Storage api.GroupVersionKind

@@ -177,7 +177,8 @@ func NewTable(store *storage.Store, ips *core.ClusterIPAllocator) *Table {
 	t := &Table{store: store, resources: map[string]*Resource{}, byGV: map[string][]*Resource{}}
 	for _, k := range builtinKinds(ips) {
 		r := &Resource{Info: infoOf(k), Builtin: true, Strategy: k.Strategy, NoCollectionDelete: k.NoCollectionDelete,
-			OnlyVerbs: k.Verbs, Subresources: k.Subresources, Storage: k.Storage, Bootstrap: k.Bootstrap}
+			OnlyVerbs: k.Verbs, Subresources: k.Subresources, Storage: k.Storage, Bootstrap: k.Bootstrap,
+			Deprecated: k.Deprecated}
 		r.Conversions = k.Conversions
 		r.ToStorage, r.FromStorage = k.ToStorage, k.FromStorage
 		if _, err := t.add(r); err != nil {

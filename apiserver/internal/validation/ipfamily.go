@@ -66,3 +66,24 @@ func sloppyIPv4(v string) bool {
 	}
 	return n == 4
 }
+
+// ParseIPSloppy mirrors netutils.ParseIPSloppy: an address, IPv4 parts with leading zeros
+// read as decimal; an IPv4-mapped address reads as its IPv4 address, as net.IP holds it.
+func ParseIPSloppy(v string) (netip.Addr, bool) {
+	if addr, err := netip.ParseAddr(v); err == nil {
+		return addr.Unmap(), true
+	}
+	if !sloppyIPv4(v) {
+		return netip.Addr{}, false
+	}
+	var b [4]byte
+	part, n := 0, 0
+	for i := 0; i <= len(v); i++ {
+		if i == len(v) || v[i] == '.' {
+			b[part], part, n = byte(n), part+1, 0
+			continue
+		}
+		n = n*10 + int(v[i]-'0')
+	}
+	return netip.AddrFrom4(b), true
+}

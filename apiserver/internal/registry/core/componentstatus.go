@@ -7,6 +7,7 @@ import "github.com/informer-lab/informer-lab/apiserver/internal/registry/rest"
 // (the endpoints layer's handler).
 func ComponentStatuses() rest.Kind {
 	return rest.Kind{Resource: "componentstatuses", Kind: "ComponentStatus", ShortNames: []string{"cs"},
-		Verbs:    []string{"get", "list"},
-		Strategy: rest.Base{Cluster: true}}
+		Verbs:      []string{"get", "list"},
+		Deprecated: "v1 ComponentStatus is deprecated in v1.19+",
+		Strategy:   rest.Base{Cluster: true}}
 }

@@ -50,7 +50,12 @@ type Kind struct {
 	// Conversions are the further versions the kind is served at, each converted to and
 	// from Version (autoscaling/v1 HorizontalPodAutoscalers beside the stored v2).
 	Conversions []Conversion
-	Strategy    Strategy
+	// Deprecated is the warning every request to the resource gets, whatever its verb and
+	// answer: what the deprecation filter builds from the type's APILifecycleDeprecated and
+	// APILifecycleReplacement ("v1 Endpoints is deprecated in v1.33+; use
+	// discovery.k8s.io/v1 EndpointSlice"). "": not deprecated.
+	Deprecated string
+	Strategy   Strategy
 }
 
 // Conversion is one further served version of a kind: what the scheme's conversion through
