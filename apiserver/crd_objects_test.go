@@ -301,3 +301,31 @@ func TestCh13_CRD_SubresourceNotEnabled(t *testing.T) {
 		})
 	}
 }
+
+// TestCh13_CRD_CollectionPaths: apiextensions-apiserver answers a custom resource's paths
+// with its own handler, and the reference (checked with curl) answers differently from a
+// built-in's: a list carries "continue": "" even when there is no next page; PUT and PATCH
+// of the namespace's collection are 400 "name must be provided"; every write to the
+// all-namespaces path is the mux's plain 404, not a 405 Status.
+func TestCh13_CRD_CollectionPaths(t *testing.T) {
+	_, c := newServer(t, Options{})
+	r := c.do(http.MethodPost, crdPath, fooCRD(t, nil))
+	require.Equal(t, http.StatusCreated, r.code, "%s", r.body)
+	list := c.get(foosPath)
+	require.Equal(t, http.StatusOK, list.code, "%s", list.body)
+	var l map[string]any
+	list.decode(t, &l)
+	assert.Equal(t, "", at(l, "metadata")["continue"], "continue is written out, empty")
+	for _, m := range []string{http.MethodPut, http.MethodPatch} {
+		r := c.do(m, foosPath, map[string]any{}, "Content-Type", "application/merge-patch+json")
+		require.Equal(t, http.StatusBadRequest, r.code, "%s %s", m, r.body)
+		assert.Equal(t, "name must be provided", r.status(t).Message)
+	}
+	allNamespaces := "/apis/samplecontroller.k8s.io/v1alpha1/foos"
+	require.Equal(t, http.StatusOK, c.get(allNamespaces).code)
+	for _, m := range []string{http.MethodPost, http.MethodPut, http.MethodPatch, http.MethodDelete} {
+		r := c.do(m, allNamespaces, map[string]any{}, "Content-Type", "application/merge-patch+json")
+		require.Equal(t, http.StatusNotFound, r.code, "%s %s", m, r.body)
+		assert.Equal(t, "404 page not found\n", string(r.body), m)
+	}
+}

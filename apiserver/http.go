@@ -168,6 +168,10 @@ func (s *endpoints) route(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if err := s.classify(&info, r); err != nil {
+		if errors.Is(err, errPlainNotFound) {
+			http.NotFound(w, r)
+			return
+		}
 		writeError(w, err)
 		return
 	}
@@ -382,6 +386,10 @@ func parsePath(served []*resource, rest string) (requestInfo, error) {
 	return info, nil
 }
 
+// errPlainNotFound is classify's answer for a path no handler owns: the mux's plain
+// "404 page not found", not a Status.
+var errPlainNotFound = errors.New("404 page not found")
+
 // classify picks the verb from the method and the path shape; a method the path does not
 // serve is 405 (U3, E46).
 func (s *endpoints) classify(info *requestInfo, r *http.Request) error {
@@ -423,6 +431,17 @@ func (s *endpoints) classify(info *requestInfo, r *http.Request) error {
 	if !collection && info.subresource == "" && !servesItems(info.res) {
 		// A REST storage without Getter, Updater, Patcher or Deleter has no item path.
 		return registry.NotFoundResource()
+	}
+	if info.verb == "" && info.res.CRDName != "" && info.subresource == "" {
+		// apiextensions-apiserver's own handler answers a custom resource's paths: a write
+		// method on the namespace's collection lacks a name, and the all-namespaces path
+		// serves list and watch only, as the mux's plain 404.
+		switch {
+		case allNamespaces:
+			return errPlainNotFound
+		case m == http.MethodPut || m == http.MethodPatch:
+			return api.NewBadRequest("name must be provided")
+		}
 	}
 	if info.verb == "" || info.subresource == "" && !info.res.Serves(info.verb) {
 		return api.NewMethodNotAllowed()

@@ -59,6 +59,15 @@ func (s *endpoints) encodeList(res *resource, lr listResult) []byte {
 		Continue:           lr.Continue,
 		RemainingItemCount: lr.Remaining,
 	})
+	if res.CRDName != "" {
+		// A custom resource's list is an UnstructuredList, whose SetContinue always writes
+		// the member, "" included, and whose map encodes with sorted keys.
+		m := map[string]any{"continue": lr.Continue, "resourceVersion": strconv.FormatUint(lr.RV, 10)}
+		if lr.Remaining != nil {
+			m["remainingItemCount"] = *lr.Remaining
+		}
+		meta, _ = json.Marshal(m)
+	}
 	size := 128
 	for _, r := range lr.Items {
 		size += len(jsonOf(r)) + 1

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"net/http"
 
 	"github.com/informer-lab/informer-lab/api"
@@ -195,7 +196,7 @@ func accessReviewCauses(kind string, obj map[string]any) []api.StatusCause {
 	var causes []api.StatusCause
 	if kind == "LocalSubjectAccessReview" {
 		md := memberMap(obj, "metadata")
-		if len(md) > 1 || (len(md) == 1 && md["namespace"] == nil) {
+		if n := metaMembersBeyondManagedFields(md); n > 1 || (n == 1 && md["namespace"] == nil) {
 			causes = append(causes, validation.Invalid("metadata", metadataValue(md), "must be empty except for namespace"))
 		}
 		if hasRA && memberText(ra, "namespace") != memberText(md, "namespace") {
@@ -226,7 +227,7 @@ func accessReviewCauses(kind string, obj map[string]any) []api.StatusCause {
 	if kind == "LocalSubjectAccessReview" {
 		return append(spc, causes...)
 	}
-	if md := memberMap(obj, "metadata"); len(md) > 0 {
+	if md := memberMap(obj, "metadata"); metaMembersBeyondManagedFields(md) > 0 {
 		spc = append(spc, validation.Invalid("metadata", metadataValue(md), "must be empty"))
 	}
 	return spc
@@ -246,8 +247,36 @@ func selectorAttributesCauses(sel map[string]any, path string) []api.StatusCause
 	return nil
 }
 
+// managedFieldsEntryOrder is metav1.ManagedFieldsEntry's field order.
+var managedFieldsEntryOrder = []string{"manager", "operation", "apiVersion", "time", "fieldsType", "fieldsV1", "subresource"}
+
+// metaMembersBeyondManagedFields counts md's members other than managedFields: the
+// validation compares the metadata with an empty one after clearing managedFields, which
+// the create handler has just recorded.
+func metaMembersBeyondManagedFields(md map[string]any) int {
+	n := len(md)
+	if _, ok := md["managedFields"]; ok {
+		n--
+	}
+	return n
+}
+
 // metadataValue is an ObjectMeta as an Invalid cause prints it: its JSON, in field order.
 func metadataValue(md map[string]any) json.RawMessage {
+	if mfs, ok := md["managedFields"].([]any); ok {
+		// Each entry in ManagedFieldsEntry's field order, as the Go struct prints.
+		md = maps.Clone(md)
+		entries := make([]json.RawMessage, 0, len(mfs))
+		for _, e := range mfs {
+			em, _ := e.(map[string]any)
+			var b bytes.Buffer
+			if writeOrdered(&b, em, managedFieldsEntryOrder) != nil {
+				return json.RawMessage(`{}`)
+			}
+			entries = append(entries, b.Bytes())
+		}
+		md["managedFields"] = entries
+	}
 	var b bytes.Buffer
 	if writeOrdered(&b, md, objectMetaOrder) != nil {
 		return json.RawMessage(`{}`)
@@ -295,7 +324,7 @@ func serveSelfSubjectRulesReview(s *endpoints, w http.ResponseWriter, r *http.Re
 // decodeReview reads a review's body as its kind (the namespace of a
 // LocalSubjectAccessReview filled in from the path, or checked against it).
 func (s *endpoints) decodeReview(w http.ResponseWriter, r *http.Request, info requestInfo) (map[string]any, bool) {
-	obj, _, ok := s.decodeRequest(w, r, info, decode.CreateOptionsKind)
+	obj, wo, ok := s.decodeRequest(w, r, info, decode.CreateOptionsKind)
 	if !ok {
 		return nil, false
 	}
@@ -306,6 +335,13 @@ func (s *endpoints) decodeReview(w http.ResponseWriter, r *http.Request, info re
 		case ns != info.namespace:
 			writeError(w, api.NewBadRequest("the namespace of the provided object does not match the namespace sent on the request"))
 			return nil, false
+		}
+	}
+	// The create handler records the write before the storage sees it, reviews included:
+	// an invalid review's metadata cause shows the managedFields entry.
+	if fm, err := s.reg.FieldManagerOf(info.res); fm != nil && err == nil {
+		if out, err := fm.Update(nil, obj, managerOrUserAgent(wo.FieldManager, r.UserAgent()), "", s.reg.Now()); err == nil {
+			obj = out
 		}
 	}
 	return obj.Object, true
