@@ -267,7 +267,8 @@ func (cl *cluster) exists(t *testing.T, name string, obj client.Object) bool {
 	return err == nil
 }
 
-// requests counts the recorded requests with verb (get, list, watch, ...) on resource.
+// requests counts the recorded requests with verb (get, list, watch, ...) on resource
+// ("configmaps", "deployments.apps").
 func (cl *cluster) requests(resource, verb string) int {
 	return len(cl.env.Recorder.Matching(func(r wiretest.Request) bool {
 		return r.Resource() == resource && r.Verb() == verb
