@@ -23,6 +23,7 @@ import (
 	"k8s.io/apimachinery/pkg/util/yaml"
 	clientgoscheme "k8s.io/client-go/kubernetes/scheme"
 	"k8s.io/client-go/rest"
+	"k8s.io/klog/v2"
 	"k8s.io/utils/ptr"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/config"
@@ -42,9 +43,12 @@ import (
 
 // TestMain fails the package if any goroutine outlives the tests: managers, caches, queues,
 // leader electors and the simulated apiserver must all have stopped. controller-runtime's own
-// logs are discarded (its delegating logger would otherwise complain that none was set).
+// logs are discarded (its delegating logger would otherwise complain that none was set), and
+// so are client-go's: a stopped manager's event broadcaster reports, after the test, the
+// leader election event it could not write to a server that has gone.
 func TestMain(m *testing.M) {
 	log.SetLogger(logr.Discard())
+	klog.SetLogger(logr.Discard())
 	goleak.VerifyTestMain(m)
 }
 
