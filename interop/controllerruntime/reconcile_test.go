@@ -27,7 +27,7 @@ func managedBy(obj metav1.Object, manager string) (*metav1.ManagedFieldsEntry, s
 		if e.Manager == manager {
 			fields := ""
 			if e.FieldsV1 != nil {
-				fields = string(e.FieldsV1.Raw)
+				fields = e.FieldsV1.GetRawString()
 			}
 			return &e, fields
 		}

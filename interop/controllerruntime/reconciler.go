@@ -93,7 +93,8 @@ func (r *FooReconciler) reconcile(ctx context.Context, req reconcile.Request) (s
 	switch {
 	case err == nil && !metav1.IsControlledBy(&existing, &foo):
 		// Never adopt: retry with backoff until someone removes or hands over the Deployment.
-		return ResultNotControlled, fmt.Errorf(MessageResourceExists, existing.Name)
+		// The message is sample-controller's, capital letter included.
+		return ResultNotControlled, fmt.Errorf("%s", fmt.Sprintf(MessageResourceExists, existing.Name))
 	case err != nil && !apierrors.IsNotFound(err):
 		return "", err
 	}
