@@ -54,8 +54,10 @@ func TestCh15_LeaderElection(t *testing.T) {
 		o.LeaderElectionID = "ch15-foo-controller"
 		o.LeaderElectionNamespace = "default"
 		o.LeaderElectionReleaseOnCancel = true
-		// Short periods so that a test takes seconds; the defaults are 15 s, 10 s and 2 s.
-		o.LeaseDuration, o.RenewDeadline, o.RetryPeriod = ptr.To(2*time.Second), ptr.To(time.Second), ptr.To(100*time.Millisecond)
+		// The waiting manager retries every 100 ms instead of every 2 s, so it takes over
+		// within a tenth of a second of the release; the lease lasts 15 s and is renewed
+		// within 10 s, the defaults, so a slow machine does not lose it.
+		o.RetryPeriod = ptr.To(100 * time.Millisecond)
 		return &o
 	}
 	first := cl.startController(t, "ch15-leader-1", controller.Options{}, leaderOptions())
