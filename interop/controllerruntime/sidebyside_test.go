@@ -283,6 +283,10 @@ func TestCh15_OurWorkqueueRunsTheController(t *testing.T) {
 	require.NoError(t, cl.direct.Create(context.Background(), newFoo("ours", "ours", 1)))
 	run.waitApplied(t, "ours", 1)
 
+	// Observe runs inside Reconcile; controller-runtime's Forget and Done come after it.
+	waitFor(t, "the first Done", func() bool {
+		return slices.ContainsFunc(hops.list(), func(h string) bool { return strings.HasPrefix(h, "done default/ours") })
+	})
 	wrapped := reflect.ValueOf(run.queue(t)).Elem().Field(0).Interface()
 	assert.Equal(t, "github.com/informer-lab/informer-lab/workqueue", reflect.TypeOf(wrapped).Elem().PkgPath())
 	var mine []string
