@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
+	"maps"
 	"reflect"
 	"slices"
 	"strings"
@@ -386,4 +387,74 @@ func TestCh15_ReconcilerGetsOnlyAKey(t *testing.T) {
 			assert.Equal(t, foo.UID, metav1.GetControllerOf(d).UID)
 		})
 	}
+}
+
+// notifications records what a predicate saw of the Foos: creates with IsInInitialList,
+// and updates that change nothing (the old and new resourceVersion equal: a resync).
+type notifications struct {
+	mu      sync.Mutex
+	creates map[string][]bool
+	resyncs map[string]int
+}
+
+func (n *notifications) predicate() predicate.Predicate {
+	return predicate.Funcs{
+		CreateFunc: func(e event.CreateEvent) bool {
+			n.mu.Lock()
+			defer n.mu.Unlock()
+			n.creates[e.Object.GetName()] = append(n.creates[e.Object.GetName()], e.IsInInitialList)
+			return true
+		},
+		UpdateFunc: func(e event.UpdateEvent) bool {
+			n.mu.Lock()
+			defer n.mu.Unlock()
+			if e.ObjectOld.GetResourceVersion() == e.ObjectNew.GetResourceVersion() {
+				n.resyncs[e.ObjectNew.GetName()]++
+			}
+			return true
+		},
+	}
+}
+
+func (n *notifications) get() (map[string][]bool, map[string]int) {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	return maps.Clone(n.creates), maps.Clone(n.resyncs)
+}
+
+// TestCh15_HiddenInitialListAndResync: two things chapter 08 shows and controller-runtime
+// does without a word. The handler source.Kind registers late, after the informer has
+// listed, gets the initial list as Add notifications (chapter 08's late handler): a Foo
+// created before the manager started arrives as a create with IsInInitialList, one created
+// after as a plain create. And every informer of the cache resyncs (SyncPeriod, 10 hours
+// by default, here 1 s): an update whose old and new objects have the same resourceVersion
+// goes through the predicates to the queue, and Reconcile runs again with nothing changed.
+func TestCh15_HiddenInitialListAndResync(t *testing.T) {
+	cl := startCluster(t)
+	ctx := context.Background()
+	require.NoError(t, cl.direct.Create(ctx, newFoo("early", "early", 1)))
+
+	seen := &notifications{creates: map[string][]bool{}, resyncs: map[string]int{}}
+	opts := managerOptions()
+	opts.Cache.SyncPeriod = ptr.To(time.Second) // client-go's minimum resync period
+	run := cl.startController(t, "ch15-hidden", controller.Options{}, &opts, seen.predicate())
+	// Workers start once the handler has been registered and has seen the initial list, so
+	// after a reconcile every new Foo is a live event. (Created between the informer's sync
+	// and the registration, a Foo would still come as part of the handler's initial list.)
+	run.waitApplied(t, "early", 1)
+	require.NoError(t, cl.direct.Create(ctx, newFoo("late", "late", 1)))
+	run.waitApplied(t, "late", 1)
+	creates, _ := seen.get()
+	assert.Equal(t, map[string][]bool{"early": {true}, "late": {false}}, creates)
+
+	early := &cr.Foo{}
+	require.NoError(t, cl.get(t, "early", early))
+	applied := run.calls.count("early", cr.ResultApplied)
+	waitFor(t, "a resync of early", func() bool {
+		_, resyncs := seen.get()
+		return resyncs["early"] > 0 && run.calls.count("early", cr.ResultApplied) > applied
+	})
+	again := &cr.Foo{}
+	require.NoError(t, cl.get(t, "early", again))
+	assert.Equal(t, early.ResourceVersion, again.ResourceVersion, "a resync writes nothing, and its reconcile neither")
 }
