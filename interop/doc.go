@@ -7,6 +7,8 @@
 //     request by request; benchmarks of an informer's initial sync, ours beside client-go's.
 //   - internal/wiretest: the simulator behind a recording middleware, and the rest.Config a
 //     client-go program needs for it.
+//   - controllerruntime: chapter 15, chapter 13's Foo controller written with
+//     controller-runtime and its TestCh15_ tests, side by side with our components.
 //
 // Differential tests and side-by-side benchmarks belong in further packages here
 // (e.g. differential/, compare/), built on internal/wiretest.
