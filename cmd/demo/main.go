@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/informer-lab/informer-lab/informer"
+	"github.com/informer-lab/informer-lab/internal/msgcat"
 )
 
 const usage = `demo: the informer-lab workshop CLI
@@ -110,6 +111,23 @@ func parse(fs *flagSet, args []string) error {
 	return nil
 }
 
+// langFlag registers --lang, the language of what the command prints for a human.
+func langFlag(fs *flagSet) *string {
+	return fs.String("lang", "", "language of the narration: en or zh (default: from LC_ALL, LC_MESSAGES or LANG; zh_CN.UTF-8 and every zh* locale mean zh) · 解说的语言：en 或 zh")
+}
+
+// resolveLang reads --lang; without it the locale environment decides, as setlocale(3) does.
+func resolveLang(flagValue string, getenv func(string) string) (msgcat.Lang, error) {
+	if flagValue == "" {
+		return msgcat.FromEnv(getenv), nil
+	}
+	l, ok := msgcat.Parse(flagValue)
+	if !ok {
+		return msgcat.En, errorf("--lang must be en or zh, not %q", flagValue)
+	}
+	return l, nil
+}
+
 // parseProfiles reads --profile: one of classic, inorder, current, a comma-separated list, or
 // all.
 func parseProfiles(s string) ([]informer.Profile, error) {
@@ -137,10 +155,15 @@ func cmdTour(ctx context.Context, args []string, stdin io.Reader, stdout io.Writ
 	burst := fs.Int("burst", 1100, "updates sent while the audit handler is stuck (step 4); >1024 grows the ring")
 	resync := fs.Duration("resync", 4*time.Second, "the informer's resync period (at least 1s)")
 	color := fs.String("color", "auto", "colour: auto (a terminal, unless NO_COLOR is set), always or never")
+	langName := langFlag(fs)
 	if err := parse(fs, args); err != nil {
 		return err
 	}
 	profiles, err := parseProfiles(*profile)
+	if err != nil {
+		return err
+	}
+	lang, err := resolveLang(*langName, os.Getenv)
 	if err != nil {
 		return err
 	}
@@ -157,7 +180,7 @@ func cmdTour(ctx context.Context, args []string, stdin io.Reader, stdout io.Writ
 	if *pause < 0 {
 		return errorf("--pause must not be negative")
 	}
-	cfg := tourConfig{pause: *pause, resync: *resync, burst: *burst, collapse: 10, out: stdout, pal: pal}
+	cfg := tourConfig{pause: *pause, resync: *resync, burst: *burst, collapse: 10, out: stdout, pal: pal, lang: lang}
 	if *fast || *short {
 		cfg.pause, cfg.resync = 0, time.Second
 	}
