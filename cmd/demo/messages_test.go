@@ -52,7 +52,8 @@ func TestDemo_MessageIDsUsed(t *testing.T) {
 		used["profile."+p] = true // profileBlurb names them by profile
 	}
 	for id := range used {
-		assert.Contains(t, messages, id, "the code asks for a message the catalogue lacks")
+		_, ok := messages[id]
+		assert.True(t, ok, "the code asks for message %q, which the catalogue lacks", id)
 	}
 	for id := range messages {
 		assert.True(t, used[id], "message %q is never used", id)

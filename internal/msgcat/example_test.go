@@ -28,7 +28,7 @@ func ExampleFromAcceptLanguage() {
 }
 
 func ExampleCatalog_T() {
-	c := msgcat.Catalog{"synced": {En: "synced: %d pods in the cache", Zh: "同步完成：缓存中有 %d 个 Pod"}}
+	c := msgcat.Catalog{"synced": {"synced: %d pods in the cache", "同步完成：缓存中有 %d 个 Pod"}}
 	fmt.Println(c.T(msgcat.En, "synced", 3))
 	fmt.Println(c.T(msgcat.Zh, "synced", 3))
 	// Output:

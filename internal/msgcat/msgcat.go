@@ -89,11 +89,16 @@ func FromAcceptLanguage(header string) (Lang, bool) {
 	return best, found
 }
 
-// Message is one message in both languages: a fmt format, or plain text. It has no
-// client-go counterpart.
-type Message struct {
-	En, Zh string
-}
+// Message is one message in both languages, English first, then Chinese: a fmt format, or
+// plain text. A pair rather than a struct keeps a catalogue of hundreds of them readable
+// ({"…", "…"}, which vet accepts for an array). It has no client-go counterpart.
+type Message [2]string
+
+// En returns the English text. It has no client-go counterpart.
+func (m Message) En() string { return m[0] }
+
+// Zh returns the Chinese text. It has no client-go counterpart.
+func (m Message) Zh() string { return m[1] }
 
 // Catalog maps message IDs to their texts. It has no client-go counterpart.
 type Catalog map[string]Message
@@ -105,10 +110,10 @@ func (c Catalog) Text(l Lang, id string) string {
 	switch {
 	case !ok:
 		return id
-	case l == Zh && m.Zh != "":
-		return m.Zh
+	case l == Zh && m.Zh() != "":
+		return m.Zh()
 	}
-	return m.En
+	return m.En()
 }
 
 // T formats the message id in language l with args, as fmt.Sprintf does. It has no
@@ -139,12 +144,12 @@ func (c Catalog) Check() []string {
 		switch {
 		case id == "":
 			out = append(out, "a message has an empty ID")
-		case strings.TrimSpace(m.En) == "":
+		case strings.TrimSpace(m.En()) == "":
 			out = append(out, id+": no English text")
-		case strings.TrimSpace(m.Zh) == "":
+		case strings.TrimSpace(m.Zh()) == "":
 			out = append(out, id+": no Chinese twin")
 		default:
-			if en, zh := verbs(m.En), verbs(m.Zh); !slices.Equal(en, zh) {
+			if en, zh := verbs(m.En()), verbs(m.Zh()); !slices.Equal(en, zh) {
 				out = append(out, fmt.Sprintf("%s: format verbs differ: en %v, zh %v", id, en, zh))
 			}
 		}
