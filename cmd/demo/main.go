@@ -128,6 +128,15 @@ func resolveLang(flagValue string, getenv func(string) string) (msgcat.Lang, err
 	return l, nil
 }
 
+// dashboardLang is the dashboard's language: --lang when given; otherwise none, so that the
+// browser's Accept-Language decides rather than the terminal's locale.
+func dashboardLang(flagValue string, lang msgcat.Lang) msgcat.Lang {
+	if flagValue == "" {
+		return ""
+	}
+	return lang
+}
+
 // parseProfiles reads --profile: one of classic, inorder, current, a comma-separated list, or
 // all.
 func parseProfiles(s string) ([]informer.Profile, error) {

@@ -211,4 +211,31 @@ var messages = msgcat.Catalog{
 	"note.bind":          {"Pending, no node → bind: POST pods/binding to %s", "Pending，还没有节点 → 绑定：POST pods/binding 到 %s"},
 	"note.give-up":       {"giving up after %s retries", "重试 %s 次后放弃"},
 	"note.sep":           {": %s", "：%s"},
+
+	// demo run.
+	"run.running": {"pipeline running: profile %s, apiserver %s, %d pods, %.3g changes/s; Ctrl-C stops",
+		"流水线已启动：profile %s，apiserver %s，%d 个 Pod，每秒 %.3g 次变更；按 Ctrl-C 停止"},
+	"run.dashboard": {"dashboard: http://%s/", "仪表盘：http://%s/"},
+	"run.stopping":  {"stopping: %s", "正在停止：%s"},
+
+	// demo serve's start-up lines.
+	"serve.serving":          {"informer-lab apiserver (simulated) serving %s", "informer-lab apiserver（模拟）已在 %s 提供服务"},
+	"serve.seeded":           {"  seeded     %d pods and configmap app-config in namespace default", "  预置对象   namespace default 里的 %d 个 Pod 和 configmap app-config"},
+	"serve.crd":              {"  crd        %s (from %s)", "  crd        %s（来自 %s）"},
+	"serve.kubeconfig":       {"  kubeconfig %s", "  kubeconfig %s"},
+	"serve.controllers":      {"  controllers %s", "  控制器     %s"},
+	"serve.controllers.none": {"  controllers none: the apiserver alone, as envtest runs it", "  控制器     无：只有 apiserver，与 envtest 的运行方式相同"},
+	"serve.nodes.none":       {"  nodes      none: --nodes %d needs the kubelet controller (add it to --controllers)", "  节点       无：--nodes %d 需要 kubelet 控制器，请把它加进 --controllers"},
+	"serve.nodes":            {"  nodes      %d simulated", "  节点       模拟 %d 个"},
+	"serve.dashboard":        {"  dashboard  %s", "  仪表盘     %s"},
+	"serve.tls":              {"  tls        self-signed CA in the kubeconfig and in %s", "  tls        自签名 CA，写在 kubeconfig 里，也写在 %s"},
+	"serve.auth.both":        {"  auth       client certificate (user %s, group %s) or bearer token required (both are in the kubeconfig)", "  认证       需要客户端证书（用户 %s，组 %s）或 bearer token，两者都在 kubeconfig 里"},
+	"serve.auth.cert":        {"  auth       client certificate required (user %s, group %s, in the kubeconfig as kind writes it)", "  认证       需要客户端证书（用户 %s，组 %s，像 kind 那样写在 kubeconfig 里）"},
+	"serve.auth.token":       {"  auth       bearer token required (it is in the kubeconfig)", "  认证       需要 bearer token（在 kubeconfig 里）"},
+	"serve.warning":          {"  warning    %s is not loopback and there is no --token or --client-certs: anyone who can reach it can write", "  警告       %s 不是回环地址，又没有 --token 或 --client-certs：谁能访问它，谁就能写入"},
+	"serve.client":           {"  client     the admin certificate also in %s and %s", "  客户端     admin 证书也写在 %s 和 %s"},
+	"serve.authz":            {"  authz      RBAC: the bootstrap roles and bindings are in place; try kubectl auth can-i --list --as someone", "  授权       RBAC：bootstrap 角色和绑定已经就位；试试 kubectl auth can-i --list --as someone"},
+	"serve.try":              {"\nTry:", "\n试试："},
+	"serve.stop":             {"\nCtrl-C stops the server.", "\n按 Ctrl-C 停止服务器。"},
+	"serve.stopped":          {"stopped", "已停止"},
 }

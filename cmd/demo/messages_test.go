@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"context"
 	"flag"
+	"io"
+	"net/http"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -176,4 +178,38 @@ func TestDemo_LocalNote(t *testing.T) {
 			assert.Equal(t, tc.in, localNote(msgcat.En, tc.in), "English is the note as logged")
 		})
 	}
+}
+
+// TestDemo_ServeChinese: demo serve --lang zh says its start-up lines in Chinese, commands and
+// paths as they are, and its dashboard is Chinese without ?lang= or Accept-Language.
+func TestDemo_ServeChinese(t *testing.T) {
+	ready, stop := startServe(t, "--lang", "zh", "--ui", "127.0.0.1:0")
+	resp, err := http.Get(ready.ui)
+	require.NoError(t, err)
+	page, err := io.ReadAll(resp.Body)
+	require.NoError(t, resp.Body.Close())
+	require.NoError(t, err)
+	assert.Contains(t, string(page), `<html lang="zh-CN">`)
+	assert.Contains(t, string(page), "<h2>集群的控制器</h2>")
+
+	out := stop()
+	assert.Contains(t, out, "informer-lab apiserver（模拟）已在 "+ready.url+" 提供服务\n")
+	assert.Contains(t, out, "  控制器     无：只有 apiserver")
+	assert.Contains(t, out, "  节点       模拟 0 个\n")
+	assert.Contains(t, out, "  仪表盘     "+ready.ui+"\n")
+	assert.Contains(t, out, "\n试试：\n  kubectl --kubeconfig "+ready.kubeconfig+" get pods\n")
+	assert.Contains(t, out, "按 Ctrl-C 停止服务器。")
+	assert.True(t, strings.HasSuffix(out, "已停止\n"), out)
+}
+
+// TestDemo_RunChinese: demo run --lang zh prints its start-up and status lines in Chinese.
+func TestDemo_RunChinese(t *testing.T) {
+	var out bytes.Buffer
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	require.NoError(t, cmdRun(ctx, []string{"--lang", "zh", "--rate", "0", "--pods", "2", "--resync", "0",
+		"--duration", "100ms", "--color", "never"}, &out))
+	assert.Contains(t, out.String(), "流水线已启动：profile current，apiserver http://127.0.0.1:")
+	assert.Contains(t, out.String(), "个 Pod，每秒 0 次变更；按 Ctrl-C 停止")
+	assert.Contains(t, out.String(), "正在停止：rv=")
 }
