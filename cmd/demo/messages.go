@@ -238,4 +238,15 @@ var messages = msgcat.Catalog{
 	"serve.try":              {"\nTry:", "\n试试："},
 	"serve.stop":             {"\nCtrl-C stops the server.", "\n按 Ctrl-C 停止服务器。"},
 	"serve.stopped":          {"stopped", "已停止"},
+
+	// demo watch.
+	"watch.all": {"all namespaces", "所有 namespace"},
+	"watch.ns":  {"namespace %s", "namespace %s"},
+	"watch.watching": {"watching %s in %s at %s with our informer (profile %s); Ctrl-C stops",
+		"在 %[3]s 上用我们的 Informer watch %[1]s（%[2]s，profile %[4]s）；按 Ctrl-C 停止"},
+	"watch.synced":  {"synced: %d %s in the cache at resourceVersion %s", "同步完成：缓存中有 %d 个 %s，resourceVersion 为 %s"},
+	"watch.initial": {"(initial list)", "（初始列表）"},
+	"watch.resync":  {"(resync: unchanged)", "（Resync：没有变化）"},
+	"watch.tombstone": {"(DeletedFinalStateUnknown: the delete was missed, a relist found it gone)",
+		"（DeletedFinalStateUnknown：删除事件丢了，Relist 时发现它已不在）"},
 }

@@ -213,3 +213,14 @@ func TestDemo_RunChinese(t *testing.T) {
 	assert.Contains(t, out.String(), "个 Pod，每秒 0 次变更；按 Ctrl-C 停止")
 	assert.Contains(t, out.String(), "正在停止：rv=")
 }
+
+// TestDemo_WatchChinese: demo watch --lang zh narrates in Chinese; the handler's lines keep
+// their verbs, keys and resourceVersions.
+func TestDemo_WatchChinese(t *testing.T) {
+	ready, _ := startServe(t, "--seed-pods", "2")
+	out, stop := startWatch(t, "--kubeconfig", ready.kubeconfig, "--lang", "zh")
+	out.waitFor(t, 10*time.Second, "在 "+ready.url+" 上用我们的 Informer watch pods（所有 namespace，profile current）")
+	out.waitFor(t, 10*time.Second, "同步完成：缓存中有 2 个 pods，resourceVersion 为 ")
+	out.waitFor(t, time.Second, "add", "default/web-1", "cache=2", "（初始列表）")
+	require.NoError(t, stop())
+}
