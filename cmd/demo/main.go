@@ -111,9 +111,28 @@ func parse(fs *flagSet, args []string) error {
 	return nil
 }
 
-// langFlag registers --lang, the language of what the command prints for a human.
-func langFlag(fs *flagSet) *string {
-	return fs.String("lang", "", "language of the narration: en or zh (default: from LC_ALL, LC_MESSAGES or LANG; zh_CN.UTF-8 and every zh* locale mean zh) · 解说的语言：en 或 zh")
+// langFlag registers --lang, the language of what the command prints for a human; its help
+// is in the language args name.
+func langFlag(fs *flagSet, args []string) *string {
+	return fs.String("lang", "", messages.T(helpLang(args, os.Getenv), "flag.lang"))
+}
+
+// helpLang is the language of a command's -h: --lang's value when args hold a valid one,
+// else the locale's. parse reads --lang again, and refuses a bad value.
+func helpLang(args []string, getenv func(string) string) msgcat.Lang {
+	for i, a := range args {
+		name, value, hasValue := strings.Cut(strings.TrimLeft(a, "-"), "=")
+		if !strings.HasPrefix(a, "-") || name != "lang" {
+			continue
+		}
+		if !hasValue && i+1 < len(args) {
+			value = args[i+1]
+		}
+		if l, ok := msgcat.Parse(value); ok {
+			return l
+		}
+	}
+	return msgcat.FromEnv(getenv)
 }
 
 // resolveLang reads --lang; without it the locale environment decides, as setlocale(3) does.
@@ -156,15 +175,17 @@ func parseProfiles(s string) ([]informer.Profile, error) {
 
 func cmdTour(ctx context.Context, args []string, stdin io.Reader, stdout io.Writer) error {
 	fs := newFlags("tour", stdout)
-	profile := fs.String("profile", "current", "informer profile: classic, inorder, current, a comma-separated list, or all")
-	fast := fs.Bool("fast", false, "no pauses, 1s resync: the whole tour in a few seconds (for tests)")
-	short := fs.Bool("short", false, "same as --fast")
-	pause := fs.Duration("pause", 4*time.Second, "reading time between steps")
-	step := fs.Bool("step", false, "wait for Enter before each step (for instructors)")
-	burst := fs.Int("burst", 1100, "updates sent while the audit handler is stuck (step 4); >1024 grows the ring")
-	resync := fs.Duration("resync", 4*time.Second, "the informer's resync period (at least 1s)")
-	color := fs.String("color", "auto", "colour: auto (a terminal, unless NO_COLOR is set), always or never")
-	langName := langFlag(fs)
+	// The flags' help is in the tour's language, which is known before the flags are parsed.
+	help := func(id string) string { return messages.T(helpLang(args, os.Getenv), id) }
+	profile := fs.String("profile", "current", help("flag.profile"))
+	fast := fs.Bool("fast", false, help("flag.fast"))
+	short := fs.Bool("short", false, help("flag.short"))
+	pause := fs.Duration("pause", 4*time.Second, help("flag.pause"))
+	step := fs.Bool("step", false, help("flag.step"))
+	burst := fs.Int("burst", 1100, help("flag.burst"))
+	resync := fs.Duration("resync", 4*time.Second, help("flag.resync"))
+	color := fs.String("color", "auto", help("flag.color"))
+	langName := langFlag(fs, args)
 	if err := parse(fs, args); err != nil {
 		return err
 	}

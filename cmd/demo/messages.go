@@ -33,15 +33,15 @@ var messages = msgcat.Catalog{
 	"tour.you.delete": {"delete pod %s (DELETE)", "删除 Pod %s（DELETE）"},
 
 	"step1.title":         {"Initial sync", "初始同步"},
-	"step1.how.list":      {"LISTs", "先发一次 LIST"},
+	"step1.how.list":      {"LISTs", "发一次 LIST"},
 	"step1.how.watchlist": {"opens a watch-list stream (no LIST at all)", "打开一条 watch-list 流，完全不发 LIST"},
 	"step1.explain": {"Three pending pods exist. The reflector %s,\n" +
 		"fills the queue with one Replace, and the informer writes each object to the indexer BEFORE the\n" +
 		"processor tells the handlers (cache first, then notify).\n" +
 		"Following demo/web-1; web-2 and web-3 take the same path.",
 		"已有三个 Pending 状态的 Pod。Reflector %s，\n" +
-			"用一次 Replace 填满队列；Informer 先把每个对象写入 Indexer，\n" +
-			"然后 processor 才通知各个 handler：先写缓存，再发通知。\n" +
+			"用一次 Replace 填满队列；Informer 把每个对象写入 Indexer 之后，\n" +
+			"processor 才通知各个 handler：先写缓存，再发通知。\n" +
 			"下面跟踪 demo/web-1；web-2 和 web-3 走的是同一条路。"},
 	"step1.synced": {"synced: %d pods in the cache (%d more trace lines about web-2 and web-3 not shown)",
 		"同步完成：缓存中有 %d 个 Pod（另有 %d 行关于 web-2 和 web-3 的追踪记录没有显示）"},
@@ -249,4 +249,18 @@ var messages = msgcat.Catalog{
 	"watch.resync":  {"(resync: unchanged)", "（Resync：没有变化）"},
 	"watch.tombstone": {"(DeletedFinalStateUnknown: the delete was missed, a relist found it gone)",
 		"（DeletedFinalStateUnknown：删除事件丢了，Relist 时发现它已不在）"},
+
+	// The tour's flags (demo tour -h), and --lang of every command.
+	"flag.profile": {"informer profile: classic, inorder, current, a comma-separated list, or all",
+		"Informer 的 profile：classic、inorder、current，逗号分隔的列表，或 all"},
+	"flag.fast":  {"no pauses, 1s resync: the whole tour in a few seconds (for tests)", "不停顿，Resync 周期 1s：几秒钟走完整个导览（供测试用）"},
+	"flag.short": {"same as --fast", "同 --fast"},
+	"flag.pause": {"reading time between steps", "两步之间留给读者的阅读时间"},
+	"flag.step":  {"wait for Enter before each step (for instructors)", "每一步之前等待按 Enter（供讲师使用）"},
+	"flag.burst": {"updates sent while the audit handler is stuck (step 4); >1024 grows the ring",
+		"audit handler 卡住期间发出的更新次数（第 4 步）；超过 1024 时环形缓冲区会扩容"},
+	"flag.resync": {"the informer's resync period (at least 1s)", "Informer 的 Resync 周期（至少 1s）"},
+	"flag.color":  {"colour: auto (a terminal, unless NO_COLOR is set), always or never", "颜色：auto（输出到终端且没有设置 NO_COLOR 时着色）、always 或 never"},
+	"flag.lang": {"language of the narration: en or zh (default: from LC_ALL, LC_MESSAGES or LANG; zh_CN.UTF-8 and every zh* locale mean zh)",
+		"解说的语言：en 或 zh（默认依次看 LC_ALL、LC_MESSAGES、LANG；zh_CN.UTF-8 以及其他 zh 开头的 locale 都算 zh）"},
 }

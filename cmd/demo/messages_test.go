@@ -34,7 +34,7 @@ func TestDemo_MessageIDsUsed(t *testing.T) {
 	files, err := filepath.Glob("*.go")
 	require.NoError(t, err)
 	// The calls that take a message ID as their first string argument.
-	call := regexp.MustCompile(`(?:\btr|\.T|\.ok|\.you|\.Text)\((?:[a-zA-Z.]+, )?"([a-z0-9]+\.[a-z0-9.-]+)"`)
+	call := regexp.MustCompile(`(?:\btr|\bhelp|\.T|\.ok|\.you|\.Text)\([^"\n]*?"([a-z0-9]+\.[a-z0-9.-]+)"`)
 	table := regexp.MustCompile(`"(note\.[a-z-]+)"`)
 	used := map[string]bool{}
 	for _, f := range files {
@@ -223,4 +223,31 @@ func TestDemo_WatchChinese(t *testing.T) {
 	out.waitFor(t, 10*time.Second, "同步完成：缓存中有 2 个 pods，resourceVersion 为 ")
 	out.waitFor(t, time.Second, "add", "default/web-1", "cache=2", "（初始列表）")
 	require.NoError(t, stop())
+}
+
+// TestDemo_HelpInChinese: -h speaks the language --lang names, wherever the flag stands, or
+// else the locale's.
+func TestDemo_HelpInChinese(t *testing.T) {
+	tests := []struct {
+		args []string
+		env  map[string]string
+		want msgcat.Lang
+	}{
+		{[]string{"-h", "--lang", "zh"}, nil, msgcat.Zh},
+		{[]string{"--lang=zh", "-h"}, nil, msgcat.Zh},
+		{[]string{"-lang", "zh_CN.UTF-8"}, nil, msgcat.Zh},
+		{[]string{"-h"}, map[string]string{"LANG": "zh_CN.UTF-8"}, msgcat.Zh},
+		{[]string{"-h", "--lang=en"}, map[string]string{"LANG": "zh_CN.UTF-8"}, msgcat.En},
+		{[]string{"-h", "--lang=fr"}, map[string]string{"LANG": "zh_CN.UTF-8"}, msgcat.Zh},
+		{[]string{"-h", "--profile", "lang"}, nil, msgcat.En},
+	}
+	for _, tc := range tests {
+		t.Run(strings.Join(tc.args, " "), func(t *testing.T) {
+			assert.Equal(t, tc.want, helpLang(tc.args, func(k string) string { return tc.env[k] }))
+		})
+	}
+	var stdout, stderr bytes.Buffer
+	require.Equal(t, 0, run(context.Background(), []string{"tour", "-h", "--lang", "zh"}, strings.NewReader(""), &stdout, &stderr))
+	assert.Contains(t, stdout.String(), "两步之间留给读者的阅读时间")
+	assert.Contains(t, stdout.String(), "解说的语言：en 或 zh")
 }

@@ -121,7 +121,7 @@ func cmdRun(ctx context.Context, args []string, out io.Writer) error {
 	slow := fs.Duration("slow", time.Second, "how long each audit call takes once the dashboard makes it slow")
 	duration := fs.Duration("duration", 0, "stop after this long (0: run until Ctrl-C)")
 	color := fs.String("color", "auto", "colour: auto, always or never")
-	langName := langFlag(fs)
+	langName := langFlag(fs, args)
 	if err := parse(fs, args); err != nil {
 		return err
 	}

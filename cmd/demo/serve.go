@@ -52,7 +52,7 @@ func cmdServe(ctx context.Context, args []string, out io.Writer, ready func(serv
 	ui := fs.String("ui", "", "serve the dashboard on this address, e.g. 127.0.0.1:8080: each controller's queue depth and hops, the trace and the fault buttons")
 	var crdFiles stringList
 	fs.Var(&crdFiles, "crd", "a CustomResourceDefinition manifest (YAML or JSON, one or more documents) to create at start; repeatable")
-	langName := langFlag(fs)
+	langName := langFlag(fs, args)
 	if err := parse(fs, args); err != nil {
 		return err
 	}

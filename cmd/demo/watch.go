@@ -145,7 +145,7 @@ func cmdWatch(ctx context.Context, args []string, out io.Writer) error {
 	color := fs.String("color", "auto", "colour: auto, always or never")
 	timeout := fs.Duration("request-timeout", 30*time.Second,
 		"bound on each request other than a watch, the first one included (0: none)")
-	langName := langFlag(fs)
+	langName := langFlag(fs, args)
 	if err := parse(fs, args); err != nil {
 		return err
 	}
