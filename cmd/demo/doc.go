@@ -16,5 +16,6 @@
 //     LC_ALL, LC_MESSAGES, then LANG decide), from one catalogue of messages by ID
 //     (messages.go) in which every message has its twin. The trace columns (component, op,
 //     key, rv) and the values the components log stay as logged, except the notes of the
-//     demo's own scheduler and audit handler; usage errors and -h stay English.
+//     demo's own scheduler and audit handler. demo help and demo tour -h follow --lang too;
+//     usage errors, and the help of the other commands' flags, stay English.
 package main

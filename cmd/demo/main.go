@@ -18,17 +18,6 @@ import (
 	"github.com/informer-lab/informer-lab/internal/msgcat"
 )
 
-const usage = `demo: the informer-lab workshop CLI
-
-Usage:
-  demo [tour] [flags]   the guided tour of the informer pipeline (what make demo runs)
-  demo run [flags]      the pipeline with a steady mutator until Ctrl-C (--ui for the dashboard)
-  demo watch [flags]    our informer against any apiserver, a real cluster included
-  demo serve [flags]    the simulated cluster (apiserver, controllers, nodes) for kubectl, curl and client-go
-
-Run "demo <command> -h" for the flags of a command.
-`
-
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
@@ -59,7 +48,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	case "serve":
 		err = cmdServe(ctx, rest, stdout, nil)
 	case "help", "-h", "--help":
-		fmt.Fprint(stdout, usage)
+		fmt.Fprint(stdout, messages.T(helpLang(args, os.Getenv), "demo.usage"))
 		return 0
 	default:
 		err = errorf("unknown command %q", cmd)
@@ -71,7 +60,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	case errors.As(err, &ue):
 		fmt.Fprintf(stderr, "demo %s: %v\n", cmd, err)
 		if cmd != "tour" && cmd != "run" && cmd != "watch" && cmd != "serve" {
-			fmt.Fprint(stderr, usage)
+			fmt.Fprint(stderr, messages.T(helpLang(args, os.Getenv), "demo.usage"))
 		}
 		return 2
 	default:

@@ -263,4 +263,25 @@ var messages = msgcat.Catalog{
 	"flag.color":  {"colour: auto (a terminal, unless NO_COLOR is set), always or never", "颜色：auto（输出到终端且没有设置 NO_COLOR 时着色）、always 或 never"},
 	"flag.lang": {"language of the narration: en or zh (default: from LC_ALL, LC_MESSAGES or LANG; zh_CN.UTF-8 and every zh* locale mean zh)",
 		"解说的语言：en 或 zh（默认依次看 LC_ALL、LC_MESSAGES、LANG；zh_CN.UTF-8 以及其他 zh 开头的 locale 都算 zh）"},
+
+	// demo help.
+	"demo.usage": {`demo: the informer-lab workshop CLI
+
+Usage:
+  demo [tour] [flags]   the guided tour of the informer pipeline (what make demo runs)
+  demo run [flags]      the pipeline with a steady mutator until Ctrl-C (--ui for the dashboard)
+  demo watch [flags]    our informer against any apiserver, a real cluster included
+  demo serve [flags]    the simulated cluster (apiserver, controllers, nodes) for kubectl, curl and client-go
+
+Run "demo <command> -h" for the flags of a command; --lang=zh narrates in Chinese.
+`, `demo：informer-lab 工作坊的命令行工具
+
+用法：
+  demo [tour] [参数]    Informer 流水线的导览（make demo 运行的就是它）
+  demo run [参数]       运行流水线，并持续制造变更，直到按 Ctrl-C（--ui 打开仪表盘）
+  demo watch [参数]     用我们的 Informer 对接任意 apiserver，包括真实集群
+  demo serve [参数]     模拟集群（apiserver、控制器、节点），供 kubectl、curl 和 client-go 使用
+
+"demo <命令> -h" 列出该命令的参数；--lang=en 改用英文。
+`},
 }

@@ -260,4 +260,7 @@ func TestDemo_HelpInChinese(t *testing.T) {
 	require.Equal(t, 0, run(context.Background(), []string{"tour", "-h", "--lang", "zh"}, strings.NewReader(""), &stdout, &stderr))
 	assert.Contains(t, stdout.String(), "两步之间留给读者的阅读时间")
 	assert.Contains(t, stdout.String(), "解说的语言：en 或 zh")
+	stdout.Reset()
+	require.Equal(t, 0, run(context.Background(), []string{"help", "--lang=zh"}, strings.NewReader(""), &stdout, &stderr))
+	assert.Contains(t, stdout.String(), "Informer 流水线的导览（make demo 运行的就是它）")
 }
