@@ -66,7 +66,7 @@ var messages = msgcat.Catalog{
 		"to two workers: later Adds only mark the key dirty, so they collapse into one more reconcile, which\n" +
 		"reads the newest state from the lister. Informers promise the latest state, not every state.",
 		"一个 worker 正忙着调谐 web-1，这时快速更新它 %d 次。workqueue 从不把同一个 key 同时交给\n" +
-			"两个 worker：后来的 Add 只把 key 标记为 dirty，它们合并成再多一次的调谐，\n" +
+			"两个 worker：后来的 Add 只把 key 标记为 dirty，于是合并成一次额外的调谐，\n" +
 			"这次调谐从 Lister 读到最新状态。Informer 保证的是最新状态，而不是每一个中间状态。"},
 	"step3.first": {"label web-1 tick=1 (PATCH)", "给 web-1 打上标签 tick=1（PATCH）"},
 	"step3.more": {"label web-1 tick=2 … tick=%d while the worker is busy (PATCH ×%d)",

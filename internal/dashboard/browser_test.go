@@ -280,7 +280,7 @@ func TestDashboard_BrowserChinese(t *testing.T) {
 
 	step("the event stream to connect", `document.body.dataset.connected === 'true'`)
 	assert.Equal(t, "zh-CN", eval(`document.documentElement.lang`))
-	assert.Equal(t, "实时", eval(`document.getElementById('conn').textContent`))
+	assert.Equal(t, "已连接", eval(`document.getElementById('conn').textContent`))
 	assert.Equal(t, "让服务器出点故障", eval(`document.querySelector('#controls h2').textContent`))
 	assert.Equal(t, "事件日志", eval(`document.querySelector('#log-panel h2').textContent`))
 	assert.Equal(t, "English", eval(`document.getElementById('lang-switch').textContent`))
