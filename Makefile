@@ -36,7 +36,7 @@ E2E_ARTIFACTS ?= $(CURDIR)/artifacts/e2e
 e2e-browser: ## the dashboards in headless Chromium (apt-get install chromium); screenshots in artifacts/e2e
 	E2E_REQUIRE_BROWSER=1 E2E_ARTIFACTS=$(E2E_ARTIFACTS) $(GO) test -race -count=1 -v -run 'Browser' ./internal/dashboard/... ./cmd/demo/
 
-demo: ## the guided tour of the pipeline on the embedded apiserver; e.g. make demo ARGS=--profile=classic
+demo: ## the guided tour of the pipeline on the embedded apiserver; e.g. make demo ARGS=--profile=classic, or ARGS=--lang=zh for the Chinese narration
 	$(GO) run ./cmd/demo tour $(ARGS)
 
 serve: ## the simulated cluster on 127.0.0.1:6443 (apiserver, controllers, 3 nodes), with a kubeconfig; ARGS="--controllers=none --nodes 0" for the apiserver alone, ARGS=--ui=127.0.0.1:8080 for the dashboard

@@ -136,3 +136,49 @@ func TestDemo_RunDashboardInBrowser(t *testing.T) {
 	assert.GreaterOrEqual(t, img.Bounds().Dx(), 1280)
 	cdp.SaveArtifact(t, "dashboard-demo-run.png", shot)
 }
+
+// TestDemo_RunDashboardInBrowserChinese: `demo run --ui --lang zh` serves the dashboard in
+// Chinese to a browser that asks for no language; a click on "创建 Pod" answers in Chinese
+// and the real pipeline's counters move.
+func TestDemo_RunDashboardInBrowserChinese(t *testing.T) {
+	path := cdp.RequireChromium(t)
+
+	runCtx, stopRun := context.WithCancel(context.Background())
+	out := newLineBuffer()
+	errCh := make(chan error, 1)
+	go func() {
+		errCh <- cmdRun(runCtx, []string{"--ui", "127.0.0.1:0", "--rate", "0", "--pods", "2", "--resync", "0",
+			"--color", "never", "--lang", "zh"}, out)
+	}()
+	t.Cleanup(func() {
+		stopRun()
+		assert.NoError(t, <-errCh)
+	})
+	line := out.waitFor(t, 15*time.Second, "仪表盘：http://")
+	url := line[strings.Index(line, "http://"):]
+
+	ctx, cancel := context.WithTimeout(t.Context(), 90*time.Second)
+	defer cancel()
+	b, err := cdp.Launch(path)
+	require.NoError(t, err, "starting %s", path)
+	t.Cleanup(func() { assert.NoError(t, b.Close()) })
+	p, err := b.NewPage(ctx, 1280, 1000)
+	require.NoError(t, err)
+	require.NoError(t, p.Navigate(ctx, url))
+	step := func(what, expr string) {
+		t.Helper()
+		stepCtx, cancel := context.WithTimeout(ctx, 20*time.Second)
+		defer cancel()
+		require.NoError(t, p.WaitFor(stepCtx, what, expr))
+	}
+
+	step("the event stream to connect", `document.body.dataset.connected === 'true'`)
+	step("two pods in the indexer", `document.getElementById('c-indexerSize').textContent === '2'`)
+	var h2 string
+	require.NoError(t, p.Eval(ctx, `document.querySelector('#controls h2').textContent`, &h2))
+	assert.Equal(t, "让服务器出点故障", h2)
+	require.NoError(t, p.Click(ctx, `button[data-action="create-pod"]`))
+	step("the create answer in Chinese", `document.getElementById('action-result').textContent === '已创建 Pod pod-3'`)
+	step("the indexer to hold the new pod", `document.getElementById('c-indexerSize').textContent === '3'`)
+	assert.Empty(t, b.Errors(), "the page raised JavaScript errors")
+}

@@ -12,4 +12,10 @@
 //     0600 files in a 0700 per-user directory and refuses symbolic links in their place.
 //  4. The tour's story is checked by its tests: each step's counts (relists, tombstones,
 //     retries, API requests during a resync) are asserted, not just printed.
+//  5. Every line printed for a human speaks English or Chinese (--lang=en|zh; without it
+//     LC_ALL, LC_MESSAGES, then LANG decide), from one catalogue of messages by ID
+//     (messages.go) in which every message has its twin. The trace columns (component, op,
+//     key, rv) and the values the components log stay as logged, except the notes of the
+//     demo's own scheduler and audit handler. demo help and demo tour -h follow --lang too;
+//     usage errors, and the help of the other commands' flags, stay English.
 package main

@@ -9,6 +9,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/informer-lab/informer-lab/internal/msgcat"
 	"github.com/informer-lab/informer-lab/internal/trace"
 )
 
@@ -33,6 +34,8 @@ type journey struct {
 	// indexerRV is the RV the indexer last stored per key: an indexer write at the same RV
 	// changes nothing, the mark of a resync.
 	indexerRV map[string]string
+	// lang is the language of the detail column and of the narration (--lang).
+	lang msgcat.Lang
 }
 
 func newJourney(w io.Writer, pal palette) *journey {
@@ -124,9 +127,9 @@ func (j *journey) format(h *hop, resync bool) string {
 	if h.RV != "" {
 		rv = "rv=" + h.RV
 	}
-	detail := describe(h)
+	detail := describe(j.lang, h)
 	if resync && h.Component != "reflector" && h.Component != "handler" {
-		detail = strings.TrimSpace(detail + " (no change)")
+		detail = strings.TrimSpace(detail + " " + messages.T(j.lang, "hop.no-change"))
 	}
 	line := fmt.Sprintf("  %s %-11s %-15s %-7s %s",
 		p.paint(p.component(h.Component), fmt.Sprintf("%-9s", h.Component)), h.Op, key, rv, detail)
@@ -136,8 +139,10 @@ func (j *journey) format(h *hop, resync bool) string {
 	return strings.TrimRight(line, " ")
 }
 
-// describe is the detail column: what this hop adds to the story.
-func describe(h *hop) string {
+// describe is the detail column: what this hop adds to the story, in language l. The values
+// the components logged (types, reasons, notes) are printed as they are.
+func describe(l msgcat.Lang, h *hop) string {
+	tr := func(id string, args ...any) string { return messages.T(l, id, args...) }
 	switch h.Component {
 	case "apiserver":
 		switch h.Op {
@@ -146,7 +151,7 @@ func describe(h *hop) string {
 			if n, ok := h.Int("count"); ok {
 				d += " ×" + strconv.FormatInt(n, 10)
 			}
-			return "FAULT " + d
+			return tr("hop.fault", d)
 		case "watch-open", "watch-close":
 			return "watcher " + h.Text("watcher")
 		case "watch-send":
@@ -155,9 +160,9 @@ func describe(h *hop) string {
 	case "listwatch":
 		switch h.Op {
 		case "list":
-			return h.Text("items") + " items over HTTP"
+			return tr("hop.list", h.Text("items"))
 		case "watch-event":
-			return h.Type + " decoded from the stream"
+			return tr("hop.decoded", h.Type)
 		case "watch-close":
 			return h.Text("reason")
 		}
@@ -166,80 +171,79 @@ func describe(h *hop) string {
 		case "event":
 			return h.Type
 		case "replace":
-			return h.Text("items") + " items → queue"
+			return tr("hop.replace", h.Text("items"))
 		case "bookmark":
 			if h.Bool("initialEventsEnd") {
-				return "initial-events-end: the snapshot is complete"
+				return tr("hop.initial-end")
 			}
-			return "RV moves, nothing stored"
+			return tr("hop.bookmark")
 		case "watch-end":
 			return h.Text("reason")
 		case "backoff":
 			if v, ok := h.Attr("delay"); ok && v.Kind() == slog.KindDuration {
-				return "wait " + v.Duration().Round(time.Millisecond).String() + " before the next ListAndWatch"
+				return tr("hop.backoff", v.Duration().Round(time.Millisecond).String())
 			}
-			return "wait " + h.Text("delay") + " before the next ListAndWatch"
+			return tr("hop.backoff", h.Text("delay"))
 		case "list":
-			return `LIST from the watch cache (rv "0")`
+			return tr("hop.reflector-list")
 		case "relist":
-			return "LIST again"
+			return tr("hop.relist")
 		case "watch-list":
-			return "WATCH with sendInitialEvents (watch-list)"
+			return tr("hop.watch-list")
 		case "watch-start":
-			return "WATCH from here"
+			return tr("hop.watch-start")
 		case "resync":
-			return "replay the cache: no API call"
+			return tr("hop.resync")
 		}
 	case "fifo":
 		switch h.Op {
 		case "tombstone":
-			return "Deleted(DeletedFinalStateUnknown): gone from the list"
+			return tr("hop.tombstone")
 		case "pop-batch":
-			return h.Text("size") + " deltas"
+			return tr("hop.pop-batch", h.Text("size"))
 		}
 		return h.Type
 	case "indexer":
 		if n := h.Text("items"); n != "" {
-			return n + " items"
+			return tr("hop.items", n)
 		}
 	case "processor":
-		d := h.Type
 		if h.Bool("init") {
-			d += " (initial list)"
+			return tr("hop.initial", h.Type, h.Text("listeners"))
 		}
-		return d + " → " + h.Text("listeners") + " listener(s)"
+		return tr("hop.distribute", h.Type, h.Text("listeners"))
 	case "listener":
 		d := h.Type + " → " + h.Listener
 		if p := h.Text("pending"); p != "" {
-			d += "  ring: " + p + " pending"
+			d += tr("hop.ring", p)
 		}
 		if c := h.Text("cap"); c != "" {
-			d += ", cap " + c
+			d += tr("hop.cap", c)
 		}
 		return d
 	case "handler":
 		d := h.Listener
 		if h.Bool("tombstone") {
-			d += " got DeletedFinalStateUnknown: unwrap .Obj"
+			d += tr("hop.unwrap")
 		}
 		if n := h.Text("note"); n != "" {
-			d += ": " + n
+			d += tr("note.sep", localNote(l, n))
 		}
 		return d
 	case "workqueue":
 		switch h.Op {
 		case "requeue":
-			return "AddRateLimited: back in " + h.Text("delay")
+			return tr("hop.requeue", h.Text("delay"))
 		case "forget":
-			return "Forget: " + h.Text("requeues") + " requeues cleared"
+			return tr("hop.forget", h.Text("requeues"))
 		case "get":
-			return "→ a worker"
+			return tr("hop.get")
 		}
 		return h.Text("result")
 	case "worker":
-		d := h.Text("note")
+		d := localNote(l, h.Text("note"))
 		if e := h.Text("err"); e != "" {
-			d = strings.TrimSpace(d + " error: " + e)
+			d = strings.TrimSpace(d + " " + tr("hop.error", e))
 		}
 		return d
 	}

@@ -15,18 +15,8 @@ import (
 	"time"
 
 	"github.com/informer-lab/informer-lab/informer"
+	"github.com/informer-lab/informer-lab/internal/msgcat"
 )
-
-const usage = `demo: the informer-lab workshop CLI
-
-Usage:
-  demo [tour] [flags]   the guided tour of the informer pipeline (what make demo runs)
-  demo run [flags]      the pipeline with a steady mutator until Ctrl-C (--ui for the dashboard)
-  demo watch [flags]    our informer against any apiserver, a real cluster included
-  demo serve [flags]    the simulated cluster (apiserver, controllers, nodes) for kubectl, curl and client-go
-
-Run "demo <command> -h" for the flags of a command.
-`
 
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
@@ -58,7 +48,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	case "serve":
 		err = cmdServe(ctx, rest, stdout, nil)
 	case "help", "-h", "--help":
-		fmt.Fprint(stdout, usage)
+		fmt.Fprint(stdout, messages.T(helpLang(args, os.Getenv), "demo.usage"))
 		return 0
 	default:
 		err = errorf("unknown command %q", cmd)
@@ -70,7 +60,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	case errors.As(err, &ue):
 		fmt.Fprintf(stderr, "demo %s: %v\n", cmd, err)
 		if cmd != "tour" && cmd != "run" && cmd != "watch" && cmd != "serve" {
-			fmt.Fprint(stderr, usage)
+			fmt.Fprint(stderr, messages.T(helpLang(args, os.Getenv), "demo.usage"))
 		}
 		return 2
 	default:
@@ -110,6 +100,51 @@ func parse(fs *flagSet, args []string) error {
 	return nil
 }
 
+// langFlag registers --lang, the language of what the command prints for a human; its help
+// is in the language args name.
+func langFlag(fs *flagSet, args []string) *string {
+	return fs.String("lang", "", messages.T(helpLang(args, os.Getenv), "flag.lang"))
+}
+
+// helpLang is the language of a command's -h: --lang's value when args hold a valid one,
+// else the locale's. parse reads --lang again, and refuses a bad value.
+func helpLang(args []string, getenv func(string) string) msgcat.Lang {
+	for i, a := range args {
+		name, value, hasValue := strings.Cut(strings.TrimLeft(a, "-"), "=")
+		if !strings.HasPrefix(a, "-") || name != "lang" {
+			continue
+		}
+		if !hasValue && i+1 < len(args) {
+			value = args[i+1]
+		}
+		if l, ok := msgcat.Parse(value); ok {
+			return l
+		}
+	}
+	return msgcat.FromEnv(getenv)
+}
+
+// resolveLang reads --lang; without it the locale environment decides, as setlocale(3) does.
+func resolveLang(flagValue string, getenv func(string) string) (msgcat.Lang, error) {
+	if flagValue == "" {
+		return msgcat.FromEnv(getenv), nil
+	}
+	l, ok := msgcat.Parse(flagValue)
+	if !ok {
+		return msgcat.En, errorf("--lang must be en or zh, not %q", flagValue)
+	}
+	return l, nil
+}
+
+// dashboardLang is the dashboard's language: --lang when given; otherwise none, so that the
+// browser's Accept-Language decides rather than the terminal's locale.
+func dashboardLang(flagValue string, lang msgcat.Lang) msgcat.Lang {
+	if flagValue == "" {
+		return ""
+	}
+	return lang
+}
+
 // parseProfiles reads --profile: one of classic, inorder, current, a comma-separated list, or
 // all.
 func parseProfiles(s string) ([]informer.Profile, error) {
@@ -129,18 +164,25 @@ func parseProfiles(s string) ([]informer.Profile, error) {
 
 func cmdTour(ctx context.Context, args []string, stdin io.Reader, stdout io.Writer) error {
 	fs := newFlags("tour", stdout)
-	profile := fs.String("profile", "current", "informer profile: classic, inorder, current, a comma-separated list, or all")
-	fast := fs.Bool("fast", false, "no pauses, 1s resync: the whole tour in a few seconds (for tests)")
-	short := fs.Bool("short", false, "same as --fast")
-	pause := fs.Duration("pause", 4*time.Second, "reading time between steps")
-	step := fs.Bool("step", false, "wait for Enter before each step (for instructors)")
-	burst := fs.Int("burst", 1100, "updates sent while the audit handler is stuck (step 4); >1024 grows the ring")
-	resync := fs.Duration("resync", 4*time.Second, "the informer's resync period (at least 1s)")
-	color := fs.String("color", "auto", "colour: auto (a terminal, unless NO_COLOR is set), always or never")
+	// The flags' help is in the tour's language, which is known before the flags are parsed.
+	help := func(id string) string { return messages.T(helpLang(args, os.Getenv), id) }
+	profile := fs.String("profile", "current", help("flag.profile"))
+	fast := fs.Bool("fast", false, help("flag.fast"))
+	short := fs.Bool("short", false, help("flag.short"))
+	pause := fs.Duration("pause", 4*time.Second, help("flag.pause"))
+	step := fs.Bool("step", false, help("flag.step"))
+	burst := fs.Int("burst", 1100, help("flag.burst"))
+	resync := fs.Duration("resync", 4*time.Second, help("flag.resync"))
+	color := fs.String("color", "auto", help("flag.color"))
+	langName := langFlag(fs, args)
 	if err := parse(fs, args); err != nil {
 		return err
 	}
 	profiles, err := parseProfiles(*profile)
+	if err != nil {
+		return err
+	}
+	lang, err := resolveLang(*langName, os.Getenv)
 	if err != nil {
 		return err
 	}
@@ -157,7 +199,7 @@ func cmdTour(ctx context.Context, args []string, stdin io.Reader, stdout io.Writ
 	if *pause < 0 {
 		return errorf("--pause must not be negative")
 	}
-	cfg := tourConfig{pause: *pause, resync: *resync, burst: *burst, collapse: 10, out: stdout, pal: pal}
+	cfg := tourConfig{pause: *pause, resync: *resync, burst: *burst, collapse: 10, out: stdout, pal: pal, lang: lang}
 	if *fast || *short {
 		cfg.pause, cfg.resync = 0, time.Second
 	}

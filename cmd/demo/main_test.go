@@ -10,10 +10,13 @@ import (
 	"github.com/informer-lab/informer-lab/internal/leakcheck"
 )
 
-// TestMain fails the package if a goroutine of the pipeline (apiserver, informer, reflector,
+// TestMain pins the locale and fails the package if a goroutine of the pipeline (apiserver, informer, reflector,
 // processor, workqueue, dashboard, testbed, the controller loop, or this command) outlives the
 // tests.
 func TestMain(m *testing.M) {
+	// The tests read the English narration unless they ask for --lang=zh, whatever the
+	// locale of the machine running them.
+	_ = os.Setenv("LC_ALL", "C")
 	const lab = "informer-lab/informer-lab/"
 	os.Exit(leakcheck.Main(m, lab+"informer.", lab+"reflector.", lab+"processor.", lab+"workqueue.",
 		lab+"apiserver.", lab+"listwatch.", lab+"rest.", lab+"rest/watch.", lab+"plugin/pkg/client/auth/exec.", lab+"internal/dashboard.", lab+"internal/testbed.", lab+"controller.", "/cmd/demo/"))

@@ -9,6 +9,7 @@ import (
 	"math/rand/v2"
 	"net"
 	"net/http"
+	"os"
 	"slices"
 	"strconv"
 	"strings"
@@ -120,7 +121,12 @@ func cmdRun(ctx context.Context, args []string, out io.Writer) error {
 	slow := fs.Duration("slow", time.Second, "how long each audit call takes once the dashboard makes it slow")
 	duration := fs.Duration("duration", 0, "stop after this long (0: run until Ctrl-C)")
 	color := fs.String("color", "auto", "colour: auto, always or never")
+	langName := langFlag(fs, args)
 	if err := parse(fs, args); err != nil {
+		return err
+	}
+	lang, err := resolveLang(*langName, os.Getenv)
+	if err != nil {
 		return err
 	}
 	profs, err := parseProfiles(*profile)
@@ -157,6 +163,7 @@ func cmdRun(ctx context.Context, args []string, out io.Writer) error {
 	}
 
 	j := newJourney(out, pal)
+	j.lang = lang
 	switch {
 	case *follow != "":
 		j.setFilter(focus(showAll, *follow))
@@ -191,16 +198,17 @@ func cmdRun(ctx context.Context, args []string, out io.Writer) error {
 		}
 		return err
 	}
-	j.say("pipeline running: profile %s, apiserver %s, %d pods, %.3g changes/s; Ctrl-C stops", profs[0], p.url, *pods, *rate)
+	j.say("%s", messages.T(lang, "run.running", profs[0], p.url, *pods, *rate))
 
 	var wg sync.WaitGroup
 	defer wg.Wait()
 	if ln != nil {
 		srv := &http.Server{Handler: dashboard.New(dashboard.Options{Hub: hub, Actions: actions, Stats: p.stats,
-			Title: "informer-lab · " + profs[0].String(), CheckHost: true}), ReadHeaderTimeout: 10 * time.Second}
+			Title: "informer-lab · " + profs[0].String(), CheckHost: true, Lang: dashboardLang(*langName, lang)}),
+			ReadHeaderTimeout: 10 * time.Second}
 		wg.Go(func() { _ = srv.Serve(ln) })
 		defer srv.Close() // closes the event streams too: their requests' contexts end
-		j.say("dashboard: http://%s/", ln.Addr())
+		j.say("%s", messages.T(lang, "run.dashboard", ln.Addr()))
 	}
 	if *rate > 0 {
 		wg.Go(func() {
@@ -222,7 +230,7 @@ func cmdRun(ctx context.Context, args []string, out io.Writer) error {
 		select {
 		case <-ctx.Done():
 			j.setFilter(nil)
-			j.say("stopping: %s", statusLine(p.stats()))
+			j.say("%s", messages.T(lang, "run.stopping", statusLine(p.stats())))
 			return nil
 		case <-status.C:
 			if *follow == "" && !*traceOn {

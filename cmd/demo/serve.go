@@ -9,6 +9,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"os"
 	"slices"
 	"strconv"
 	"strings"
@@ -51,9 +52,15 @@ func cmdServe(ctx context.Context, args []string, out io.Writer, ready func(serv
 	ui := fs.String("ui", "", "serve the dashboard on this address, e.g. 127.0.0.1:8080: each controller's queue depth and hops, the trace and the fault buttons")
 	var crdFiles stringList
 	fs.Var(&crdFiles, "crd", "a CustomResourceDefinition manifest (YAML or JSON, one or more documents) to create at start; repeatable")
+	langName := langFlag(fs, args)
 	if err := parse(fs, args); err != nil {
 		return err
 	}
+	lang, err := resolveLang(*langName, os.Getenv)
+	if err != nil {
+		return err
+	}
+	tr := func(id string, args ...any) string { return messages.T(lang, id, args...) }
 	crds, err := readCRDs(crdFiles)
 	if err != nil {
 		return err
@@ -191,54 +198,55 @@ func cmdServe(ctx context.Context, args []string, out io.Writer, ready func(serv
 	if ln != nil {
 		hs := &http.Server{Handler: dashboard.New(dashboard.Options{Hub: hub, Actions: &serveActions{srv: srv},
 			Stats: func() dashboard.Stats { return clusterStats(srv, mgr, hops) },
-			Title: "informer-lab · cluster", CheckHost: true}), ReadHeaderTimeout: 10 * time.Second}
+			Title: "informer-lab · cluster", CheckHost: true, Lang: dashboardLang(*langName, lang)}),
+			ReadHeaderTimeout: 10 * time.Second}
 		wg.Go(func() { _ = hs.Serve(ln) })
 		defer hs.Close() // closes the event streams too: their requests' contexts end
 		uiURL = "http://" + ln.Addr().String() + "/"
 	}
 
-	fmt.Fprintf(out, "informer-lab apiserver (simulated) serving %s\n", url)
-	fmt.Fprintf(out, "  seeded     %d pods and configmap app-config in namespace default\n", *seed)
+	fmt.Fprintln(out, tr("serve.serving", url))
+	fmt.Fprintln(out, tr("serve.seeded", *seed))
 	for _, crd := range crds {
-		fmt.Fprintf(out, "  crd        %s (from %s)\n", crd.obj.GetName(), crd.file)
+		fmt.Fprintln(out, tr("serve.crd", crd.obj.GetName(), crd.file))
 	}
-	fmt.Fprintf(out, "  kubeconfig %s\n", *kubeconfig)
+	fmt.Fprintln(out, tr("serve.kubeconfig", *kubeconfig))
 	if len(ctrlNames) > 0 {
-		fmt.Fprintf(out, "  controllers %s\n", strings.Join(ctrlNames, ","))
+		fmt.Fprintln(out, tr("serve.controllers", strings.Join(ctrlNames, ",")))
 	} else {
-		fmt.Fprintf(out, "  controllers none: the apiserver alone, as envtest runs it\n")
+		fmt.Fprintln(out, tr("serve.controllers.none"))
 	}
 	switch {
 	case *nodeCount > 0 && !slices.Contains(ctrlNames, "kubelet"):
-		fmt.Fprintf(out, "  nodes      none: --nodes %d needs the kubelet controller (add it to --controllers)\n", *nodeCount)
+		fmt.Fprintln(out, tr("serve.nodes.none", *nodeCount))
 	default:
-		fmt.Fprintf(out, "  nodes      %d simulated\n", *nodeCount)
+		fmt.Fprintln(out, tr("serve.nodes", *nodeCount))
 	}
 	if uiURL != "" {
-		fmt.Fprintf(out, "  dashboard  %s\n", uiURL)
+		fmt.Fprintln(out, tr("serve.dashboard", uiURL))
 	}
 	if caFile != "" {
-		fmt.Fprintf(out, "  tls        self-signed CA in the kubeconfig and in %s\n", caFile)
+		fmt.Fprintln(out, tr("serve.tls", caFile))
 	}
 	switch {
 	case *clientCerts && *token != "":
-		fmt.Fprintf(out, "  auth       client certificate (user %s, group %s) or bearer token required (both are in the kubeconfig)\n", apiserver.AdminCommonName, apiserver.AdminGroup)
+		fmt.Fprintln(out, tr("serve.auth.both", apiserver.AdminCommonName, apiserver.AdminGroup))
 	case *clientCerts:
-		fmt.Fprintf(out, "  auth       client certificate required (user %s, group %s, in the kubeconfig as kind writes it)\n", apiserver.AdminCommonName, apiserver.AdminGroup)
+		fmt.Fprintln(out, tr("serve.auth.cert", apiserver.AdminCommonName, apiserver.AdminGroup))
 	case *token != "":
-		fmt.Fprintf(out, "  auth       bearer token required (it is in the kubeconfig)\n")
+		fmt.Fprintln(out, tr("serve.auth.token"))
 	default:
 		if ip := net.ParseIP(host); host != "localhost" && (ip == nil || !ip.IsLoopback()) {
-			fmt.Fprintf(out, "  warning    %s is not loopback and there is no --token or --client-certs: anyone who can reach it can write\n", host)
+			fmt.Fprintln(out, tr("serve.warning", host))
 		}
 	}
 	if certFile != "" {
-		fmt.Fprintf(out, "  client     the admin certificate also in %s and %s\n", certFile, keyFile)
+		fmt.Fprintln(out, tr("serve.client", certFile, keyFile))
 	}
 	if *authorization == apiserver.AuthorizationRBAC {
-		fmt.Fprintf(out, "  authz      RBAC: the bootstrap roles and bindings are in place; try kubectl auth can-i --list --as someone\n")
+		fmt.Fprintln(out, tr("serve.authz"))
 	}
-	fmt.Fprintf(out, "\nTry:\n")
+	fmt.Fprintln(out, tr("serve.try"))
 	fmt.Fprintf(out, "  kubectl --kubeconfig %s get pods\n", *kubeconfig)
 	if slices.Contains(ctrlNames, "deployment") {
 		fmt.Fprintf(out, "  kubectl --kubeconfig %s create deployment web --image=nginx --replicas=3\n", *kubeconfig)
@@ -259,7 +267,7 @@ func cmdServe(ctx context.Context, args []string, out io.Writer, ready func(serv
 		fmt.Fprintf(out, "  curl -s%s -H 'Content-Type: application/json' -d '{\"action\":\"compact\"}' %s/debug/faults\n", auth, url)
 		fmt.Fprintf(out, "  curl -s%s -H 'Content-Type: application/json' -d '{\"action\":\"close-all-watches\"}' %s/debug/faults\n", auth, url)
 	}
-	fmt.Fprintf(out, "\nCtrl-C stops the server.\n")
+	fmt.Fprintln(out, tr("serve.stop"))
 	if ready != nil {
 		ready(serveReady{url: url, kubeconfig: *kubeconfig, server: srv, manager: mgr, ui: uiURL})
 	}
@@ -268,7 +276,7 @@ func cmdServe(ctx context.Context, args []string, out io.Writer, ready func(serv
 		mgr.Stop() // before the server, so no controller sees its server vanish
 	}
 	srv.Close()
-	fmt.Fprintf(out, "stopped\n")
+	fmt.Fprintln(out, tr("serve.stopped"))
 	return nil
 }
 

@@ -13,6 +13,7 @@ import (
 	"github.com/informer-lab/informer-lab/api/watch"
 	"github.com/informer-lab/informer-lab/apiserver"
 	"github.com/informer-lab/informer-lab/informer"
+	"github.com/informer-lab/informer-lab/internal/msgcat"
 )
 
 // tourConfig is what `demo tour` takes from its flags.
@@ -31,6 +32,8 @@ type tourConfig struct {
 	stepper *bufio.Reader
 	out     io.Writer
 	pal     palette
+	// lang is the language of the narration (--lang).
+	lang msgcat.Lang
 	// timeout bounds every wait of the tour.
 	timeout time.Duration
 }
@@ -73,15 +76,18 @@ type tour struct {
 const tourSteps = 7
 
 // profileBlurb says which client-go the profile plays.
-func profileBlurb(p informer.Profile) string {
+func profileBlurb(l msgcat.Lang, p informer.Profile) string {
 	switch p {
 	case informer.ProfileClassic:
-		return "client-go ≤ v0.32, the informer the articles describe: DeltaFIFO, LIST then WATCH"
+		return messages.T(l, "profile.classic")
 	case informer.ProfileInOrder:
-		return "client-go v0.33–v0.34: RealFIFO (events in arrival order), LIST then WATCH"
+		return messages.T(l, "profile.inorder")
 	}
-	return "client-go v0.36+: atomic RealFIFO, batched pops, watch-list instead of LIST"
+	return messages.T(l, "profile.current")
 }
+
+// tr is a narration message in the tour's language.
+func (t *tour) tr(id string, args ...any) string { return messages.T(t.cfg.lang, id, args...) }
 
 // runTour runs the seven steps and the summary. It returns what it counted.
 func runTour(ctx context.Context, cfg tourConfig) (*tourResult, error) {
@@ -89,6 +95,7 @@ func runTour(ctx context.Context, cfg tourConfig) (*tourResult, error) {
 		cfg.timeout = 20 * time.Second
 	}
 	j := newJourney(cfg.out, cfg.pal)
+	j.lang = cfg.lang
 	p, err := newPipeline(pipelineConfig{profile: cfg.profile, resync: cfg.resync, workers: 2,
 		watchBuffer: 4 * cfg.burst, sinks: []sink{j}})
 	if err != nil {
@@ -152,15 +159,11 @@ const ns = "demo"
 
 // Step 1: the initial list.
 func (t *tour) initialSync(ctx context.Context) error {
-	how := "LISTs"
+	how := t.tr("step1.how.list")
 	if t.cfg.profile == informer.ProfileCurrent {
-		how = "opens a watch-list stream (no LIST at all)"
+		how = t.tr("step1.how.watchlist")
 	}
-	if err := t.step("Initial sync",
-		"Three pending pods exist. The reflector "+how+",\n"+
-			"fills the queue with one Replace, and the informer writes each object to the indexer BEFORE the\n"+
-			"processor tells the handlers (cache first, then notify).\n"+
-			"Following demo/web-1; web-2 and web-3 take the same path.",
+	if err := t.step(t.tr("step1.title"), t.tr("step1.explain", how),
 		focus(mainHops, ns+"/web-1")); err != nil {
 		return err
 	}
@@ -171,24 +174,19 @@ func (t *tour) initialSync(ctx context.Context) error {
 		return err
 	}
 	d := t.diff()
-	t.ok("synced: %d pods in the cache (%d more trace lines about web-2 and web-3 not shown)",
-		len(t.p.inf.GetIndexer().ListKeys()), t.j.hiddenCount())
-	t.ok("the scheduler reconciled %d times and wrote %d PATCHes (bind to a node, then mark Running); each write\n"+
-		"    came back through the whole pipeline as an update (%d OnUpdate) and caused the next reconcile:\n"+
-		"    a controller sees its own writes", d["worker/reconcile"], d["apiserver/update"], d["handler/scheduler/OnUpdate"])
+	t.ok("step1.synced", len(t.p.inf.GetIndexer().ListKeys()), t.j.hiddenCount())
+	t.ok("step1.writes", d["worker/reconcile"], d["apiserver/update"], d["handler/scheduler/OnUpdate"])
 	return nil
 }
 
 // Step 2: create, update, delete.
 func (t *tour) createUpdateDelete(ctx context.Context) error {
 	key := ns + "/web-4"
-	if err := t.step("Create, update, delete",
-		"Each change is one watch event (ADDED, MODIFIED, DELETED) that becomes one delta in the queue\n"+
-			"(Added, Updated, Deleted) and one handler call. Following demo/web-4.",
+	if err := t.step(t.tr("step2.title"), t.tr("step2.explain"),
 		focus(mainHops, key)); err != nil {
 		return err
 	}
-	t.you("create pod web-4 (POST)")
+	t.you("tour.you.create", "web-4")
 	if _, err := t.p.w.create(ctx, newPod("web-4", nil)); err != nil {
 		return err
 	}
@@ -196,7 +194,7 @@ func (t *tour) createUpdateDelete(ctx context.Context) error {
 		return err
 	}
 	t.beat()
-	t.you("label pod web-4 tier=frontend (PATCH)")
+	t.you("step2.label")
 	if _, err := t.p.w.patch(ctx, "web-4", []byte(`{"metadata":{"labels":{"tier":"frontend"}}}`)); err != nil {
 		return err
 	}
@@ -204,7 +202,7 @@ func (t *tour) createUpdateDelete(ctx context.Context) error {
 		return err
 	}
 	t.beat()
-	t.you("delete pod web-4 (DELETE)")
+	t.you("tour.you.delete", "web-4")
 	if err := t.p.w.delete(ctx, "web-4"); err != nil {
 		return err
 	}
@@ -212,8 +210,7 @@ func (t *tour) createUpdateDelete(ctx context.Context) error {
 		return err
 	}
 	d := t.diff()
-	t.ok("events in: ADDED %d, MODIFIED %d, DELETED %d; scheduler calls: OnAdd %d, OnUpdate %d, OnDelete %d",
-		d["reflector/event/ADDED"], d["reflector/event/MODIFIED"], d["reflector/event/DELETED"],
+	t.ok("step2.result", d["reflector/event/ADDED"], d["reflector/event/MODIFIED"], d["reflector/event/DELETED"],
 		d["handler/scheduler/OnAdd"], d["handler/scheduler/OnUpdate"], d["handler/scheduler/OnDelete"])
 	return nil
 }
@@ -225,16 +222,13 @@ func (t *tour) levelTriggered(ctx context.Context) error {
 	f := func(h *hop, resync bool) bool {
 		return h.Listener != t.p.audit.name && mainHops(h, resync)
 	}
-	if err := t.step("Level-triggered: many updates, fewer reconciles",
-		fmt.Sprintf("%d quick updates of web-1 while a worker is busy reconciling it. The workqueue never hands one key\n"+
-			"to two workers: later Adds only mark the key dirty, so they collapse into one more reconcile, which\n"+
-			"reads the newest state from the lister. Informers promise the latest state, not every state.", n),
+	if err := t.step(t.tr("step3.title"), t.tr("step3.explain", n),
 		focus(only(f, "apiserver", "handler", "workqueue", "worker"), key)); err != nil {
 		return err
 	}
 	entered, release := t.p.sched.holdNext(key)
 	defer release()
-	t.you("label web-1 tick=1 (PATCH)")
+	t.you("step3.first")
 	if _, err := t.p.w.patch(ctx, "web-1", []byte(`{"metadata":{"labels":{"tick":"1"}}}`)); err != nil {
 		return err
 	}
@@ -245,7 +239,7 @@ func (t *tour) levelTriggered(ctx context.Context) error {
 	case <-time.After(t.cfg.timeout):
 		return fmt.Errorf("no worker picked up %s", key)
 	}
-	t.you("label web-1 tick=2 … tick=%d while the worker is busy (PATCH ×%d)", n, n-1)
+	t.you("step3.more", n, n-1)
 	var last string
 	for i := 2; i <= n; i++ {
 		obj, err := t.p.w.patch(ctx, "web-1", fmt.Appendf(nil, `{"metadata":{"labels":{"tick":"%d"}}}`, i))
@@ -266,9 +260,9 @@ func (t *tour) levelTriggered(ctx context.Context) error {
 	d := t.diff()
 	t.res.collapseUpdates = d["handler/scheduler/OnUpdate"]
 	t.res.collapseReconciles = d["worker/reconcile/"+key]
-	t.ok("%d updates → %d OnUpdate → workqueue: %d queued, %d deferred (key in processing), %d collapsed (already dirty)",
+	t.ok("step3.queue",
 		n, d["handler/scheduler/OnUpdate"], d["workqueue/add/queued"], d["workqueue/add/deferred"], d["workqueue/add/dirty"])
-	t.ok("→ %d reconciles, each reading the final state (rv=%s) from the lister", t.res.collapseReconciles, last)
+	t.ok("step3.reconciles", t.res.collapseReconciles, last)
 	return nil
 }
 
@@ -299,16 +293,12 @@ func (t *tour) slowHandler(ctx context.Context) error {
 		}
 		return false
 	}
-	if err := t.step("A slow handler",
-		fmt.Sprintf("The audit handler gets stuck (a slow disk, say) while web-2 is updated %d times. Its listener\n"+
-			"keeps accepting notifications into a growing ring buffer (initial capacity 1024, doubled when full,\n"+
-			"never shrunk); the informer and the scheduler's listener do not wait for it. Lines sampled.", t.cfg.burst),
-		f); err != nil {
+	if err := t.step(t.tr("step4.title"), t.tr("step4.explain", t.cfg.burst), f); err != nil {
 		return err
 	}
 	release := t.p.audit.stick()
 	defer release()
-	t.you("label web-2 burst=1 … burst=%d, as fast as the server takes them (Go API PATCH ×%d)", t.cfg.burst, t.cfg.burst)
+	t.you("step4.burst", t.cfg.burst, t.cfg.burst)
 	var last string
 	for i := 1; i <= t.cfg.burst; i++ {
 		obj, err := t.p.w.patchDirect(ctx, "web-2", fmt.Appendf(nil, `{"metadata":{"labels":{"burst":"%d"}}}`, i))
@@ -324,10 +314,9 @@ func (t *tour) slowHandler(ctx context.Context) error {
 	}
 	auditPending, auditCap := t.p.regAudit.Pending(), t.p.regAudit.PendingCap()
 	schedPending := t.p.regSched.Pending()
-	t.ok("scheduler: all %d updates handled, %d pending in its ring; audit: stuck, %d pending, ring capacity %d",
-		t.cfg.burst, schedPending, auditPending, auditCap)
+	t.ok("step4.stuck", t.cfg.burst, schedPending, auditPending, auditCap)
 	t.beat()
-	t.you("unstick the audit handler")
+	t.you("step4.unstick")
 	release()
 	if err := t.settle(ctx); err != nil {
 		return err
@@ -338,39 +327,32 @@ func (t *tour) slowHandler(ctx context.Context) error {
 	t.res.auditCap = t.p.count.get("listener/" + auditName + "/cap")
 	t.res.schedPeak = t.p.count.get("listener/" + schedName + "/peak")
 	t.res.auditOutOfOrder = outOfOrder
-	t.ok("audit caught up: %d calls, in order (%d out of order); its ring peaked at %d pending, capacity %d (it never shrinks)",
-		d["handler/audit/OnUpdate"], outOfOrder, t.res.auditPeak, t.res.auditCap)
-	t.ok("the workqueue turned the scheduler's %d OnUpdate into %d reconciles of web-2",
-		d["handler/scheduler/OnUpdate"], d["worker/reconcile/"+key])
+	t.ok("step4.caught", d["handler/audit/OnUpdate"], outOfOrder, t.res.auditPeak, t.res.auditCap)
+	t.ok("step4.collapse", d["handler/scheduler/OnUpdate"], d["worker/reconcile/"+key])
 	return nil
 }
 
 // Step 5: a lost delete, compaction, 410, relist, tombstone.
 func (t *tour) relist(ctx context.Context) error {
 	key := ns + "/web-3"
-	if err := t.step("Lost events, compaction, 410, relist, DeletedFinalStateUnknown",
-		"The network loses the DELETED event of web-3, so the cache keeps a pod that is gone. Then etcd\n"+
-			"compacts its history and the watch is cut. Resuming from its last RV gets 410 Gone (\"too old\n"+
-			"resource version\"), so the reflector relists. web-3 is missing from the list: the informer can only\n"+
-			"say \"deleted, final state unknown\", and OnDelete gets a DeletedFinalStateUnknown, not a *Pod.\n"+
-			"Following demo/web-3.",
+	if err := t.step(t.tr("step5.title"), t.tr("step5.explain"),
 		focus(mainHops, key)); err != nil {
 		return err
 	}
 	tombs := t.p.count.expect("OnDelete(DeletedFinalStateUnknown) for "+key+" in both handlers", 2, func(h *hop) bool {
 		return h.Is("handler", "OnDelete") && h.Key == key && h.Bool("tombstone")
 	})
-	t.you("apiserver fault: drop the next DELETED event of web-3")
+	t.you("step5.drop")
 	t.p.srv.DropNextEvents(apiserver.DropRule{Count: 1, Key: key, Type: watch.Deleted})
-	t.you("delete pod web-3 (DELETE)")
+	t.you("tour.you.delete", "web-3")
 	if err := t.p.w.delete(ctx, "web-3"); err != nil {
 		return err
 	}
 	if pod, ok := t.p.cachedPod("web-3"); ok {
-		t.ok("the server has deleted web-3, but the cache still holds it at rv=%s: nothing told the informer", pod.ResourceVersion)
+		t.ok("step5.stale", pod.ResourceVersion)
 	}
 	t.beat()
-	t.you("apiserver faults: compact the whole history, then close every watch")
+	t.you("step5.compact")
 	t.p.srv.CompactAll()
 	t.p.srv.CloseAllWatches()
 	if err := tombs.wait(ctx, t.cfg.timeout); err != nil {
@@ -382,18 +364,14 @@ func (t *tour) relist(ctx context.Context) error {
 	d := t.diff()
 	t.res.relists = d["reflector/replace"]
 	t.res.tombstones = d["handler/tombstone"]
-	t.ok("%d relist (one Replace), %d tombstones delivered (one per handler); the scheduler keyed it with\n"+
-		"    DeletionHandlingMetaNamespaceKeyFunc and found web-3 gone: the safe unwrap", t.res.relists, t.res.tombstones)
+	t.ok("step5.result", t.res.relists, t.res.tombstones)
 	return nil
 }
 
 // Step 6: a failing reconcile, rate-limited retries, Forget.
 func (t *tour) retries(ctx context.Context) error {
 	key := ns + "/flaky"
-	if err := t.step("Retries with rate-limited backoff, then Forget",
-		"Pod flaky cannot be scheduled three times in a row. Each failure goes back with AddRateLimited: the\n"+
-			"limiter doubles the delay per key (5ms, 10ms, 20ms, …). Success calls Forget, which resets it.\n"+
-			"Following demo/flaky.",
+	if err := t.step(t.tr("step6.title"), t.tr("step6.explain"),
 		focus(only(func(h *hop, resync bool) bool { return h.Listener != t.p.audit.name && mainHops(h, resync) },
 			"apiserver", "handler", "workqueue", "worker"), key)); err != nil {
 		return err
@@ -407,7 +385,7 @@ func (t *tour) retries(ctx context.Context) error {
 		}
 		return false
 	})
-	t.you("create pod flaky, annotated %s=3 (POST)", failAnnotation)
+	t.you("step6.create", failAnnotation)
 	if _, err := t.p.w.create(ctx, newPod("flaky", map[string]string{failAnnotation: "3"})); err != nil {
 		return err
 	}
@@ -420,7 +398,7 @@ func (t *tour) retries(ctx context.Context) error {
 	d := t.diff()
 	t.res.retries = d["worker/retry"]
 	t.res.forgetRequeues = cleared
-	t.ok("%d failures, %d rate-limited requeues, then success: Forget cleared %d requeues", d["worker/retry"], d["workqueue/requeue"], cleared)
+	t.ok("step6.result", d["worker/retry"], d["workqueue/requeue"], cleared)
 	return nil
 }
 
@@ -433,15 +411,11 @@ func (t *tour) resync(ctx context.Context) error {
 		}
 		return (h.Key == "" || h.Key == ns+"/web-1") && mainHops(h, false)
 	}
-	if err := t.step("Resync is not relist",
-		fmt.Sprintf("Every %v the reflector asks the processor whether a handler wants a resync. audit inherits that\n"+
-			"period; the scheduler asked for none. A resync replays the %d cached pods from the indexer as\n"+
-			"updates with an unchanged resourceVersion: no LIST, no request at all. Following demo/web-1.", t.cfg.resync, cached),
-		f); err != nil {
+	if err := t.step(t.tr("step7.title"), t.tr("step7.explain", t.cfg.resync, cached), f); err != nil {
 		return err
 	}
 	resynced := t.p.count.expect("a resync", 1, hopMatch("reflector", "resync", ""))
-	t.you("wait for the next resync (up to %v); API requests so far: %d", t.cfg.resync, sum(t.p.requests()))
+	t.you("step7.wait", t.cfg.resync, sum(t.p.requests()))
 	if err := resynced.wait(ctx, t.cfg.timeout+2*t.cfg.resync); err != nil {
 		return err
 	}
@@ -462,7 +436,6 @@ func (t *tour) resync(ctx context.Context) error {
 	t.res.resyncHandlerCalls = int(d["handler/audit/resync"])
 	t.res.resyncRequests = req
 	t.res.schedulerResyncCalls = d["handler/scheduler"]
-	t.ok("audit got %d resync updates, the scheduler %d; API requests during the step: %d",
-		d["handler/audit/resync"], d["handler/scheduler"], req)
+	t.ok("step7.result", d["handler/audit/resync"], d["handler/scheduler"], req)
 	return nil
 }

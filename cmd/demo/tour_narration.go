@@ -6,6 +6,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"unicode"
 )
 
 // The tour's narration: the header before the steps, each step's title and result lines, and
@@ -14,13 +15,11 @@ import (
 // header says what the tour runs on.
 func (t *tour) header() {
 	p, pal := t.cfg.pal, t.cfg.pal
-	t.j.say("%s", p.paint(p.bold, "informer-lab tour · profile "+t.cfg.profile.String()+" ("+profileBlurb(t.cfg.profile)+")"))
-	t.j.say("  apiserver  simulated, served at %s: everything below crosses real HTTP", t.p.url)
-	t.j.say("  pipeline   reflector → fifo → indexer → processor ─┬─ listener %q → handler → workqueue → 2 workers → PATCH",
-		schedulerName)
-	t.j.say("                                                    └─ listener %q     → handler (only logs; resync every %v)",
-		auditName, t.cfg.resync)
-	t.j.say("  each line  %s", pal.paint(pal.dim, "component  op  key  rv  what happened: one slog trace record, printed as it is logged"))
+	t.j.say("%s", p.paint(p.bold, t.tr("tour.header", t.cfg.profile.String(), profileBlurb(t.cfg.lang, t.cfg.profile))))
+	t.j.say("%s", t.tr("tour.apiserver", t.p.url))
+	t.j.say("%s", t.tr("tour.pipeline", schedulerName))
+	t.j.say("%s", t.tr("tour.pipeline.audit", auditName, t.cfg.resync))
+	t.j.say("%s", t.tr("tour.eachline", pal.paint(pal.dim, t.tr("tour.eachline.columns"))))
 }
 
 // step starts step n: header, filter, counters.
@@ -30,14 +29,14 @@ func (t *tour) step(title, explain string, f filter) error {
 		t.wait(t.cfg.pause)
 	}
 	if t.cfg.stepper != nil {
-		t.j.say("%s", t.cfg.pal.paint(t.cfg.pal.dim, "  (press Enter for the next step)"))
+		t.j.say("%s", t.cfg.pal.paint(t.cfg.pal.dim, t.tr("tour.enter")))
 		if _, err := t.cfg.stepper.ReadString('\n'); err != nil && err != io.EOF {
 			return err
 		}
 	}
 	p := t.cfg.pal
 	t.j.say("")
-	t.j.say("%s", p.paint(p.bold, fmt.Sprintf("━━ Step %d/%d · %s ━━", t.n, tourSteps, title)))
+	t.j.say("%s", p.paint(p.bold, t.tr("tour.step", t.n, tourSteps, title)))
 	for _, line := range strings.Split(explain, "\n") {
 		t.j.say("   %s", line)
 	}
@@ -63,16 +62,17 @@ func (t *tour) endStep() {
 // diff is what the current step has counted so far.
 func (t *tour) diff() tally { return t.p.count.snapshot().since(t.before) }
 
-// ok prints a result line of the step.
-func (t *tour) ok(format string, args ...any) {
+// ok prints a result line of the step: message id of the catalogue, formatted with args.
+func (t *tour) ok(id string, args ...any) {
 	p := t.cfg.pal
-	t.j.say("  %s %s", p.paint(p.green, "✓"), fmt.Sprintf(format, args...))
+	t.j.say("  %s %s", p.paint(p.green, "✓"), t.tr(id, args...))
 }
 
-// you prints an action the tour takes, as a user with kubectl would.
-func (t *tour) you(format string, args ...any) {
+// you prints an action the tour takes, as a user with kubectl would: message id of the
+// catalogue, formatted with args.
+func (t *tour) you(id string, args ...any) {
 	p := t.cfg.pal
-	t.j.say("  %s %s", p.paint(p.bold, "▶"), fmt.Sprintf(format, args...))
+	t.j.say("  %s %s", p.paint(p.bold, "▶"), t.tr(id, args...))
 }
 
 func sum(m map[string]int) int {
@@ -87,7 +87,7 @@ func sum(m map[string]int) int {
 func (t *tour) summary() {
 	r, c, p := t.res, t.res.total, t.cfg.pal
 	row := func(name, value, source string) {
-		t.j.say("%s", strings.TrimRight(fmt.Sprintf("  %-17s %s  %s", name, value, p.paint(p.dim, source)), " "))
+		t.j.say("%s", strings.TrimRight("  "+padRight(name, 17)+" "+value+"  "+p.paint(p.dim, source), " "))
 	}
 	join := func(m map[string]int64, order ...string) string {
 		keys := slices.Collect(func(yield func(string) bool) {
@@ -112,7 +112,7 @@ func (t *tour) summary() {
 			parts = append(parts, fmt.Sprintf("%s %d", k, m[k]))
 		}
 		if len(parts) == 0 {
-			return "none"
+			return t.tr("sum.none")
 		}
 		return strings.Join(parts, " · ")
 	}
@@ -126,14 +126,14 @@ func (t *tour) summary() {
 		return out
 	}
 	t.j.say("")
-	t.j.say("%s", p.paint(p.bold, fmt.Sprintf("━━ Summary · profile %s · %.1fs ━━", r.profile, r.elapsed.Seconds())))
+	t.j.say("%s", p.paint(p.bold, t.tr("sum.title", r.profile, r.elapsed.Seconds())))
 	reqs := map[string]int64{}
 	for k, v := range r.requests {
 		reqs[k] = int64(v)
 	}
-	row("API requests", join(reqs, "list", "watch", "get", "create", "update", "patch", "delete"), "(apiserver RequestCounts, by verb)")
-	row("watch events", join(pick("reflector/event/"), "ADDED", "MODIFIED", "DELETED"), "(reflector)")
-	row("queue deltas", join(pick("fifo/delta/"), "Replaced", "ReplacedAll", "Added", "Updated", "Deleted", "Sync", "SyncAll", "Bookmark"), "(fifo)")
+	row(t.tr("sum.requests"), join(reqs, "list", "watch", "get", "create", "update", "patch", "delete"), t.tr("sum.requests.src"))
+	row(t.tr("sum.events"), join(pick("reflector/event/"), "ADDED", "MODIFIED", "DELETED"), t.tr("sum.events.src"))
+	row(t.tr("sum.deltas"), join(pick("fifo/delta/"), "Replaced", "ReplacedAll", "Added", "Updated", "Deleted", "Sync", "SyncAll", "Bookmark"), t.tr("sum.deltas.src"))
 	for _, l := range []string{t.p.sched.name, t.p.audit.name} {
 		calls := map[string]int64{}
 		for _, op := range []string{"OnAdd", "OnUpdate", "OnDelete"} {
@@ -141,14 +141,36 @@ func (t *tour) summary() {
 				calls[op] = v
 			}
 		}
-		row("handler "+l, join(calls, "OnAdd", "OnUpdate", "OnDelete"),
-			fmt.Sprintf("(%d tombstones, %d resyncs)", c["handler/"+l+"/tombstone"], c["handler/"+l+"/resync"]))
+		row(t.tr("sum.handler", l), join(calls, "OnAdd", "OnUpdate", "OnDelete"),
+			t.tr("sum.handler.src", c["handler/"+l+"/tombstone"], c["handler/"+l+"/resync"]))
 	}
-	row("reconciles", fmt.Sprintf("%d for %d scheduler calls", c["worker/reconcile"], c["handler/"+t.p.sched.name]), "(level-triggered: the workqueue collapses keys)")
-	row("writes", fmt.Sprintf("%d PATCH by the scheduler", t.p.sched.writes.Load()), "(each came back as an update)")
-	row("relists", fmt.Sprintf("%d", max(c["reflector/replace"]-1, 0)), "(after the initial sync: only the 410 of step 5)")
-	row("tombstones", fmt.Sprintf("%d", c["handler/tombstone"]), "(OnDelete(DeletedFinalStateUnknown), all handlers)")
-	row("retries", fmt.Sprintf("%d, then Forget", c["worker/retry"]), "(AddRateLimited)")
-	row("resyncs", fmt.Sprintf("%d (step 7 made %d API requests)", c["reflector/resync"], r.resyncRequests), "")
-	row("audit ring", fmt.Sprintf("peak %d pending, capacity %d", r.auditPeak, r.auditCap), "(RingGrowing)")
+	row(t.tr("sum.reconciles"), t.tr("sum.reconciles.v", c["worker/reconcile"], c["handler/"+t.p.sched.name]), t.tr("sum.reconciles.src"))
+	row(t.tr("sum.writes"), t.tr("sum.writes.v", t.p.sched.writes.Load()), t.tr("sum.writes.src"))
+	row(t.tr("sum.relists"), fmt.Sprintf("%d", max(c["reflector/replace"]-1, 0)), t.tr("sum.relists.src"))
+	row(t.tr("sum.tombstones"), fmt.Sprintf("%d", c["handler/tombstone"]), t.tr("sum.tombstones.src"))
+	row(t.tr("sum.retries"), t.tr("sum.retries.v", c["worker/retry"]), t.tr("sum.retries.src"))
+	row(t.tr("sum.resyncs"), t.tr("sum.resyncs.v", c["reflector/resync"], r.resyncRequests), "")
+	row(t.tr("sum.ring"), t.tr("sum.ring.v", r.auditPeak, r.auditCap), t.tr("sum.ring.src"))
+}
+
+// padRight pads s with spaces to width terminal columns, counting a CJK character or a
+// full-width punctuation mark as two: fmt's %-17s counts runes, which misaligns Chinese.
+func padRight(s string, width int) string {
+	w := 0
+	for _, r := range s {
+		w++
+		if wide(r) {
+			w++
+		}
+	}
+	if w >= width {
+		return s
+	}
+	return s + strings.Repeat(" ", width-w)
+}
+
+// wide reports whether r takes two columns in a terminal: the CJK ideographs and the
+// full-width forms and punctuation the Chinese messages use.
+func wide(r rune) bool {
+	return unicode.Is(unicode.Han, r) || (r >= 0x3000 && r <= 0x303f) || (r >= 0xff00 && r <= 0xff60)
 }

@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"maps"
 	"net/url"
+	"os"
 	"strings"
 	"time"
 
@@ -16,6 +17,7 @@ import (
 	"github.com/informer-lab/informer-lab/client/restmapper"
 	"github.com/informer-lab/informer-lab/clientcmd"
 	"github.com/informer-lab/informer-lab/informer"
+	"github.com/informer-lab/informer-lab/internal/msgcat"
 	"github.com/informer-lab/informer-lab/rest"
 	"github.com/informer-lab/informer-lab/store"
 )
@@ -143,7 +145,12 @@ func cmdWatch(ctx context.Context, args []string, out io.Writer) error {
 	color := fs.String("color", "auto", "colour: auto, always or never")
 	timeout := fs.Duration("request-timeout", 30*time.Second,
 		"bound on each request other than a watch, the first one included (0: none)")
+	langName := langFlag(fs, args)
 	if err := parse(fs, args); err != nil {
+		return err
+	}
+	lang, err := resolveLang(*langName, os.Getenv)
+	if err != nil {
 		return err
 	}
 	if *timeout < 0 {
@@ -185,9 +192,9 @@ func cmdWatch(ctx context.Context, args []string, out io.Writer) error {
 	if err != nil {
 		return err
 	}
-	where := "all namespaces"
+	where := messages.T(lang, "watch.all")
 	if namespace != "" {
-		where = "namespace " + namespace
+		where = messages.T(lang, "watch.ns", namespace)
 	}
 	// One small request first, so a wrong URL, token or resource is a clear error rather than
 	// a reflector retrying forever with backoff.
@@ -216,18 +223,18 @@ func cmdWatch(ctx context.Context, args []string, out io.Writer) error {
 		return err
 	}
 	inf := gi.Informer()
-	printer := &watchPrinter{j: j, pal: pal, cache: inf.GetIndexer()}
+	printer := &watchPrinter{j: j, pal: pal, cache: inf.GetIndexer(), lang: lang}
 	reg, err := inf.AddEventHandler(printer)
 	if err != nil {
 		return err
 	}
-	j.say("watching %s in %s at %s with our informer (profile %s); Ctrl-C stops", resourceName(gvr), where, cfg.Host, prof)
+	j.say("%s", messages.T(lang, "watch.watching", resourceName(gvr), where, cfg.Host, prof))
 	factory.StartWithContext(ctx)
 	// The registration syncs once the handler has returned from every initial-list add.
 	if !informer.WaitFor(ctx, resourceName(gvr), inf.HasSyncedChecker(), reg.HasSyncedChecker()) {
 		return nil // stopped before the first sync
 	}
-	j.say("synced: %d %s in the cache at resourceVersion %s", len(inf.GetIndexer().ListKeys()), resourceName(gvr), inf.LastSyncResourceVersion())
+	j.say("%s", messages.T(lang, "watch.synced", len(inf.GetIndexer().ListKeys()), resourceName(gvr), inf.LastSyncResourceVersion()))
 	<-ctx.Done()
 	return nil
 }
@@ -286,6 +293,7 @@ type watchPrinter struct {
 	j     *journey
 	pal   palette
 	cache store.Indexer
+	lang  msgcat.Lang
 }
 
 func (w *watchPrinter) line(verb, color string, obj any, note string) {
@@ -296,7 +304,7 @@ func (w *watchPrinter) line(verb, color string, obj any, note string) {
 func (w *watchPrinter) OnAdd(obj any, isInInitialList bool) {
 	note := ""
 	if isInInitialList {
-		note = "  (initial list)"
+		note = "  " + messages.T(w.lang, "watch.initial")
 	}
 	w.line("add", w.pal.green, obj, note)
 }
@@ -306,7 +314,7 @@ func (w *watchPrinter) OnUpdate(oldObj, newObj any) {
 	_, newRV, _ := store.KeyAndResourceVersion(newObj)
 	note := ""
 	if oldRV == newRV {
-		note = "  (resync: unchanged)"
+		note = "  " + messages.T(w.lang, "watch.resync")
 	}
 	w.line("update", w.pal.yellow, newObj, note)
 }
@@ -314,7 +322,7 @@ func (w *watchPrinter) OnUpdate(oldObj, newObj any) {
 func (w *watchPrinter) OnDelete(obj any) {
 	note := ""
 	if _, ok := obj.(store.DeletedFinalStateUnknown); ok {
-		note = "  (DeletedFinalStateUnknown: the delete was missed, a relist found it gone)"
+		note = "  " + messages.T(w.lang, "watch.tombstone")
 	}
 	w.line("delete", w.pal.red, obj, note)
 }

@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"strconv"
 
+	"github.com/informer-lab/informer-lab/internal/msgcat"
 	"github.com/informer-lab/informer-lab/internal/origin"
 )
 
@@ -46,7 +47,7 @@ func (d *dashboard) serveAction(w http.ResponseWriter, r *http.Request, name str
 		return
 	}
 	if d.opts.Actions == nil {
-		writeError(w, http.StatusNotImplemented, "this dashboard has no actions")
+		writeError(w, http.StatusNotImplemented, label(msgcat.En, "ctl.none"))
 		return
 	}
 	a := d.opts.Actions
@@ -60,32 +61,32 @@ func (d *dashboard) serveAction(w http.ResponseWriter, r *http.Request, name str
 			return
 		}
 		if err = a.DropNextEvents(n); err == nil {
-			res.Message = fmt.Sprintf("the server drops the next %d watch event(s)", n)
+			res.Message = label(msgcat.En, "act.drop", "n", strconv.Itoa(n))
 		}
 	case "compact":
 		if err = a.Compact(); err == nil {
-			res.Message = "history compacted: resuming watches get 410 Gone and relist"
+			res.Message = label(msgcat.En, "act.compact")
 		}
 	case "close-watches":
 		if err = a.CloseWatches(); err == nil {
-			res.Message = "every watch closed: reflectors re-watch from their last RV"
+			res.Message = label(msgcat.En, "act.close")
 		}
 	case "toggle-slow":
 		var slow bool
 		if slow, err = a.ToggleSlowHandler(); err == nil {
 			res.Slow = &slow
-			res.Message = "slow handler off"
+			res.Message = label(msgcat.En, "act.slow.off")
 			if slow {
-				res.Message = "slow handler on: watch its listener's buffer grow"
+				res.Message = label(msgcat.En, "act.slow.on")
 			}
 		}
 	case "create-pod":
 		if res.Name, err = a.CreatePod(); err == nil {
-			res.Message = "created pod " + res.Name
+			res.Message = label(msgcat.En, "act.create", "name", res.Name)
 		}
 	case "delete-pod":
 		if res.Name, err = a.DeletePod(); err == nil {
-			res.Message = "deleted pod " + res.Name
+			res.Message = label(msgcat.En, "act.delete", "name", res.Name)
 		}
 	}
 	if err != nil {

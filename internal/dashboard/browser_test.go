@@ -244,3 +244,59 @@ func waitSubscribed(ctx context.Context, hub *Hub) error {
 	}
 	return nil
 }
+
+// TestDashboard_BrowserChinese opens the page with ?lang=zh in headless Chromium: the static
+// labels, the ones the script writes (the connection pill, the listener rows, the answer of
+// a button, the slow state, the pause button) are Chinese, and the page raises no error.
+func TestDashboard_BrowserChinese(t *testing.T) {
+	path := cdp.RequireChromium(t)
+	fake := &fakePipeline{}
+	srv := httptest.NewServer(New(Options{Hub: NewHub(), Actions: fake, Stats: fake.Stats,
+		Title: "informer-lab e2e", StatsInterval: 100 * time.Millisecond}))
+	t.Cleanup(func() {
+		srv.CloseClientConnections()
+		srv.Close()
+	})
+	ctx, cancel := context.WithTimeout(t.Context(), 90*time.Second)
+	defer cancel()
+	b, err := cdp.Launch(path)
+	require.NoError(t, err, "starting %s", path)
+	t.Cleanup(func() { assert.NoError(t, b.Close()) })
+	p, err := b.NewPage(ctx, 1280, 1000)
+	require.NoError(t, err)
+	require.NoError(t, p.Navigate(ctx, srv.URL+"/?lang=zh"))
+	step := func(what, expr string) {
+		t.Helper()
+		stepCtx, cancel := context.WithTimeout(ctx, 15*time.Second)
+		defer cancel()
+		require.NoError(t, p.WaitFor(stepCtx, what, expr))
+	}
+	eval := func(expr string) string {
+		t.Helper()
+		var s string
+		require.NoError(t, p.Eval(ctx, expr, &s))
+		return s
+	}
+
+	step("the event stream to connect", `document.body.dataset.connected === 'true'`)
+	assert.Equal(t, "zh-CN", eval(`document.documentElement.lang`))
+	assert.Equal(t, "已连接", eval(`document.getElementById('conn').textContent`))
+	assert.Equal(t, "让服务器出点故障", eval(`document.querySelector('#controls h2').textContent`))
+	assert.Equal(t, "事件日志", eval(`document.querySelector('#log-panel h2').textContent`))
+	assert.Equal(t, "English", eval(`document.getElementById('lang-switch').textContent`))
+	step("a listener row per listener, titled in Chinese",
+		`[...document.querySelectorAll('#listeners .listener text.title')].map(e => e.textContent).join() === 'listener prompt,listener slow'`)
+	assert.Contains(t, eval(`document.querySelector('#listeners .listener text:not(.title)').textContent`), "积压")
+
+	require.NoError(t, p.Click(ctx, `button[data-action="compact"]`))
+	step("the compact answer in Chinese", `document.getElementById('action-result').textContent.startsWith('历史已压缩')`)
+	require.NoError(t, p.Click(ctx, `button[data-action="toggle-slow"]`))
+	step("the slow state in Chinese", `document.getElementById('slow-state').textContent === '开'`)
+	require.NoError(t, p.Click(ctx, `#pause`))
+	step("the pause button in Chinese", `document.getElementById('pause').textContent === '继续'`)
+
+	assert.Empty(t, b.Errors(), "the page raised JavaScript errors")
+	shot, err := p.Screenshot(ctx)
+	require.NoError(t, err)
+	cdp.SaveArtifact(t, "dashboard-zh.png", shot)
+}

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/informer-lab/informer-lab/internal/msgcat"
 	"github.com/informer-lab/informer-lab/internal/origin"
 )
 
@@ -37,12 +38,15 @@ type Options struct {
 	// rebinding) would otherwise count as same-origin and could fire the fault buttons. Set
 	// it when serving on a real listener, as demo run --ui does.
 	CheckHost bool
+	// Lang is the page's language when the address names none (?lang=zh or ?lang=en): the
+	// demo's --lang. Empty leaves it to the browser's Accept-Language, then English.
+	Lang msgcat.Lang
 }
 
 // dashboard is the http.Handler New returns.
 type dashboard struct {
-	opts Options
-	page []byte
+	opts  Options
+	pages map[msgcat.Lang][]byte
 }
 
 // New returns the dashboard's handler. It has no client-go counterpart. It binds nothing: the
@@ -65,11 +69,15 @@ func New(opts Options) http.Handler {
 	if opts.StatsInterval <= 0 {
 		opts.StatsInterval = DefaultStatsInterval
 	}
-	page := strings.NewReplacer(
+	fill := strings.NewReplacer(
 		"{{TITLE}}", html.EscapeString(opts.Title),
 		"{{ACTIONS}}", boolString(opts.Actions != nil),
-	).Replace(indexHTML)
-	return &dashboard{opts: opts, page: []byte(page)}
+	)
+	pages := map[msgcat.Lang][]byte{}
+	for _, l := range []msgcat.Lang{msgcat.En, msgcat.Zh} {
+		pages[l] = []byte(fill.Replace(string(renderPage(indexHTML, l)))) // labels first: a title is not a slot
+	}
+	return &dashboard{opts: opts, pages: pages}
 }
 
 func (d *dashboard) ServeHTTP(w http.ResponseWriter, r *http.Request) {
@@ -82,7 +90,7 @@ func (d *dashboard) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		if !allowMethod(w, r, http.MethodGet, http.MethodHead) {
 			return
 		}
-		d.servePage(w)
+		d.servePage(w, r)
 	case p == "/events":
 		if !allowMethod(w, r, http.MethodGet) {
 			return
@@ -100,16 +108,20 @@ func (d *dashboard) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 }
 
-func (d *dashboard) servePage(w http.ResponseWriter) {
+func (d *dashboard) servePage(w http.ResponseWriter, r *http.Request) {
+	lang, source := d.pageLang(r)
+	page := strings.Replace(string(d.pages[lang]), "{{LANGSOURCE}}", source, 1)
 	h := w.Header()
 	h.Set("Content-Type", "text/html; charset=utf-8")
+	h.Set("Content-Language", labels.Text(lang, "lang.html"))
+	h.Set("Vary", "Accept-Language")
 	h.Set("Cache-Control", "no-store")
 	// Everything is inline, so the policy can forbid every other origin.
 	h.Set("Content-Security-Policy", "default-src 'self'; script-src 'unsafe-inline'; "+
 		"style-src 'unsafe-inline'; img-src data:; connect-src 'self'")
 	h.Set("X-Content-Type-Options", "nosniff")
 	w.WriteHeader(http.StatusOK)
-	_, _ = w.Write(d.page)
+	_, _ = w.Write([]byte(page))
 }
 
 // stats returns the current snapshot; Listeners is never nil so the page can iterate it.

@@ -30,7 +30,12 @@
 //     component is the controller's name.
 //  6. An /events stream ends, and unsubscribes, when its request's context ends: a closed tab
 //     leaves no goroutine behind.
-//  7. Errors are JSON {"error": …}: 405 with an Allow header for a wrong method on a known
+//  7. The page speaks English or Chinese: ?lang=zh or ?lang=en decides, then Options.Lang (the
+//     demo's --lang), then the browser's Accept-Language, then the page's script asks
+//     navigator.language. Every text of the page is a label of one table with both languages
+//     (labels.go), which the page's HTML and its script both read; the answers of
+//     POST /actions/{name} stay English, and the page shows them in its own language.
+//  8. Errors are JSON {"error": …}: 405 with an Allow header for a wrong method on a known
 //     path, 404 for an unknown path or action, 400 for a bad ?n=, 403 for a cross-origin
 //     action, 501 when Options.Actions is nil, 500 when an action fails.
 package dashboard
