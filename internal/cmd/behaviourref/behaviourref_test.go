@@ -21,11 +21,11 @@ func TestReferenceResolves(t *testing.T) {
 	require.NoError(t, err)
 	cites, err := Scan(repoRoot)
 	require.NoError(t, err)
-	for _, l := range lists {
-		have, err := os.ReadFile(filepath.Join(repoRoot, l.Out))
-		require.NoError(t, err, "%s is missing: run `make docs` (%s)", l.Out, Command)
-		if !bytes.Equal(have, Render(l, cites)) {
-			t.Errorf("%s is out of date: run `make docs` (%s) and commit the result", l.Out, Command)
+	for _, o := range Outputs(lists, cites) {
+		have, err := os.ReadFile(filepath.Join(repoRoot, o.Path))
+		require.NoError(t, err, "%s is missing: run `make docs` (%s)", o.Path, Command)
+		if !bytes.Equal(have, o.Data) {
+			t.Errorf("%s is out of date: run `make docs` (%s) and commit the result", o.Path, Command)
 		}
 	}
 	problems, err := Check(repoRoot, lists, cites)

@@ -15,8 +15,8 @@ import (
 // Check returns one message per reference that does not resolve inside the repository:
 // a cited ID without an entry, an entry cited nowhere, a relative Markdown link or a
 // repository path in backquotes that leads nowhere, a link to a missing anchor of a
-// generated document, a pointer outside the repository, an article-example label, and a
-// TestChNN_ name that two packages declare.
+// generated document, a pointer outside the repository, an article-example label, a
+// TestChNN_ name that two packages declare, and a statement without a current Chinese twin.
 func Check(root string, lists []*List, cites []Cite) ([]string, error) {
 	var problems []string
 	entries := map[string]map[string]Entry{}
@@ -51,6 +51,8 @@ func Check(root string, lists []*List, cites []Cite) ([]string, error) {
 			}
 		}
 		anchors[l.Out] = a
+		anchors[l.Zh.Out] = a // the Chinese twin has the same anchors
+		problems = append(problems, TwinProblems(l)...)
 	}
 	tops, err := topDirs(root)
 	if err != nil {

@@ -17,11 +17,13 @@ type List struct {
 	Out      string // the generated Markdown, relative to the repository root
 	Title    string
 	Sections []Section
+	Zh       *Twin // the Chinese twin: its data file, output and lines
 }
 
 // A Section groups entries under a heading such as "§5.2 DeltaFIFO".
 type Section struct {
 	Num, Title string
+	Line       int // the data file's line, for messages
 	Entries    []Entry
 }
 
@@ -58,9 +60,11 @@ var modules = map[string]struct{ Path, Version, Repo, Ref string }{
 func Lists() []*List {
 	return []*List{
 		{NS: Behaviour, Data: "docs/behaviour/client-go.txt", Out: "docs/behaviour/client-go.md",
-			Title: "client-go behaviour reference"},
+			Title: "client-go behaviour reference",
+			Zh:    &Twin{Data: "docs/behaviour/client-go.zh-CN.txt", Out: "docs/behaviour/client-go.zh-CN.md", Title: "client-go 行为参考"}},
 		{NS: Wire, Data: "docs/behaviour/wire.txt", Out: "docs/behaviour/wire.md",
-			Title: "apiserver wire reference"},
+			Title: "apiserver wire reference",
+			Zh:    &Twin{Data: "docs/behaviour/wire.zh-CN.txt", Out: "docs/behaviour/wire.zh-CN.md", Title: "apiserver 线协议参考"}},
 	}
 }
 
@@ -71,6 +75,9 @@ func Load(root string) ([]*List, error) {
 	lists := Lists()
 	for _, l := range lists {
 		if err := l.load(root); err != nil {
+			return nil, err
+		}
+		if err := l.Zh.load(root); err != nil {
 			return nil, err
 		}
 	}
@@ -92,7 +99,7 @@ func (l *List) load(root string) error {
 			continue
 		}
 		if m := reSection.FindStringSubmatch(line); m != nil {
-			l.Sections = append(l.Sections, Section{Num: m[1], Title: m[2]})
+			l.Sections = append(l.Sections, Section{Num: m[1], Title: m[2], Line: n})
 			continue
 		}
 		parts := strings.SplitN(line, " | ", 3)

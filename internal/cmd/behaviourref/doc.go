@@ -1,6 +1,7 @@
 // Command behaviourref writes the repository's behaviour reference, docs/behaviour/client-go.md
-// and docs/behaviour/wire.md, from the data files beside them, and checks that every reference
-// a reader meets resolves inside the repository.
+// and docs/behaviour/wire.md, and their Chinese twins client-go.zh-CN.md and wire.zh-CN.md, from
+// the data files beside them, and checks that every reference a reader meets resolves inside the
+// repository.
 //
 // Usage, from the repository root (`make docs` runs the first form):
 //
@@ -38,7 +39,14 @@
 //  6. Without -check the command writes the reference and then checks; with -check it also
 //     fails when a generated file differs from what it would write. The package's tests run
 //     the same check, so `go test ./...` catches drift.
-//  7. -verify reads the module cache and fails unless every source's file exists and its line
+//  7. Each data file has a Chinese twin (client-go.zh-CN.txt, wire.zh-CN.txt): one line per
+//     English line, in the same order, "ID | hash | 中文" or "§N | hash | 标题", where hash is
+//     EnglishHash of the English text translated. The Chinese document has the English one's
+//     sections, anchors, sources and tests. The check reports an English line without its twin,
+//     a twin without its English line, a twin out of order, and a stale twin (its hash is not
+//     the English text's): changing an English statement fails `make docs` until its Chinese is
+//     checked and its hash rewritten.
+//  8. -verify reads the module cache and fails unless every source's file exists and its line
 //     declares the named function or type; -fix rewrites the lines it finds. It needs the
 //     upstream modules downloaded, so only the maintainers run it, not make docs.
 package main

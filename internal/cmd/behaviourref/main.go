@@ -44,18 +44,17 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return 1
 	}
 	rc := 0
-	for _, l := range lists {
-		want := Render(l, cites)
-		target := filepath.Join(*root, l.Out)
+	for _, o := range Outputs(lists, cites) {
+		target := filepath.Join(*root, o.Path)
 		if *check {
 			have, _ := os.ReadFile(target)
-			if !bytes.Equal(have, want) {
-				fmt.Fprintf(stderr, "behaviourref: %s is out of date: run `make docs` (%s) and commit the result\n", l.Out, Command)
+			if !bytes.Equal(have, o.Data) {
+				fmt.Fprintf(stderr, "behaviourref: %s is out of date: run `make docs` (%s) and commit the result\n", o.Path, Command)
 				rc = 1
 			}
 			continue
 		}
-		if err := os.WriteFile(target, want, 0o644); err != nil {
+		if err := os.WriteFile(target, o.Data, 0o644); err != nil {
 			fmt.Fprintln(stderr, "behaviourref:", err)
 			return 1
 		}
