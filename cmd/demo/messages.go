@@ -6,7 +6,7 @@ import "github.com/informer-lab/informer-lab/internal/msgcat"
 // tour's narration, the detail column of its journey lines, the summary, and the start-up
 // lines of demo run and demo serve. The journey's other columns (component, op, key, rv)
 // and the values the components log are the trace itself and stay as they are logged.
-// The Chinese follows GLOSSARY.md: API terms stay English, a hop of the trace is 一个环节.
+// The Chinese follows GLOSSARY.md: API terms stay English, a hop of the trace is 一步 (its logged line: 一条追踪日志).
 var messages = msgcat.Catalog{
 	// The tour's header.
 	"tour.header": {"informer-lab tour · profile %s (%s)", "informer-lab 导览 · profile %s（%s）"},

@@ -14,7 +14,7 @@ import (
 // them as {{T:id}}, filled in on the server; its script reads the same table, given to it
 // as JSON, through T('id', {name: value}), which fills {name} placeholders. The answers of
 // POST /actions/{name} take their English message from here too. The Chinese follows the
-// repository's GLOSSARY.md: API terms stay English, a hop of the trace is 一个环节.
+// repository's GLOSSARY.md: API terms stay English, a hop of the trace is 一步 (its logged line: 一条追踪日志).
 var labels = msgcat.Catalog{
 	"page.title":      {"informer pipeline", "Informer 流水线"},
 	"lang.other":      {"中文", "English"},
@@ -67,9 +67,9 @@ var labels = msgcat.Catalog{
 	"cl.queued":  {"queued keys", "排队的 key"},
 	"cl.name":    {"controller", "控制器"},
 	"cl.depth":   {"queue depth", "队列深度"},
-	"cl.hops":    {"hops", "环节数"},
+	"cl.hops":    {"hops", "步数"},
 	"cl.writes":  {"writes", "写入"},
-	"cl.last":    {"last hop (a write shows its cause)", "最近一个环节（写入会注明原因）"},
+	"cl.last":    {"last hop (a write shows its cause)", "最近一步（写入会注明原因）"},
 
 	// The buttons.
 	"ctl.aria":         {"fault controls", "故障控制"},

@@ -7,6 +7,7 @@
 //
 //	go run ./internal/cmd/termcount DIR            # a Markdown table, one row per term
 //	go run ./internal/cmd/termcount -terms FILE DIR
+//	go run ./internal/cmd/termcount -calques .     # the repository's Chinese files, not the articles
 //
 // The contract:
 //
@@ -20,4 +21,9 @@
 //  3. The terms come from defaultTerms, grouped as in GLOSSARY.md, or from -terms: one term a
 //     line, "## heading" lines starting a group, "#" lines ignored.
 //  4. The output is deterministic for the same files: groups and terms in list order.
+//  5. With -calques ROOT the command counts instead the calques GLOSSARY.md rejects (calques in
+//     calques.go) in every *.zh-CN.md file under ROOT outside dot directories, one row per
+//     calque with the files that hold it. A calque's allowed compounds (跳过, 初始同步, …) are
+//     masked before counting. The run fails (exit 1) while any count is above 0;
+//     TestRepositoryHasNoCalques keeps the repository at 0.
 package main

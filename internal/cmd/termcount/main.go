@@ -48,8 +48,24 @@ func run(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("termcount", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	termsFile := fs.String("terms", "", "a file of terms, one a line, \"## heading\" lines grouping them")
+	calqueRoot := fs.String("calques", "", "instead of the articles, count the glossary's rejected calques in this tree's *.zh-CN.md files")
 	if err := fs.Parse(args); err != nil {
 		return 2
+	}
+	if *calqueRoot != "" {
+		files, err := chineseFiles(*calqueRoot)
+		if err != nil {
+			fmt.Fprintln(stderr, "termcount:", err)
+			return 1
+		}
+		if len(files) == 0 {
+			fmt.Fprintln(stderr, "termcount: no *.zh-CN.md files under", *calqueRoot)
+			return 1
+		}
+		if WriteCalques(stdout, files, calques) > 0 {
+			return 1
+		}
+		return 0
 	}
 	if fs.NArg() != 1 {
 		fmt.Fprintln(stderr, "usage: termcount [-terms FILE] DIR  (DIR holds the five articles)")
