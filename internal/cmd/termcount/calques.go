@@ -27,7 +27,9 @@ var calques = []Calque{
 	{"陈述", "statement (an entry of the behaviour reference)", nil},
 	{"气泡", "bubble (testing/synctest)", nil},
 	{"同步", "sync (one run of a controller's sync handler)", []string{"初始同步", "保持同步", "缓存同步",
-		"已同步", "未同步", "完成同步", "同步完成", "同步方式"}},
+		"已同步", "未同步", "完成同步", "同步完成", "同步方式",
+		// an informer's or a registration's cache sync, and the reflector's last synced RV
+		"最后同步", "同步进度", "各自同步", "同步好", "同步期间"}},
 	{"自定义资源（CRD）", "custom resource called by its definition's name", nil},
 }
 

@@ -44,7 +44,7 @@ func TestRunCalques(t *testing.T) {
 | 跳 | hop (one trace line, one step of the pipeline) | 跳过、心跳 | 1 | ch/README.zh-CN.md (1) |
 | 陈述 | statement (an entry of the behaviour reference) | — | 1 | ch/README.zh-CN.md (1) |
 | 气泡 | bubble (testing/synctest) | — | 0 | — |
-| 同步 | sync (one run of a controller's sync handler) | 初始同步、保持同步、缓存同步、已同步、未同步、完成同步、同步完成、同步方式 | 0 | — |
+| 同步 | sync (one run of a controller's sync handler) | 初始同步、保持同步、缓存同步、已同步、未同步、完成同步、同步完成、同步方式、最后同步、同步进度、各自同步、同步好、同步期间 | 0 | — |
 | 自定义资源（CRD） | custom resource called by its definition's name | — | 0 | — |
 `, out.String())
 
