@@ -112,8 +112,9 @@ func Regions(root, lab string, dirs []string) ([]Region, error) {
 }
 
 // Strip returns src with the body of every function marked for lab replaced by a pointer to
-// the hints and NotImplemented. Everything else, doc comments included, stays as it is;
-// imports only the stripped bodies used are removed so that the skeleton compiles.
+// the hints and NotImplemented. Everything else, doc comments included, stays as it is. The
+// imports stay too: one that only the stripped bodies used is kept by a blank guard
+// (guardImports), so that the skeleton compiles and the learner's code can use it at once.
 func Strip(src []byte, lab string) ([]byte, int, error) {
 	fset := token.NewFileSet()
 	file, err := parser.ParseFile(fset, "", src, parser.ParseComments|parser.SkipObjectResolution)
@@ -149,7 +150,7 @@ func Strip(src []byte, lab string) ([]byte, int, error) {
 		last = c.to
 	}
 	b.Write(src[last:])
-	out, err := pruneImports(b.Bytes())
+	out, err := guardImports(b.Bytes(), selectorsByPackage(file))
 	return out, len(cuts), err
 }
 

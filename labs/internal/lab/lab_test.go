@@ -2,6 +2,8 @@ package lab
 
 import (
 	"context"
+	"go/parser"
+	"go/token"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -82,7 +84,8 @@ func TestLabs_Catalogue(t *testing.T) {
 }
 
 // TestLabs_SkeletonsCompile strips every lab's functions and builds the packages with the
-// skeletons in place: what make lab-start writes must compile before the learner writes a line.
+// skeletons in place: what make lab-start writes must compile before the learner writes a line,
+// and keeps every import, so that a first function calling trace.Hop builds too.
 func TestLabs_SkeletonsCompile(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds the lab packages")
@@ -101,6 +104,7 @@ func TestLabs_SkeletonsCompile(t *testing.T) {
 			out, n, err := Strip(src, l.ID)
 			require.NoError(t, err, f)
 			require.Positive(t, n, f)
+			assert.Equal(t, importPaths(t, src), importPaths(t, out), "%s: the skeleton keeps every import of the reference", f)
 			dst := filepath.Join(tmp, l.ID, f)
 			require.NoError(t, os.MkdirAll(filepath.Dir(dst), 0o755))
 			require.NoError(t, os.WriteFile(dst, out, 0o644))
@@ -116,6 +120,18 @@ func TestLabs_SkeletonsCompile(t *testing.T) {
 	cmd.Dir = r
 	out, err := cmd.CombinedOutput()
 	require.NoError(t, err, "the skeletons do not build:\n%s", out)
+}
+
+// importPaths lists the import paths of a Go source file.
+func importPaths(t *testing.T, src []byte) []string {
+	t.Helper()
+	f, err := parser.ParseFile(token.NewFileSet(), "", src, parser.ImportsOnly)
+	require.NoError(t, err)
+	var out []string
+	for _, imp := range f.Imports {
+		out = append(out, imp.Path.Value)
+	}
+	return out
 }
 
 // TestLabs_GraderIsHonest is the CI check of the labs: with the reference every lab's package

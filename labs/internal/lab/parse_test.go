@@ -10,8 +10,8 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// TestLabs_Strip replaces only the marked body, keeps the doc comment and drops the imports
-// that only the body used.
+// TestLabs_Strip replaces only the marked body, keeps the doc comment and keeps the imports
+// that only the body used, with a blank guard, so that the learner's first line may use them.
 func TestLabs_Strip(t *testing.T) {
 	src := `package p
 
@@ -36,6 +36,7 @@ func Keep() string { return strings.TrimSpace(" k ") }
 	assert.Equal(t, `package p
 
 import (
+	"fmt"
 	"strings"
 )
 
@@ -49,6 +50,12 @@ func Hello(name string) string {
 
 // Keep stays.
 func Keep() string { return strings.TrimSpace(" k ") }
+
+// The reference's bodies use these packages; the blank declarations keep their imports
+// while your bodies are empty, so that the skeleton builds. They are harmless: leave them.
+var (
+	_ = fmt.Sprintf
+)
 `, string(out))
 
 	same, n, err := Strip([]byte(src), "05")
