@@ -2,6 +2,7 @@ package lab
 
 import (
 	"context"
+	"fmt"
 	"go/parser"
 	"go/token"
 	"os"
@@ -54,7 +55,7 @@ func TestLabs_Catalogue(t *testing.T) {
 				assert.True(t, slices.ContainsFunc(l.Steps, func(s Step) bool { return s.N == reg.Step }),
 					"%s:%d %s names step %d, which lab %s does not have", reg.File, reg.Line, reg.Func, reg.Step, l.ID)
 			}
-			for _, lang := range []string{"en", "zh"} {
+			for _, lang := range []Lang{EN, ZH} {
 				_, err := Hints(r, l, lang)
 				assert.NoError(t, err, "hints in %s", lang)
 			}
@@ -176,5 +177,71 @@ func TestLabs_GraderIsHonest(t *testing.T) {
 				assert.True(t, caught, "mutant %s passes the grader: it must fail %v, failing were %v", m.Name, m.CaughtBy, failing)
 			}
 		})
+	}
+}
+
+// TestLabs_FirstFunctionGreen: in every lab, the first function of step 1 alone, with every
+// other function still panicking, turns its named test green, and the untouched skeleton does
+// not: the learner's first success comes after one function.
+func TestLabs_FirstFunctionGreen(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds every lab's package twice")
+	}
+	r := root(t)
+	for i := range Catalogue {
+		l := &Catalogue[i]
+		t.Run(l.ID, func(t *testing.T) {
+			first := l.Steps[0]
+			require.NotEmpty(t, first.First, "lab %s: step 1 names no first function", l.ID)
+			require.NotEmpty(t, first.Test, "lab %s: step 1 names no first test", l.ID)
+			require.NotEmpty(t, first.Tests, "lab %s: step 1 has no tests", l.ID)
+			regions, err := Regions(r, l.ID, l.Dirs)
+			require.NoError(t, err)
+			require.Equal(t, first.First, l.Ordered(regions)[0].Func, "lab-start lists the first function first")
+			pkg := first.Tests[0].Pkg
+			require.True(t, declares(r, pkg, first.Test), "%s declares no %s", pkg, first.Test)
+			run := func(written func(string) bool) (bool, string) {
+				dir := t.TempDir()
+				ov, err := PartialOverlay(r, dir, l, written)
+				require.NoError(t, err)
+				p, err := ov.write(dir)
+				require.NoError(t, err)
+				cmd := exec.Command("go", "test", "-count=1", "-overlay", p, "-run", "^"+first.Test+"$", pkg)
+				cmd.Dir = r
+				out, err := cmd.CombinedOutput()
+				return err == nil && !strings.Contains(string(out), "no tests to run"), string(out)
+			}
+			ok, out := run(func(fn string) bool { return fn == first.First })
+			assert.True(t, ok, "with only %s written, %s must pass:\n%s", first.First, first.Test, out)
+			ok, _ = run(nil)
+			assert.False(t, ok, "%s passes on the untouched skeleton: it proves nothing about %s", first.Test, first.First)
+		})
+	}
+}
+
+// TestLabs_FixedDenominator: the score's denominator is the lab's graded tests counted from
+// the sources, whatever ran: the same for a build failure, a check stopped at step 1 and a
+// finished lab, and trace tests never count.
+func TestLabs_FixedDenominator(t *testing.T) {
+	r := root(t)
+	l, err := Find("04")
+	require.NoError(t, err)
+	n := len(Graded(r, l))
+	require.Positive(t, n)
+	for _, id := range Graded(r, l) {
+		assert.False(t, l.Optional.MatchString(strings.SplitN(id, " ", 2)[1]), "%s is optional and must not be graded", id)
+	}
+	pkg := Run{Pkg: "./deltafifo/", Kind: "package"}
+	cases := map[string][]Result{
+		"build failure":   {{Run: pkg, Name: "(build ./deltafifo/)", Status: Fail}},
+		"stopped, step 1": {{Run: Run{Pkg: "./deltafifo/", Kind: "step"}, Name: "TestCh04_DF5_DedupDeltas", Status: Pass}},
+		"trace passes":    {{Run: pkg, Name: "TestCh04_Tracing", Status: Pass}, {Run: pkg, Name: "TestCh04_DF5_DedupDeltas", Status: Pass}},
+	}
+	for name, results := range cases {
+		var b strings.Builder
+		s := Scoreboard(&b, r, l, results, Progress{Step: 1, Steps: 2}, false, false, EN)
+		assert.Equal(t, n, s.Total, name)
+		assert.LessOrEqual(t, s.Pass, 1, name)
+		assert.Contains(t, b.String(), fmt.Sprintf("of %d graded behaviours pass", n), name)
 	}
 }
