@@ -162,7 +162,23 @@ func Check(ctx context.Context, root string, l *Lab, ov Overlay, all bool, opt O
 	res, err := g.Grade(ctx, l.Runs)
 	p.Full = true
 	if err == nil && l.Tally(res).Fail > 0 {
-		p.Step = len(l.Steps) // the steps pass, the whole lab does not yet: finishing the last one
+		p.Step = l.failingStep(res)
 	}
 	return res, p, err
+}
+
+// failingStep is the first step with a failing test among results, or the last step when
+// only tests outside every step's Tests fail (the lab's whole suite, once the steps pass).
+func (l *Lab) failingStep(results []Result) int {
+	for _, s := range l.Steps {
+		for _, t := range s.Tests {
+			re := regexp.MustCompile(t.Run)
+			for _, r := range results {
+				if r.Run.Pkg == t.Pkg && (r.Status == Fail || r.Status == Crash) && re.MatchString(r.Name) && !l.Optional.MatchString(r.Name) {
+					return s.N
+				}
+			}
+		}
+	}
+	return len(l.Steps)
 }
