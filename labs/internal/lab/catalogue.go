@@ -43,7 +43,8 @@ type Run struct {
 	Pkg  string   // "./deltafifo/"
 	Run  string   // a -test.run pattern, "" for every test
 	Args []string // extra test flags, e.g. -chaos.seeds=2
-	Kind string   // "package", "chapter", "property", "chaos"
+	Kind string   // "package", "chapter", "property", "chaos"; "step" for a Step's Tests
+	Step int      // the step whose Tests this run is, set by Check
 }
 
 var optional = regexp.MustCompile(`Trac(e|ing)|_Scripts$|^Example.*[Tt]race`)

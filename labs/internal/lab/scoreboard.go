@@ -89,7 +89,7 @@ func Scoreboard(w io.Writer, root string, l *Lab, results []Result, p Progress, 
 			if pending[r.Func] {
 				mark, note = "·", T(lang, "board.notwritten")
 				if r.Func == s.First && s.Test != "" {
-					note += "; " + T(lang, "board.first", s.Test)
+					note += T(lang, "board.first", s.Test)
 				}
 			}
 			fmt.Fprintf(w, "          %s %-44s %s:%d  %s\n", mark, r.Func, r.File, r.Line, note)
@@ -104,7 +104,7 @@ func Scoreboard(w io.Writer, root string, l *Lab, results []Result, p Progress, 
 	for _, r := range results {
 		kind := r.Run.Kind
 		if kind == "step" {
-			kind = T(lang, "board.kind.step", p.Step)
+			kind = T(lang, "board.kind.step", r.Run.Step)
 		}
 		k := key{kind, r.Run.Pkg, r.Run.Run}
 		if !slices.Contains(runs, k) {
