@@ -35,11 +35,13 @@ func guardImports(src []byte, used map[string][]string) ([]byte, error) {
 		}
 		path, _ := strconv.Unquote(imp.Path.Value)
 		for _, sym := range used[name] {
-			switch symbolKind(path, sym) {
+			switch d := symbolKind(path, sym); d.kind {
 			case kindValue:
 				guards = append(guards, fmt.Sprintf("_ = %s.%s", name, sym))
 			case kindType:
 				guards = append(guards, fmt.Sprintf("_ *%s.%s", name, sym))
+			case kindGeneric:
+				guards = append(guards, fmt.Sprintf("_ = %s.%s[%s]", name, sym, d.inst))
 			default:
 				continue
 			}
@@ -84,25 +86,79 @@ const (
 	kindUnknown symKind = iota
 	kindValue           // a non-generic function, a variable or a constant
 	kindType            // a non-generic type
+	kindGeneric         // a generic function whose first type argument determines the others
 )
+
+// symDecl is what a guard needs of a symbol: its kind, and for a generic function the type
+// argument that instantiates it (slices.Grow[[]int]).
+type symDecl struct {
+	kind symKind
+	inst string
+}
 
 var (
 	pkgDeclsMu sync.Mutex
-	pkgDecls   = map[string]map[string]symKind{}
+	pkgDecls   = map[string]map[string]symDecl{}
 )
+
+// instantiation returns a type argument for the first type parameter of a generic function
+// from which Go infers the others (S ~[]E gives []int, M ~map[K]V gives map[int]int), or ""
+// when the others cannot be inferred from it.
+func instantiation(tp *ast.FieldList) string {
+	first := tp.List[0]
+	var names []string
+	for _, f := range tp.List {
+		for _, n := range f.Names {
+			names = append(names, n.Name)
+		}
+	}
+	c := first.Type
+	if u, ok := c.(*ast.UnaryExpr); ok && u.Op == token.TILDE {
+		c = u.X
+	}
+	inst := "int"
+	switch c.(type) {
+	case *ast.ArrayType:
+		inst = "[]int"
+	case *ast.MapType:
+		inst = "map[int]int"
+	}
+	// Every other parameter must appear in the first one's constraint, else it is not inferred.
+	mentioned := selectorsAndIdents(first.Type)
+	for _, n := range names[len(first.Names):] {
+		if !mentioned[n] {
+			return ""
+		}
+	}
+	if len(first.Names) > 1 {
+		return ""
+	}
+	return inst
+}
+
+func selectorsAndIdents(n ast.Node) map[string]bool {
+	out := map[string]bool{}
+	ast.Inspect(n, func(n ast.Node) bool {
+		if id, ok := n.(*ast.Ident); ok {
+			out[id.Name] = true
+		}
+		return true
+	})
+	return out
+}
 
 // symbolKind finds sym among the top-level declarations of the package at import path, which
 // go/build locates from the working directory (the repository, for lab and its tests).
-func symbolKind(path, sym string) symKind {
+func symbolKind(path, sym string) symDecl {
 	pkgDeclsMu.Lock()
 	defer pkgDeclsMu.Unlock()
 	decls, ok := pkgDecls[path]
 	if !ok {
-		decls = map[string]symKind{}
+		decls = map[string]symDecl{}
 		pkgDecls[path] = decls
 		p, err := build.Default.Import(path, ".", 0)
 		if err != nil {
-			return kindUnknown
+			return symDecl{}
 		}
 		for _, f := range p.GoFiles {
 			file, err := parser.ParseFile(token.NewFileSet(), filepath.Join(p.Dir, f), nil, parser.SkipObjectResolution)
@@ -112,19 +168,25 @@ func symbolKind(path, sym string) symKind {
 			for _, d := range file.Decls {
 				switch d := d.(type) {
 				case *ast.FuncDecl:
-					if d.Recv == nil && d.Type.TypeParams == nil {
-						decls[d.Name.Name] = kindValue
+					switch {
+					case d.Recv != nil:
+					case d.Type.TypeParams == nil:
+						decls[d.Name.Name] = symDecl{kind: kindValue}
+					default:
+						if inst := instantiation(d.Type.TypeParams); inst != "" {
+							decls[d.Name.Name] = symDecl{kind: kindGeneric, inst: inst}
+						}
 					}
 				case *ast.GenDecl:
 					for _, s := range d.Specs {
 						switch s := s.(type) {
 						case *ast.TypeSpec:
 							if s.TypeParams == nil {
-								decls[s.Name.Name] = kindType
+								decls[s.Name.Name] = symDecl{kind: kindType}
 							}
 						case *ast.ValueSpec:
 							for _, n := range s.Names {
-								decls[n.Name] = kindValue
+								decls[n.Name] = symDecl{kind: kindValue}
 							}
 						}
 					}

@@ -207,3 +207,27 @@ func TestLabs_Scoreboard(t *testing.T) {
 	}
 	assert.NotContains(t, out, "Test: TestCh04_DF5_DeleteDedup", "testify's Test: line is noise")
 }
+
+// TestLabs_StripGuards: the guard of an import only a stripped body used is a value, a type or
+// an instantiated generic function of that package, whichever the body used first that can be
+// written without the body's variables.
+func TestLabs_StripGuards(t *testing.T) {
+	tests := []struct {
+		name, body, imp, guard string
+	}{
+		{"a function", `_ = strings.ToUpper("x")`, `"strings"`, "_ = strings.ToUpper"},
+		{"a type", `var b bytes.Buffer; _ = b`, `"bytes"`, "_ *bytes.Buffer"},
+		{"a generic function", `q = slices.Grow(q, 3)`, `"slices"`, "_ = slices.Grow[[]int]"},
+		{"a generic map function", `_ = maps.Clone(m)`, `"maps"`, "_ = maps.Clone[map[int]int]"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			src := "package p\n\nimport " + tt.imp + "\n\n// F is marked.\n//\n//lab:04.1\nfunc F(q []int, m map[int]int) {\n\t" + tt.body + "\n}\n"
+			out, n, err := Strip([]byte(src), "04")
+			require.NoError(t, err)
+			assert.Equal(t, 1, n)
+			assert.Contains(t, string(out), "import "+tt.imp)
+			assert.Contains(t, string(out), "\t"+tt.guard+"\n")
+		})
+	}
+}
