@@ -200,9 +200,9 @@ func status(root string, args []string) error {
 	L := lab.Lang(*lang)
 	width := 0
 	for _, l := range lab.Catalogue {
-		width = max(width, len(l.TitleIn(L)))
+		width = max(width, lab.Width(l.TitleIn(L)))
 	}
-	fmt.Printf("%-4s %-*s  %-14s %s\n", lab.T(L, "status.head"), width, lab.T(L, "status.title"), lab.T(L, "status.fns"), lab.T(L, "status.last"))
+	fmt.Printf("%s %s  %s %s\n", lab.Pad(lab.T(L, "status.head"), 4), lab.Pad(lab.T(L, "status.title"), width), lab.Pad(lab.T(L, "status.fns"), 14), lab.T(L, "status.last"))
 	for i := range lab.Catalogue {
 		l := &lab.Catalogue[i]
 		regions, err := lab.Regions(root, l.ID, l.Dirs)
@@ -226,7 +226,7 @@ func status(root string, args []string) error {
 			}
 			last = lab.T(L, "status.score", s.Pass, total, verdict, s.When.Format("Jan 2 15:04 UTC"))
 		}
-		fmt.Printf("%-4s %-*s  %-14s %s\n", l.ID, width, l.TitleIn(L), fns, last)
+		fmt.Printf("%-4s %s  %s %s\n", l.ID, lab.Pad(l.TitleIn(L), width), lab.Pad(fns, 14), last)
 	}
 	fmt.Print(lab.T(L, "status.foot"))
 	return nil

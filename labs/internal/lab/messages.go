@@ -224,3 +224,23 @@ func init() {
 		messages[ZH][k] = v
 	}
 }
+
+// Width is the number of terminal columns s takes: two for a CJK character, one otherwise.
+func Width(s string) int {
+	n := 0
+	for _, r := range s {
+		n++
+		if r >= 0x2E80 {
+			n++
+		}
+	}
+	return n
+}
+
+// Pad pads s with spaces to w terminal columns.
+func Pad(s string, w int) string {
+	if d := w - Width(s); d > 0 {
+		return s + strings.Repeat(" ", d)
+	}
+	return s
+}

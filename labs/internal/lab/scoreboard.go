@@ -96,8 +96,10 @@ func Scoreboard(w io.Writer, root string, l *Lab, results []Result, p Progress, 
 		}
 	}
 
-	fmt.Fprintf(w, "%s%s  %5s  %5s  %s\n", T(lang, "board.behaviours"), strings.Repeat(" ", 41),
-		T(lang, "board.col.pass"), T(lang, "board.col.fail"), T(lang, "board.col.optional"))
+	// Padded by terminal columns, so that the Chinese header lines up with the numbers too.
+	right := func(s string) string { return strings.Repeat(" ", max(0, 5-Width(s))) + s }
+	fmt.Fprintf(w, "%s  %s  %s  %s\n", Pad(T(lang, "board.behaviours"), 60),
+		right(T(lang, "board.col.pass")), right(T(lang, "board.col.fail")), T(lang, "board.col.optional"))
 	type key struct{ kind, pkg, run string }
 	var runs []key
 	count := map[key][3]int{}
@@ -131,7 +133,7 @@ func Scoreboard(w io.Writer, root string, l *Lab, results []Result, p Progress, 
 		if len(label) > 48 {
 			label = label[:47] + "…"
 		}
-		fmt.Fprintf(w, "  %-9s %-48s %5d  %5d  %5d\n", k.kind, label, c[0], c[1], c[2])
+		fmt.Fprintf(w, "  %s %-48s %5d  %5d  %5d\n", Pad(k.kind, 9), label, c[0], c[1], c[2])
 	}
 
 	// Failures caused by a function the learner has not written are one line per function.
@@ -196,7 +198,7 @@ func Scoreboard(w io.Writer, root string, l *Lab, results []Result, p Progress, 
 			for j, line := range why(r) {
 				label := T(lang, "board.why")
 				if j > 0 {
-					label = strings.Repeat(" ", len([]rune(label))*displayWidth(label))
+					label = strings.Repeat(" ", Width(label))
 				}
 				fmt.Fprintf(w, "      %s %s\n", label, line)
 			}
@@ -236,16 +238,6 @@ func Scoreboard(w io.Writer, root string, l *Lab, results []Result, p Progress, 
 	score.When = time.Now().UTC().Truncate(time.Second)
 	score.Ref = ref
 	return score
-}
-
-// displayWidth is 2 for a label in CJK characters, which a terminal draws two columns wide.
-func displayWidth(s string) int {
-	for _, r := range s {
-		if r >= 0x2E80 {
-			return 2
-		}
-	}
-	return 1
 }
 
 func firstN(s []string, n int) []string {
