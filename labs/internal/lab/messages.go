@@ -194,7 +194,7 @@ var zhTitles = map[string]string{
 	"lab05.step3": "watch-list：以流的形式接收初始事件",
 	"lab06.title": "sharedIndexInformer：HandleDeltas 和后加入的 handler",
 	"lab06.step1": "processDeltas：把一个 key 的 Deltas 应用到缓存，然后通知",
-	"lab06.step2": "在运行中的 informer 上 AddEventHandler：给后加入的 handler 回放",
+	"lab06.step2": "handler 一侧：OnUpdate 判断是否为 resync，以及给后加入的 handler 回放",
 	"lab07.title": "RingGrowing 和 processorListener",
 	"lab07.step1": "RingGrowing：写满时容量翻倍的 FIFO 环形缓冲区",
 	"lab07.step2": "processorListener.pop 和 run：永远不让 handler 阻塞 informer",
