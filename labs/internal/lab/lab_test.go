@@ -245,3 +245,43 @@ func TestLabs_FixedDenominator(t *testing.T) {
 		assert.Contains(t, b.String(), fmt.Sprintf("of %d graded behaviours pass", n), name)
 	}
 }
+
+// TestLabs_StepByStep: with the functions of steps 1..k written (from the reference) and the
+// rest still panicking, a check passes the tests of steps 1..k and stops at step k+1, and its
+// denominator is the lab's fixed count: the steps' tests never need a later step's function.
+func TestLabs_StepByStep(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds every lab's packages once per step")
+	}
+	r := root(t)
+	for i := range Catalogue {
+		l := &Catalogue[i]
+		t.Run(l.ID, func(t *testing.T) {
+			regions, err := Regions(r, l.ID, l.Dirs)
+			require.NoError(t, err)
+			total := len(Graded(r, l))
+			for k := 0; k < len(l.Steps); k++ {
+				written := map[string]bool{}
+				for _, reg := range regions {
+					if reg.Step <= k {
+						written[reg.Func] = true
+					}
+				}
+				ov, err := PartialOverlay(r, t.TempDir(), l, func(fn string) bool { return written[fn] })
+				require.NoError(t, err)
+				results, p, err := Check(context.Background(), r, l, ov, false, Options{Timeout: 2 * time.Minute})
+				require.NoError(t, err)
+				assert.Equal(t, k+1, p.Step, "steps 1..%d written: the check stops at step %d", k, k+1)
+				assert.False(t, p.Full)
+				for _, res := range results {
+					if res.Run.Step <= k && !l.Optional.MatchString(res.Name) {
+						assert.Contains(t, []Status{Pass, Skip}, res.Status, "step %d's %s fails with steps 1..%d written:\n%s",
+							res.Run.Step, res.Name, k, strings.Join(res.Output, "\n"))
+					}
+				}
+				var b strings.Builder
+				assert.Equal(t, total, Scoreboard(&b, r, l, results, p, false, false, EN).Total)
+			}
+		})
+	}
+}
