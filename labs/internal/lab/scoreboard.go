@@ -98,7 +98,7 @@ func Scoreboard(w io.Writer, root string, l *Lab, results []Result, p Progress, 
 
 	// Padded by terminal columns, so that the Chinese header lines up with the numbers too.
 	right := func(s string) string { return strings.Repeat(" ", max(0, 5-Width(s))) + s }
-	fmt.Fprintf(w, "%s  %s  %s  %s\n", Pad(T(lang, "board.behaviours"), 60),
+	fmt.Fprintf(w, "%s  %s  %s  %s\n", Pad(T(lang, "board.behaviours"), 59),
 		right(T(lang, "board.col.pass")), right(T(lang, "board.col.fail")), T(lang, "board.col.optional"))
 	type key struct{ kind, pkg, run string }
 	var runs []key
