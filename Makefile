@@ -191,7 +191,7 @@ LABCMD = $(GO) build -o labs/work/.bin/lab ./labs/cmd/lab && labs/work/.bin/lab
 lab-start: ## write lab LAB's skeletons to labs/work/LAB (FORCE=1 overwrites), e.g. make lab-start LAB=04
 	@$(LABCMD) start $(if $(FORCE),-force) $(if $(ZH),-lang zh) $(LAB)
 
-lab-check: ## grade lab LAB with the chapter's tests and print the scoreboard (REF=1: the reference; ALL=1: every failure)
+lab-check: ## grade lab LAB step by step, stopping at the first failing step, and print the scoreboard (REF=1: the reference; ALL=1: every test and failure; ZH=1: in Chinese)
 	@$(LABCMD) check $(if $(REF),-ref) $(if $(ALL),-all) $(if $(RACE),-race) $(if $(ZH),-lang zh) $(LAB)
 
 lab-status: ## every lab at a glance: functions written, last lab-check
