@@ -7,7 +7,7 @@ FUZZTIME    ?= 60s
 
 ARGS        ?=
 
-.PHONY: cluster-scale tools-test discovery-reference conformance conformance-accept conformance-unit conformance-build lab-start lab-check lab-status lab-hint lab-mutants chaos soak load abuse bench-compare docs schemas protos scenarios update e2e-browser fuzz test fmt-check vet unit interop e2e-kubectl chapters bench bench-interop lint demo serve ui help
+.PHONY: cluster-scale tools-test discovery-reference conformance conformance-accept conformance-unit conformance-build lab-start lab-check lab-status lab-hint lab-timings lab-mutants chaos soak load abuse bench-compare docs schemas protos scenarios update e2e-browser fuzz test fmt-check vet unit interop e2e-kubectl chapters bench bench-interop lint demo serve ui help
 
 help: ## list the targets
 	@grep -E '^[a-z0-9%-]+:.*## ' $(MAKEFILE_LIST) | sed 's/:.*## /\t/'
@@ -195,16 +195,19 @@ N   ?= 1
 # Built once per call into the git-ignored workspace, so that a failing check prints only the scoreboard.
 LABCMD = $(GO) build -o labs/work/.bin/lab ./labs/cmd/lab && labs/work/.bin/lab
 lab-start: ## write lab LAB's skeletons to labs/work/LAB (FORCE=1 overwrites), e.g. make lab-start LAB=04
-	@$(LABCMD) start $(if $(FORCE),-force) $(LAB)
+	@$(LABCMD) start $(if $(FORCE),-force) $(if $(ZH),-lang zh) $(LAB)
 
-lab-check: ## grade lab LAB with the chapter's tests and print the scoreboard (REF=1: the reference; ALL=1: every failure)
-	@$(LABCMD) check $(if $(REF),-ref) $(if $(ALL),-all) $(if $(RACE),-race) $(LAB)
+lab-check: ## grade lab LAB step by step, stopping at the first failing step, and print the scoreboard (REF=1: the reference; ALL=1: every test and failure; ZH=1: in Chinese)
+	@$(LABCMD) check $(if $(REF),-ref) $(if $(ALL),-all) $(if $(RACE),-race) $(if $(ZH),-lang zh) $(LAB)
 
 lab-status: ## every lab at a glance: functions written, last lab-check
-	@$(LABCMD) status
+	@$(LABCMD) status $(if $(ZH),-lang zh)
 
 lab-hint: ## hint N (1 the idea, 2 the data structure, 3 the tricky case) of lab LAB; ZH=1 in Chinese
 	@$(LABCMD) hint $(if $(ZH),-lang zh) $(LAB) $(N)
+
+lab-timings: ## solve each lab (or LAB) function by function from the reference and time every lab-check (the table in labs/INSTRUCTOR.md)
+	@$(LABCMD) timings $(LAB)
 
 lab-mutants: ## prove the grader fails every kept wrong solution of lab LAB (make test does it for all labs)
 	@$(LABCMD) mutants $(LAB)

@@ -401,9 +401,9 @@ func TestCh04_DF4_DeleteDropRules(t *testing.T) {
 	})
 }
 
-// DF-5: only the last two deltas are examined, only two deletions merge, the older one wins
-// unless it is a tombstone.
-func TestCh04_DF5_DeleteDedup(t *testing.T) {
+// TestCh04_DF5_DedupDeltas: dfDedupDeltas alone (DF-5). Only the last two deltas are
+// examined and only two deletions merge; the older wins unless it is a tombstone.
+func TestCh04_DF5_DedupDeltas(t *testing.T) {
 	real1, real2 := dfPod("x", "1"), dfPod("x", "2")
 	tomb1, tomb2 := dfTomb("x", real1), dfTomb("x", real2)
 	tests := []struct {
@@ -427,8 +427,13 @@ func TestCh04_DF5_DeleteDedup(t *testing.T) {
 			require.Empty(t, cmp.Diff(tc.want, dfDedupDeltas(in)))
 		})
 	}
+}
 
-	// Through the queue: a real delete followed by a tombstone from an empty relist (T3).
+// DF-5: only the last two deltas are examined, only two deletions merge, the older one wins
+// unless it is a tombstone; here through the queue: a real delete, a newer one, then the
+// tombstone of an empty relist (T3) collapse into the first.
+func TestCh04_DF5_DeleteDedup(t *testing.T) {
+	real1, real2 := dfPod("x", "1"), dfPod("x", "2")
 	f := NewDeltaFIFOWithOptions(DeltaFIFOOptions{KnownObjects: dfKnown(t, real1)})
 	require.NoError(t, f.Delete(real1))
 	require.NoError(t, f.Delete(real2))

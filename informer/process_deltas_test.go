@@ -233,3 +233,32 @@ func TestCh06_ProcessDeltasInBatch_C11(t *testing.T) {
 		}
 	})
 }
+
+// TestCh06_AddOrUpdate_C5_CacheDecides: addOrUpdate alone. Whether the key is cached decides
+// add or update, the cache is written before the handler runs, and isInInitialList reaches
+// only an add (C-5).
+func TestCh06_AddOrUpdate_C5_CacheDecides(t *testing.T) {
+	tests := []struct {
+		name   string
+		cached bool
+		init   bool
+		want   string
+	}{
+		{"uncached: an add", false, false, "ADD a@2"},
+		{"uncached, initial list", false, true, "ADD a@2 init"},
+		{"cached: an update with the cached object as old", true, false, "UPD a@1→a@2"},
+		{"cached, initial list: the flag is lost on updates", true, true, "UPD a@1→a@2"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			s := cacheWith(t)
+			if tc.cached {
+				require.NoError(t, s.Add(pod("a", "1")))
+			}
+			rec, snaps := snapshotRecorder(s)
+			require.NoError(t, addOrUpdate(rec, s, pod("a", "2"), tc.init))
+			assert.Equal(t, []string{tc.want}, rec.Lines())
+			assert.Equal(t, []map[string]string{{"ns/a": "2"}}, *snaps, "cache first, then notify")
+		})
+	}
+}

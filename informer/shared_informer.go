@@ -436,7 +436,7 @@ func (s *sharedIndexInformer) OnAdd(obj any, isInInitialList bool) {
 // OnUpdate mirrors sharedIndexInformer.OnUpdate (SI-10): an update that does not change the
 // resourceVersion is a resync, delivered only to listeners due for one.
 //
-//lab:06.1
+//lab:06.2
 func (s *sharedIndexInformer) OnUpdate(oldObj, newObj any) {
 	isSync := false
 	if o, err := api.Accessor(oldObj); err == nil {

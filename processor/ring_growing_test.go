@@ -195,3 +195,30 @@ func BenchmarkRingGrowingBurst(b *testing.B) {
 		}
 	}
 }
+
+// TestCh07_RB2_GrowCopiesOldestFirst: grow alone doubles the capacity (0 becomes 16) and
+// copies the readable items, oldest first, to the start of the new array, unwrapping a ring
+// whose items run past its end (RB-2, RB-4).
+func TestCh07_RB2_GrowCopiesOldestFirst(t *testing.T) {
+	tests := []struct {
+		name           string
+		data           []int
+		beg, readable  int
+		wantData       []int
+		wantBeg, wantN int
+	}{
+		{"empty zero ring", nil, 0, 0, make([]int, 16), 0, 0},
+		{"full, not wrapped", []int{1, 2, 3, 4}, 0, 4, []int{1, 2, 3, 4, 0, 0, 0, 0}, 0, 4},
+		{"full, wrapped", []int{3, 4, 1, 2}, 2, 4, []int{1, 2, 3, 4, 0, 0, 0, 0}, 0, 4},
+		{"partly read", []int{0, 2, 3, 0}, 1, 2, []int{2, 3, 0, 0, 0, 0, 0, 0}, 0, 2},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			r := &TypedRingGrowing[int]{data: tt.data, beg: tt.beg, readable: tt.readable}
+			r.grow()
+			assert.Equal(t, tt.wantData, r.data)
+			assert.Equal(t, tt.wantBeg, r.beg)
+			assert.Equal(t, tt.wantN, r.readable, "grow never changes what is readable")
+		})
+	}
+}

@@ -68,6 +68,23 @@ func TestCh09_WQ1_Add(t *testing.T) {
 	assert.NotContains(t, q.snapshot().Dirty, "b")
 }
 
+// TestCh09_WQ1_AddAlone: Add alone, before Get and Done exist. A new item is dirty and queued;
+// adding it again while it waits only touches it; after ShutDown an Add is ignored (WQ-1).
+func TestCh09_WQ1_AddAlone(t *testing.T) {
+	tq := &touchQueue{Queue: DefaultQueue[string]()}
+	q := NewTypedWithConfig(TypedQueueConfig[string]{Queue: tq})
+	q.Add("a")
+	q.Add("b")
+	q.Add("a") // dirty and queued: Touch, nothing else
+	assert.Equal(t, 2, q.Len())
+	assert.Equal(t, []string{"a"}, tq.touched)
+	assert.Equal(t, map[string]bool{"a": true, "b": true}, q.snapshot().Dirty)
+	q.ShutDown()
+	q.Add("c") // ignored
+	assert.Equal(t, 2, q.Len())
+	assert.NotContains(t, q.snapshot().Dirty, "c")
+}
+
 // WQ-2: Get waits while the queue is empty, moves the head to processing and out of dirty,
 // and returns (zero, true) once shut down and empty.
 func TestCh09_WQ2_Get(t *testing.T) {

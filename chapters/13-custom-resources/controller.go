@@ -125,6 +125,8 @@ func NewController(client dynamic.Interface, deployments, foos informer.GenericI
 
 // enqueueFoo mirrors enqueueFoo: turn the Foo (or its tombstone) into "namespace/name" and
 // Add the key.
+//
+//lab:13.1
 func (c *Controller) enqueueFoo(obj any, handler string) {
 	key, err := store.DeletionHandlingMetaNamespaceKeyFunc(obj)
 	if err != nil {
@@ -149,6 +151,8 @@ func (c *Controller) enqueue(key, rv, handler string) {
 // handleObject mirrors handleObject: for any Deployment (a tombstone included), find the
 // controller reference; if it names a Foo that the cache still holds, enqueue that Foo. A
 // Deployment without a Foo controller is none of this controller's business.
+//
+//lab:13.1
 func (c *Controller) handleObject(obj any) {
 	if tomb, ok := obj.(store.DeletedFinalStateUnknown); ok {
 		obj = tomb.Obj

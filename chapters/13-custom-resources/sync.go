@@ -23,6 +23,8 @@ const (
 // its Deployment and make them agree. It is level-triggered: it never asks which event
 // brought the key, only what the cache holds now. It returns an error to have the key
 // retried with backoff. The sync hop's "result" lists what it did.
+//
+//lab:13.2
 func (c *Controller) syncHandler(ctx context.Context, key string) error {
 	namespace, name, err := store.SplitMetaNamespaceKey(key)
 	if err != nil {
@@ -107,6 +109,8 @@ func (c *Controller) syncHandler(ctx context.Context, key string) error {
 // (UpdateStatus: PUT .../foos/NAME/status), which ignores spec changes and leaves
 // metadata.generation alone. Unlike sample-controller it skips the write when the status
 // already says so, so that the sync caused by its own write does nothing.
+//
+//lab:13.2
 func (c *Controller) updateFooStatus(ctx context.Context, foo, deployment *api.Unstructured) (bool, error) {
 	want := FooStatus{AvailableReplicas: AvailableReplicas(deployment), ObservedGeneration: foo.GetGeneration()}
 	if StatusOf(foo) == want {

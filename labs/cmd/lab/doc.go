@@ -6,6 +6,7 @@
 //	go run ./labs/cmd/lab status                 # make lab-status
 //	go run ./labs/cmd/lab hint [-lang zh] 04 2   # make lab-hint LAB=04 N=2 [ZH=1]
 //	go run ./labs/cmd/lab mutants [-discover] 04 # make lab-mutants LAB=04
+//	go run ./labs/cmd/lab timings [04 …]         # make lab-timings [LAB=04]
 //
 // The contract:
 //
@@ -15,7 +16,10 @@
 //     write, step by step.
 //  3. check exits 0 only when every graded test passes, and records the score in
 //     labs/work/NN/.last-check.json for status; -ref grades the reference and records nothing.
-//  4. hint prints one of three levels, in Chinese with -lang zh or a zh locale.
+//  4. hint prints one of three levels; it, start, check and status speak Chinese with -lang zh,
+//     ZH=1 or a zh_* locale.
 //  5. mutants exits 1 when any mutant of the lab passes the tests it names; -discover runs
 //     every package and chapter test instead, to find the tests that catch a new mutant.
+//  6. timings writes each lab's functions from the reference one at a time, in lab-start's
+//     order, and prints a markdown table of every check's step, score and duration.
 package main

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"io"
 	"os"
 	"os/signal"
 	"path/filepath"
@@ -32,11 +33,13 @@ func main() {
 	case "check":
 		err = check(ctx, root, args)
 	case "status":
-		err = status(root)
+		err = status(root, args)
 	case "hint":
 		err = hint(root, args)
 	case "mutants":
 		err = mutants(ctx, root, args)
+	case "timings":
+		err = timings(ctx, root, args)
 	default:
 		usage()
 	}
@@ -46,7 +49,7 @@ func main() {
 }
 
 func usage() {
-	fmt.Fprintln(os.Stderr, "usage: lab start|check|status|hint|mutants … (see make help: lab-*)")
+	fmt.Fprintln(os.Stderr, "usage: lab start|check|status|hint|mutants|timings … (see make help: lab-*)")
 	os.Exit(2)
 }
 
@@ -96,6 +99,7 @@ func labArg(fs *flag.FlagSet, args []string) (*lab.Lab, error) {
 func start(root string, args []string) error {
 	fs := flag.NewFlagSet("lab-start", flag.ContinueOnError)
 	force := fs.Bool("force", false, "overwrite files already in the workspace")
+	lang := langFlag(fs)
 	l, err := labArg(fs, args)
 	if err != nil {
 		return err
@@ -104,30 +108,38 @@ func start(root string, args []string) error {
 	if err != nil {
 		return err
 	}
-	fmt.Printf("Lab %s · %s\n\n", l.ID, l.Title)
+	L := lab.Lang(*lang)
+	fmt.Printf("Lab %s · %s\n\n", l.ID, l.TitleIn(L))
 	for _, f := range wrote {
-		fmt.Printf("  wrote %s\n", f)
+		fmt.Print(lab.T(L, "start.wrote", f))
 	}
 	for _, f := range kept {
-		fmt.Printf("  kept  %s (yours already; FORCE=1 starts it again)\n", f)
+		fmt.Print(lab.T(L, "start.kept", f))
 	}
 	regions, err := lab.Regions(root, l.ID, l.Dirs)
 	if err != nil {
 		return err
 	}
-	fmt.Printf("\nThe functions you write, in this order (everything around them is the reference):\n")
+	fmt.Print(lab.T(L, "start.order"))
 	for _, s := range l.Steps {
-		fmt.Printf("  step %d  %s\n", s.N, s.Title)
-		for _, r := range regions {
+		fmt.Print(lab.T(L, "board.step", s.N, l.StepTitle(L, s)))
+		for _, r := range l.Ordered(regions) {
 			if r.Step == s.N {
 				fmt.Printf("          %-44s %s\n", r.Func, filepath.Join(lab.LabWorkDir(l), r.File))
+				if r.Func == s.First && s.Test != "" {
+					fmt.Print(lab.T(L, "start.first", r.Func, s.Test))
+				}
 			}
 		}
 	}
-	fmt.Printf("\nRead %s/README.md first. Then:\n", l.Chapter)
-	fmt.Printf("  make lab-check LAB=%s        grade your files with the chapter's tests\n", l.ID)
-	fmt.Printf("  make lab-hint LAB=%s N=1     the idea (N=2 the data structure, N=3 the tricky case; ZH=1 中文)\n", l.ID)
-	fmt.Printf("  make lab-check LAB=%s REF=1  the same tests against the reference\n", l.ID)
+	readme := l.Chapter + "/README.md"
+	if L == lab.ZH {
+		readme = l.Chapter + "/README.zh-CN.md"
+	}
+	fmt.Print(lab.T(L, "start.read", readme))
+	fmt.Print(lab.T(L, "start.check", l.ID))
+	fmt.Print(lab.T(L, "start.hint", l.ID))
+	fmt.Print(lab.T(L, "start.ref", l.ID))
 	return nil
 }
 
@@ -137,6 +149,7 @@ func check(ctx context.Context, root string, args []string) error {
 	all := fs.Bool("all", false, "detail every failing test")
 	race := fs.Bool("race", false, "build with the race detector (slower)")
 	timeout := fs.Duration("timeout", 90*time.Second, "per test binary run: a deadlocked test is reported after this long")
+	lang := langFlag(fs)
 	l, err := labArg(fs, args)
 	if err != nil {
 		return err
@@ -148,12 +161,12 @@ func check(ctx context.Context, root string, args []string) error {
 		}
 	}
 	started := time.Now()
-	results, err := lab.Grade(ctx, root, l.Runs, ov, lab.Options{Timeout: *timeout, Race: *race,
+	results, progress, err := lab.Check(ctx, root, l, ov, *all || *ref, lab.Options{Timeout: *timeout, Race: *race,
 		Log: func(f string, a ...any) { fmt.Fprintf(os.Stderr, "lab-check: "+f+"\n", a...) }})
 	if err != nil {
 		return err
 	}
-	score := lab.Scoreboard(os.Stdout, root, l, results, *ref, *all)
+	score := lab.Scoreboard(os.Stdout, root, l, results, progress, *ref, *all, lab.Lang(*lang))
 	fmt.Printf("(%s)\n", time.Since(started).Round(100*time.Millisecond))
 	if !*ref && !score.Passed() {
 		// One failing test by hand, with its whole output, and prints of your own if you add them.
@@ -164,7 +177,7 @@ func check(ctx context.Context, root string, args []string) error {
 					return err
 				}
 				rel, _ := filepath.Rel(root, p)
-				fmt.Printf("\nOne test by hand, with its full output:\n  go test -overlay=%s -run '^%s$' %s\n", rel, r.Name, r.Run.Pkg)
+				fmt.Print(lab.T(lab.Lang(*lang), "check.byhand", rel, r.Name, r.Run.Pkg))
 				break
 			}
 		}
@@ -178,12 +191,18 @@ func check(ctx context.Context, root string, args []string) error {
 	return nil
 }
 
-func status(root string) error {
+func status(root string, args []string) error {
+	fs := flag.NewFlagSet("lab-status", flag.ContinueOnError)
+	lang := langFlag(fs)
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	L := lab.Lang(*lang)
 	width := 0
 	for _, l := range lab.Catalogue {
-		width = max(width, len(l.Title))
+		width = max(width, lab.Width(l.TitleIn(L)))
 	}
-	fmt.Printf("%-4s %-*s  %-14s %s\n", "lab", width, "title", "functions", "last lab-check")
+	fmt.Printf("%s %s  %s %s\n", lab.Pad(lab.T(L, "status.head"), 4), lab.Pad(lab.T(L, "status.title"), width), lab.Pad(lab.T(L, "status.fns"), 14), lab.T(L, "status.last"))
 	for i := range lab.Catalogue {
 		l := &lab.Catalogue[i]
 		regions, err := lab.Regions(root, l.ID, l.Dirs)
@@ -191,27 +210,31 @@ func status(root string) error {
 			return err
 		}
 		pending, started := lab.Pending(root, l)
-		fns := "not started"
+		fns := lab.T(L, "status.notyet")
 		if started {
-			fns = fmt.Sprintf("%d of %d", len(regions)-len(pending), len(regions))
+			fns = lab.T(L, "status.nofm", len(regions)-len(pending), len(regions))
 		}
 		last := "-"
 		if s, ok := lab.LoadScore(root, l); ok && started {
-			verdict := "failing"
+			verdict := lab.T(L, "status.failing")
 			if s.Passed() {
-				verdict = "DONE"
+				verdict = lab.T(L, "status.done")
 			}
-			last = fmt.Sprintf("%d/%d pass, %s (%s)", s.Pass, s.Pass+s.Fail, verdict, s.When.Format("Jan 2 15:04 UTC"))
+			total := s.Total
+			if total == 0 {
+				total = s.Pass + s.Fail
+			}
+			last = lab.T(L, "status.score", s.Pass, total, verdict, s.When.Format("Jan 2 15:04 UTC"))
 		}
-		fmt.Printf("%-4s %-*s  %-14s %s\n", l.ID, width, l.Title, fns, last)
+		fmt.Printf("%-4s %s  %s %s\n", l.ID, lab.Pad(l.TitleIn(L), width), lab.Pad(fns, 14), last)
 	}
-	fmt.Println("\nmake lab-start LAB=NN begins one; make lab-check LAB=NN grades it.")
+	fmt.Print(lab.T(L, "status.foot"))
 	return nil
 }
 
 func hint(root string, args []string) error {
 	fs := flag.NewFlagSet("lab-hint", flag.ContinueOnError)
-	lang := fs.String("lang", defaultLang(), "en or zh")
+	lang := langFlag(fs)
 	l, err := labArg(fs, args)
 	if err != nil {
 		return err
@@ -219,31 +242,23 @@ func hint(root string, args []string) error {
 	n := 1
 	if fs.NArg() > 1 && fs.Arg(1) != "" {
 		if n, err = strconv.Atoi(fs.Arg(1)); err != nil || n < 1 || n > 3 {
-			return fmt.Errorf("the hint level N is 1 (%s), 2 (%s) or 3 (%s)", lab.HintLevels[0], lab.HintLevels[1], lab.HintLevels[2])
+			return errors.New(lab.T(lab.Lang(*lang), "hint.levels"))
 		}
 	}
-	hints, err := lab.Hints(root, l, *lang)
+	hints, err := lab.Hints(root, l, lab.Lang(*lang))
 	if err != nil {
 		return err
 	}
-	fmt.Printf("Lab %s · %s\n\n%s\n", l.ID, l.Title, hints[n-1])
+	fmt.Printf("Lab %s · %s\n\n%s\n", l.ID, l.TitleIn(lab.Lang(*lang)), hints[n-1])
 	if n < 3 {
-		fmt.Printf("\n(make lab-hint LAB=%s N=%d for the next level)\n", l.ID, n+1)
+		fmt.Print(lab.T(lab.Lang(*lang), "hint.next", l.ID, n+1))
 	}
 	return nil
 }
 
-// defaultLang is zh when the locale is Chinese.
-func defaultLang() string {
-	for _, v := range []string{"LC_ALL", "LC_MESSAGES", "LANG"} {
-		if s := os.Getenv(v); s != "" {
-			if strings.HasPrefix(s, "zh") {
-				return "zh"
-			}
-			return "en"
-		}
-	}
-	return "en"
+// langFlag is the -lang flag, whose default is ZH=1 or a Chinese locale (lab.LangFromEnv).
+func langFlag(fs *flag.FlagSet) *string {
+	return fs.String("lang", string(lab.LangFromEnv(os.Getenv)), "en or zh (default: zh with ZH=1 or a zh_* locale)")
 }
 
 func mutants(ctx context.Context, root string, args []string) error {
@@ -272,6 +287,69 @@ func mutants(ctx context.Context, root string, args []string) error {
 	}
 	if missed > 0 {
 		return fmt.Errorf("%d mutant(s) of lab %s pass the grader", missed, l.ID)
+	}
+	return nil
+}
+
+// timings solves each lab function by function from the reference, in the order lab-start
+// lists them, and times the lab-check after each function, as a learner would run it.
+func timings(ctx context.Context, root string, args []string) error {
+	fs := flag.NewFlagSet("lab-timings", flag.ContinueOnError)
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	labs := fs.Args()
+	if len(labs) == 0 {
+		for _, l := range lab.Catalogue {
+			labs = append(labs, l.ID)
+		}
+	}
+	fmt.Println("| lab | after writing | step | graded pass | check |")
+	fmt.Println("|---|---|---|---|---|")
+	for _, id := range labs {
+		l, err := lab.Find(id)
+		if err != nil {
+			return err
+		}
+		regions, err := lab.Regions(root, l.ID, l.Dirs)
+		if err != nil {
+			return err
+		}
+		ordered := l.Ordered(regions)
+		var total time.Duration
+		for n := 0; n <= len(ordered); n++ {
+			written := map[string]bool{}
+			for _, r := range ordered[:n] {
+				written[r.Func] = true
+			}
+			dir, err := os.MkdirTemp("", "lab-timings-")
+			if err != nil {
+				return err
+			}
+			ov, err := lab.PartialOverlay(root, dir, l, func(fn string) bool { return written[fn] })
+			if err != nil {
+				return err
+			}
+			started := time.Now()
+			results, p, err := lab.Check(ctx, root, l, ov, false, lab.Options{Timeout: 90 * time.Second})
+			took := time.Since(started)
+			os.RemoveAll(dir)
+			if err != nil {
+				return err
+			}
+			total += took
+			score := lab.Scoreboard(io.Discard, root, l, results, p, false, false, lab.EN)
+			what := "(skeleton)"
+			if n > 0 {
+				what = fmt.Sprintf("%d. `%s`", n, ordered[n-1].Func)
+			}
+			step := fmt.Sprintf("%d of %d", max(p.Step, 1), p.Steps)
+			if score.Passed() {
+				step = "done"
+			}
+			fmt.Printf("| %s | %s | %s | %d of %d | %.1f s |\n", l.ID, what, step, score.Pass, score.Total, took.Seconds())
+		}
+		fmt.Fprintf(os.Stderr, "lab %s: %d checks, %.1f s in all\n", l.ID, len(ordered)+1, total.Seconds())
 	}
 	return nil
 }

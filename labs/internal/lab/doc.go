@@ -8,8 +8,10 @@
 //     Catalogue names each lab's directories, steps and test runs.
 //  2. Strip replaces the body of every region of one lab with a comment naming the hints and
 //     panic("lab NN: not implemented"). Everything else, doc comments included, is kept
-//     byte for byte; imports that only the stripped bodies used are removed, so a skeleton
-//     always compiles. Skeletons are generated from the current source, never stored.
+//     byte for byte, the imports too: one that only the stripped bodies used is kept by a blank
+//     guard (var _ = pkg.Func, or var _ *pkg.Type), so a skeleton always compiles and the
+//     learner's first function may use it. Skeletons are generated from the current source,
+//     never stored; StripExcept keeps some bodies, for a lab partly solved.
 //  3. Start writes the skeletons under labs/work/NN/ (git-ignored, a module of its own so the
 //     main module's ./... skips it) and never overwrites a learner's file unless forced.
 //  4. Grade builds each run's test binary once, with go test -c -overlay, so the learner's
@@ -25,4 +27,11 @@
 //     the packages holding those tests and reports whether every one of them failed.
 //  7. Hints are three "## … N" sections per language in labs/NN-topic/hints.md and
 //     hints.zh-CN.md: the idea, the data structure, the tricky case.
+//  8. Each step names its Tests, and step 1 its First function and the named Test that
+//     function alone turns green. Check runs the steps' tests in order and stops at the first
+//     step that fails; the lab's whole Runs come once every step passes (or when asked). The
+//     score's denominator is Graded: the lab's non-optional tests counted from the sources, so
+//     it never moves.
+//  9. Everything the lab command prints comes from one catalogue of messages keyed by ID, in
+//     English and Chinese (T); Chinese is chosen by ZH=1 or a zh_* locale (LangFromEnv).
 package lab

@@ -8,7 +8,7 @@ import (
 
 // A function whose doc comment ends with the marker //lab:09.1 keeps its signature and doc
 // comment in the learner's skeleton; its body becomes a pointer to the hints and a panic, and
-// the import only that body used goes.
+// the import only that body used stays, kept by a blank guard.
 func ExampleStrip() {
 	src := `package workqueue
 
@@ -33,6 +33,8 @@ func (q *Queue) Len() int {
 	// 1 function stripped:
 	// package workqueue
 	//
+	// import "sync"
+	//
 	// // Len reports how many items wait.
 	// //
 	// //lab:09.1
@@ -40,4 +42,10 @@ func (q *Queue) Len() int {
 	// 	// Lab 09, step 1: write this body. Hints: make lab-hint LAB=09 N=1 (then N=2, N=3).
 	// 	panic("lab 09: not implemented")
 	// }
+	//
+	// // The reference's bodies use these packages; the blank declarations keep their imports
+	// // while your bodies are empty, so that the skeleton builds. They are harmless: leave them.
+	// var (
+	// 	_ *sync.Mutex
+	// )
 }

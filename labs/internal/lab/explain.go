@@ -17,6 +17,7 @@ import (
 type Explainer struct {
 	root   string
 	points map[string]map[string]string // package dir → test → teaching point
+	rules  *behaviourRules              // the Chinese behaviour reference, read once
 }
 
 // NewExplainer reads test doc comments lazily from the repository at root.
@@ -47,7 +48,7 @@ func (e *Explainer) Point(pkg, test string) string {
 		return p
 	}
 	if strings.HasPrefix(test, "Example") {
-		return "the example's printed output (its // Output: block) must match"
+		return T(EN, "example.point")
 	}
 	return humanize(test)
 }
@@ -146,4 +147,78 @@ func headingAbove(file, needle string) string {
 		}
 	}
 	return ""
+}
+
+// PointIn is Point in lang. In Chinese it is the behaviour reference's Chinese statement of
+// the rules the test pins (docs/behaviour/*.zh-CN.md, found by the IDs in the test's name
+// and doc comment, or by the test's name in a rule's list of tests), since the tests' doc
+// comments are English; the English point when the reference has none.
+func (e *Explainer) PointIn(lang Lang, pkg, test string) string {
+	if lang != ZH {
+		return e.Point(pkg, test)
+	}
+	if strings.HasPrefix(test, "Example") && e.Point(pkg, test) == T(EN, "example.point") {
+		return T(ZH, "example.point")
+	}
+	rules := e.behaviour()
+	var ids []string
+	for _, m := range specIDRE.FindAllStringSubmatch(strings.TrimPrefix(test, "Test"), -1) {
+		if m[1] != "Ch" {
+			ids = append(ids, m[1]+"-"+m[2])
+		}
+	}
+	ids = append(ids, docIDRE.FindAllString(e.Point(pkg, test), -1)...)
+	ids = append(ids, rules.byTest[test]...)
+	var out []string
+	seen := map[string]bool{}
+	for _, id := range ids {
+		if st, ok := rules.zh[id]; ok && !seen[id] {
+			seen[id] = true
+			out = append(out, id+"："+st)
+		}
+		if len(out) == 2 {
+			break
+		}
+	}
+	if len(out) == 0 {
+		return e.Point(pkg, test)
+	}
+	return strings.Join(out, " ")
+}
+
+// behaviourRules are the rows of the Chinese behaviour reference: ID → statement, and test →
+// the IDs whose row lists it.
+type behaviourRules struct {
+	zh     map[string]string
+	byTest map[string][]string
+}
+
+var (
+	ruleRowRE  = regexp.MustCompile(`^\| <a id="([^"]+)"></a>\*\*[^*]+\*\* \| (.*?) \| `)
+	ruleTestRE = regexp.MustCompile("\\[`((?:Test|Example)\\w+)`\\]")
+)
+
+func (e *Explainer) behaviour() *behaviourRules {
+	if e.rules != nil {
+		return e.rules
+	}
+	e.rules = &behaviourRules{zh: map[string]string{}, byTest: map[string][]string{}}
+	files, _ := filepath.Glob(filepath.Join(e.root, "docs", "behaviour", "*.zh-CN.md"))
+	for _, f := range files {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			continue
+		}
+		for line := range strings.SplitSeq(string(b), "\n") {
+			m := ruleRowRE.FindStringSubmatch(line)
+			if m == nil {
+				continue
+			}
+			e.rules.zh[m[1]] = strings.ReplaceAll(m[2], "`", "")
+			for _, t := range ruleTestRE.FindAllStringSubmatch(line, -1) {
+				e.rules.byTest[t[1]] = append(e.rules.byTest[t[1]], m[1])
+			}
+		}
+	}
+	return e.rules
 }

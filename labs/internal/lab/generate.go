@@ -112,9 +112,14 @@ func Regions(root, lab string, dirs []string) ([]Region, error) {
 }
 
 // Strip returns src with the body of every function marked for lab replaced by a pointer to
-// the hints and NotImplemented. Everything else, doc comments included, stays as it is;
-// imports only the stripped bodies used are removed so that the skeleton compiles.
-func Strip(src []byte, lab string) ([]byte, int, error) {
+// the hints and NotImplemented. Everything else, doc comments included, stays as it is. The
+// imports stay too: one that only the stripped bodies used is kept by a blank guard
+// (guardImports), so that the skeleton compiles and the learner's code can use it at once.
+func Strip(src []byte, lab string) ([]byte, int, error) { return StripExcept(src, lab, nil) }
+
+// StripExcept is Strip that leaves the reference body of every function keep reports true
+// for (nil: none): a lab partly solved, as lab-timings and the first-function test need.
+func StripExcept(src []byte, lab string, keep func(fn string) bool) ([]byte, int, error) {
 	fset := token.NewFileSet()
 	file, err := parser.ParseFile(fset, "", src, parser.ParseComments|parser.SkipObjectResolution)
 	if err != nil {
@@ -131,7 +136,7 @@ func Strip(src []byte, lab string) ([]byte, int, error) {
 			continue
 		}
 		l, step, ok := marker(fd)
-		if !ok || l != lab {
+		if !ok || l != lab || (keep != nil && keep(funcName(fd))) {
 			continue
 		}
 		body := fmt.Sprintf("\n\t// Lab %s, step %d: write this body. Hints: make lab-hint LAB=%s N=1 (then N=2, N=3).\n\t%s\n",
@@ -149,7 +154,7 @@ func Strip(src []byte, lab string) ([]byte, int, error) {
 		last = c.to
 	}
 	b.Write(src[last:])
-	out, err := pruneImports(b.Bytes())
+	out, err := guardImports(b.Bytes(), selectorsByPackage(file))
 	return out, len(cuts), err
 }
 

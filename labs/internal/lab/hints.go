@@ -14,8 +14,8 @@ var HintLevels = [3]string{"the idea", "the data structure", "the tricky case"}
 var hintHeadingRE = regexp.MustCompile(`^## \D*([123])\b`)
 
 // HintFile is the hints file of l in lang ("en" or "zh").
-func HintFile(l *Lab, lang string) string {
-	if lang == "zh" {
+func HintFile(l *Lab, lang Lang) string {
+	if lang == ZH {
 		return filepath.Join(filepath.FromSlash(l.Dir), "hints.zh-CN.md")
 	}
 	return filepath.Join(filepath.FromSlash(l.Dir), "hints.md")
@@ -23,7 +23,7 @@ func HintFile(l *Lab, lang string) string {
 
 // Hints returns the three hints of l in lang, each with its heading line. A hints file has a
 // "## … N …" heading per level N (1, 2, 3) and the hint's text under it.
-func Hints(root string, l *Lab, lang string) ([3]string, error) {
+func Hints(root string, l *Lab, lang Lang) ([3]string, error) {
 	var out [3]string
 	path := filepath.Join(root, HintFile(l, lang))
 	b, err := os.ReadFile(path)

@@ -1,6 +1,7 @@
 package lab
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -10,8 +11,8 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// TestLabs_Strip replaces only the marked body, keeps the doc comment and drops the imports
-// that only the body used.
+// TestLabs_Strip replaces only the marked body, keeps the doc comment and keeps the imports
+// that only the body used, with a blank guard, so that the learner's first line may use them.
 func TestLabs_Strip(t *testing.T) {
 	src := `package p
 
@@ -36,6 +37,7 @@ func Keep() string { return strings.TrimSpace(" k ") }
 	assert.Equal(t, `package p
 
 import (
+	"fmt"
 	"strings"
 )
 
@@ -49,6 +51,12 @@ func Hello(name string) string {
 
 // Keep stays.
 func Keep() string { return strings.TrimSpace(" k ") }
+
+// The reference's bodies use these packages; the blank declarations keep their imports
+// while your bodies are empty, so that the skeleton builds. They are harmless: leave them.
+var (
+	_ = fmt.Sprintf
+)
 `, string(out))
 
 	same, n, err := Strip([]byte(src), "05")
@@ -131,6 +139,17 @@ func TestLabs_Explain(t *testing.T) {
 	assert.Equal(t, "chapters/04-deltafifo/README.md § Exercises", e.Section("./pkg/", "TestCh04_Named", ""))
 	assert.Equal(t, "chapters/04-deltafifo/README.md", e.Section("./pkg/", "TestCh04_Unknown", ""))
 	assert.Equal(t, "chapters/04-deltafifo/README.md", e.Section("", "TestChaos_X", "chapters/04-deltafifo"))
+
+	// In Chinese the point is the behaviour reference's statement of the test's rules.
+	require.NoError(t, os.MkdirAll(filepath.Join(dir, "docs", "behaviour"), 0o755))
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "docs", "behaviour", "client-go.zh-CN.md"), []byte(
+		"| <a id=\"DF-5\"></a>**DF-5** | 只有两个相邻的 Deleted delta 会合并。 | client-go `x` | [`TestCh04_DF5_DeleteDedup`](x) |\n"+
+			"| <a id=\"DF-7\"></a>**DF-7** | Replace 为列表里没有的 key 写 tombstone。 | client-go `y` | [`TestCh04_Named`](y) |\n"), 0o644))
+	e = NewExplainer(dir)
+	assert.Equal(t, "DF-5：只有两个相邻的 Deleted delta 会合并。", e.PointIn(ZH, "./pkg/", "TestCh04_DF5_DeleteDedup"), "by the ID in the name")
+	assert.Equal(t, "DF-7：Replace 为列表里没有的 key 写 tombstone。", e.PointIn(ZH, "./pkg/", "TestCh04_Named"), "by the test listed in a rule's row")
+	assert.Equal(t, "no doc comment here", e.PointIn(ZH, "./pkg/", "TestCh04_NoDocCommentHere"), "no rule: the English point")
+	assert.Equal(t, "TestCh04_DF5_DeleteDedup shows that two deletions merge.", e.PointIn(EN, "./pkg/", "TestCh04_DF5_DeleteDedup"))
 }
 
 // TestLabs_Scoreboard prints functions by step, counts per run, skeleton panics grouped by
@@ -150,12 +169,13 @@ func TestLabs_Scoreboard(t *testing.T) {
 		{Run: pkg, Name: "(TestMain ./deltafifo/)", Status: Fail, Output: []string{"leakcheck: 1 goroutine still running"}},
 	}
 	var b strings.Builder
-	score := Scoreboard(&b, r, l, results, true, false)
+	score := Scoreboard(&b, r, l, results, Progress{Step: 1, Steps: 2, Full: true}, true, false, EN)
 	out := b.String()
 	assert.Equal(t, Score{Pass: 1, Fail: 4, Optional: 1}, Score{Pass: score.Pass, Fail: score.Fail, Optional: score.Optional})
+	assert.Equal(t, len(Graded(r, l)), score.Total, "the denominator is the lab's graded tests, not what ran")
 	assert.False(t, score.Passed())
 	for _, want := range []string{
-		"step 1  DeltaFIFO: queue, dedup, Replace with tombstones, Pop",
+		"step 1  DeltaFIFO: dedup, queue, Replace with tombstones, Pop",
 		"✓ DeltaFIFO.Pop",
 		"  package   ./deltafifo/",
 		"✗ deltafifo.DeltaFIFO.Pop (step 1): 2 tests, e.g. TestCh04_DF3_PositionRule, TestCh04_DF9_PopBlocksUntilAdd",
@@ -166,9 +186,48 @@ func TestLabs_Scoreboard(t *testing.T) {
 		"the package's TestMain failed",
 		"leakcheck: 1 goroutine still running",
 		"Not graded: 1 trace test(s) fail (TestCh04_Tracing)",
-		"Score: 1 of 5 graded behaviours pass.",
+		fmt.Sprintf("Step 1 of 2 · Score: 1 of %d graded behaviours pass.", score.Total),
+	} {
+		assert.Contains(t, out, want)
+	}
+
+	b.Reset()
+	Scoreboard(&b, r, l, results, Progress{Step: 1, Steps: 2}, true, false, ZH)
+	out = b.String()
+	for _, want := range []string{
+		"第 1 步  DeltaFIFO：去重、入队、带 tombstone 的 Replace、Pop",
+		"✗ deltafifo.DeltaFIFO.Pop（第 1 步）：2 个测试",
+		"要点：",
+		"阅读：",
+		"原因： Error: Not equal:",
+		"停在第 1 步（共 2 步）",
+		fmt.Sprintf("第 1 步，共 2 步 · 得分：计分的 %d 个行为中通过 1 个。", score.Total),
 	} {
 		assert.Contains(t, out, want)
 	}
 	assert.NotContains(t, out, "Test: TestCh04_DF5_DeleteDedup", "testify's Test: line is noise")
+}
+
+// TestLabs_StripGuards: the guard of an import only a stripped body used is a value, a type or
+// an instantiated generic function of that package, whichever the body used first that can be
+// written without the body's variables.
+func TestLabs_StripGuards(t *testing.T) {
+	tests := []struct {
+		name, body, imp, guard string
+	}{
+		{"a function", `_ = strings.ToUpper("x")`, `"strings"`, "_ = strings.ToUpper"},
+		{"a type", `var b bytes.Buffer; _ = b`, `"bytes"`, "_ *bytes.Buffer"},
+		{"a generic function", `q = slices.Grow(q, 3)`, `"slices"`, "_ = slices.Grow[[]int]"},
+		{"a generic map function", `_ = maps.Clone(m)`, `"maps"`, "_ = maps.Clone[map[int]int]"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			src := "package p\n\nimport " + tt.imp + "\n\n// F is marked.\n//\n//lab:04.1\nfunc F(q []int, m map[int]int) {\n\t" + tt.body + "\n}\n"
+			out, n, err := Strip([]byte(src), "04")
+			require.NoError(t, err)
+			assert.Equal(t, 1, n)
+			assert.Contains(t, string(out), "import "+tt.imp)
+			assert.Contains(t, string(out), "\t"+tt.guard+"\n")
+		})
+	}
 }

@@ -45,18 +45,37 @@ type Options struct {
 // reference itself), once each, and runs them. A binary that dies is run again without the tests
 // that already have a result, so that one panic does not hide every later test.
 func Grade(ctx context.Context, root string, runs []Run, ov Overlay, opt Options) ([]Result, error) {
+	g, err := NewGrader(root, ov, opt)
+	if err != nil {
+		return nil, err
+	}
+	defer g.Close()
+	return g.Grade(ctx, runs)
+}
+
+// Grader grades one set of files: it builds each package's test binary once, however many
+// runs (a step's tests, then the whole lab) use it.
+type Grader struct {
+	root string
+	opt  Options
+	tmp  string
+	args []string
+	bins map[string]string // package → test binary; "" for a package without tests
+	errs map[string][]string
+}
+
+// NewGrader prepares a Grader of ov (nil: the reference). Close removes its binaries.
+func NewGrader(root string, ov Overlay, opt Options) (*Grader, error) {
 	if opt.Timeout == 0 {
 		opt.Timeout = 3 * time.Minute
 	}
-	logf := opt.Log
-	if logf == nil {
-		logf = func(string, ...any) {}
+	if opt.Log == nil {
+		opt.Log = func(string, ...any) {}
 	}
 	tmp, err := os.MkdirTemp("", "lab-check-")
 	if err != nil {
 		return nil, err
 	}
-	defer os.RemoveAll(tmp)
 	args := []string{"test", "-c"}
 	if opt.Race {
 		args = append(args, "-race")
@@ -64,26 +83,51 @@ func Grade(ctx context.Context, root string, runs []Run, ov Overlay, opt Options
 	if len(ov) > 0 {
 		p, err := ov.write(tmp)
 		if err != nil {
+			os.RemoveAll(tmp)
 			return nil, err
 		}
 		args = append(args, "-overlay", p)
 	}
+	return &Grader{root: root, opt: opt, tmp: tmp, args: args, bins: map[string]string{}, errs: map[string][]string{}}, nil
+}
+
+// Close removes the test binaries.
+func (g *Grader) Close() { os.RemoveAll(g.tmp) }
+
+// binary builds pkg's test binary once; build holds the compiler's words when it fails.
+func (g *Grader) binary(ctx context.Context, pkg string) (bin string, build []string) {
+	if b, ok := g.bins[pkg]; ok {
+		return b, g.errs[pkg]
+	}
+	bin = filepath.Join(g.tmp, fmt.Sprintf("run%d.test", len(g.bins)))
+	g.opt.Log("building %s", pkg)
+	cmd := exec.CommandContext(ctx, "go", append(slices.Clone(g.args), "-o", bin, pkg)...)
+	cmd.Dir = g.root
+	if out, err := cmd.CombinedOutput(); err != nil {
+		g.bins[pkg], g.errs[pkg] = "", strings.Split(strings.TrimSpace(string(out)), "\n")
+		return "", g.errs[pkg]
+	}
+	if _, err := os.Stat(bin); err != nil {
+		bin = "" // a package without tests
+	}
+	g.bins[pkg] = bin
+	return bin, nil
+}
+
+// Grade runs runs in order. A package that does not compile fails as one "(build …)" result
+// and grading stops there: the compiler's words are what the learner needs next.
+func (g *Grader) Grade(ctx context.Context, runs []Run) ([]Result, error) {
 	var results []Result
-	for i, r := range runs {
-		bin := filepath.Join(tmp, fmt.Sprintf("run%d.test", i))
-		logf("building %s", r.Pkg)
-		cmd := exec.CommandContext(ctx, "go", append(args, "-o", bin, r.Pkg)...)
-		cmd.Dir = root
-		if out, err := cmd.CombinedOutput(); err != nil {
-			// A build failure is every test failing, with the compiler's words as the reason.
-			return append(results, Result{Run: r, Name: "(build " + r.Pkg + ")", Status: Fail,
-				Output: strings.Split(strings.TrimSpace(string(out)), "\n")}), nil
+	for _, r := range runs {
+		bin, build := g.binary(ctx, r.Pkg)
+		if build != nil {
+			return append(results, Result{Run: r, Name: "(build " + r.Pkg + ")", Status: Fail, Output: build}), nil
 		}
-		if _, err := os.Stat(bin); err != nil {
-			continue // a package without tests
+		if bin == "" {
+			continue
 		}
-		logf("running %s", r.Pkg)
-		res, err := runBinary(ctx, bin, filepath.Join(root, filepath.FromSlash(r.Pkg)), r, opt.Timeout)
+		g.opt.Log("running %s %s", r.Pkg, r.Run)
+		res, err := runBinary(ctx, bin, filepath.Join(g.root, filepath.FromSlash(r.Pkg)), r, g.opt.Timeout)
 		if err != nil {
 			return nil, err
 		}

@@ -14,23 +14,38 @@ import (
 // Score sums up a grading run.
 type Score struct {
 	Pass, Fail, Optional int // Optional counts failing optional tests, which do not fail the lab
-	When                 time.Time
-	Ref                  bool
+	// Total is the fixed denominator: every graded test of the lab (Graded), whether it ran
+	// or not. Step is the step the check stopped at (0: none) and Steps the lab's count.
+	Total, Step, Steps int
+	When               time.Time
+	Ref                bool
 }
 
 // Passed reports whether every graded test passed.
-func (s Score) Passed() bool { return s.Fail == 0 && s.Pass > 0 }
+func (s Score) Passed() bool {
+	if s.Total > 0 {
+		return s.Pass == s.Total && s.Fail == 0
+	}
+	return s.Fail == 0 && s.Pass > 0
+}
 
-// Tally counts results, leaving optional failures out of Fail.
+// Tally counts results, leaving optional failures out of Fail. Pass counts graded tests only,
+// each once, so a trace test that starts passing does not move the score.
 func (l *Lab) Tally(results []Result) Score {
 	var s Score
+	passed := map[string]bool{}
 	for _, r := range results {
 		switch {
-		case r.Status == Pass:
-			s.Pass++
-		case r.Status == Skip:
 		case l.Optional.MatchString(r.Name):
-			s.Optional++
+			if r.Status == Fail || r.Status == Crash {
+				s.Optional++
+			}
+		case r.Status == Pass:
+			if id := r.Run.Pkg + " " + r.Name; !passed[id] {
+				passed[id] = true
+				s.Pass++
+			}
+		case r.Status == Skip:
 		default:
 			s.Fail++
 		}
@@ -40,15 +55,21 @@ func (l *Lab) Tally(results []Result) Score {
 
 // Scoreboard prints what lab-check prints: the learner's functions by step, the tests by run,
 // and each failing test with its teaching point, its chapter section and why it failed. With
-// all false it details at most 12 failures; with all true it also lists the passing tests.
-func Scoreboard(w io.Writer, root string, l *Lab, results []Result, ref, all bool) Score {
+// all false it details at most 12 failures; with all true it also lists the passing tests. p
+// says where the check stopped; the score's denominator is always the lab's Graded count.
+func Scoreboard(w io.Writer, root string, l *Lab, results []Result, p Progress, ref, all bool, lang Lang) Score {
 	score := l.Tally(results)
-	e := NewExplainer(root)
-	graded := "your files in " + LabWorkDir(l)
-	if ref {
-		graded = "the reference implementation (REF=1)"
+	graded := Graded(root, l)
+	score.Total, score.Step, score.Steps = len(graded), p.Step, len(l.Steps)
+	if !p.Full {
+		score.Fail = max(score.Fail, 1) // a stopped check has failing step tests
 	}
-	fmt.Fprintf(w, "\nLab %s · %s\ngraded: %s\n", l.ID, l.Title, graded)
+	e := NewExplainer(root)
+	who := T(lang, "board.graded.yours", LabWorkDir(l))
+	if ref {
+		who = T(lang, "board.graded.ref")
+	}
+	fmt.Fprint(w, T(lang, "board.header", l.ID, l.TitleIn(lang), who))
 
 	regions, _ := Regions(root, l.ID, l.Dirs)
 	pending := map[string]bool{}
@@ -56,28 +77,38 @@ func Scoreboard(w io.Writer, root string, l *Lab, results []Result, ref, all boo
 		pending, _ = Pending(root, l)
 	}
 	stepOf := map[string]int{}
-	fmt.Fprintf(w, "\nYour functions\n")
+	fmt.Fprint(w, T(lang, "board.functions"))
 	for _, s := range l.Steps {
-		fmt.Fprintf(w, "  step %d  %s\n", s.N, s.Title)
-		for _, r := range regions {
+		fmt.Fprint(w, T(lang, "board.step", s.N, l.StepTitle(lang, s)))
+		for _, r := range l.Ordered(regions) {
 			if r.Step != s.N {
 				continue
 			}
 			stepOf[r.Func] = s.N
-			mark, note := "✓", "written"
+			mark, note := "✓", T(lang, "board.written")
 			if pending[r.Func] {
-				mark, note = "·", "not written yet"
+				mark, note = "·", T(lang, "board.notwritten")
+				if r.Func == s.First && s.Test != "" {
+					note += T(lang, "board.first", s.Test)
+				}
 			}
 			fmt.Fprintf(w, "          %s %-44s %s:%d  %s\n", mark, r.Func, r.File, r.Line, note)
 		}
 	}
 
-	fmt.Fprintf(w, "\nBehaviours (tests)%41s  %5s  %5s  %s\n", "", "pass", "fail", "optional")
+	// Padded by terminal columns, so that the Chinese header lines up with the numbers too.
+	right := func(s string) string { return strings.Repeat(" ", max(0, 5-Width(s))) + s }
+	fmt.Fprintf(w, "%s  %s  %s  %s\n", Pad(T(lang, "board.behaviours"), 59),
+		right(T(lang, "board.col.pass")), right(T(lang, "board.col.fail")), T(lang, "board.col.optional"))
 	type key struct{ kind, pkg, run string }
 	var runs []key
 	count := map[key][3]int{}
 	for _, r := range results {
-		k := key{r.Run.Kind, r.Run.Pkg, r.Run.Run}
+		kind := r.Run.Kind
+		if kind == "step" {
+			kind = T(lang, "board.kind.step", r.Run.Step)
+		}
+		k := key{kind, r.Run.Pkg, r.Run.Run}
 		if !slices.Contains(runs, k) {
 			runs = append(runs, k)
 		}
@@ -99,7 +130,10 @@ func Scoreboard(w io.Writer, root string, l *Lab, results []Result, ref, all boo
 		if k.run != "" {
 			label += " " + k.run
 		}
-		fmt.Fprintf(w, "  %-9s %-48s %5d  %5d  %5d\n", k.kind, label, c[0], c[1], c[2])
+		if len(label) > 48 {
+			label = label[:47] + "…"
+		}
+		fmt.Fprintf(w, "  %s %-48s %5d  %5d  %5d\n", Pad(k.kind, 9), label, c[0], c[1], c[2])
 	}
 
 	// Failures caused by a function the learner has not written are one line per function.
@@ -126,45 +160,45 @@ func Scoreboard(w io.Writer, root string, l *Lab, results []Result, ref, all boo
 	}
 	if len(fnOrder) > 0 {
 		slices.SortStableFunc(fnOrder, func(a, b string) int { return stepOf[shortFunc(a)] - stepOf[shortFunc(b)] })
-		fmt.Fprintf(w, "\nFailing because a function still panics with \"lab %s: not implemented\"\n", l.ID)
+		fmt.Fprint(w, T(lang, "board.unwritten", l.ID))
 		for _, fn := range fnOrder {
 			names := unwritten[fn]
 			shown := names
 			if len(shown) > 3 {
-				shown = append(slices.Clone(shown[:3]), fmt.Sprintf("and %d more", len(names)-3))
+				shown = append(slices.Clone(shown[:3]), T(lang, "board.andmore", len(names)-3))
 			}
 			step := ""
 			if n := stepOf[shortFunc(fn)]; n > 0 {
-				step = fmt.Sprintf(" (step %d)", n)
+				step = T(lang, "board.ofstep", n)
 			}
-			tests := "tests"
+			id := "board.unwritten.n"
 			if len(names) == 1 {
-				tests = "test"
+				id = "board.unwritten.one"
 			}
-			fmt.Fprintf(w, "  ✗ %s%s: %d %s, e.g. %s\n", fn, step, len(names), tests, strings.Join(shown, ", "))
+			fmt.Fprint(w, T(lang, id, fn, step, len(names), strings.Join(shown, ", ")))
 		}
 	}
 	if len(detailed) > 0 {
-		fmt.Fprintf(w, "\nFailing behaviours\n")
+		fmt.Fprint(w, T(lang, "board.failing"))
 		for i, r := range detailed {
 			if i == 12 && !all {
-				fmt.Fprintf(w, "  … and %d more (ALL=1 shows every one)\n", len(detailed)-12)
+				fmt.Fprint(w, T(lang, "board.failing.more", len(detailed)-12))
 				break
 			}
 			fmt.Fprintf(w, "  ✗ %s   [%s]\n", r.Name, r.Run.Pkg)
 			switch {
 			case strings.HasPrefix(r.Name, "(build "):
-				fmt.Fprintf(w, "      the package does not compile with your files, so none of its tests ran\n")
+				fmt.Fprint(w, T(lang, "board.build"))
 			case strings.HasPrefix(r.Name, "(TestMain "):
-				fmt.Fprintf(w, "      the package's TestMain failed, before the tests or after them (often: goroutines still running)\n")
+				fmt.Fprint(w, T(lang, "board.testmain"))
 			default:
-				fmt.Fprintf(w, "      teaches: %s\n", e.Point(r.Run.Pkg, r.Name))
-				fmt.Fprintf(w, "      read:    %s\n", e.Section(r.Run.Pkg, r.Name, l.Chapter))
+				fmt.Fprintf(w, "      %s %s\n", T(lang, "board.teaches"), e.PointIn(lang, r.Run.Pkg, r.Name))
+				fmt.Fprintf(w, "      %s %s\n", T(lang, "board.read"), e.Section(r.Run.Pkg, r.Name, l.Chapter))
 			}
 			for j, line := range why(r) {
-				label := "why:    "
+				label := T(lang, "board.why")
 				if j > 0 {
-					label = "        "
+					label = strings.Repeat(" ", Width(label))
 				}
 				fmt.Fprintf(w, "      %s %s\n", label, line)
 			}
@@ -178,26 +212,28 @@ func Scoreboard(w io.Writer, root string, l *Lab, results []Result, ref, all boo
 			}
 		}
 		if len(passing) > 0 {
-			fmt.Fprintf(w, "\nPassing behaviours\n")
+			fmt.Fprint(w, T(lang, "board.passing"))
 			for _, name := range passing {
 				fmt.Fprintf(w, "  ✓ %s\n", name)
 			}
 		}
 	}
 	if len(optionalFails) > 0 {
-		fmt.Fprintf(w, "\nNot graded: %d trace test(s) fail (%s).\nThey check the trace lines the reference logs inside these functions, which are not the lesson;\n"+
-			"add the same trace hops (the chapter's \"Follow one event\" shows them) if you want them green.\n",
-			len(optionalFails), strings.Join(firstN(optionalFails, 4), ", "))
+		fmt.Fprint(w, T(lang, "board.optional", len(optionalFails), strings.Join(firstN(optionalFails, 4), ", ")))
 	}
-	total := score.Pass + score.Fail
-	fmt.Fprintf(w, "\nScore: %d of %d graded behaviours pass.", score.Pass, total)
+	if !p.Full && p.Step > 0 {
+		fmt.Fprint(w, T(lang, "board.stopped", p.Step, len(l.Steps)))
+	}
 	switch {
 	case score.Passed():
-		fmt.Fprintf(w, " Lab %s is done.\n", l.ID)
-	case len(fnOrder) > 0:
-		fmt.Fprintf(w, " Write the functions marked · above, step by step; make lab-hint LAB=%s N=1 when stuck.\n", l.ID)
+		fmt.Fprint(w, T(lang, "board.done", len(l.Steps), score.Pass, score.Total, l.ID))
 	default:
-		fmt.Fprintf(w, " Read the failing behaviours above; make lab-hint LAB=%s N=3 names the tricky cases.\n", l.ID)
+		fmt.Fprint(w, T(lang, "board.score", max(p.Step, 1), len(l.Steps), score.Pass, score.Total))
+		if len(fnOrder) > 0 {
+			fmt.Fprint(w, T(lang, "board.next.fn", l.ID))
+		} else {
+			fmt.Fprint(w, T(lang, "board.next.fix", l.ID))
+		}
 	}
 	score.When = time.Now().UTC().Truncate(time.Second)
 	score.Ref = ref
