@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"testing"
 	"time"
 
@@ -139,7 +140,12 @@ func TestCh08_Integration_CRDDeletionWatchBroken(t *testing.T) {
 			srv.CloseAllWatches()
 			srv.DelayEvents(0)
 			require.NoError(t, <-deleted)
-			require.Eventually(t, func() bool { return cached() == 1 }, 30*time.Second, 5*time.Millisecond,
+			// The informer must be watching when the resource goes: a relist after that would
+			// get a 404 and keep its cache as it is, on the real server too.
+			watching := func() bool {
+				return slices.ContainsFunc(srv.Watchers(), func(w apiserver.WatcherInfo) bool { return w.Resource == "widgets.example.com" })
+			}
+			require.Eventually(t, func() bool { return cached() == 1 && watching() }, 30*time.Second, 5*time.Millisecond,
 				"every delete reaches the cache: only the held object stays")
 			_, ok, err := inf.GetStore().GetByKey("default/held")
 			require.NoError(t, err)
