@@ -70,8 +70,16 @@ type CRDFinalizer struct {
 	mu      sync.Mutex
 	running bool
 	wake    chan struct{} // one slot: there may be work
-	// rounds holds when the current round of each CRD (by uid) began; the worker's own.
-	rounds map[string]time.Time
+	// rounds holds the current round of each CRD (by uid); the worker's own.
+	rounds map[string]*finalizerRound
+}
+
+// finalizerRound is one round of the finalizer over a CRD: it began at start, and swept
+// tells that its objects have been deleted, so a wake-up only counts what is left. A round
+// thus sweeps once, and waiting for held objects costs O(1) per wake-up.
+type finalizerRound struct {
+	start time.Time
+	swept bool
 }
 
 // kickCRDFinalizer wakes the CRD finalizer, starting its worker when none runs. It takes no
@@ -139,10 +147,10 @@ func (s *Store) finalizeCRDs(ctx context.Context) (wait time.Duration, busy bool
 		return nil
 	})
 	f := &s.CRDFinalizer
-	live := map[string]time.Time{}
+	live := map[string]*finalizerRound{}
 	for _, crd := range todo {
-		if start, ok := f.rounds[crd.GetUID()]; ok {
-			live[crd.GetUID()] = start
+		if r, ok := f.rounds[crd.GetUID()]; ok {
+			live[crd.GetUID()] = r
 		}
 	}
 	f.rounds = live // rounds of CRDs gone meanwhile are forgotten
@@ -162,16 +170,16 @@ func (s *Store) finalizeCRDs(ctx context.Context) (wait time.Duration, busy bool
 func (s *Store) finalizeCRD(ctx context.Context, crds *Resource, crd *api.Unstructured) (time.Duration, bool) {
 	f := &s.CRDFinalizer
 	uid := crd.GetUID()
-	start, inRound := f.rounds[uid]
-	if !inRound {
+	round := f.rounds[uid]
+	if round == nil {
 		ok := s.writeCRD(crds, crd, func(obj *api.Unstructured) {
 			apiextensions.SetTerminating(obj, "True", "InstanceDeletionInProgress", "CustomResource deletion is in progress", s.Now())
 		})
 		if !ok {
 			return 0, false
 		}
-		start = s.Clock.Now()
-		f.rounds[uid] = start
+		round = &finalizerRound{start: s.Clock.Now()}
+		f.rounds[uid] = round
 	}
 	spec := apiextensions.ReadSpec(crd)
 	status, reason, message := "False", "InstanceDeletionCompleted", "removed all instances"
@@ -183,15 +191,26 @@ func (s *Store) finalizeCRD(ctx context.Context, crds *Resource, crd *api.Unstru
 	case r == nil || r.CRDName != crd.GetName():
 		// Not served (or shadowed by another resource): nothing of its own to delete.
 	default:
-		left, again := s.deleteInstances(ctx, r)
-		if ctx.Err() != nil {
-			return 0, false
-		}
-		if again {
-			s.kickCRDFinalizer() // created while the CRD was being marked: another pass
+		var left int
+		if round.swept {
+			_ = s.Storage.View(func(tx *storage.Tx) error {
+				left = tx.Count(r.Coll)
+				return nil
+			})
+		} else {
+			var again bool
+			left, again = s.deleteInstances(ctx, r)
+			if ctx.Err() != nil {
+				return 0, false
+			}
+			// An object created while the CRD was being marked: sweep again.
+			round.swept = !again
 		}
 		if left > 0 {
-			elapsed := s.Clock.Since(start)
+			if !round.swept {
+				return 0, true
+			}
+			elapsed := s.Clock.Since(round.start)
 			if elapsed < instanceDeletionTimeout {
 				return instanceDeletionTimeout - elapsed, true
 			}
