@@ -221,3 +221,76 @@ func TestCh13_CRD_FinalizerRounds(t *testing.T) {
 		s.Close()
 	})
 }
+
+// TestCh13_CRD_DeleteEndsTheFinalizersPart: the CRD finalizer's last write as the reference
+// makes it. A CRD another finalizer holds stays, Terminating False
+// "InstanceDeletionCompleted" without the cleanup finalizer; it no longer counts as
+// terminating, so a create succeeds again and discovery lists every verb, until that
+// finalizer goes too. A CRD never established has nothing to delete: "NeverEstablished",
+// and it goes at once.
+func TestCh13_CRD_DeleteEndsTheFinalizersPart(t *testing.T) {
+	const name = "foos.samplecontroller.k8s.io"
+	tests := []struct {
+		name       string
+		edit       func(m map[string]any)
+		other      func(t *testing.T, c *client) // created before the CRD
+		wantStays  string                       // the Terminating condition of a CRD that stays; "" when it goes
+		wantObject bool                          // its resource is served after
+	}{
+		{"held by another finalizer", func(m map[string]any) {
+			at(m, "metadata")["finalizers"] = []any{"example.com/keep"}
+		}, nil, "False InstanceDeletionCompleted: removed all instances", true},
+		{"never established", nil, func(t *testing.T, c *client) {
+			// A CRD of the group that already has the kind Foo: ours is not accepted.
+			r := c.do(http.MethodPost, crdPath, fooCRD(t, func(m map[string]any) {
+				at(m, "metadata")["name"] = "bars.samplecontroller.k8s.io"
+				names := at(m, "spec", "names")
+				names["plural"], names["singular"], names["shortNames"] = "bars", "bar", []any{"ba"}
+			}))
+			require.Equal(t, http.StatusCreated, r.code, "%s", r.body)
+		}, "", false},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			_, c := newServer(t, Options{})
+			if tc.other != nil {
+				tc.other(t, c)
+			}
+			r := c.do(http.MethodPost, crdPath, fooCRD(t, tc.edit))
+			require.Equal(t, http.StatusCreated, r.code, "%s", r.body)
+			if tc.wantObject {
+				r = c.do(http.MethodPost, foosPath, foo("a", map[string]any{"deploymentName": "d"}))
+				require.Equal(t, http.StatusCreated, r.code, "%s", r.body)
+			} else {
+				require.Equal(t, http.StatusNotFound, c.get(foosPath).code, "not established, not served")
+			}
+			r = c.do(http.MethodDelete, crdPath+"/"+name, nil)
+			require.Equal(t, http.StatusOK, r.code, "%s", r.body)
+			if tc.wantStays == "" {
+				require.Eventually(t, func() bool { return c.get(crdPath+"/"+name).code == http.StatusNotFound },
+					10*time.Second, time.Millisecond, "the CRD gone")
+				return
+			}
+			var st crdState
+			require.Eventually(t, func() bool {
+				st = decodeCRD(t, c.get(crdPath+"/"+name).body)
+				return len(st.Metadata.Finalizers) == 1
+			}, 10*time.Second, time.Millisecond, "the cleanup finalizer removed")
+			assert.Equal(t, []string{"example.com/keep"}, st.Metadata.Finalizers)
+			assert.NotNil(t, st.Metadata.DeletionTimestamp)
+			assert.Equal(t, tc.wantStays, st.terminating())
+			assert.Equal(t, http.StatusNotFound, c.get(foosPath+"/a").code, "its objects deleted")
+			r = c.do(http.MethodPost, foosPath, foo("b", map[string]any{"deploymentName": "d"}))
+			assert.Equal(t, http.StatusCreated, r.code, "%s", r.body)
+			var resources api.APIResourceList
+			c.get("/apis/samplecontroller.k8s.io/v1alpha1").decode(t, &resources)
+			require.NotEmpty(t, resources.APIResources)
+			assert.Contains(t, resources.APIResources[0].Verbs, "create")
+
+			r = c.do(http.MethodPatch, crdPath+"/"+name, `{"metadata":{"finalizers":null}}`, "Content-Type", "application/merge-patch+json")
+			require.Equal(t, http.StatusOK, r.code, "%s", r.body)
+			assert.Equal(t, http.StatusNotFound, c.get(crdPath+"/"+name).code)
+			assert.Equal(t, http.StatusNotFound, c.get(foosPath).code)
+		})
+	}
+}
