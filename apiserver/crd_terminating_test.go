@@ -30,9 +30,10 @@ func deleteCRDAndWait(t *testing.T, c *client, name string) {
 // condition.
 type crdState struct {
 	Metadata struct {
-		ResourceVersion   string
-		Finalizers        []string
-		DeletionTimestamp *string
+		ResourceVersion            string
+		Finalizers                 []string
+		DeletionTimestamp          *string
+		DeletionGracePeriodSeconds *int64
 	}
 	Status struct {
 		Conditions []struct{ Type, Status, Reason, Message string }
@@ -120,12 +121,21 @@ func TestCh13_CRD_TerminatingPhase(t *testing.T) {
 	assert.Equal(t, "foos", resources.APIResources[0].Name)
 	assert.Equal(t, []string{"delete", "deletecollection", "get", "list", "watch"}, resources.APIResources[0].Verbs)
 
-	// A second DELETE answers the CRD as it is and writes nothing.
+	// A second DELETE goes through the generic store: it only sets deletionGracePeriodSeconds
+	// to 0 (one MODIFIED); a third writes nothing.
 	before := decodeCRD(t, c.get(crdPath+"/"+name).body)
+	assert.Nil(t, before.Metadata.DeletionGracePeriodSeconds)
+	assert.Equal(t, "True InstanceDeletionInProgress: CustomResource deletion is in progress", before.terminating())
 	r = c.do(http.MethodDelete, crdPath+"/"+name, nil)
 	require.Equal(t, http.StatusOK, r.code, "%s", r.body)
-	assert.Equal(t, before.Metadata.ResourceVersion, decodeCRD(t, r.body).Metadata.ResourceVersion)
-	assert.Equal(t, "True InstanceDeletionInProgress: CustomResource deletion is in progress", before.terminating())
+	second := decodeCRD(t, r.body)
+	assert.NotEqual(t, before.Metadata.ResourceVersion, second.Metadata.ResourceVersion)
+	require.NotNil(t, second.Metadata.DeletionGracePeriodSeconds)
+	assert.Zero(t, *second.Metadata.DeletionGracePeriodSeconds)
+	assert.Equal(t, "MODIFIED", crds.next().Type)
+	r = c.do(http.MethodDelete, crdPath+"/"+name, nil)
+	require.Equal(t, http.StatusOK, r.code, "%s", r.body)
+	assert.Equal(t, second.Metadata.ResourceVersion, decodeCRD(t, r.body).Metadata.ResourceVersion)
 
 	// The held object goes: so does the CRD, and with it the resource.
 	r = c.do(http.MethodPatch, foosPath+"/held", `{"metadata":{"finalizers":null}}`, "Content-Type", "application/merge-patch+json")
@@ -234,7 +244,7 @@ func TestCh13_CRD_DeleteEndsTheFinalizersPart(t *testing.T) {
 		name       string
 		edit       func(m map[string]any)
 		other      func(t *testing.T, c *client) // created before the CRD
-		wantStays  string                       // the Terminating condition of a CRD that stays; "" when it goes
+		wantStays  string                        // the Terminating condition of a CRD that stays; "" when it goes
 		wantObject bool                          // its resource is served after
 	}{
 		{"held by another finalizer", func(m map[string]any) {

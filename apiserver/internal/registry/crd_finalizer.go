@@ -34,7 +34,9 @@ import (
 //     delete does), and in that write its resource's watches end and it leaves the table.
 //
 // The worker is started by the first CRD delete and returns when no CRD is left to finalize;
-// the server's Close stops it (Background). Each round's work is linear in the CRD's objects.
+// the server's Close stops it (Background). A round sweeps the CRD's objects once (linear in
+// them); a wake-up while it waits only counts them, so deleting held objects one by one
+// costs O(1) each, not a sweep each.
 
 // instanceDeletionTimeout is how long a round waits for the last objects: the finalizer's
 // poll of deleteInstances gives up after a minute.

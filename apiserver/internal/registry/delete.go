@@ -90,7 +90,9 @@ func (s *Store) removeIn(tx *storage.Tx, res *Resource, old *storage.Record, opt
 	}
 	fins, changed := deletionFinalizers(res, old.Obj, opts)
 	if len(fins) > 0 {
-		if old.Obj.GetDeletionTimestamp() != nil && !changed {
+		// Marked already: nothing to write, unless the mark came without a grace period (a
+		// CRD's first DELETE), which markAsDeleting then sets to 0, as upstream's does.
+		if old.Obj.GetDeletionTimestamp() != nil && !changed && old.Obj.GetDeletionGracePeriodSeconds() != nil {
 			return DeleteResult{Rec: old}
 		}
 		obj := old.Obj.DeepCopy()
