@@ -154,7 +154,7 @@ func legacyResources(infos []served) []api.APIResource {
 		ri, res := sv.ri, sv.res
 		out = append(out, api.APIResource{
 			Name: ri.Resource, SingularName: ri.Singular(), Namespaced: ri.Namespaced, Kind: ri.Kind,
-			Verbs: res.Verbs(), ShortNames: ri.ShortNames, Categories: ri.Categories,
+			Verbs: res.DiscoveryVerbs(), ShortNames: ri.ShortNames, Categories: ri.Categories,
 			StorageVersionHash: storageVersionHashOf(res),
 		})
 		for _, sr := range subresourcesOf(ri, res) {
@@ -177,7 +177,7 @@ func aggregatedResources(infos []served) []api.APIResourceDiscovery {
 		d := api.APIResourceDiscovery{
 			Resource: ri.Resource, ResponseKind: responseKind(ri, res, api.GroupVersionKind{Kind: ri.Kind}),
 			Scope: scope, SingularResource: ri.Singular(),
-			Verbs: res.Verbs(), ShortNames: ri.ShortNames, Categories: ri.Categories,
+			Verbs: res.DiscoveryVerbs(), ShortNames: ri.ShortNames, Categories: ri.Categories,
 		}
 		for _, sr := range subresourcesOf(ri, res) {
 			d.Subresources = append(d.Subresources, api.APISubresourceDiscovery{

@@ -57,8 +57,11 @@
 //     its resource served at every served version (discovery, OpenAPI, JSONPath columns,
 //     status, scale; None or Webhook conversion); custom objects are pruned, defaulted and
 //     checked against their version's structural schema, CEL rules kept but not evaluated;
-//     deleting it deletes them and ends their watches (internal/registry: crd.go,
-//     apiextensions; crd.go, crd_versions.go, internal/structural, internal/jsonpath).
+//     deleting it marks it Terminating (its resource still served for reads and deletes, a
+//     create refused), and the CRD finalizer, a goroutine of the server's own that Close
+//     stops, deletes them in the background, one write each, then the CRD, which ends their
+//     watches (internal/registry: crd.go, crd_finalizer.go, apiextensions; crd.go,
+//     crd_versions.go, internal/structural, internal/jsonpath).
 //  14. Every write records its manager in metadata.managedFields, and server-side apply merges
 //     by field ownership, with the real conflicts, force and removals (apply.go,
 //     fieldmanagers.go, internal/registry/fields.go, internal/fieldmanager).

@@ -189,7 +189,7 @@ func TestCh13_CRD_OpenAPIV2(t *testing.T) {
 	require.True(t, ok)
 	assert.Equal(t, []string{"application/json-patch+json", "application/merge-patch+json", "application/apply-patch+yaml"}, item.Patch.Consumes)
 
-	require.Equal(t, http.StatusOK, c.do(http.MethodDelete, crdPath+"/foos.samplecontroller.k8s.io", nil).code)
+	deleteCRDAndWait(t, c, "foos.samplecontroller.k8s.io") // its finalizer runs in the background
 	doc.Definitions = nil
 	c.get("/openapi/v2").decode(t, &doc)
 	assert.NotContains(t, doc.Definitions, "io.k8s.samplecontroller.v1alpha1.Foo")

@@ -78,6 +78,7 @@ func New(opts Options) *Server {
 	s.table.Log = opts.Logger
 	s.reg = &registry.Store{Storage: s.store, Table: s.table, Admission: admission.NewChain(admission.Config{StrictServiceAccounts: opts.StrictServiceAccounts, WebhookFaults: &s.faults.webhooks}), Clock: s.clock, FieldManagers: buildFieldManager,
 		NamespaceDeletionInServer: opts.NamespaceDeletion == NamespaceDeletionInServer}
+	s.reg.CRDFinalizer.Background = s.life.background
 	s.ep = &endpoints{
 		opts: opts, clock: s.clock, log: s.log, scheme: s.scheme, version: s.version,
 		store: s.store, table: s.table, reg: s.reg, faults: &s.faults, counts: &s.counts, life: s.life,
@@ -280,6 +281,29 @@ func (l *lifecycle) begin() error {
 	}
 	l.wg.Add(1)
 	return nil
+}
+
+// background runs fn in a goroutine of the server's own, as genericapiserver runs its
+// post-start hooks' controllers (the CRD finalizer): Close cancels ctx and waits for fn. It
+// reports false, running nothing, once the server is closed.
+func (l *lifecycle) background(fn func(ctx context.Context)) bool {
+	if l.begin() != nil {
+		return false
+	}
+	go func() {
+		defer l.wg.Done()
+		ctx, cancel := context.WithCancel(context.Background())
+		defer cancel()
+		go func() {
+			select {
+			case <-l.closing:
+				cancel()
+			case <-ctx.Done():
+			}
+		}()
+		fn(ctx)
+	}()
+	return true
 }
 
 // certPEM returns the StartTLS certificate, nil before StartTLS.

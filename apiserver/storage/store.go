@@ -156,6 +156,9 @@ func (tx *Tx) Revision() uint64 { return tx.s.rev }
 // CountIn returns how many objects of c are in namespace ns.
 func (tx *Tx) CountIn(c *Collection, ns string) int { return c.perNS[ns] }
 
+// Count returns how many objects c holds.
+func (tx *Tx) Count(c *Collection) int { return len(c.objects) }
+
 // KeysIn returns the keys of c in namespace ns, in order, as a private slice.
 func (tx *Tx) KeysIn(c *Collection, ns string) []string { return c.keysIn(ns) }
 

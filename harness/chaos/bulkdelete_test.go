@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"testing"
 	"testing/synctest"
 	"time"
@@ -28,12 +29,14 @@ const widgetCRD = `{"apiVersion":"apiextensions.k8s.io/v1","kind":"CustomResourc
 // namespace controller's DeleteCollection), under the server's faults. The informer's cache
 // ends empty: no ghost.
 //
-// During a namespace deletion every watch is closed halfway, a stream is cut mid-event and
-// DELETED events are dropped; the informer re-watches, and a forced relist (a 410, as the
-// chaos suite's quiescence does) clears what was dropped. During a CRD deletion the watchers
-// are slowed down (every event delayed): the deletion waits for them rather than overflowing
-// their queues. A watch broken during a CRD deletion is not tested: the deletion is one
-// request here, so the re-watch finds the resource gone (404) and cannot learn the rest.
+// In both, watchers are slowed down (every event delayed), so the deletion waits for them
+// rather than overflowing their queues; every watch is closed halfway, a stream is cut
+// mid-event, the next re-watches are closed at once and DELETED events are dropped. The
+// informer re-watches, and a forced relist (a 410, as the chaos suite's quiescence does)
+// clears what was dropped. A CRD's objects are deleted in the background while the CRD is
+// Terminating and its resource still served, so the informer can re-watch and re-list in
+// the middle of it; one object held by a finalizer keeps the CRD Terminating until the test
+// lets it go, so the relist happens while the resource is served, whatever the timing.
 func TestChaos_BulkDeleteLeavesNoGhosts(t *testing.T) {
 	const n = 3000
 	widgets := api.GroupVersionResource{Group: "example.com", Version: "v1", Resource: "widgets"}
@@ -43,13 +46,21 @@ func TestChaos_BulkDeleteLeavesNoGhosts(t *testing.T) {
 		name   string
 		faults func(s *apiserver.Server)
 		delete func(c *cluster.Cluster) error
-		breaks bool // close every watch halfway, then force a relist once the namespace is gone
+		// done reports that the deletion has done all it can: the namespace is gone, or
+		// only the held object is left.
+		done func(t *testing.T, c *cluster.Cluster) bool
+		held bool // one more object, held by a finalizer until the end
 	}{
 		{"CRD deletion", func(s *apiserver.Server) {
+			s.DropNextEvents(apiserver.DropRule{Count: 200, Type: watch.Deleted})
+			s.CutNextEvent(0)
+			s.CloseNextWatches(2)
 			s.DelayEvents(20 * time.Millisecond)
 		}, func(c *cluster.Cluster) error {
 			return c.Client.Resource(crds).Delete(context.Background(), "widgets.example.com", api.DeleteOptions{})
-		}, false},
+		}, func(t *testing.T, c *cluster.Cluster) bool {
+			return len(c.List(t, widgets, "big")) == 1
+		}, true},
 		{"namespace deletion", func(s *apiserver.Server) {
 			s.DropNextEvents(apiserver.DropRule{Count: 200, Type: watch.Deleted})
 			s.CutNextEvent(0)
@@ -57,7 +68,9 @@ func TestChaos_BulkDeleteLeavesNoGhosts(t *testing.T) {
 			s.DelayEvents(time.Millisecond)
 		}, func(c *cluster.Cluster) error {
 			return c.Client.Resource(namespaces).Delete(context.Background(), "big", api.DeleteOptions{})
-		}, true},
+		}, func(t *testing.T, c *cluster.Cluster) bool {
+			return c.Get(t, namespaces, "", "big") == nil
+		}, false},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -72,10 +85,19 @@ func TestChaos_BulkDeleteLeavesNoGhosts(t *testing.T) {
 					_, err := c.Server.List(ctx, "widgets.example.com", "big", api.ListOptions{})
 					return err == nil
 				})
+				widget := func(name string) map[string]any {
+					return map[string]any{"apiVersion": "example.com/v1", "kind": "Widget", "metadata": map[string]any{"name": name}}
+				}
 				for i := range n {
-					_, err := c.Server.Create(ctx, "widgets.example.com", "big", &api.Unstructured{Object: map[string]any{
-						"apiVersion": "example.com/v1", "kind": "Widget", "metadata": map[string]any{"name": fmt.Sprintf("w%05d", i)}}})
+					_, err := c.Server.Create(ctx, "widgets.example.com", "big", &api.Unstructured{Object: widget(fmt.Sprintf("w%05d", i))})
 					require.NoError(t, err)
+				}
+				total := n
+				if tc.held {
+					obj := widget("held")
+					obj["metadata"].(map[string]any)["finalizers"] = []any{"example.com/hold"}
+					c.Create(t, widgets, "big", obj)
+					total++
 				}
 				client, err := rest.RESTClientFor(c.Config)
 				require.NoError(t, err)
@@ -90,21 +112,31 @@ func TestChaos_BulkDeleteLeavesNoGhosts(t *testing.T) {
 				}()
 				f.StartWithContext(runCtx)
 				cached := func() int { return len(inf.GetStore().List()) }
-				c.Eventually(t, time.Minute, func() bool { return cached() == n }, "the cache synced")
+				c.Eventually(t, time.Minute, func() bool { return cached() == total }, "the cache synced")
 
 				tc.faults(c.Server)
 				deleted := make(chan error, 1)
 				go func() { deleted <- tc.delete(c) }()
-				if tc.breaks {
-					c.Eventually(t, 10*time.Minute, func() bool { return cached() <= n/2 }, "half the objects gone from the cache")
-					c.Server.CloseAllWatches()
-				}
+				c.Eventually(t, 10*time.Minute, func() bool { return cached() <= n/2 }, "half the objects gone from the cache")
+				c.Server.CloseAllWatches()
 				require.NoError(t, <-deleted)
-				if tc.breaks {
-					c.Eventually(t, 10*time.Minute, func() bool { return c.Get(t, namespaces, "", "big") == nil }, "the namespace gone")
-					c.Server.ClearFaults()
-					c.Server.CompactAll()
-					c.Server.CloseAllWatches()
+				c.Eventually(t, 10*time.Minute, func() bool { return tc.done(t, c) }, "the deletion done")
+				c.Server.ClearFaults()
+				c.Server.CompactAll()
+				c.Server.CloseAllWatches()
+				if tc.held {
+					// The informer must be watching when the resource goes: a relist after that
+					// would get a 404 and keep its cache as it is, on the real server too.
+					watching := func() bool {
+						return slices.ContainsFunc(c.Server.Watchers(), func(w apiserver.WatcherInfo) bool { return w.Resource == "widgets.example.com" })
+					}
+					c.Eventually(t, 10*time.Minute, func() bool { return cached() == 1 && watching() }, "only the held object cached, and watched")
+					held := c.Get(t, widgets, "big", "held")
+					require.NotNil(t, held, "served while its CRD is Terminating")
+					held.SetFinalizers(nil)
+					_, err := c.Client.Resource(widgets).Namespace("big").Update(ctx, held, api.UpdateOptions{})
+					require.NoError(t, err)
+					c.Eventually(t, 10*time.Minute, func() bool { return c.Get(t, crds, "", "widgets.example.com") == nil }, "the CRD gone")
 				}
 				c.Eventually(t, 10*time.Minute, func() bool { return cached() == 0 }, "no ghost: the cache ends empty")
 				cancel()

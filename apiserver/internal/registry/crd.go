@@ -7,6 +7,7 @@ import (
 	"strconv"
 
 	"github.com/informer-lab/informer-lab/api"
+	"github.com/informer-lab/informer-lab/api/watch"
 	"github.com/informer-lab/informer-lab/apiserver/internal/registry/apiextensions"
 	"github.com/informer-lab/informer-lab/apiserver/storage"
 )
@@ -22,9 +23,12 @@ import (
 //     The answer to the write is the object as written, before the controllers' changes,
 //     as on the real server (its read-back already shows them here; there it races them).
 //   - a delete marks the CRD (deletionTimestamp, the customresourcecleanup finalizer, the
-//     Terminating condition) and answers with it; the CRDFinalizer then deletes every custom
-//     object (a DELETED event each), ends the resource's watches, takes it out of the table
-//     and removes its finalizer, which deletes the CRD.
+//     Terminating condition) and answers with it. The resource stays served for reads and
+//     deletes, a create is refused (403), and discovery lists only those verbs. The
+//     CRDFinalizer, a goroutine of the server (crd_finalizer.go), then deletes every custom
+//     object in a transaction of its own (a DELETED event each, waiting for the watchers),
+//     waits for those finalizers hold, and removes its finalizer, which deletes the CRD;
+//     in that write the resource's watches end and it leaves the table and discovery.
 //
 // A CRD whose plural a built-in (or Register-ed) resource of its group already serves is
 // accepted and established, and stays shadowed, as on the real server.
@@ -70,6 +74,7 @@ func customResource(obj *api.Unstructured, cs *apiextensions.Serving) *Resource 
 		},
 		CRDName: obj.GetName(),
 	}
+	r.Terminating.Store(apiextensions.IsTerminating(obj))
 	r.Strategy = apiextensions.NewCustomResourceStrategy(r.Info.Namespaced, home.HasStatus, home.HasScale, &r.CRD)
 	r.CRD.Store(cs)
 	return r
@@ -83,6 +88,10 @@ func (t *Table) serveCRD(obj *api.Unstructured) {
 	cur := t.Get(spec.Group, spec.Names.Plural)
 	if cur != nil && cur.CRDName != obj.GetName() {
 		return // shadowed by a resource that is not this CRD's
+	}
+	if cur != nil {
+		// The handler reads the condition on each request: a create is refused while it holds.
+		cur.Terminating.Store(apiextensions.IsTerminating(obj))
 	}
 	if apiextensions.HomeVersion(spec) < 0 || !apiextensions.Serves(obj) || obj.GetDeletionTimestamp() != nil {
 		if cur != nil && obj.GetDeletionTimestamp() == nil {
@@ -148,15 +157,14 @@ func (t *Table) unserve(r *Resource) {
 
 const cleanupFinalizer = "customresourcecleanup.apiextensions.k8s.io"
 
-// deleteCRD mirrors the CRD REST storage's Delete and the CRDFinalizer: the CRD is marked
-// (the answer), then its objects go and the finalizer with them, which deletes the CRD
-// unless other finalizers hold it.
+// deleteCRD mirrors the CRD REST storage's Delete on its first call: the CRD is marked
+// (deletionTimestamp, the cleanup finalizer, Terminating "InstanceDeletionPending"), which is
+// the answer, and the CRD finalizer (crd_finalizer.go) is woken to delete its objects in
+// the background. A later DELETE goes through the generic store (removeIn).
 func (s *Store) deleteCRD(tx *storage.Tx, res *Resource, old *storage.Record, dryRun bool) DeleteResult {
 	now := s.Now()
 	obj := old.Obj.DeepCopy()
-	if obj.GetDeletionTimestamp() == nil {
-		obj.SetDeletionTimestamp(&now)
-	}
+	obj.SetDeletionTimestamp(&now)
 	if !slices.Contains(obj.GetFinalizers(), cleanupFinalizer) {
 		obj.SetFinalizers(append(obj.GetFinalizers(), cleanupFinalizer))
 	}
@@ -165,38 +173,15 @@ func (s *Store) deleteCRD(tx *storage.Tx, res *Resource, old *storage.Record, dr
 		return DeleteResult{Rec: s.Storage.NewRecord(obj, old.Key, old.RV)}
 	}
 	marked := tx.Put(res.Coll, old, obj)
-
-	next := marked.Obj.DeepCopy()
-	apiextensions.SetTerminating(next, "True", "InstanceDeletionInProgress", "CustomResource deletion is in progress", now)
-	cur := tx.Put(res.Coll, marked, next)
-	next = cur.Obj.DeepCopy()
-	if apiextensions.Established(next) {
-		s.dropCRD(tx, next)
-		// The lock may have been let go for the watchers: the CRD may have changed, or gone.
-		switch latest := tx.Get(res.Coll, cur.Key); {
-		case latest == nil:
-			return DeleteResult{Rec: marked}
-		case latest != cur:
-			cur, next = latest, latest.Obj.DeepCopy()
-		}
-		apiextensions.SetTerminating(next, "False", "InstanceDeletionCompleted", "removed all instances", now)
-	} else {
-		apiextensions.SetTerminating(next, "False", "NeverEstablished", "resource was never established", now)
-	}
-	next.SetFinalizers(slices.DeleteFunc(next.GetFinalizers(), func(f string) bool { return f == cleanupFinalizer }))
-	if len(next.GetFinalizers()) == 0 {
-		tx.Remove(res.Coll, cur, next)
-		// The CRD is gone: its versions' APIServices go, unless another CRD serves them.
-		s.syncCRDAPIServices(tx, next)
-	} else {
-		tx.Put(res.Coll, cur, next)
-	}
+	s.afterWrite(tx, res, marked, watch.Modified)
+	s.kickCRDFinalizer()
 	return DeleteResult{Rec: marked}
 }
 
-// dropCRD is the CRD finalizer and the end of its handler, inside the CRD's delete: every
-// object goes, each with a DELETED event; then the resource's watches end and it leaves the
-// table.
+// dropCRD is the end of a CRD's handler, inside the write that deleted the CRD: the
+// resource's watches end and it leaves the table. The CRD finalizer has deleted its objects
+// by then; when the CRD went some other way (its cleanup finalizer removed by hand), what
+// is left goes here, each with a DELETED event.
 func (s *Store) dropCRD(tx *storage.Tx, obj *api.Unstructured) {
 	spec := apiextensions.ReadSpec(obj)
 	t := s.Table

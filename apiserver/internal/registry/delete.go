@@ -85,12 +85,14 @@ func deleteTarget(tx *storage.Tx, res *Resource, ns, name string, opts api.Delet
 // same without writing: the marked copy keeps the stored RV. The caller finishes a
 // namespace the delete may have emptied.
 func (s *Store) removeIn(tx *storage.Tx, res *Resource, old *storage.Record, opts api.DeleteOptions, dryRun bool) DeleteResult {
-	if isCRDs(res) {
+	if isCRDs(res) && old.Obj.GetDeletionTimestamp() == nil {
 		return s.deleteCRD(tx, res, old, dryRun)
 	}
 	fins, changed := deletionFinalizers(res, old.Obj, opts)
 	if len(fins) > 0 {
-		if old.Obj.GetDeletionTimestamp() != nil && !changed {
+		// Marked already: nothing to write, unless the mark came without a grace period (a
+		// CRD's first DELETE), which markAsDeleting then sets to 0, as upstream's does.
+		if old.Obj.GetDeletionTimestamp() != nil && !changed && old.Obj.GetDeletionGracePeriodSeconds() != nil {
 			return DeleteResult{Rec: old}
 		}
 		obj := old.Obj.DeepCopy()
@@ -112,6 +114,9 @@ func (s *Store) removeIn(tx *storage.Tx, res *Resource, old *storage.Record, opt
 		s.syncCRDAPIServices(tx, rec.Obj)
 	} else if hooks, ok := res.Strategy.(rest.Hooks); ok {
 		hooks.AfterDelete(rec.Obj)
+	}
+	if res.Terminating.Load() {
+		s.kickCRDFinalizer() // its CRD may be waiting for this one
 	}
 	return DeleteResult{Rec: rec, Deleted: true}
 }

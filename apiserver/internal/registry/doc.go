@@ -20,9 +20,12 @@
 //     contents one transaction at a time and removes it once it holds nothing and no
 //     finalizer is left (namespace.go); otherwise the namespace controller does that.
 //  4. A CRD's write does, in the same transaction, what apiextensions-apiserver's controllers
-//     do: a create or update serves its resource, a delete drops its objects and ends its
-//     watches (crd.go); the group-versions CRDs serve get their APIServices, and lose them
-//     with the last CRD serving them (crd_apiservices.go).
+//     do: a create or update serves its resource (crd.go); a delete marks it Terminating,
+//     and the CRD finalizer, run in the background by the server (CRDFinalizer.Background),
+//     deletes its objects one transaction each, then the CRD, whose removal ends the
+//     resource's watches and unserves it (crd_finalizer.go). The group-versions CRDs serve
+//     get their APIServices, and lose them with the last CRD serving them
+//     (crd_apiservices.go).
 //  5. Errors are the real server's Status: NotFound, AlreadyExists, Conflict with the
 //     precondition's text, Invalid with the causes in the real order.
 package registry

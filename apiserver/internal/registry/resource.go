@@ -135,6 +135,9 @@ type Resource struct {
 	// CRD holds what that CRD says now, swapped whole by its updates.
 	CRDName string
 	CRD     atomic.Pointer[apiextensions.Serving]
+	// Terminating: the CRD's Terminating condition holds (it is being deleted); creates are
+	// refused and discovery lists only the verbs that read and delete.
+	Terminating atomic.Bool
 	// OnlyVerbs, when set, are the verbs served (rest.Kind.Verbs); Subresources are the
 	// subresources beyond status, scale and finalize (rest.Kind.Subresources).
 	OnlyVerbs    []string
@@ -183,6 +186,20 @@ func (r *Resource) Verbs() []string {
 	return []string{"create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"}
 }
 
+// terminatingVerbs are the verbs discovery lists for the resource of a terminating CRD
+// (the apiextensions DiscoveryController's).
+var terminatingVerbs = []string{"delete", "deletecollection", "get", "list", "watch"}
+
+// DiscoveryVerbs lists the verbs discovery advertises: Verbs, or fewer while the resource's
+// CRD is terminating (DiscoveryController.sync). Requests are routed on Verbs: a create
+// then meets its 403 rather than a 405.
+func (r *Resource) DiscoveryVerbs() []string {
+	if r.Terminating.Load() {
+		return terminatingVerbs
+	}
+	return r.Verbs()
+}
+
 // Serves reports whether the resource serves verb on itself (not on a subresource).
 func (r *Resource) Serves(verb string) bool {
 	return slices.Contains(r.Verbs(), verb)
@@ -196,4 +213,12 @@ func (r *Resource) Subresource(name string) (rest.Subresource, bool) {
 		}
 	}
 	return rest.Subresource{}, false
+}
+
+func isNamespaces(res *Resource) bool {
+	return res.Builtin && res.Info.Group == "" && res.Info.Kind == "Namespace"
+}
+
+func isCRDs(res *Resource) bool {
+	return res.Builtin && res.Info.Group == apiextensions.Group && res.Info.Kind == "CustomResourceDefinition"
 }

@@ -12,7 +12,6 @@ import (
 	"github.com/informer-lab/informer-lab/api/watch"
 	"github.com/informer-lab/informer-lab/apiserver/internal/admission"
 	"github.com/informer-lab/informer-lab/apiserver/internal/defaulting"
-	"github.com/informer-lab/informer-lab/apiserver/internal/registry/apiextensions"
 	"github.com/informer-lab/informer-lab/apiserver/internal/registry/rest"
 	"github.com/informer-lab/informer-lab/apiserver/internal/validation"
 	"github.com/informer-lab/informer-lab/apiserver/storage"
@@ -36,6 +35,8 @@ type Store struct {
 	// NamespaceDeletionInServer: a namespace's DELETE empties it and removes it (namespace.go);
 	// otherwise the namespace controller does, as in a real cluster.
 	NamespaceDeletionInServer bool
+	// CRDFinalizer deletes the objects of deleted CRDs in the background (crd_finalizer.go).
+	CRDFinalizer CRDFinalizer
 }
 
 // maxGenerateNamePrefix mirrors maxGeneratedNameLength in apiserver's names package.
@@ -92,6 +93,9 @@ func (s *Store) Create(ctx context.Context, res *Resource, ns string, obj *api.U
 	if generated {
 		// The real handler admits before the name is made: errors name the prefix.
 		attrs.Name = ""
+	}
+	if err := refuseCreateWhileTerminating(res, attrs.Name); err != nil {
+		return nil, err
 	}
 	if err := s.Storage.View(func(tx *storage.Tx) error {
 		attrs.Namespaces = s.namespaceReader(tx)
@@ -199,6 +203,9 @@ func (s *Store) afterWrite(tx *storage.Tx, res *Resource, rec *storage.Record, t
 	if typ == watch.Deleted {
 		if hooks, ok := res.Strategy.(rest.Hooks); ok {
 			hooks.AfterDelete(rec.Obj)
+		}
+		if res.Terminating.Load() {
+			s.kickCRDFinalizer() // its CRD may be waiting for this one
 		}
 	}
 	if isCRDs(res) {
@@ -468,14 +475,6 @@ func copyInt64(p *int64) *int64 {
 	}
 	v := *p
 	return &v
-}
-
-func isNamespaces(res *Resource) bool {
-	return res.Builtin && res.Info.Group == "" && res.Info.Kind == "Namespace"
-}
-
-func isCRDs(res *Resource) bool {
-	return res.Builtin && res.Info.Group == apiextensions.Group && res.Info.Kind == "CustomResourceDefinition"
 }
 
 // keepMetadata sets the metadata members keys of obj to those of from (removing those from

@@ -247,5 +247,9 @@ func SetTerminating(obj *api.Unstructured, status, reason, message string, now a
 	setCondition(st, condition{typ: "Terminating", status: status, reason: reason, message: message}, now)
 }
 
+// IsTerminating mirrors IsCRDConditionTrue(crd, Terminating): the condition the CRD's delete
+// sets, under which its custom resource refuses creates.
+func IsTerminating(obj *api.Unstructured) bool { return conditionTrue(obj, "Terminating") }
+
 // Established reports the Established condition True.
 func Established(obj *api.Unstructured) bool { return conditionTrue(obj, "Established") }
