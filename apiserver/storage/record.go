@@ -32,10 +32,14 @@ type Record struct {
 	Key  string            // "namespace/name", or "name" when cluster-scoped
 	size int               // ObjectSize(Obj), for the store's byte bounds
 
-	codec   Codec
-	enc     [MaxFormats]atomic.Pointer[[]byte]
-	decoded atomic.Pointer[any]
-	views   [maxViews]atomic.Pointer[view]
+	codec Codec
+	// encMu serialises the making of encodings, so each is made at most once however many
+	// readers ask for it at the same moment; reads of a made one take no lock.
+	encMu    sync.Mutex
+	enc      [MaxFormats]atomic.Pointer[[]byte]
+	decoded  atomic.Pointer[any]
+	views    [maxViews]atomic.Pointer[view]
+	released atomic.Bool // the version left the history: nothing more is cached on it
 }
 
 // maxViews is how many other forms of itself a record caches (View).
@@ -56,8 +60,9 @@ func (s *Store) NewRecord(obj *api.Unstructured, key string, rv uint64) *Record 
 func (r *Record) Namespace() string { return r.Obj.GetNamespace() }
 
 // Encoded returns the object in format f through the store's codec, cached on the record so
-// that every list and watcher shares one; two first readers at the same moment may both
-// encode it, and the last one's copy stays. A failure is returned, not cached.
+// that every list and watcher shares one: it is made at most once, readers that ask while it
+// is being made wait for it. A failure is returned, not cached. A record whose version has
+// left the history (release) still answers, encoding afresh each time.
 func (r *Record) Encoded(f Format) ([]byte, error) {
 	p := &r.enc[f]
 	if b := p.Load(); b != nil {
@@ -66,13 +71,40 @@ func (r *Record) Encoded(f Format) ([]byte, error) {
 	if r.codec == nil {
 		return nil, errNoCodec
 	}
+	r.encMu.Lock()
+	defer r.encMu.Unlock()
+	if b := p.Load(); b != nil {
+		return *b, nil // made while this reader waited
+	}
 	b, err := r.codec.Encode(r.Obj, f)
 	if err != nil {
 		return nil, err
 	}
-	p.Store(&b)
+	if !r.released.Load() {
+		p.Store(&b)
+	}
 	return b, nil
 }
+
+// release drops what is cached on a superseded version once no retained event holds it:
+// its encodings, typed view and other forms. Readers still holding the record (a list or a
+// watcher's queue) keep working; they encode it again. It mirrors the watch cache letting
+// go of a cachingObject when its event leaves the cache's window.
+func (r *Record) release() {
+	r.encMu.Lock()
+	r.released.Store(true)
+	for i := range r.enc {
+		r.enc[i].Store(nil)
+	}
+	r.encMu.Unlock()
+	r.decoded.Store(nil)
+	for i := range r.views {
+		r.views[i].Store(nil)
+	}
+}
+
+// cached reports whether format f is cached on the record, for tests and memory figures.
+func (r *Record) cached(f Format) bool { return r.enc[f].Load() != nil }
 
 var errNoCodec = errors.New("storage: no codec")
 
@@ -84,7 +116,9 @@ func (r *Record) Decoded(make func(*Record) any) any {
 		return *p
 	}
 	v := make(r)
-	r.decoded.Store(&v)
+	if !r.released.Load() {
+		r.decoded.Store(&v)
+	}
 	return v
 }
 
@@ -100,6 +134,9 @@ func (r *Record) View(key any, make func(*Record) *Record) *Record {
 		}
 	}
 	made := &view{key: key, rec: make(r)}
+	if r.released.Load() {
+		return made.rec
+	}
 	for i := range r.views {
 		if r.views[i].CompareAndSwap(nil, made) {
 			break
