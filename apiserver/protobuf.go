@@ -181,11 +181,11 @@ func writeStatusBody(w http.ResponseWriter, code int, st *api.Status) {
 	writeJSON(w, code, st)
 }
 
-// protobufFrame is one event of a protobuf watch: a 4-byte big-endian length, then a
-// meta/v1 WatchEvent (type = 1, object = 2: a RawExtension whose raw, field 1, holds the
-// object's enveloped encoding). A stored object's encoding is made once and shared by every
-// watcher, as its JSON is.
-func (h *httpSink) protobufFrame(typ watch.EventType, rec *record, obj api.Object) []byte {
+// appendProtobufFrame appends one event of a protobuf watch to b: a 4-byte big-endian
+// length, then a meta/v1 WatchEvent (type = 1, object = 2: a RawExtension whose raw, field
+// 1, holds the object's enveloped encoding). A stored object's encoding is made once and
+// shared by every watcher, as its JSON is; the frame around it is a few bytes.
+func (h *httpSink) appendProtobufFrame(b []byte, typ watch.EventType, rec *record, obj api.Object) []byte {
 	var objBytes []byte
 	var err error
 	if rec != nil {
@@ -199,25 +199,26 @@ func (h *httpSink) protobufFrame(typ watch.EventType, rec *record, obj api.Objec
 		typ = watch.Error
 		objBytes, _ = encodeGoObject(st)
 	}
-	// Written straight into the sink's buffer, reused for every event: no copy of the object
-	// but the one into the buffer.
-	var v [binary.MaxVarintLen64]byte
-	varintLen := func(x int) int { return binary.PutUvarint(v[:], uint64(x)) }
-	rawLen := 1 + varintLen(len(objBytes)) + len(objBytes)
-	eventLen := 1 + varintLen(len(typ)) + len(typ) + 1 + varintLen(rawLen) + rawLen
-	h.buf.Reset()
-	var n [4]byte
-	binary.BigEndian.PutUint32(n[:], uint32(eventLen))
-	h.buf.Write(n[:])
-	h.buf.WriteByte(0x0a) // WatchEvent.type
-	h.buf.Write(v[:binary.PutUvarint(v[:], uint64(len(typ)))])
-	h.buf.WriteString(string(typ))
-	h.buf.WriteByte(0x12) // WatchEvent.object, a RawExtension
-	h.buf.Write(v[:binary.PutUvarint(v[:], uint64(rawLen))])
-	h.buf.WriteByte(0x0a) // RawExtension.raw
-	h.buf.Write(v[:binary.PutUvarint(v[:], uint64(len(objBytes)))])
-	h.buf.Write(objBytes)
-	return h.buf.Bytes()
+	rawLen := 1 + uvarintLen(len(objBytes)) + len(objBytes)
+	eventLen := 1 + uvarintLen(len(typ)) + len(typ) + 1 + uvarintLen(rawLen) + rawLen
+	b = binary.BigEndian.AppendUint32(b, uint32(eventLen))
+	b = append(b, 0x0a) // WatchEvent.type
+	b = binary.AppendUvarint(b, uint64(len(typ)))
+	b = append(b, typ...)
+	b = append(b, 0x12) // WatchEvent.object, a RawExtension
+	b = binary.AppendUvarint(b, uint64(rawLen))
+	b = append(b, 0x0a) // RawExtension.raw
+	b = binary.AppendUvarint(b, uint64(len(objBytes)))
+	return append(b, objBytes...)
+}
+
+// uvarintLen is the length of x as a protobuf varint.
+func uvarintLen(x int) int {
+	n := 1
+	for u := uint64(x); u >= 0x80; u >>= 7 {
+		n++
+	}
+	return n
 }
 
 // appendBytesField appends a length-delimited field (wire type 2).
