@@ -55,12 +55,12 @@ func protobufBodyToJSON(body []byte, want api.GroupVersionKind) ([]byte, error) 
 // writeObject answers with one stored object in the negotiated encoding.
 func writeObject(w http.ResponseWriter, info requestInfo, code int, rec *record) {
 	if info.out.Protobuf {
-		data, err := rec.Encoded(fmtProtobuf)
+		msg, err := rec.Encoded(fmtProtobufMessage)
 		if err != nil {
 			writeError(w, api.NewInternalError(err))
 			return
 		}
-		writeRawType(w, code, negotiation.ProtobufType, data)
+		writeRawType(w, code, negotiation.ProtobufType, envelope(rec.Obj.GroupVersionKind(), msg))
 		return
 	}
 	writeRaw(w, code, encodeObject(rec))
@@ -103,13 +103,29 @@ func (s *endpoints) encodeListProtobuf(res *resource, lr listResult) ([]byte, er
 // runtime.Unknown with typeMeta (1: apiVersion, kind), raw (2) and the empty contentEncoding
 // (3) and contentType (4) the generated code always writes.
 func envelope(gvk api.GroupVersionKind, raw []byte) []byte {
-	tm := appendBytesField(nil, 1, []byte(gvk.APIVersion()))
-	tm = appendBytesField(tm, 2, []byte(gvk.Kind))
-	b := make([]byte, 0, len(raw)+len(tm)+16)
+	return appendEnvelope(make([]byte, 0, envelopeLen(gvk, len(raw))), gvk, raw)
+}
+
+// appendEnvelope appends envelope(gvk, raw) to b.
+func appendEnvelope(b []byte, gvk api.GroupVersionKind, raw []byte) []byte {
+	apiVersion := gvk.APIVersion()
 	b = append(b, "k8s\x00"...)
-	b = appendBytesField(b, 1, tm)
-	b = appendBytesField(b, 2, raw)
+	b = append(b, 0x0a) // Unknown.typeMeta
+	b = binary.AppendUvarint(b, uint64(typeMetaLen(apiVersion, gvk.Kind)))
+	b = appendBytesField(b, 1, []byte(apiVersion))
+	b = appendBytesField(b, 2, []byte(gvk.Kind))
+	b = appendBytesField(b, 2, raw) // Unknown.raw
 	return append(b, 0x1a, 0x00, 0x22, 0x00)
+}
+
+// envelopeLen is len(envelope(gvk, raw)) for a raw of n bytes.
+func envelopeLen(gvk api.GroupVersionKind, n int) int {
+	tm := typeMetaLen(gvk.APIVersion(), gvk.Kind)
+	return 4 + 1 + uvarintLen(tm) + tm + 1 + uvarintLen(n) + n + 4
+}
+
+func typeMetaLen(apiVersion, kind string) int {
+	return 1 + uvarintLen(len(apiVersion)) + len(apiVersion) + 1 + uvarintLen(len(kind)) + len(kind)
 }
 
 // protobufErrors marks a response whose errors go in protobuf: the request negotiated it.
@@ -186,20 +202,26 @@ func writeStatusBody(w http.ResponseWriter, code int, st *api.Status) {
 // 1, holds the object's enveloped encoding). A stored object's encoding is made once and
 // shared by every watcher, as its JSON is; the frame around it is a few bytes.
 func (h *httpSink) appendProtobufFrame(b []byte, typ watch.EventType, rec *record, obj api.Object) []byte {
-	var objBytes []byte
+	var objBytes []byte // the enveloped object, or its bare message when rec is set
+	var gvk api.GroupVersionKind
 	var err error
+	objLen := 0
 	if rec != nil {
-		objBytes, err = rec.Encoded(fmtProtobuf)
+		objBytes, err = rec.Encoded(fmtProtobufMessage)
+		gvk = rec.Obj.GroupVersionKind()
+		objLen = envelopeLen(gvk, len(objBytes))
 	} else {
 		objBytes, err = encodeGoObject(obj)
+		objLen = len(objBytes)
 	}
 	if err != nil {
 		// An object the descriptors cannot encode: say so in the stream, as an ERROR event.
 		st := api.NewInternalError(err)
-		typ = watch.Error
+		typ, rec = watch.Error, nil
 		objBytes, _ = encodeGoObject(st)
+		objLen = len(objBytes)
 	}
-	rawLen := 1 + uvarintLen(len(objBytes)) + len(objBytes)
+	rawLen := 1 + uvarintLen(objLen) + objLen
 	eventLen := 1 + uvarintLen(len(typ)) + len(typ) + 1 + uvarintLen(rawLen) + rawLen
 	b = binary.BigEndian.AppendUint32(b, uint32(eventLen))
 	b = append(b, 0x0a) // WatchEvent.type
@@ -208,7 +230,10 @@ func (h *httpSink) appendProtobufFrame(b []byte, typ watch.EventType, rec *recor
 	b = append(b, 0x12) // WatchEvent.object, a RawExtension
 	b = binary.AppendUvarint(b, uint64(rawLen))
 	b = append(b, 0x0a) // RawExtension.raw
-	b = binary.AppendUvarint(b, uint64(len(objBytes)))
+	b = binary.AppendUvarint(b, uint64(objLen))
+	if rec != nil {
+		return appendEnvelope(b, gvk, objBytes)
+	}
 	return append(b, objBytes...)
 }
 
