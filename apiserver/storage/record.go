@@ -160,20 +160,22 @@ func ObjectKey(namespace, name string) string {
 // and a key index sorted on demand for lists and continue tokens. It mirrors a resource
 // prefix of the etcd keyspace (/registry/<resource>/).
 //
-// The index is kept lazily and cheaply for deletes: a delete leaves its key in sorted and
-// only counts it in gone; the next read filters deleted keys out in one O(n) pass (no sort).
-// Only an added key makes the next read sort again. Deleting a namespace of k objects thus
-// costs O(k) writes and at most one filtering pass per later read, never a sort per delete.
+// The index is kept lazily and cheaply: a delete leaves its key in sorted and only counts it
+// in gone; a create appends its key to added. The next read sorts only the added keys and
+// merges them into sorted, dropping deleted keys, in one O(n + k log k) pass; so a list that
+// follows a few creates does not sort the whole collection again (it did, under the read
+// lock, which writers then waited for), and deleting a namespace of k objects costs at most
+// one filtering pass per later read.
 type Collection struct {
 	name     string
 	traceKey string
 	objects  map[string]*Record
 	perNS    map[string]int
 
-	sortMu   sync.Mutex
-	sorted   []string
-	unsorted bool
-	gone     int
+	sortMu sync.Mutex
+	sorted []string // sorted, possibly holding deleted keys (gone counts them)
+	added  []string // keys created since the last read, in no order
+	gone   int
 }
 
 // Name returns the name the collection was made with.
@@ -184,23 +186,40 @@ func (c *Collection) Name() string { return c.name }
 func (c *Collection) sortedKeys() []string {
 	c.sortMu.Lock()
 	defer c.sortMu.Unlock()
-	switch {
-	case c.unsorted:
-		keys := make([]string, 0, len(c.objects))
-		for k := range c.objects {
-			keys = append(keys, k)
-		}
-		slices.Sort(keys)
-		c.sorted, c.unsorted, c.gone = keys, false, 0
-	case c.gone > 0:
-		// A new slice, not an in-place filter: another reader may still range over the old.
-		keys := make([]string, 0, len(c.objects))
-		for _, k := range c.sorted {
-			if _, ok := c.objects[k]; ok {
-				keys = append(keys, k)
+	if len(c.added) == 0 && c.gone == 0 {
+		return c.sorted
+	}
+	add := c.added
+	slices.Sort(add)
+	add = slices.Compact(add) // a key created, deleted and created again
+	// A new slice, not an in-place merge: another reader may still range over the old.
+	keys := make([]string, 0, len(c.objects))
+	live := func(k string) bool { _, ok := c.objects[k]; return ok }
+	old := c.sorted
+	for len(old) > 0 || len(add) > 0 {
+		var k string
+		switch {
+		case len(add) == 0 || (len(old) > 0 && old[0] < add[0]):
+			k, old = old[0], old[1:]
+			if c.gone > 0 && !live(k) {
+				continue
+			}
+		case len(old) > 0 && old[0] == add[0]:
+			k, old, add = old[0], old[1:], add[1:]
+			if !live(k) {
+				continue
+			}
+		default:
+			k, add = add[0], add[1:]
+			if !live(k) {
+				continue
 			}
 		}
-		c.sorted, c.gone = keys, 0
+		keys = append(keys, k)
+	}
+	c.sorted, c.added, c.gone = keys, c.added[:0], 0
+	if cap(c.added) > 4096 {
+		c.added = nil // a bulk load's worth need not stay pinned
 	}
 	return c.sorted
 }
@@ -220,10 +239,10 @@ func (c *Collection) keysIn(ns string) []string {
 	return slices.Clone(keys[lo:hi])
 }
 
-func (c *Collection) added(rec *Record) {
+func (c *Collection) add(rec *Record) {
 	c.perNS[rec.Namespace()]++
 	c.sortMu.Lock()
-	c.unsorted = true
+	c.added = append(c.added, rec.Key)
 	c.sortMu.Unlock()
 }
 

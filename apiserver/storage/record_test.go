@@ -2,6 +2,8 @@ package storage
 
 import (
 	"context"
+	"maps"
+	"slices"
 	"sync"
 	"testing"
 
@@ -285,6 +287,61 @@ func TestCh01_Storage_SupersededEncodingsReleased(t *testing.T) {
 			}
 			assert.Equal(t, want, codec.count(0))
 			assert.Equal(t, tt.wantFirst, first.cached(0))
+		})
+	}
+}
+
+// TestCh01_Storage_KeyIndexFollowsWrites checks the lazily kept key index: after any mix of
+// creates, deletes and re-creates, read at any point, Keys and KeysIn are the stored keys in
+// byte order, each once.
+func TestCh01_Storage_KeyIndexFollowsWrites(t *testing.T) {
+	tests := []struct {
+		name  string
+		steps string // c<key>: create, d<key>: delete, r: read the index; keys are one letter
+	}{
+		{"creates only", "cbcacer"},
+		{"read between creates", "cbrcarcdr"},
+		{"delete then read", "cacbcrdbr"},
+		{"delete and re-create before a read", "cacbrdacar"},
+		{"re-create twice before a read", "cardacadacar"},
+		{"delete everything", "cacbcrdadbr"},
+		{"create, delete, unread", "cadacbr"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s := newTestStore(Config{})
+			c := s.NewCollection("configmaps", "cm")
+			want := map[string]bool{}
+			check := func() {
+				t.Helper()
+				var keys, inNS []string
+				require.NoError(t, s.View(func(tx *Tx) error {
+					keys = slices.Clone(tx.Keys(c))
+					inNS = tx.KeysIn(c, "ns")
+					return nil
+				}))
+				exp := slices.Sorted(maps.Keys(want))
+				if len(exp) == 0 {
+					exp = nil
+				}
+				assert.Equal(t, exp, slices.Clip(keys), "Keys")
+				assert.Equal(t, exp, inNS, "KeysIn")
+			}
+			for i := 0; i < len(tt.steps); i++ {
+				switch tt.steps[i] {
+				case 'c':
+					i++
+					mustCreate(t, s, c, "ns", tt.steps[i:i+1], "v")
+					want["ns/"+tt.steps[i:i+1]] = true
+				case 'd':
+					i++
+					mustDelete(t, s, c, "ns/"+tt.steps[i:i+1])
+					delete(want, "ns/"+tt.steps[i:i+1])
+				case 'r':
+					check()
+				}
+			}
+			check()
 		})
 	}
 }
