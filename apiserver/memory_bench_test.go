@@ -58,8 +58,8 @@ func BenchmarkMemoryPerStoredPod(b *testing.B) {
 			_, _ = io.Copy(io.Discard, resp.Body)
 			resp.Body.Close()
 		}
-		// A protobuf watch from the start replays every create: the watch encoding.
-		req, _ := http.NewRequest(http.MethodGet, ts.URL+"/api/v1/pods?watch=1&resourceVersion=1&timeoutSeconds=1", nil)
+		// A protobuf watch-list sends every pod as an ADDED event: the watch encoding.
+		req, _ := http.NewRequest(http.MethodGet, ts.URL+"/api/v1/pods?watch=1&sendInitialEvents=true&resourceVersionMatch=NotOlderThan&allowWatchBookmarks=true&timeoutSeconds=10", nil)
 		req.Header.Set("Accept", "application/vnd.kubernetes.protobuf;stream=watch")
 		resp, err := http.DefaultClient.Do(req)
 		if err != nil {
