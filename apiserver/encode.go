@@ -2,7 +2,6 @@ package apiserver
 
 import (
 	"bytes"
-	"encoding/json"
 	"slices"
 	"strings"
 )
@@ -31,9 +30,10 @@ func encodeStored(obj map[string]any) ([]byte, error) {
 		group = ""
 	}
 	if !builtinGroups[group] {
-		return json.Marshal(obj)
+		return appendJSON(nil, obj)
 	}
 	var b bytes.Buffer
+	b.Grow(1024)
 	b.WriteByte('{')
 	n := 0
 	member := func(k string, v any) error {
@@ -41,15 +41,14 @@ func encodeStored(obj map[string]any) ([]byte, error) {
 			b.WriteByte(',')
 		}
 		n++
-		kb, _ := json.Marshal(k)
-		b.Write(kb)
+		b.Write(appendJSONString(b.AvailableBuffer(), k))
 		b.WriteByte(':')
 		if k == "metadata" {
 			if md, ok := v.(map[string]any); ok {
 				return writeOrdered(&b, md, objectMetaOrder)
 			}
 		}
-		vb, err := json.Marshal(v)
+		vb, err := appendJSON(b.AvailableBuffer(), v)
 		b.Write(vb)
 		return err
 	}
@@ -90,10 +89,9 @@ func writeOrdered(b *bytes.Buffer, m map[string]any, order []string) error {
 			b.WriteByte(',')
 		}
 		n++
-		kb, _ := json.Marshal(k)
-		b.Write(kb)
+		b.Write(appendJSONString(b.AvailableBuffer(), k))
 		b.WriteByte(':')
-		vb, err := json.Marshal(m[k])
+		vb, err := appendJSON(b.AvailableBuffer(), m[k])
 		b.Write(vb)
 		return err
 	}

@@ -55,12 +55,12 @@ func protobufBodyToJSON(body []byte, want api.GroupVersionKind) ([]byte, error) 
 // writeObject answers with one stored object in the negotiated encoding.
 func writeObject(w http.ResponseWriter, info requestInfo, code int, rec *record) {
 	if info.out.Protobuf {
-		data, err := rec.Encoded(fmtProtobuf)
+		msg, err := rec.Encoded(fmtProtobufMessage)
 		if err != nil {
 			writeError(w, api.NewInternalError(err))
 			return
 		}
-		writeRawType(w, code, negotiation.ProtobufType, data)
+		writeRawType(w, code, negotiation.ProtobufType, envelope(rec.Obj.GroupVersionKind(), msg))
 		return
 	}
 	writeRaw(w, code, encodeObject(rec))
@@ -103,13 +103,29 @@ func (s *endpoints) encodeListProtobuf(res *resource, lr listResult) ([]byte, er
 // runtime.Unknown with typeMeta (1: apiVersion, kind), raw (2) and the empty contentEncoding
 // (3) and contentType (4) the generated code always writes.
 func envelope(gvk api.GroupVersionKind, raw []byte) []byte {
-	tm := appendBytesField(nil, 1, []byte(gvk.APIVersion()))
-	tm = appendBytesField(tm, 2, []byte(gvk.Kind))
-	b := make([]byte, 0, len(raw)+len(tm)+16)
+	return appendEnvelope(make([]byte, 0, envelopeLen(gvk, len(raw))), gvk, raw)
+}
+
+// appendEnvelope appends envelope(gvk, raw) to b.
+func appendEnvelope(b []byte, gvk api.GroupVersionKind, raw []byte) []byte {
+	apiVersion := gvk.APIVersion()
 	b = append(b, "k8s\x00"...)
-	b = appendBytesField(b, 1, tm)
-	b = appendBytesField(b, 2, raw)
+	b = append(b, 0x0a) // Unknown.typeMeta
+	b = binary.AppendUvarint(b, uint64(typeMetaLen(apiVersion, gvk.Kind)))
+	b = appendBytesField(b, 1, []byte(apiVersion))
+	b = appendBytesField(b, 2, []byte(gvk.Kind))
+	b = appendBytesField(b, 2, raw) // Unknown.raw
 	return append(b, 0x1a, 0x00, 0x22, 0x00)
+}
+
+// envelopeLen is len(envelope(gvk, raw)) for a raw of n bytes.
+func envelopeLen(gvk api.GroupVersionKind, n int) int {
+	tm := typeMetaLen(gvk.APIVersion(), gvk.Kind)
+	return 4 + 1 + uvarintLen(tm) + tm + 1 + uvarintLen(n) + n + 4
+}
+
+func typeMetaLen(apiVersion, kind string) int {
+	return 1 + uvarintLen(len(apiVersion)) + len(apiVersion) + 1 + uvarintLen(len(kind)) + len(kind)
 }
 
 // protobufErrors marks a response whose errors go in protobuf: the request negotiated it.
@@ -181,43 +197,53 @@ func writeStatusBody(w http.ResponseWriter, code int, st *api.Status) {
 	writeJSON(w, code, st)
 }
 
-// protobufFrame is one event of a protobuf watch: a 4-byte big-endian length, then a
-// meta/v1 WatchEvent (type = 1, object = 2: a RawExtension whose raw, field 1, holds the
-// object's enveloped encoding). A stored object's encoding is made once and shared by every
-// watcher, as its JSON is.
-func (h *httpSink) protobufFrame(typ watch.EventType, rec *record, obj api.Object) []byte {
-	var objBytes []byte
+// appendProtobufFrame appends one event of a protobuf watch to b: a 4-byte big-endian
+// length, then a meta/v1 WatchEvent (type = 1, object = 2: a RawExtension whose raw, field
+// 1, holds the object's enveloped encoding). A stored object's encoding is made once and
+// shared by every watcher, as its JSON is; the frame around it is a few bytes.
+func (h *httpSink) appendProtobufFrame(b []byte, typ watch.EventType, rec *record, obj api.Object) []byte {
+	var objBytes []byte // the enveloped object, or its bare message when rec is set
+	var gvk api.GroupVersionKind
 	var err error
+	objLen := 0
 	if rec != nil {
-		objBytes, err = rec.Encoded(fmtProtobuf)
+		objBytes, err = rec.Encoded(fmtProtobufMessage)
+		gvk = rec.Obj.GroupVersionKind()
+		objLen = envelopeLen(gvk, len(objBytes))
 	} else {
 		objBytes, err = encodeGoObject(obj)
+		objLen = len(objBytes)
 	}
 	if err != nil {
 		// An object the descriptors cannot encode: say so in the stream, as an ERROR event.
 		st := api.NewInternalError(err)
-		typ = watch.Error
+		typ, rec = watch.Error, nil
 		objBytes, _ = encodeGoObject(st)
+		objLen = len(objBytes)
 	}
-	// Written straight into the sink's buffer, reused for every event: no copy of the object
-	// but the one into the buffer.
-	var v [binary.MaxVarintLen64]byte
-	varintLen := func(x int) int { return binary.PutUvarint(v[:], uint64(x)) }
-	rawLen := 1 + varintLen(len(objBytes)) + len(objBytes)
-	eventLen := 1 + varintLen(len(typ)) + len(typ) + 1 + varintLen(rawLen) + rawLen
-	h.buf.Reset()
-	var n [4]byte
-	binary.BigEndian.PutUint32(n[:], uint32(eventLen))
-	h.buf.Write(n[:])
-	h.buf.WriteByte(0x0a) // WatchEvent.type
-	h.buf.Write(v[:binary.PutUvarint(v[:], uint64(len(typ)))])
-	h.buf.WriteString(string(typ))
-	h.buf.WriteByte(0x12) // WatchEvent.object, a RawExtension
-	h.buf.Write(v[:binary.PutUvarint(v[:], uint64(rawLen))])
-	h.buf.WriteByte(0x0a) // RawExtension.raw
-	h.buf.Write(v[:binary.PutUvarint(v[:], uint64(len(objBytes)))])
-	h.buf.Write(objBytes)
-	return h.buf.Bytes()
+	rawLen := 1 + uvarintLen(objLen) + objLen
+	eventLen := 1 + uvarintLen(len(typ)) + len(typ) + 1 + uvarintLen(rawLen) + rawLen
+	b = binary.BigEndian.AppendUint32(b, uint32(eventLen))
+	b = append(b, 0x0a) // WatchEvent.type
+	b = binary.AppendUvarint(b, uint64(len(typ)))
+	b = append(b, typ...)
+	b = append(b, 0x12) // WatchEvent.object, a RawExtension
+	b = binary.AppendUvarint(b, uint64(rawLen))
+	b = append(b, 0x0a) // RawExtension.raw
+	b = binary.AppendUvarint(b, uint64(objLen))
+	if rec != nil {
+		return appendEnvelope(b, gvk, objBytes)
+	}
+	return append(b, objBytes...)
+}
+
+// uvarintLen is the length of x as a protobuf varint.
+func uvarintLen(x int) int {
+	n := 1
+	for u := uint64(x); u >= 0x80; u >>= 7 {
+		n++
+	}
+	return n
 }
 
 // appendBytesField appends a length-delimited field (wire type 2).

@@ -16,21 +16,19 @@ type (
 	event  = storage.Event
 )
 
-// The formats storedCodec knows, cached on every record.
+// The formats storedCodec knows, cached on every record: one JSON and one protobuf encoding
+// per stored version. The protobuf envelope of a GET or a watch event is written around the
+// cached message (appendEnvelope), so it is not a second copy.
 const (
 	fmtJSON            storage.Format = iota // the object's JSON, kind and apiVersion included (N6)
-	fmtProtobuf                              // the protobuf envelope
-	fmtProtobufMessage                       // the protobuf message without the envelope, for lists
+	fmtProtobufMessage                       // the protobuf message without the envelope
 )
 
 // storedCodec encodes stored objects for the wire.
 type storedCodec struct{}
 
 func (storedCodec) Encode(obj *api.Unstructured, f storage.Format) ([]byte, error) {
-	switch f {
-	case fmtProtobuf:
-		return iprotobuf.Codec().Encode(obj.GroupVersionKind(), obj.Object)
-	case fmtProtobufMessage:
+	if f == fmtProtobufMessage {
 		return iprotobuf.Codec().Marshal(obj.GroupVersionKind(), obj.Object)
 	}
 	return encodeStored(obj.Object)

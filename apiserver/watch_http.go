@@ -1,7 +1,6 @@
 package apiserver
 
 import (
-	"bytes"
 	"encoding/json"
 	"errors"
 	"net/http"
@@ -77,9 +76,12 @@ func (s *endpoints) serveWatchHTTP(w http.ResponseWriter, r *http.Request, info 
 // (W21); a metadata watch sends PartialObjectMetadata. ERROR Statuses go out as they are.
 // Only the watch's serve goroutine uses it.
 type httpSink struct {
-	w   http.ResponseWriter
-	rc  *http.ResponseController
-	buf bytes.Buffer
+	w  http.ResponseWriter
+	rc *http.ResponseController
+	// out holds the frames sent since the last write to the connection: a burst leaves in
+	// writes of up to sinkBatch bytes (one chunk, one syscall each) instead of one per
+	// frame, and flush writes whatever is left.
+	out []byte
 
 	// Each write must finish by a connection write deadline: at most writeTimeout after it
 	// starts, and once the watch's end is known no later than endBy. deadline is the one in
@@ -128,14 +130,17 @@ func (h *httpSink) endsIn(d time.Duration) {
 	h.endBy = time.Now().Add(d + min(h.writeTimeout, time.Second))
 }
 
-func (h *httpSink) frame(typ watch.EventType, rec *record, obj api.Object) []byte {
+// sinkBatch is how many bytes of frames the sink gathers before it writes them out; a
+// flush writes out any fewer.
+const sinkBatch = 32 << 10
+
+// frame appends one frame to h.out and returns where it starts.
+func (h *httpSink) frame(typ watch.EventType, rec *record, obj api.Object) int {
+	start := len(h.out)
 	if h.protobuf {
-		return h.protobufFrame(typ, rec, obj)
+		h.out = h.appendProtobufFrame(h.out, typ, rec, obj)
+		return start
 	}
-	h.buf.Reset()
-	h.buf.WriteString(`{"type":"`)
-	h.buf.WriteString(string(typ))
-	h.buf.WriteString(`","object":`)
 	var data []byte
 	if rec != nil {
 		data, obj = jsonOf(rec), rec.Obj
@@ -153,9 +158,12 @@ func (h *httpSink) frame(typ watch.EventType, rec *record, obj api.Object) []byt
 			data = printers.PartialObjectJSON(h.partial, data)
 		}
 	}
-	h.buf.Write(data)
-	h.buf.WriteString("}\n")
-	return h.buf.Bytes()
+	b := append(h.out, `{"type":"`...)
+	b = append(b, typ...)
+	b = append(b, `","object":`...)
+	b = append(b, data...)
+	h.out = append(b, "}\n"...)
+	return start
 }
 
 // tableEvent is the one-row Table of a watch event; its resourceVersion is the object's.
@@ -174,16 +182,33 @@ func (h *httpSink) send(typ watch.EventType, rec *record, obj api.Object) bool {
 	if h.failed {
 		return false
 	}
-	h.arm()
-	if _, err := h.w.Write(h.frame(typ, rec, obj)); err != nil {
-		h.failed = true
+	h.frame(typ, rec, obj)
+	if len(h.out) >= sinkBatch {
+		h.writeOut()
 	}
 	return !h.failed
+}
+
+// writeOut writes the gathered frames to the connection.
+func (h *httpSink) writeOut() {
+	if len(h.out) == 0 || h.failed {
+		return
+	}
+	h.arm()
+	if _, err := h.w.Write(h.out); err != nil {
+		h.failed = true
+	}
+	if cap(h.out) > 4*sinkBatch {
+		h.out = nil // one huge frame (a Table of a large object) need not stay pinned
+	} else {
+		h.out = h.out[:0]
+	}
 }
 
 // flush reports whether everything sent so far reached the connection in time. A writer
 // that cannot flush at all (no http.Flusher underneath) is taken as flushed, as before.
 func (h *httpSink) flush() bool {
+	h.writeOut()
 	if h.failed {
 		return false
 	}
@@ -195,9 +220,9 @@ func (h *httpSink) flush() bool {
 }
 
 func (h *httpSink) cut(typ watch.EventType, rec *record) {
-	data := h.frame(typ, rec, nil)
-	h.arm()
-	_, _ = h.w.Write(data[:len(data)/2])
+	start := h.frame(typ, rec, nil)
+	h.out = h.out[:start+(len(h.out)-start)/2]
+	h.writeOut()
 	_ = h.rc.Flush()
 	panic(http.ErrAbortHandler)
 }

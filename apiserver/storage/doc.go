@@ -20,8 +20,9 @@
 //     is stopped (overflow) and its consumer ends the stream. At most MaxOpenWatches watches
 //     are open at once.
 //  7. Records are immutable and shared by lists, events and watchers; their encodings come
-//     from the injected Codec and are cached on the record, so each is made once (or, by two
-//     first readers at the same moment, twice).
+//     from the injected Codec and are cached on the record, so each is made at most once
+//     however many readers ask at the same moment. A version no longer current lets go of
+//     its encodings once no retained event holds it.
 //  8. The store counts objects per namespace, so "is this namespace empty" is O(collections).
 //  9. Event faults attach at one seam, Config.Hooks: a hook may drop an event on its way to a
 //     watcher.

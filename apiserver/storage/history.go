@@ -44,8 +44,18 @@ func (h *history) add(ev *Event) {
 	}
 }
 
+// dropOldest forgets the oldest event. The version it replaced (Old), and the last state of
+// a delete, are then held by no retained event and are no object's current state: their
+// cached encodings go with them, so the history, not the number of writes, bounds them.
 func (h *history) dropOldest() {
-	h.bytes -= h.ring[h.head].size
+	ev := h.ring[h.head]
+	h.bytes -= ev.size
+	if ev.Old != nil {
+		ev.Old.release()
+	}
+	if ev.Type == watch.Deleted {
+		ev.Obj.release()
+	}
 	h.ring[h.head] = nil
 	h.head = (h.head + 1) % len(h.ring)
 	h.n--

@@ -32,10 +32,14 @@ type Record struct {
 	Key  string            // "namespace/name", or "name" when cluster-scoped
 	size int               // ObjectSize(Obj), for the store's byte bounds
 
-	codec   Codec
-	enc     [MaxFormats]atomic.Pointer[[]byte]
-	decoded atomic.Pointer[any]
-	views   [maxViews]atomic.Pointer[view]
+	codec Codec
+	// encMu serialises the making of encodings, so each is made at most once however many
+	// readers ask for it at the same moment; reads of a made one take no lock.
+	encMu    sync.Mutex
+	enc      [MaxFormats]atomic.Pointer[[]byte]
+	decoded  atomic.Pointer[any]
+	views    [maxViews]atomic.Pointer[view]
+	released atomic.Bool // the version left the history: nothing more is cached on it
 }
 
 // maxViews is how many other forms of itself a record caches (View).
@@ -56,8 +60,9 @@ func (s *Store) NewRecord(obj *api.Unstructured, key string, rv uint64) *Record 
 func (r *Record) Namespace() string { return r.Obj.GetNamespace() }
 
 // Encoded returns the object in format f through the store's codec, cached on the record so
-// that every list and watcher shares one; two first readers at the same moment may both
-// encode it, and the last one's copy stays. A failure is returned, not cached.
+// that every list and watcher shares one: it is made at most once, readers that ask while it
+// is being made wait for it. A failure is returned, not cached. A record whose version has
+// left the history (release) still answers, encoding afresh each time.
 func (r *Record) Encoded(f Format) ([]byte, error) {
 	p := &r.enc[f]
 	if b := p.Load(); b != nil {
@@ -66,13 +71,40 @@ func (r *Record) Encoded(f Format) ([]byte, error) {
 	if r.codec == nil {
 		return nil, errNoCodec
 	}
+	r.encMu.Lock()
+	defer r.encMu.Unlock()
+	if b := p.Load(); b != nil {
+		return *b, nil // made while this reader waited
+	}
 	b, err := r.codec.Encode(r.Obj, f)
 	if err != nil {
 		return nil, err
 	}
-	p.Store(&b)
+	if !r.released.Load() {
+		p.Store(&b)
+	}
 	return b, nil
 }
+
+// release drops what is cached on a superseded version once no retained event holds it:
+// its encodings, typed view and other forms. Readers still holding the record (a list or a
+// watcher's queue) keep working; they encode it again. It mirrors the watch cache letting
+// go of a cachingObject when its event leaves the cache's window.
+func (r *Record) release() {
+	r.encMu.Lock()
+	r.released.Store(true)
+	for i := range r.enc {
+		r.enc[i].Store(nil)
+	}
+	r.encMu.Unlock()
+	r.decoded.Store(nil)
+	for i := range r.views {
+		r.views[i].Store(nil)
+	}
+}
+
+// cached reports whether format f is cached on the record, for tests and memory figures.
+func (r *Record) cached(f Format) bool { return r.enc[f].Load() != nil }
 
 var errNoCodec = errors.New("storage: no codec")
 
@@ -84,7 +116,9 @@ func (r *Record) Decoded(make func(*Record) any) any {
 		return *p
 	}
 	v := make(r)
-	r.decoded.Store(&v)
+	if !r.released.Load() {
+		r.decoded.Store(&v)
+	}
 	return v
 }
 
@@ -100,6 +134,9 @@ func (r *Record) View(key any, make func(*Record) *Record) *Record {
 		}
 	}
 	made := &view{key: key, rec: make(r)}
+	if r.released.Load() {
+		return made.rec
+	}
 	for i := range r.views {
 		if r.views[i].CompareAndSwap(nil, made) {
 			break
@@ -123,20 +160,22 @@ func ObjectKey(namespace, name string) string {
 // and a key index sorted on demand for lists and continue tokens. It mirrors a resource
 // prefix of the etcd keyspace (/registry/<resource>/).
 //
-// The index is kept lazily and cheaply for deletes: a delete leaves its key in sorted and
-// only counts it in gone; the next read filters deleted keys out in one O(n) pass (no sort).
-// Only an added key makes the next read sort again. Deleting a namespace of k objects thus
-// costs O(k) writes and at most one filtering pass per later read, never a sort per delete.
+// The index is kept lazily and cheaply: a delete leaves its key in sorted and only counts it
+// in gone; a create appends its key to added. The next read sorts only the added keys and
+// merges them into sorted, dropping deleted keys, in one O(n + k log k) pass; so a list that
+// follows a few creates does not sort the whole collection again (it did, under the read
+// lock, which writers then waited for), and deleting a namespace of k objects costs at most
+// one filtering pass per later read.
 type Collection struct {
 	name     string
 	traceKey string
 	objects  map[string]*Record
 	perNS    map[string]int
 
-	sortMu   sync.Mutex
-	sorted   []string
-	unsorted bool
-	gone     int
+	sortMu sync.Mutex
+	sorted []string // sorted, possibly holding deleted keys (gone counts them)
+	added  []string // keys created since the last read, in no order
+	gone   int
 }
 
 // Name returns the name the collection was made with.
@@ -147,23 +186,40 @@ func (c *Collection) Name() string { return c.name }
 func (c *Collection) sortedKeys() []string {
 	c.sortMu.Lock()
 	defer c.sortMu.Unlock()
-	switch {
-	case c.unsorted:
-		keys := make([]string, 0, len(c.objects))
-		for k := range c.objects {
-			keys = append(keys, k)
-		}
-		slices.Sort(keys)
-		c.sorted, c.unsorted, c.gone = keys, false, 0
-	case c.gone > 0:
-		// A new slice, not an in-place filter: another reader may still range over the old.
-		keys := make([]string, 0, len(c.objects))
-		for _, k := range c.sorted {
-			if _, ok := c.objects[k]; ok {
-				keys = append(keys, k)
+	if len(c.added) == 0 && c.gone == 0 {
+		return c.sorted
+	}
+	add := c.added
+	slices.Sort(add)
+	add = slices.Compact(add) // a key created, deleted and created again
+	// A new slice, not an in-place merge: another reader may still range over the old.
+	keys := make([]string, 0, len(c.objects))
+	live := func(k string) bool { _, ok := c.objects[k]; return ok }
+	old := c.sorted
+	for len(old) > 0 || len(add) > 0 {
+		var k string
+		switch {
+		case len(add) == 0 || (len(old) > 0 && old[0] < add[0]):
+			k, old = old[0], old[1:]
+			if c.gone > 0 && !live(k) {
+				continue
+			}
+		case len(old) > 0 && old[0] == add[0]:
+			k, old, add = old[0], old[1:], add[1:]
+			if !live(k) {
+				continue
+			}
+		default:
+			k, add = add[0], add[1:]
+			if !live(k) {
+				continue
 			}
 		}
-		c.sorted, c.gone = keys, 0
+		keys = append(keys, k)
+	}
+	c.sorted, c.added, c.gone = keys, c.added[:0], 0
+	if cap(c.added) > 4096 {
+		c.added = nil // a bulk load's worth need not stay pinned
 	}
 	return c.sorted
 }
@@ -183,10 +239,10 @@ func (c *Collection) keysIn(ns string) []string {
 	return slices.Clone(keys[lo:hi])
 }
 
-func (c *Collection) added(rec *Record) {
+func (c *Collection) add(rec *Record) {
 	c.perNS[rec.Namespace()]++
 	c.sortMu.Lock()
-	c.unsorted = true
+	c.added = append(c.added, rec.Key)
 	c.sortMu.Unlock()
 }
 

@@ -2,6 +2,8 @@ package storage
 
 import (
 	"context"
+	"maps"
+	"slices"
 	"sync"
 	"testing"
 
@@ -173,5 +175,173 @@ func TestCh01_Storage_ObjectKey(t *testing.T) {
 		{"kube-system", "coredns-1", "kube-system/coredns-1"},
 	} {
 		assert.Equal(t, tt.want, ObjectKey(tt.ns, tt.name))
+	}
+}
+
+// TestCh01_Storage_RecordEncodedOnceUnderConcurrentFirstReaders checks that a record's
+// encoding is made exactly once even when many readers ask for it first at the same moment
+// (a burst fanned out to many watchers).
+func TestCh01_Storage_RecordEncodedOnceUnderConcurrentFirstReaders(t *testing.T) {
+	codec := &countingCodec{}
+	s := newTestStore(Config{Codec: codec})
+	c := s.NewCollection("configmaps", "cm")
+	rec := mustCreate(t, s, c, "ns", "a", "1")
+	start := make(chan struct{})
+	var wg sync.WaitGroup
+	for range 32 {
+		wg.Go(func() {
+			<-start
+			b, err := rec.Encoded(2)
+			assert.NoError(t, err)
+			assert.Equal(t, "2:a@1", string(b))
+		})
+	}
+	close(start)
+	wg.Wait()
+	assert.Equal(t, 1, codec.count(2))
+}
+
+// TestCh01_Storage_SupersededEncodingsReleased checks point 7's bound: the encodings of a
+// version that is no longer current are released once no retained event holds it (the
+// event that replaced or deleted it left the history), and not before; the current version
+// keeps its encodings whatever the history does. A released record still encodes, uncached.
+func TestCh01_Storage_SupersededEncodingsReleased(t *testing.T) {
+	tests := []struct {
+		name string
+		// writes after the first version is created and encoded; history holds 2 events.
+		writes     func(t *testing.T, s *Store, c *Collection) (last *Record)
+		wantFirst  bool // the first version's encoding is still cached
+		wantLast   bool // the record the writes returned still has its encoding
+		encodeLast bool // encode the record the writes returned before checking
+	}{
+		{
+			name:      "no write: the current version stays cached",
+			writes:    func(t *testing.T, s *Store, c *Collection) *Record { return nil },
+			wantFirst: true,
+		},
+		{
+			name: "superseded, its replacing event retained",
+			writes: func(t *testing.T, s *Store, c *Collection) *Record {
+				return mustUpdate(t, s, c, "ns/a", "2")
+			},
+			wantFirst: true, encodeLast: true, wantLast: true,
+		},
+		{
+			name: "superseded, its replacing event left the history",
+			writes: func(t *testing.T, s *Store, c *Collection) *Record {
+				last := mustUpdate(t, s, c, "ns/a", "2")
+				mustCreate(t, s, c, "ns", "b", "1")
+				mustCreate(t, s, c, "ns", "c", "1")
+				return last
+			},
+			encodeLast: true, wantLast: true,
+		},
+		{
+			name: "deleted, the delete left the history",
+			writes: func(t *testing.T, s *Store, c *Collection) *Record {
+				last := mustDelete(t, s, c, "ns/a")
+				if _, err := last.Encoded(0); err != nil {
+					t.Fatal(err)
+				}
+				mustCreate(t, s, c, "ns", "b", "1")
+				mustCreate(t, s, c, "ns", "c", "1")
+				return last
+			},
+		},
+		{
+			name: "compacted away",
+			writes: func(t *testing.T, s *Store, c *Collection) *Record {
+				last := mustUpdate(t, s, c, "ns/a", "2")
+				s.Compact(s.ResourceVersion())
+				return last
+			},
+			encodeLast: true, wantLast: true,
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			codec := &countingCodec{}
+			s := newTestStore(Config{Codec: codec, HistorySize: 2})
+			c := s.NewCollection("configmaps", "cm")
+			first := mustCreate(t, s, c, "ns", "a", "1")
+			_, err := first.Encoded(0)
+			require.NoError(t, err)
+			last := tt.writes(t, s, c)
+			if tt.encodeLast {
+				_, err := last.Encoded(0)
+				require.NoError(t, err)
+			}
+			assert.Equal(t, tt.wantFirst, first.cached(0), "first version cached")
+			if last != nil {
+				assert.Equal(t, tt.wantLast, last.cached(0), "last record cached")
+			}
+			calls := codec.count(0)
+			for range 2 {
+				b, err := first.Encoded(0)
+				require.NoError(t, err)
+				assert.Equal(t, "0:a@1", string(b))
+			}
+			want := calls
+			if !tt.wantFirst {
+				want += 2 // released: encoded afresh on every read, never cached again
+			}
+			assert.Equal(t, want, codec.count(0))
+			assert.Equal(t, tt.wantFirst, first.cached(0))
+		})
+	}
+}
+
+// TestCh01_Storage_KeyIndexFollowsWrites checks the lazily kept key index: after any mix of
+// creates, deletes and re-creates, read at any point, Keys and KeysIn are the stored keys in
+// byte order, each once.
+func TestCh01_Storage_KeyIndexFollowsWrites(t *testing.T) {
+	tests := []struct {
+		name  string
+		steps string // c<key>: create, d<key>: delete, r: read the index; keys are one letter
+	}{
+		{"creates only", "cbcacer"},
+		{"read between creates", "cbrcarcdr"},
+		{"delete then read", "cacbcrdbr"},
+		{"delete and re-create before a read", "cacbrdacar"},
+		{"re-create twice before a read", "cardacadacar"},
+		{"delete everything", "cacbcrdadbr"},
+		{"create, delete, unread", "cadacbr"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s := newTestStore(Config{})
+			c := s.NewCollection("configmaps", "cm")
+			want := map[string]bool{}
+			check := func() {
+				t.Helper()
+				var keys, inNS []string
+				require.NoError(t, s.View(func(tx *Tx) error {
+					keys = slices.Clone(tx.Keys(c))
+					inNS = tx.KeysIn(c, "ns")
+					return nil
+				}))
+				exp := slices.Sorted(maps.Keys(want))
+				if len(exp) == 0 {
+					exp = nil
+				}
+				assert.Equal(t, exp, slices.Clip(keys), "Keys")
+				assert.Equal(t, exp, inNS, "KeysIn")
+			}
+			for i := 0; i < len(tt.steps); i++ {
+				switch tt.steps[i] {
+				case 'c':
+					i++
+					mustCreate(t, s, c, "ns", tt.steps[i:i+1], "v")
+					want["ns/"+tt.steps[i:i+1]] = true
+				case 'd':
+					i++
+					mustDelete(t, s, c, "ns/"+tt.steps[i:i+1])
+					delete(want, "ns/"+tt.steps[i:i+1])
+				case 'r':
+					check()
+				}
+			}
+			check()
+		})
 	}
 }

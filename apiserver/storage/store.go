@@ -83,7 +83,7 @@ func New(cfg Config) *Store {
 // NewCollection returns an empty collection of the store (it takes no lock, so a
 // transaction may make one): name identifies it in Watchers, traceKey in traces.
 func (s *Store) NewCollection(name, traceKey string) *Collection {
-	return &Collection{name: name, traceKey: traceKey, objects: map[string]*Record{}, perNS: map[string]int{}, unsorted: true}
+	return &Collection{name: name, traceKey: traceKey, objects: map[string]*Record{}, perNS: map[string]int{}}
 }
 
 // Versioner returns the store's versioner.
@@ -224,7 +224,7 @@ func (tx *Tx) commit(c *Collection, typ watch.EventType, key string, obj *api.Un
 		c.deleted(rec)
 	case watch.Added:
 		c.objects[key] = rec
-		c.added(rec)
+		c.add(rec)
 	default:
 		c.objects[key] = rec
 	}
