@@ -56,7 +56,9 @@ func newHookServer(t *testing.T, routes map[string]reply) *hookServer {
 		}
 		if r.URL.Path == "/hang" {
 			<-r.Context().Done() // a webhook that never answers, until the caller gives up
-			return
+			// Abort rather than return: a return would send an empty 200, which a caller
+			// on a loaded machine can read before its own deadline fires.
+			panic(http.ErrAbortHandler)
 		}
 		fn := routes[r.URL.Path]
 		if fn == nil {
