@@ -167,7 +167,9 @@ func TestCh14_Endpoints_SkippedServicesAndTerminatingPods(t *testing.T) {
 		c.Create(t, app.Services, "default", webService("web", nil))
 		c.Create(t, app.Pods, "default", map[string]any{"apiVersion": "v1", "kind": "Pod",
 			"metadata": map[string]any{"name": "web-0", "labels": map[string]any{"app": "web"}, "finalizers": []any{"example.com/hold"}},
-			"spec": map[string]any{"containers": []any{map[string]any{"name": "c", "image": "nginx",
+			// Bound, as every pod with an IP is: the controller writes the pod's nodeName into
+			// its address, and the server refuses an empty one (validateEndpointAddress).
+			"spec": map[string]any{"nodeName": "n1", "containers": []any{map[string]any{"name": "c", "image": "nginx",
 				"ports": []any{map[string]any{"name": "http", "containerPort": int64(8080)}}}}}})
 		setPodStatus(t, c, "default", "web-0", "10.0.0.1", true)
 		want := `[a:10.0.0.1 [{"name":"http","port":8080,"protocol":"TCP"}]]`
