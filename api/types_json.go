@@ -28,7 +28,9 @@ func (in *Pod) UnmarshalJSON(data []byte) error {
 }
 
 // MarshalJSON encodes a Pod with the members it does not model.
-func (in Pod) MarshalJSON() ([]byte, error) { return encodePreserving(podPlain(in), in.Unmodeled.json()) }
+func (in Pod) MarshalJSON() ([]byte, error) {
+	return encodePreserving(podPlain(in), in.Unmodeled.json())
+}
 
 // UnmarshalJSON decodes a ConfigMap and keeps its JSON.
 func (in *ConfigMap) UnmarshalJSON(data []byte) error {

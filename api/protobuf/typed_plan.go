@@ -36,8 +36,8 @@ const (
 	opPtrBool
 	opPtrInt64
 	opPtrInt32
-	opBytes  // []byte
-	opTime   // api.Time
+	opBytes // []byte
+	opTime  // api.Time
 	opPtrTime
 	opStruct // a nested message held by value
 	opPtrStruct
@@ -77,7 +77,7 @@ type plan struct {
 	// zeroRaw holds the zero values of the fields the generated Marshal always writes and
 	// the Go type does not model: what a struct built in Go, with no kept message, merges.
 	zeroRaw []byte
-	toJSON      func([]byte) ([]byte, error)
+	toJSON  func([]byte) ([]byte, error)
 }
 
 type planKey struct {
