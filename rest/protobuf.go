@@ -56,6 +56,24 @@ func encodeProtobuf(data []byte) ([]byte, bool, error) {
 	return out, err == nil, err
 }
 
+// encodeProtobufTyped writes a typed object straight into protobuf, with no JSON between;
+// ok is false when the typed path cannot (no Go type registered, a Go type it does not
+// serve, an object that keeps the JSON it was read from), and the JSON route then serves.
+func encodeProtobufTyped(s *api.Scheme, obj api.Object) ([]byte, bool) {
+	gvk := obj.GetObjectKind().GroupVersionKind()
+	if gvk.Kind == "" || gvk.Version == "" {
+		var err error
+		if gvk, err = s.ObjectKind(obj); err != nil {
+			return nil, false
+		}
+	}
+	if _, isStatus := obj.(*api.Status); isStatus || !builtinproto.Codec().Recognizes(gvk) {
+		return nil, false
+	}
+	out, err := builtinproto.Codec().EncodeTyped(gvk, obj)
+	return out, err == nil
+}
+
 // protobufToJSON reads an enveloped protobuf body as the JSON of the same object.
 func protobufToJSON(body []byte) ([]byte, error) {
 	gvk, tree, err := builtinproto.Codec().Decode(body)

@@ -224,6 +224,12 @@ func (r *Request) Body(obj any) *Request {
 		o.TypeMeta = api.TypeMeta{Kind: "DeleteOptions", APIVersion: "v1"}
 		r.body, err = json.Marshal(&o)
 	case api.Object:
+		if r.contentType == "" && r.c.protobuf {
+			if pbBody, ok := encodeProtobufTyped(r.c.scheme, b); ok {
+				r.body, r.contentType = pbBody, contentTypeProtobuf
+				return r
+			}
+		}
 		r.body, err = r.c.scheme.Encode(b)
 	default:
 		err = fmt.Errorf("unsupported request body type %T", obj)
