@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"reflect"
+	"slices"
 	"strings"
 
 	"github.com/informer-lab/informer-lab/api"
@@ -79,12 +80,19 @@ func (c *Codec) AppendEncodeTyped(dst []byte, gvk api.GroupVersionKind, obj any)
 	b = appendStringField(b, 1, gvk.APIVersion())
 	b = appendStringField(b, 2, gvk.Kind)
 	b = endNested(b, tm)
-	b, raw := beginNested(b, 2)
+	// The length of raw gets five bytes (any length under 32 GiB) and gives back what it
+	// does not use: moving the content down keeps within the buffer, where moving it up
+	// past one reserved byte would outgrow a buffer sized by the last encoding.
+	b = append(b, 0x12, 0, 0, 0, 0, 0)
+	start := len(b)
 	b, err := c.appendMessageTyped(b, gvk, obj)
 	if err != nil {
 		return dst, err
 	}
-	b = endNested(b, raw)
+	n := len(b) - start
+	sz := sizeVarint(uint64(n))
+	b = slices.Delete(b, start-5+sz, start)
+	putVarint(b[start-5:start-5+sz], uint64(n))
 	return append(b, 0x1a, 0x00, 0x22, 0x00), nil
 }
 
