@@ -32,7 +32,7 @@ type Unmodeled struct {
 	// pb is the protobuf message the object was decoded from, when it came in protobuf
 	// (preserve_protobuf.go); toJSON turns it into JSON when the object is encoded as JSON.
 	pb     []byte
-	toJSON func([]byte) ([]byte, error)
+	toJSON *ProtobufToJSON
 }
 
 // Equal reports true: the kept JSON is a transport detail, not part of the object's value,

@@ -5,11 +5,23 @@ package api
 // fields the Go struct has no field for back, level by level, by the rules of preserve.go.
 // Encoded as JSON, the kept message is turned into JSON first, on demand.
 
+// ProtobufToJSON turns the kept protobuf message of one kind into the object's JSON, for
+// MarshalJSON. One is made per kind and shared by its objects, so reflect.DeepEqual finds
+// two objects that keep equal messages equal. It has no counterpart in client-go, whose
+// types are complete.
+type ProtobufToJSON struct{ convert func([]byte) ([]byte, error) }
+
+// NewProtobufToJSON wraps convert, which reads one message of a kind into its JSON. Ours
+// alone, as ProtobufToJSON.
+func NewProtobufToJSON(convert func([]byte) ([]byte, error)) *ProtobufToJSON {
+	return &ProtobufToJSON{convert: convert}
+}
+
 // UnmodeledProtobuf returns an Unmodeled holding msg, the protobuf message (without
-// envelope) a typed object was decoded from; toJSON turns such a message into the object's
-// JSON, for MarshalJSON. msg is shared and must never be changed. It has no counterpart in
-// client-go, whose types are complete.
-func UnmodeledProtobuf(msg []byte, toJSON func([]byte) ([]byte, error)) Unmodeled {
+// envelope) a typed object was decoded from; toJSON turns it into JSON when the object is
+// encoded as JSON. msg is shared and must never be changed. Ours alone, as
+// ProtobufToJSON.
+func UnmodeledProtobuf(msg []byte, toJSON *ProtobufToJSON) Unmodeled {
 	return Unmodeled{pb: msg, toJSON: toJSON}
 }
 
@@ -23,10 +35,10 @@ func (u Unmodeled) IsJSON() bool { return len(u.data) > 0 }
 // json returns the JSON to merge the unmodeled members from: the kept JSON, or the kept
 // protobuf message turned into JSON; nil when neither can be had.
 func (u Unmodeled) json() []byte {
-	if len(u.data) > 0 || u.pb == nil || u.toJSON == nil {
+	if len(u.data) > 0 || u.pb == nil || u.toJSON == nil || u.toJSON.convert == nil {
 		return u.data
 	}
-	out, err := u.toJSON(u.pb)
+	out, err := u.toJSON.convert(u.pb)
 	if err != nil {
 		return nil
 	}

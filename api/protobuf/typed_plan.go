@@ -77,7 +77,7 @@ type plan struct {
 	// zeroRaw holds the zero values of the fields the generated Marshal always writes and
 	// the Go type does not model: what a struct built in Go, with no kept message, merges.
 	zeroRaw []byte
-	toJSON  func([]byte) ([]byte, error)
+	toJSON  *api.ProtobufToJSON
 }
 
 type planKey struct {
@@ -212,13 +212,13 @@ func (c *Codec) buildPlan(t reflect.Type, m *message, building map[planKey]*plan
 		}
 	}
 	if p.hasUnmodeled {
-		p.toJSON = func(msg []byte) ([]byte, error) {
+		p.toJSON = api.NewProtobufToJSON(func(msg []byte) ([]byte, error) {
 			tree, err := c.unmarshalMessage(m, msg)
 			if err != nil {
 				return nil, err
 			}
 			return json.Marshal(tree)
-		}
+		})
 	}
 	return p, nil
 }

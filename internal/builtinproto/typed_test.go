@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"encoding/json"
 	"fmt"
+	"reflect"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -172,4 +173,16 @@ func TestCh02_ProtobufTypedKeepsUnmodeledForJSON(t *testing.T) {
 	require.NoError(t, err)
 	assert.JSONEq(t, string(b), string(a))
 	assert.Contains(t, string(a), `"changed":"yes"`)
+}
+
+// TestCh02_ProtobufTypedDeepEqual: two objects read from the same bytes are equal to
+// reflect.DeepEqual, as controllers compare them, the kept message included.
+func TestCh02_ProtobufTypedDeepEqual(t *testing.T) {
+	var a, b api.Pod
+	_, err := Codec().DecodeInto(readFile(t, "Pod.pb"), &a)
+	require.NoError(t, err)
+	_, err = Codec().DecodeInto(readFile(t, "Pod.pb"), &b)
+	require.NoError(t, err)
+	assert.True(t, reflect.DeepEqual(a, b))
+	assert.True(t, reflect.DeepEqual(a.DeepCopy(), &b))
 }
