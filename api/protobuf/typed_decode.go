@@ -156,7 +156,9 @@ func (d *tdecoder) field(p *plan, tf *tfield, r *reader, fp unsafe.Pointer) erro
 		if err := d.charge(p, 24); err != nil {
 			return err
 		}
-		*(**api.Time)(fp) = &t
+		tp := new(api.Time) // not &t: t would then live on the heap for opTime too
+		*tp = t
+		*(**api.Time)(fp) = tp
 	case opStruct:
 		v, err := r.bytes()
 		if err != nil {
