@@ -29,7 +29,8 @@ func UnmodeledProtobuf(msg []byte, toJSON *ProtobufToJSON) Unmodeled {
 // not decoded from protobuf. Like UnmodeledProtobuf it is ours alone.
 func (u Unmodeled) Protobuf() ([]byte, bool) { return u.pb, u.pb != nil }
 
-// IsJSON reports whether the object keeps the JSON it was decoded from.
+// IsJSON reports whether the object keeps the JSON it was decoded from. Ours alone, as
+// ProtobufToJSON.
 func (u Unmodeled) IsJSON() bool { return len(u.data) > 0 }
 
 // json returns the JSON to merge the unmodeled members from: the kept JSON, or the kept

@@ -53,7 +53,8 @@ func (c *Codec) UnmarshalInto(gvk api.GroupVersionKind, data []byte, obj any) er
 	return nil
 }
 
-// SupportsTyped reports whether the typed path serves obj's Go type for gvk.
+// SupportsTyped reports whether the typed path serves obj's Go type for gvk: Recognizes
+// for a Go type, as RecognizingDecoder.RecognizesData is for data.
 func (c *Codec) SupportsTyped(gvk api.GroupVersionKind, obj any) bool {
 	m, err := c.messageFor(gvk)
 	if err != nil {
@@ -68,7 +69,8 @@ func (c *Codec) SupportsTyped(gvk api.GroupVersionKind, obj any) bool {
 }
 
 // EncodeTyped writes obj, a pointer to a Go struct as DecodeInto takes, with the bytes
-// Encode writes for the same object: the generated Marshal's inside the envelope.
+// Encode writes for the same object: it mirrors Serializer.Encode with the generated
+// Marshal of k8s.io/api.
 func (c *Codec) EncodeTyped(gvk api.GroupVersionKind, obj any) ([]byte, error) {
 	return c.AppendEncodeTyped(nil, gvk, obj)
 }
@@ -96,7 +98,8 @@ func (c *Codec) AppendEncodeTyped(dst []byte, gvk api.GroupVersionKind, obj any)
 	return append(b, 0x1a, 0x00, 0x22, 0x00), nil
 }
 
-// MarshalTyped writes obj's message alone, as Marshal does for the tree.
+// MarshalTyped writes obj's message alone, as Marshal does for the tree: the generated
+// Marshal method, and RawSerializer.Encode.
 func (c *Codec) MarshalTyped(gvk api.GroupVersionKind, obj any) ([]byte, error) {
 	return c.appendMessageTyped(nil, gvk, obj)
 }
@@ -118,14 +121,17 @@ func (c *Codec) appendMessageTyped(b []byte, gvk api.GroupVersionKind, obj any) 
 	return e.message(b, p, ptr, nil)
 }
 
-// PeekKind reads the kind an enveloped object names, without decoding the object.
+// PeekKind reads the kind an enveloped object names, without decoding the object: the
+// runtime.Unknown read that opens Serializer.Decode.
 func PeekKind(data []byte) (api.GroupVersionKind, error) {
 	_, gvk, err := readEnvelope(data)
 	return gvk, err
 }
 
 // WatchEventObject splits one watch frame (see DecodeWatchEvent) into its type and its
-// object's bytes: enveloped protobuf (IsEnveloped), or JSON. The object aliases frame.
+// object's bytes: enveloped protobuf (IsEnveloped), or JSON. The object aliases frame. It
+// mirrors the first half of client-go's watch Decoder.Decode: the metav1.WatchEvent
+// unmarshalled, its RawExtension's bytes taken.
 func WatchEventObject(frame []byte) (eventType string, object []byte, err error) {
 	r := reader{b: frame}
 	for !r.done() {
@@ -160,7 +166,8 @@ func WatchEventObject(frame []byte) (eventType string, object []byte, err error)
 	return eventType, object, nil
 }
 
-// IsEnveloped reports whether data starts with the protobuf envelope's prefix.
+// IsEnveloped reports whether data starts with the protobuf envelope's prefix, the check
+// of Serializer.RecognizesData.
 func IsEnveloped(data []byte) bool { return bytes.HasPrefix(data, magic) }
 
 // readEnvelope reads the envelope and the kind it names.
