@@ -27,14 +27,20 @@ import (
 // Unmodeled holds the JSON a typed object was decoded from, for the members its Go struct
 // does not model. It is shared, never changed, so copies of the object share it. It is ours:
 // client-go's types are complete and need nothing like it.
-type Unmodeled struct{ data []byte }
+type Unmodeled struct {
+	data []byte
+	// pb is the protobuf message the object was decoded from, when it came in protobuf
+	// (preserve_protobuf.go); toJSON turns it into JSON when the object is encoded as JSON.
+	pb     []byte
+	toJSON *ProtobufToJSON
+}
 
 // Equal reports true: the kept JSON is a transport detail, not part of the object's value,
 // so go-cmp (which calls Equal methods) compares typed objects by their fields alone.
 func (Unmodeled) Equal(Unmodeled) bool { return true }
 
 // Len is the size of the kept JSON, 0 for an object built in Go.
-func (u Unmodeled) Len() int { return len(u.data) }
+func (u Unmodeled) Len() int { return len(u.data) + len(u.pb) }
 
 var marshalerType = reflect.TypeFor[json.Marshaler]()
 

@@ -28,7 +28,9 @@ func (in *Pod) UnmarshalJSON(data []byte) error {
 }
 
 // MarshalJSON encodes a Pod with the members it does not model.
-func (in Pod) MarshalJSON() ([]byte, error) { return encodePreserving(podPlain(in), in.Unmodeled.data) }
+func (in Pod) MarshalJSON() ([]byte, error) {
+	return encodePreserving(podPlain(in), in.Unmodeled.json())
+}
 
 // UnmarshalJSON decodes a ConfigMap and keeps its JSON.
 func (in *ConfigMap) UnmarshalJSON(data []byte) error {
@@ -43,7 +45,7 @@ func (in *ConfigMap) UnmarshalJSON(data []byte) error {
 
 // MarshalJSON encodes a ConfigMap with the members it does not model.
 func (in ConfigMap) MarshalJSON() ([]byte, error) {
-	return encodePreserving(configMapPlain(in), in.Unmodeled.data)
+	return encodePreserving(configMapPlain(in), in.Unmodeled.json())
 }
 
 // UnmarshalJSON decodes a Namespace and keeps its JSON.
@@ -59,7 +61,7 @@ func (in *Namespace) UnmarshalJSON(data []byte) error {
 
 // MarshalJSON encodes a Namespace with the members it does not model.
 func (in Namespace) MarshalJSON() ([]byte, error) {
-	return encodePreserving(namespacePlain(in), in.Unmodeled.data)
+	return encodePreserving(namespacePlain(in), in.Unmodeled.json())
 }
 
 // UnmarshalJSON decodes a Node and keeps its JSON.
@@ -75,5 +77,5 @@ func (in *Node) UnmarshalJSON(data []byte) error {
 
 // MarshalJSON encodes a Node with the members it does not model.
 func (in Node) MarshalJSON() ([]byte, error) {
-	return encodePreserving(nodePlain(in), in.Unmodeled.data)
+	return encodePreserving(nodePlain(in), in.Unmodeled.json())
 }

@@ -149,37 +149,47 @@ func TestCh05_Integration_HTTP(t *testing.T) {
 
 // BenchmarkReflect50kPodsHTTP syncs 50k pods from the simulated apiserver over HTTP into a
 // store.Store: by watch-list (one streamed WATCH) and by paged LIST (the server rejects
-// watch-list, so the reflector falls back).
+// watch-list, so the reflector falls back), each in JSON and in protobuf. In protobuf the
+// objects are read straight into api.Pod, with no JSON between.
 func BenchmarkReflect50kPodsHTTP(b *testing.B) {
 	const n = 50_000
 	for _, mode := range []struct {
 		name   string
 		reject bool
 	}{{"watch-list", false}, {"list", true}} {
-		b.Run(mode.name, func(b *testing.B) {
-			srv, c := startServer(b, apiserver.Options{RejectWatchList: mode.reject, HonourLimitWithRV0: true})
-			ctx := context.Background()
-			for i := range n {
-				if _, err := srv.Create(ctx, "pods", "demo", newPod(fmt.Sprintf("p%05d", i))); err != nil {
-					b.Fatal(err)
+		for _, ct := range []string{"json", "protobuf"} {
+			b.Run(mode.name+"/"+ct, func(b *testing.B) {
+				srv, c := startServer(b, apiserver.Options{RejectWatchList: mode.reject, HonourLimitWithRV0: true})
+				if ct == "protobuf" {
+					var err error
+					c, err = rest.RESTClientFor(&rest.Config{Host: srv.URL(), ContentType: "application/vnd.kubernetes.protobuf"})
+					if err != nil {
+						b.Fatal(err)
+					}
 				}
-			}
-			lw := listwatch.NewListWatchFromClient(c, "pods", "demo", nil)
-			b.ReportAllocs()
-			for b.Loop() {
-				st := &syncedStore{Store: store.NewStore(store.MetaNamespaceKeyFunc), synced: make(chan struct{})}
-				r := reflector.NewReflectorWithOptions(lw, &api.Pod{}, st, reflector.ReflectorOptions{Name: "bench"})
-				runCtx, cancel := context.WithCancel(ctx)
-				done := make(chan struct{})
-				go func() { r.RunWithContext(runCtx); close(done) }()
-				<-st.synced
-				cancel()
-				<-done
-				if len(st.ListKeys()) != n {
-					b.Fatalf("synced %d of %d", len(st.ListKeys()), n)
+				ctx := context.Background()
+				for i := range n {
+					if _, err := srv.Create(ctx, "pods", "demo", newPod(fmt.Sprintf("p%05d", i))); err != nil {
+						b.Fatal(err)
+					}
 				}
-			}
-		})
+				lw := listwatch.NewListWatchFromClient(c, "pods", "demo", nil)
+				b.ReportAllocs()
+				for b.Loop() {
+					st := &syncedStore{Store: store.NewStore(store.MetaNamespaceKeyFunc), synced: make(chan struct{})}
+					r := reflector.NewReflectorWithOptions(lw, &api.Pod{}, st, reflector.ReflectorOptions{Name: "bench"})
+					runCtx, cancel := context.WithCancel(ctx)
+					done := make(chan struct{})
+					go func() { r.RunWithContext(runCtx); close(done) }()
+					<-st.synced
+					cancel()
+					<-done
+					if len(st.ListKeys()) != n {
+						b.Fatalf("synced %d of %d", len(st.ListKeys()), n)
+					}
+				}
+			})
+		}
 	}
 }
 

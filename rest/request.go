@@ -224,6 +224,12 @@ func (r *Request) Body(obj any) *Request {
 		o.TypeMeta = api.TypeMeta{Kind: "DeleteOptions", APIVersion: "v1"}
 		r.body, err = json.Marshal(&o)
 	case api.Object:
+		if r.contentType == "" && r.c.protobuf {
+			if pbBody, ok := encodeProtobufTyped(r.c.scheme, b); ok {
+				r.body, r.contentType = pbBody, contentTypeProtobuf
+				return r
+			}
+		}
 		r.body, err = r.c.scheme.Encode(b)
 	default:
 		err = fmt.Errorf("unsupported request body type %T", obj)
@@ -350,7 +356,12 @@ func (r *Request) transformResponse(res Result, resp *http.Response, body []byte
 	res.body, res.raw = body, body
 	res.statusCode = resp.StatusCode
 	res.contentType = resp.Header.Get("Content-Type")
-	if isProtobuf(res.contentType) && len(body) > 0 {
+	if isProtobuf(res.contentType) && len(body) > 0 && keepProtobuf(resp.StatusCode, body) {
+		// A successful answer of a kind other than Status is kept as it came: Into and Get
+		// read it straight into a typed object, or into JSON when they must (result.go).
+		res.pb, res.body, res.contentType = body, nil, contentTypeJSON
+		resp.Header.Set("Content-Type", contentTypeJSON)
+	} else if isProtobuf(res.contentType) && len(body) > 0 {
 		// Read into the JSON the server would have sent, so everything after works alike.
 		data, err := protobufToJSON(body)
 		if err != nil {

@@ -13,8 +13,11 @@ import (
 
 // Result mirrors rest.Result: the outcome of Do, decoded on demand.
 type Result struct {
-	body []byte // JSON: a protobuf answer is read into JSON on arrival
+	body []byte // JSON: a protobuf answer is read into JSON on arrival, unless kept in pb
 	raw  []byte // the body as it came
+	// pb is a successful protobuf answer of a kind other than Status, kept as it came (body
+	// is then nil): Into and Get decode it straight into a typed object (protobuf.go).
+	pb []byte
 
 	contentType string
 	statusCode  int
@@ -58,7 +61,7 @@ func (r Result) checkBody() error {
 	if !isJSON(r.contentType) {
 		return fmt.Errorf("rest: response Content-Type %q is not JSON", r.contentType)
 	}
-	if len(r.body) == 0 {
+	if len(r.body) == 0 && r.pb == nil {
 		return fmt.Errorf("rest: 0-length response with status code: %d", r.statusCode)
 	}
 	return nil
@@ -66,6 +69,9 @@ func (r Result) checkBody() error {
 
 // bodyStatus reports whether the body is a Status and, if it is not a success, the error.
 func (r Result) bodyStatus() (bool, error) {
+	if r.pb != nil {
+		return false, nil // kept only when its kind is not Status
+	}
 	var tm api.TypeMeta
 	if json.Unmarshal(r.body, &tm) != nil || tm.Kind != "Status" {
 		return false, nil
@@ -89,7 +95,13 @@ func (r Result) Get() (api.Object, error) {
 	if isStatus, err := r.bodyStatus(); isStatus && err != nil {
 		return nil, err
 	}
-	obj, err := r.scheme.Decode(r.body)
+	obj, done, err := r.getProtobuf()
+	if !done {
+		var body []byte
+		if body, err = r.jsonBody(); err == nil {
+			obj, err = r.scheme.Decode(body)
+		}
+	}
 	if err != nil {
 		return nil, fmt.Errorf("rest: decoding the response of %s %s: %w", r.verb, r.path, err)
 	}
@@ -108,7 +120,14 @@ func (r Result) Into(obj api.Object) error {
 			return err
 		}
 	}
-	if err := r.scheme.DecodeInto(r.body, obj); err != nil {
+	done, err := r.intoProtobuf(obj)
+	if !done {
+		var body []byte
+		if body, err = r.jsonBody(); err == nil {
+			err = r.scheme.DecodeInto(body, obj)
+		}
+	}
+	if err != nil {
 		return fmt.Errorf("rest: decoding the response of %s %s: %w", r.verb, r.path, err)
 	}
 	r.traceList(obj)

@@ -36,6 +36,17 @@
 //     give "1". A Codec is immutable and safe for concurrent use.
 //  8. The strings of a decoded tree share one copy of the input, so a tree kept in part (one
 //     item of a list) keeps the whole input's copy alive; the input slice itself is not kept.
+//  9. The typed path (DecodeInto, EncodeTyped) reads and writes Go structs whose fields carry
+//     the json names of the message's fields (api.Pod, api.PodList, …) with no tree
+//     between: each pair of Go type and message gets a plan once (typed_plan.go), field
+//     offsets and operations, as the generated code has them compiled. A struct with an
+//     api.Unmodeled field keeps its whole message, so the fields its Go type does not model
+//     come back on encoding, level by level (typed_encode.go): decoded and encoded again, a
+//     real object is the same bytes. Time is read as whole seconds in UTC. The limits of
+//     item four hold, and the tree decoder's count of missing fields, with a bound on the
+//     Go memory elements take.
+//     A Go type or object the plans cannot serve reports ErrNotTyped: the tree path serves
+//     it (custom resources have no Go type and stay on the tree path).
 //
 // This package imports only the standard library and package api; the descriptors live in
 // internal/builtinproto, which builds the shared Codec (internal/builtinproto.Codec).

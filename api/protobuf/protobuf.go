@@ -34,6 +34,7 @@ var (
 // runtime/serializer/protobuf's Serializer together with k8s.io/api's generated code.
 type Codec struct {
 	messages map[string]*message
+	typed    typedPlans // the typed path's plans, built on first use (typed_plan.go)
 }
 
 // NewCodec builds a codec from descriptor files (file name → JSON descriptor, the format

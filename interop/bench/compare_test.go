@@ -90,7 +90,7 @@ func workloads(t *testing.T) []*row {
 		_ = oFull.Add(op[i])
 		_ = cFull.Add(cp[i])
 	}
-	return []*row{
+	out := []*row{
 		{name: "threadSafeMap Add+Update, 2 indexers, 100k",
 			ours: func(b *testing.B) {
 				for b.Loop() {
@@ -216,8 +216,9 @@ func workloads(t *testing.T) []*row {
 				}
 			}},
 		watchDecodeRow(100_000),
-		informerRow(t, 50_000),
 	}
+	out = append(out, codecRows(t)...)
+	return append(out, informerRows(t, 50_000)...)
 }
 
 func ourQueue(workers int) func(b *testing.B) {
@@ -300,9 +301,10 @@ func findJSON() (runtime.SerializerInfo, bool) {
 	return runtime.SerializerInfoForMediaType(scheme.Codecs.SupportedMediaTypes(), runtime.ContentTypeJSON)
 }
 
-// informerRow times a new informer's initial sync of n pods from our simulator over
-// loopback HTTP, through watch-list, to HasSynced.
-func informerRow(t *testing.T, n int) *row {
+// informerRows time a new informer's initial sync of n pods from our simulator over
+// loopback HTTP, through watch-list, to HasSynced: in JSON, and in protobuf (where ours
+// reads the objects straight into api.Pod, and client-go into core/v1 Pod).
+func informerRows(t *testing.T, n int) []*row {
 	env := wiretest.Start(t, apiserver.Options{})
 	url := env.URL
 	for i := range n {
@@ -312,33 +314,42 @@ func informerRow(t *testing.T, n int) *row {
 			t.Fatal(err)
 		}
 	}
-	setup := func(*testing.B) {}
-	return &row{name: fmt.Sprintf("informer initial sync, %dk pods (watch-list)", n/1000),
-		ours: func(b *testing.B) {
-			setup(b)
-			for b.Loop() {
-				rc, err := rest.RESTClientFor(&rest.Config{Host: url})
+	var rows []*row
+	for _, ct := range []string{"", "protobuf"} {
+		name := fmt.Sprintf("informer initial sync, %dk pods (watch-list)", n/1000)
+		ourCT, theirCT := "", "application/json"
+		if ct != "" {
+			name = fmt.Sprintf("informer initial sync, %dk pods (watch-list, protobuf)", n/1000)
+			ourCT, theirCT = "application/vnd.kubernetes.protobuf", "application/vnd.kubernetes.protobuf"
+		}
+		rows = append(rows, &row{name: name,
+			ours: func(b *testing.B) {
+				for b.Loop() {
+					rc, err := rest.RESTClientFor(&rest.Config{Host: url, ContentType: ourCT})
+					if err != nil {
+						b.Fatal(err)
+					}
+					lw := informer.NewRESTSource(rc).ListWatchFor(api.GroupVersionResource{Version: "v1", Resource: "pods"}, "", nil)
+					inf := informer.NewSharedIndexInformerWithOptions(lw, &api.Pod{}, informer.SharedIndexInformerOptions{
+						Indexers: store.Indexers{store.NamespaceIndex: store.MetaNamespaceIndexFunc}, Profile: informer.ProfileCurrent})
+					syncOnce(b, inf.RunWithContext, inf.HasSynced)
+				}
+			},
+			theirs: func(b *testing.B) {
+				cfg := wiretest.RESTConfig(url)
+				cfg.ContentType = theirCT
+				cs, err := kubernetes.NewForConfig(cfg)
 				if err != nil {
 					b.Fatal(err)
 				}
-				lw := informer.NewRESTSource(rc).ListWatchFor(api.GroupVersionResource{Version: "v1", Resource: "pods"}, "", nil)
-				inf := informer.NewSharedIndexInformerWithOptions(lw, &api.Pod{}, informer.SharedIndexInformerOptions{
-					Indexers: store.Indexers{store.NamespaceIndex: store.MetaNamespaceIndexFunc}, Profile: informer.ProfileCurrent})
-				syncOnce(b, inf.RunWithContext, inf.HasSynced)
-			}
-		},
-		theirs: func(b *testing.B) {
-			setup(b)
-			cs, err := kubernetes.NewForConfig(wiretest.RESTConfig(url))
-			if err != nil {
-				b.Fatal(err)
-			}
-			for b.Loop() {
-				f := informers.NewSharedInformerFactory(cs, 0)
-				inf := f.Core().V1().Pods().Informer()
-				syncOnce(b, inf.RunWithContext, inf.HasSynced)
-			}
-		}}
+				for b.Loop() {
+					f := informers.NewSharedInformerFactory(cs, 0)
+					inf := f.Core().V1().Pods().Informer()
+					syncOnce(b, inf.RunWithContext, inf.HasSynced)
+				}
+			}})
+	}
+	return rows
 }
 
 func syncOnce(b *testing.B, run func(context.Context), synced func() bool) {

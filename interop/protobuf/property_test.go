@@ -126,6 +126,7 @@ func TestCh02_ProtobufPropertyRandomObjects(t *testing.T) {
 				if diff := cmp.Diff(tree(t, back), decoded); diff != "" {
 					t.Fatalf("seed %d: Decode differs (-want +got):\n%s", seed, diff)
 				}
+				checkTyped(t, back) // the typed path, for the kinds with a typed view
 			}
 		})
 	}

@@ -2,6 +2,7 @@ package watch
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 
@@ -40,6 +41,9 @@ func (d *protobufWatchDecoder) Decode() (watch.EventType, api.Object, error) {
 	if err != nil {
 		return "", nil, err
 	}
+	if t, obj, ok, err := d.decodeTyped(frame); ok {
+		return t, obj, err
+	}
 	typ, _, tree, err := builtinproto.Codec().DecodeWatchEvent(frame)
 	if err != nil {
 		return "", nil, &streamDecodeError{fmt.Errorf("unable to decode watch event: %w", err)}
@@ -49,6 +53,39 @@ func (d *protobufWatchDecoder) Decode() (watch.EventType, api.Object, error) {
 		return "", nil, &streamDecodeError{fmt.Errorf("unable to decode watch event: %w", err)}
 	}
 	return decodeEvent(d.scheme, watch.EventType(typ), raw)
+}
+
+// decodeTyped reads an event whose object is an enveloped kind the Scheme has a Go type
+// for straight into that type, with no JSON between (ok true); any other event (an ERROR's
+// Status, a custom resource, a JSON object, a Go type the typed path does not serve) is
+// left to the tree path (ok false).
+func (d *protobufWatchDecoder) decodeTyped(frame []byte) (watch.EventType, api.Object, bool, error) {
+	typ, raw, err := pb.WatchEventObject(frame)
+	if err != nil || !pb.IsEnveloped(raw) {
+		return "", nil, false, nil
+	}
+	t := watch.EventType(typ)
+	if t == watch.Error {
+		return "", nil, false, nil
+	}
+	if err := checkEventType(t); err != nil {
+		return "", nil, true, err
+	}
+	gvk, err := pb.PeekKind(raw)
+	if err != nil || !d.scheme.Recognizes(gvk) {
+		return "", nil, false, nil
+	}
+	obj, err := d.scheme.New(gvk)
+	if err != nil {
+		return "", nil, false, nil
+	}
+	if _, err := builtinproto.Codec().DecodeInto(raw, obj); err != nil {
+		if errors.Is(err, pb.ErrNotTyped) {
+			return "", nil, false, nil
+		}
+		return "", nil, true, &streamDecodeError{fmt.Errorf("unable to decode watch event: %w", err)}
+	}
+	return t, obj, true, nil
 }
 
 // Close closes the body, which unblocks a Decode waiting for bytes.
