@@ -412,3 +412,10 @@ func hostNetworkPortCauses(l *causeList, spec map[string]any, specPath string) {
 		}
 	}
 }
+
+// TolerationCauses mirrors ValidateTolerations for the list at path.
+func TolerationCauses(ts []any, path string) []api.StatusCause {
+	var l causeList
+	tolerationCauses(&l, ts, path)
+	return l
+}

@@ -1,0 +1,97 @@
+package apiserver
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// TestCh01_Validation_RefusedAsReference checks creates the reference refuses with 422,
+// each with the reference's message and causes: counts that may not be negative, enums,
+// and the quirks of the real paths (a GCE disk under spec.persistentDisk, a webhook
+// service's name and namespace swapped).
+func TestCh01_Validation_RefusedAsReference(t *testing.T) {
+	const (
+		job      = `{"metadata":{"name":"j"},"spec":{%s"template":{"spec":{"restartPolicy":"Never","containers":[{"name":"c","image":"x"}]}}}}`
+		pv       = `{"metadata":{"name":"pv"},"spec":{"capacity":{"storage":"1Gi"},"accessModes":["ReadWriteOnce"]%s}}`
+		slice    = `{"metadata":{"name":"s"},"addressType":%q,"endpoints":[{"addresses":%s}],"ports":[{"port":80,"protocol":%q}]}`
+		hookBody = `{"metadata":{"name":"w"},"webhooks":[{"name":"a.b.c","sideEffects":"None","admissionReviewVersions":["v1"],"clientConfig":{"service":%s}%s}]}`
+	)
+	tests := []struct {
+		name, path, body string
+		wantMsg          string
+		wantCauses       []string
+	}{
+		{"job parallelism", "/apis/batch/v1/namespaces/default/jobs", fmtBody(job, `"parallelism":-1,`),
+			`Job.batch "j" is invalid: spec.parallelism: Invalid value: -1: must be greater than or equal to 0`,
+			[]string{"spec.parallelism: FieldValueInvalid"}},
+		{"job ttl", "/apis/batch/v1/namespaces/default/jobs", fmtBody(job, `"ttlSecondsAfterFinished":-1,`),
+			`Job.batch "j" is invalid: spec.ttlSecondsAfterFinished: Invalid value: -1: must be greater than or equal to 0`,
+			[]string{"spec.ttlSecondsAfterFinished: FieldValueInvalid"}},
+		{"cronjob backoffLimit", "/apis/batch/v1/namespaces/default/cronjobs",
+			`{"metadata":{"name":"cj"},"spec":{"schedule":"* * * * *","jobTemplate":{"spec":{"backoffLimit":-1,"template":{"spec":{"restartPolicy":"Never","containers":[{"name":"c","image":"x"}]}}}}}}`,
+			`CronJob.batch "cj" is invalid: spec.jobTemplate.spec.backoffLimit: Invalid value: -1: must be greater than or equal to 0`,
+			[]string{"spec.jobTemplate.spec.backoffLimit: FieldValueInvalid"}},
+		{"lease duration", "/apis/coordination.k8s.io/v1/namespaces/default/leases", `{"metadata":{"name":"l"},"spec":{"leaseDurationSeconds":-1}}`,
+			`Lease.coordination.k8s.io "l" is invalid: spec.leaseDurationSeconds: Invalid value: -1: must be greater than 0`,
+			[]string{"spec.leaseDurationSeconds: FieldValueInvalid"}},
+		{"lease transitions", "/apis/coordination.k8s.io/v1/namespaces/default/leases", `{"metadata":{"name":"l"},"spec":{"leaseTransitions":-1}}`,
+			`Lease.coordination.k8s.io "l" is invalid: spec.leaseTransitions: Invalid value: -1: must be greater than or equal to 0`,
+			[]string{"spec.leaseTransitions: FieldValueInvalid"}},
+		{"pv reclaim policy", "/api/v1/persistentvolumes", fmtBody(pv, `,"persistentVolumeReclaimPolicy":"NotInTheEnum","hostPath":{"path":"/a"}`),
+			`PersistentVolume "pv" is invalid: spec.persistentVolumeReclaimPolicy: Unsupported value: "NotInTheEnum": supported values: "Delete", "Recycle", "Retain"`,
+			[]string{"spec.persistentVolumeReclaimPolicy: FieldValueNotSupported"}},
+		{"pv nfs path", "/api/v1/persistentvolumes", fmtBody(pv, `,"nfs":{"server":"s"}`),
+			`PersistentVolume "pv" is invalid: [spec.nfs.path: Required value, spec.nfs.path: Invalid value: "": must be an absolute path]`,
+			[]string{"spec.nfs.path: FieldValueRequired", "spec.nfs.path: FieldValueInvalid"}},
+		{"pv gce pdName", "/api/v1/persistentvolumes", fmtBody(pv, `,"gcePersistentDisk":{"fsType":"ext4"}`),
+			`PersistentVolume "pv" is invalid: spec.persistentDisk.pdName: Required value`,
+			[]string{"spec.persistentDisk.pdName: FieldValueRequired"}},
+		{"pvc volumeMode", "/api/v1/namespaces/default/persistentvolumeclaims",
+			`{"metadata":{"name":"c"},"spec":{"accessModes":["ReadWriteOnce"],"resources":{"requests":{"storage":"1Gi"}},"volumeMode":"NotInTheEnum"}}`,
+			`PersistentVolumeClaim "c" is invalid: spec.volumeMode: Unsupported value: "NotInTheEnum": supported values: "Block", "Filesystem"`,
+			[]string{"spec.volumeMode: FieldValueNotSupported"}},
+		{"runtimeclass toleration effect", "/apis/node.k8s.io/v1/runtimeclasses",
+			`{"metadata":{"name":"r"},"handler":"h","scheduling":{"tolerations":[{"key":"k","operator":"Exists","effect":"NotInTheEnum"}]}}`,
+			`RuntimeClass.node.k8s.io "r" is invalid: scheduling.tolerations[0].effect: Unsupported value: "NotInTheEnum": supported values: "NoSchedule", "PreferNoSchedule", "NoExecute"`,
+			[]string{"scheduling.tolerations[0].effect: FieldValueNotSupported"}},
+		{"runtimeclass toleration operator", "/apis/node.k8s.io/v1/runtimeclasses",
+			`{"metadata":{"name":"r"},"handler":"h","scheduling":{"tolerations":[{"key":"k","operator":"NotInTheEnum"}]}}`,
+			`RuntimeClass.node.k8s.io "r" is invalid: scheduling.tolerations[0].operator: Unsupported value: "NotInTheEnum": supported values: "Equal", "Exists"`,
+			[]string{"scheduling.tolerations[0].operator: FieldValueNotSupported"}},
+		{"endpointslice addressType", "/apis/discovery.k8s.io/v1/namespaces/default/endpointslices", fmtBody(slice, "NotInTheEnum", `["10.0.0.1"]`, "TCP"),
+			`EndpointSlice.discovery.k8s.io "s" is invalid: addressType: Unsupported value: "NotInTheEnum": supported values: "FQDN", "IPv4", "IPv6"`,
+			[]string{"addressType: FieldValueNotSupported"}},
+		{"endpointslice protocol", "/apis/discovery.k8s.io/v1/namespaces/default/endpointslices", fmtBody(slice, "IPv4", `["10.0.0.1"]`, "NotInTheEnum"),
+			`EndpointSlice.discovery.k8s.io "s" is invalid: ports[0].protocol: Unsupported value: "NotInTheEnum": supported values: "SCTP", "TCP", "UDP"`,
+			[]string{"ports[0].protocol: FieldValueNotSupported"}},
+		{"endpointslice no address", "/apis/discovery.k8s.io/v1/namespaces/default/endpointslices", fmtBody(slice, "IPv4", `[]`, "TCP"),
+			`EndpointSlice.discovery.k8s.io "s" is invalid: endpoints[0].addresses: Required value: must contain at least 1 address`,
+			[]string{"endpoints[0].addresses: FieldValueRequired"}},
+		{"webhook service without namespace", "/apis/admissionregistration.k8s.io/v1/validatingwebhookconfigurations", fmtBody(hookBody, `{"name":"s"}`, ""),
+			`ValidatingWebhookConfiguration.admissionregistration.k8s.io "w" is invalid: webhooks[0].clientConfig.service.name: Required value`,
+			[]string{"webhooks[0].clientConfig.service.name: FieldValueRequired"}},
+		{"webhook matchCondition name", "/apis/admissionregistration.k8s.io/v1/validatingwebhookconfigurations",
+			fmtBody(hookBody, `{"name":"s","namespace":"n"}`, `,"matchConditions":[{"expression":"true"}]`),
+			`ValidatingWebhookConfiguration.admissionregistration.k8s.io "w" is invalid: webhooks[0].matchConditions[0].name: Required value`,
+			[]string{"webhooks[0].matchConditions[0].name: FieldValueRequired"}},
+		{"webhook namespaceSelector operator", "/apis/admissionregistration.k8s.io/v1/mutatingwebhookconfigurations",
+			fmtBody(hookBody, `{"name":"s","namespace":"n"}`, `,"namespaceSelector":{"matchExpressions":[{"key":"k"}]}`),
+			`MutatingWebhookConfiguration.admissionregistration.k8s.io "w" is invalid: webhooks[0].namespaceSelector.matchExpressions[0].operator: Invalid value: "": not a valid selector operator`,
+			[]string{"webhooks[0].namespaceSelector.matchExpressions[0].operator: FieldValueInvalid"}},
+		{"policy binding namespaceSelector", "/apis/admissionregistration.k8s.io/v1/mutatingadmissionpolicybindings",
+			`{"metadata":{"name":"b"},"spec":{"policyName":"p","matchResources":{"namespaceSelector":{"matchExpressions":[{"key":"k"}]}}}}`,
+			`MutatingAdmissionPolicyBinding.admissionregistration.k8s.io "b" is invalid: spec.matchResources.namespaceSelector.matchExpressions[0].operator: Invalid value: "": not a valid selector operator`,
+			[]string{"spec.matchResources.namespaceSelector.matchExpressions[0].operator: FieldValueInvalid"}},
+	}
+	_, c := newServer(t, Options{})
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			r := c.do("POST", tt.path, tt.body)
+			require.Equal(t, 422, r.code, "%s", r.body)
+			assert.Equal(t, tt.wantMsg, r.status(t).Message)
+			assert.Equal(t, tt.wantCauses, causeReasons(t, r))
+		})
+	}
+}
