@@ -84,6 +84,22 @@ func TestCh01_Validation_RefusedAsReference(t *testing.T) {
 			`{"metadata":{"name":"b"},"spec":{"policyName":"p","matchResources":{"namespaceSelector":{"matchExpressions":[{"key":"k"}]}}}}`,
 			`MutatingAdmissionPolicyBinding.admissionregistration.k8s.io "b" is invalid: spec.matchResources.namespaceSelector.matchExpressions[0].operator: Invalid value: "": not a valid selector operator`,
 			[]string{"spec.matchResources.namespaceSelector.matchExpressions[0].operator: FieldValueInvalid"}},
+		{"csidriver token expiration", "/apis/storage.k8s.io/v1/csidrivers",
+			`{"metadata":{"name":"d.example.com"},"spec":{"tokenRequests":[{"audience":"","expirationSeconds":-1}]}}`,
+			`CSIDriver.storage.k8s.io "d.example.com" is invalid: spec.tokenRequests[0].expirationSeconds: Invalid value: -1: may not specify a duration less than 10 minutes`,
+			[]string{"spec.tokenRequests[0].expirationSeconds: FieldValueInvalid"}},
+		{"csinode allocatable", "/apis/storage.k8s.io/v1/csinodes",
+			`{"metadata":{"name":"n"},"spec":{"drivers":[{"name":"d.example.com","nodeID":"n","allocatable":{"count":-1}}]}}`,
+			`CSINode.storage.k8s.io "n" is invalid: spec.drivers[0].allocatable.count: Invalid value: -1: must be greater than or equal to 0`,
+			[]string{"spec.drivers[0].allocatable.count: FieldValueInvalid"}},
+		{"volumeattachment source", "/apis/storage.k8s.io/v1/volumeattachments",
+			`{"metadata":{"name":"va"},"spec":{"attacher":"d.example.com","nodeName":"n"}}`,
+			`VolumeAttachment.storage.k8s.io "va" is invalid: spec.source: Required value: must specify exactly one of inlineVolumeSpec and persistentVolumeName`,
+			[]string{"spec.source: FieldValueRequired"}},
+		{"csistoragecapacity class", "/apis/storage.k8s.io/v1/namespaces/default/csistoragecapacities",
+			`{"metadata":{"name":"c"}}`,
+			`CSIStorageCapacity.storage.k8s.io "c" is invalid: storageClassName: Invalid value: "": a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')`,
+			[]string{"storageClassName: FieldValueInvalid"}},
 	}
 	_, c := newServer(t, Options{})
 	for _, tt := range tests {
