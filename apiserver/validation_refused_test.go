@@ -100,6 +100,17 @@ func TestCh01_Validation_RefusedAsReference(t *testing.T) {
 			`{"metadata":{"name":"c"}}`,
 			`CSIStorageCapacity.storage.k8s.io "c" is invalid: storageClassName: Invalid value: "": a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')`,
 			[]string{"storageClassName: FieldValueInvalid"}},
+		{"resourceslice pool", "/apis/resource.k8s.io/v1/resourceslices",
+			`{"metadata":{"name":"rs"},"spec":{"driver":"d.example.com","allNodes":true,"pool":{"name":"p","generation":-1,"resourceSliceCount":-1}}}`,
+			`ResourceSlice.resource.k8s.io "rs" is invalid: [spec.pool.resourceSliceCount: Invalid value: -1: must be greater than zero, spec.pool.generation: Invalid value: -1: must be greater than or equal to zero]`,
+			[]string{"spec.pool.resourceSliceCount: FieldValueInvalid", "spec.pool.generation: FieldValueInvalid"}},
+		{"resourceslice without spec", "/apis/resource.k8s.io/v1/resourceslices", `{"metadata":{"name":"rs"}}`,
+			"ResourceSlice.resource.k8s.io \"rs\" is invalid: [spec.driver: Required value, spec.pool.name: Required value, spec.pool.resourceSliceCount: Invalid value: 0: must be greater than zero, spec: Required value: exactly one of `nodeName`, `nodeSelector`, `allNodes`, `perDeviceNodeSelection` is required]",
+			[]string{"spec.driver: FieldValueRequired", "spec.pool.name: FieldValueRequired", "spec.pool.resourceSliceCount: FieldValueInvalid", "spec: FieldValueRequired"}},
+		{"resourceclaimtemplate count", "/apis/resource.k8s.io/v1/namespaces/default/resourceclaimtemplates",
+			`{"metadata":{"name":"t"},"spec":{"spec":{"devices":{"requests":[{"name":"r","exactly":{"deviceClassName":"c","count":-1}}]}}}}`,
+			`ResourceClaimTemplate.resource.k8s.io "t" is invalid: spec.spec.devices.requests[0].exactly.count: Invalid value: -1: must be greater than zero`,
+			[]string{"spec.spec.devices.requests[0].exactly.count: FieldValueInvalid"}},
 	}
 	_, c := newServer(t, Options{})
 	for _, tt := range tests {

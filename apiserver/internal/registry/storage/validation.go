@@ -3,8 +3,6 @@ package storage
 import (
 	"fmt"
 	"regexp"
-	"slices"
-	"strings"
 
 	"github.com/informer-lab/informer-lab/api"
 	"github.com/informer-lab/informer-lab/apiserver/internal/registry/rest"
@@ -16,33 +14,6 @@ import (
 // which the real validation judges by its own rules (an empty node name is an invalid DNS
 // subdomain, an empty audience is allowed), so the schema's presence causes for those
 // members are left out.
-
-// requiredExcept is rest.RequiredCauses without the presence causes of the paths skip
-// matches: those the real validation does not report as Required.
-func requiredExcept(gvk api.GroupVersionKind, obj *api.Unstructured, causes []api.StatusCause, skip *regexp.Regexp) []api.StatusCause {
-	for _, c := range rest.RequiredCauses(gvk, obj, nil, "") {
-		if skip.MatchString(c.Field) || slices.ContainsFunc(causes, func(d api.StatusCause) bool { return d.Field == c.Field }) {
-			continue
-		}
-		causes = append(causes, c)
-	}
-	return causes
-}
-
-// csiDriverNameCauses mirrors ValidateCSIDriverName.
-func csiDriverNameCauses(name, path string) []api.StatusCause {
-	if name == "" {
-		return []api.StatusCause{validation.Required(path, "")}
-	}
-	var causes []api.StatusCause
-	if len(name) > 63 {
-		causes = append(causes, validation.TooLong(path, 63))
-	}
-	for _, msg := range validation.IsDNS1123Subdomain(strings.ToLower(name)) {
-		causes = append(causes, validation.Invalid(path, name, msg))
-	}
-	return causes
-}
 
 // Validate implements rest.Strategy: validateTokenRequests (an empty audience is allowed,
 // a duplicate is not), then presence.
@@ -70,7 +41,7 @@ func (s csiDriverStrategy) Validate(obj *api.Unstructured) []api.StatusCause {
 			causes = append(causes, validation.Invalid(path+".expirationSeconds", exp, "may not specify a duration larger than 2^32 seconds"))
 		}
 	}
-	return requiredExcept(s.GVK, obj, causes, regexp.MustCompile(`^spec\.tokenRequests\[\d+\]\.audience$`))
+	return rest.RequiredCausesExcept(s.GVK, obj, causes, regexp.MustCompile(`^spec\.tokenRequests\[\d+\]\.audience$`))
 }
 
 // csiNodeStrategy mirrors pkg/registry/storage/csinode/strategy.go.
@@ -86,7 +57,7 @@ func (s csiNodeStrategy) Validate(obj *api.Unstructured) []api.StatusCause {
 		dm, _ := d.(map[string]any)
 		path := fmt.Sprintf("spec.drivers[%d]", i)
 		name, _ := dm["name"].(string)
-		causes = append(causes, csiDriverNameCauses(name, path+".name")...)
+		causes = append(causes, validation.CSIDriverNameCauses(name, path+".name")...)
 		id, _ := dm["nodeID"].(string)
 		if id == "" {
 			causes = append(causes, validation.Required(path+".nodeID", ""))
@@ -101,7 +72,7 @@ func (s csiNodeStrategy) Validate(obj *api.Unstructured) []api.StatusCause {
 		}
 		names[name] = true
 	}
-	return requiredExcept(s.GVK, obj, causes, regexp.MustCompile(`^spec(\.drivers)?$`))
+	return rest.RequiredCausesExcept(s.GVK, obj, causes, regexp.MustCompile(`^spec(\.drivers)?$`))
 }
 
 // volumeAttachmentStrategy mirrors pkg/registry/storage/volumeattachment/strategy.go.
@@ -112,7 +83,7 @@ type volumeAttachmentStrategy struct{ rest.Base }
 func (s volumeAttachmentStrategy) Validate(obj *api.Unstructured) []api.StatusCause {
 	sp := spec(obj)
 	attacher, _ := sp["attacher"].(string)
-	causes := csiDriverNameCauses(attacher, "spec.attacher")
+	causes := validation.CSIDriverNameCauses(attacher, "spec.attacher")
 	src, _ := sp["source"].(map[string]any)
 	pvName, hasPV := src["persistentVolumeName"].(string)
 	_, hasInline := src["inlineVolumeSpec"].(map[string]any)
@@ -134,7 +105,7 @@ func (s volumeAttachmentStrategy) Validate(obj *api.Unstructured) []api.StatusCa
 			causes = append(causes, validation.Invalid("spec.source.persistentVolumeName", pvName, msg))
 		}
 	}
-	return requiredExcept(s.GVK, obj, causes, regexp.MustCompile(`^spec$`))
+	return rest.RequiredCausesExcept(s.GVK, obj, causes, regexp.MustCompile(`^spec$`))
 }
 
 // Validate implements rest.Strategy: ValidateCSIStorageCapacity's node topology and
@@ -148,5 +119,22 @@ func (s capacityStrategy) Validate(obj *api.Unstructured) []api.StatusCause {
 	for _, msg := range validation.IsDNS1123Subdomain(class) {
 		causes = append(causes, validation.Invalid("storageClassName", class, msg))
 	}
-	return requiredExcept(s.GVK, obj, causes, regexp.MustCompile(`^$`))
+	return rest.RequiredCausesExcept(s.GVK, obj, causes, regexp.MustCompile(`^$`))
+}
+
+// Canonicalize implements rest.Strategy: the CSINode as the typed one is written out, its
+// spec and drivers always there (null when none).
+func (csiNodeStrategy) Canonicalize(obj *api.Unstructured) {
+	rest.EnsureMember(obj.Object, nil, "spec", "drivers")
+}
+
+// Canonicalize implements rest.Strategy: a token request's audience is always written out,
+// empty when unset.
+func (csiDriverStrategy) Canonicalize(obj *api.Unstructured) {
+	reqs, _ := spec(obj)["tokenRequests"].([]any)
+	for _, r := range reqs {
+		if rm, ok := r.(map[string]any); ok {
+			rest.EnsureMember(rm, "", "audience")
+		}
+	}
 }
