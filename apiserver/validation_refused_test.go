@@ -111,6 +111,22 @@ func TestCh01_Validation_RefusedAsReference(t *testing.T) {
 			`{"metadata":{"name":"t"},"spec":{"spec":{"devices":{"requests":[{"name":"r","exactly":{"deviceClassName":"c","count":-1}}]}}}}`,
 			`ResourceClaimTemplate.resource.k8s.io "t" is invalid: spec.spec.devices.requests[0].exactly.count: Invalid value: -1: must be greater than zero`,
 			[]string{"spec.spec.devices.requests[0].exactly.count: FieldValueInvalid"}},
+		{"resourcequota scope operator", "/api/v1/namespaces/default/resourcequotas",
+			`{"metadata":{"name":"q"},"spec":{"scopeSelector":{"matchExpressions":[{"scopeName":"PriorityClass","operator":"NotInTheEnum","values":["a"]}]}}}`,
+			`ResourceQuota "q" is invalid: spec.scopeSelector.matchExpressions.operator: Invalid value: "NotInTheEnum": not a valid selector operator`,
+			[]string{"spec.scopeSelector.matchExpressions.operator: FieldValueInvalid"}},
+		{"resourcequota scope name", "/api/v1/namespaces/default/resourcequotas",
+			`{"metadata":{"name":"q"},"spec":{"scopeSelector":{"matchExpressions":[{"operator":"In","values":["a"]}]}}}`,
+			`ResourceQuota "q" is invalid: spec.scopeSelector.matchExpressions.scopeName: Invalid value: "": unsupported scope`,
+			[]string{"spec.scopeSelector.matchExpressions.scopeName: FieldValueInvalid"}},
+		{"hpa resource metric target", "/apis/autoscaling/v2/namespaces/default/horizontalpodautoscalers",
+			`{"metadata":{"name":"h"},"spec":{"scaleTargetRef":{"kind":"Deployment","name":"d","apiVersion":"apps/v1"},"maxReplicas":3,"metrics":[{"type":"Resource","resource":{"name":"cpu","target":{"type":"Utilization","averageUtilization":-1}}}]}}`,
+			`HorizontalPodAutoscaler.autoscaling "h" is invalid: spec.metrics[0].resource.target.averageUtilization: Invalid value: -1: must be greater than 0`,
+			[]string{"spec.metrics[0].resource.target.averageUtilization: FieldValueInvalid"}},
+		{"hpa metric type", "/apis/autoscaling/v2/namespaces/default/horizontalpodautoscalers",
+			`{"metadata":{"name":"h"},"spec":{"scaleTargetRef":{"kind":"Deployment","name":"d","apiVersion":"apps/v1"},"maxReplicas":3,"metrics":[{"resource":{"name":"cpu","target":{"type":"Utilization","averageUtilization":50}}}]}}`,
+			`HorizontalPodAutoscaler.autoscaling "h" is invalid: [spec.metrics[0].type: Required value: must specify a metric source type, spec.metrics[0].type: Unsupported value: "": supported values: "ContainerResource", "External", "Object", "Pods", "Resource"]`,
+			[]string{"spec.metrics[0].type: FieldValueRequired", "spec.metrics[0].type: FieldValueNotSupported", "spec.metrics[0].type: FieldValueNotSupported"}},
 	}
 	_, c := newServer(t, Options{})
 	for _, tt := range tests {
