@@ -138,3 +138,16 @@ func TestCh01_Validation_RefusedAsReference(t *testing.T) {
 		})
 	}
 }
+
+// TestCh01_Validation_WarningsBeforeStorageRefusal checks that a create the storage refuses
+// (a resourceVersion set) still carries the strategy's warnings, which the real BeforeCreate
+// sends as soon as validation passes.
+func TestCh01_Validation_WarningsBeforeStorageRefusal(t *testing.T) {
+	_, c := newServer(t, Options{})
+	r := c.do("POST", "/apis/apps/v1/namespaces/default/deployments",
+		`{"metadata":{"name":"d","resourceVersion":"5"},"spec":{"selector":{"matchLabels":{"a":"b"}},"template":{"metadata":{"labels":{"a":"b"}},"spec":{"terminationGracePeriodSeconds":-1,"containers":[{"name":"c","image":"x"}]}}}}`)
+	require.Equal(t, 500, r.code, "%s", r.body)
+	assert.Equal(t, "resourceVersion should not be set on objects to be created", r.status(t).Message)
+	assert.Equal(t, []string{`299 - "spec.template.spec.terminationGracePeriodSeconds: must be >= 0; negative values are invalid and will be treated as 1"`},
+		r.header.Values("Warning"))
+}

@@ -142,13 +142,6 @@ func (s claimStrategy) Validate(obj *api.Unstructured) []api.StatusCause {
 	return rest.RequiredCausesExcept(s.GVK, obj, causes, skip)
 }
 
-// Canonicalize implements rest.Strategy: the claim spec as the typed one is written out,
-// its devices' requests always there (null when none).
-func (s claimStrategy) Canonicalize(obj *api.Unstructured) {
-	path := append(strings.Split(s.specPath, "."), "devices", "requests")
-	rest.EnsureMember(obj.Object, nil, path...)
-}
-
 // Canonicalize implements rest.Strategy: the slice as the typed one is written out, the
 // pool's generation and each capacity's value always there (zero when unset).
 func (sliceStrategy) Canonicalize(obj *api.Unstructured) {

@@ -122,12 +122,6 @@ func (s capacityStrategy) Validate(obj *api.Unstructured) []api.StatusCause {
 	return rest.RequiredCausesExcept(s.GVK, obj, causes, regexp.MustCompile(`^$`))
 }
 
-// Canonicalize implements rest.Strategy: the CSINode as the typed one is written out, its
-// spec and drivers always there (null when none).
-func (csiNodeStrategy) Canonicalize(obj *api.Unstructured) {
-	rest.EnsureMember(obj.Object, nil, "spec", "drivers")
-}
-
 // Canonicalize implements rest.Strategy: a token request's audience is always written out,
 // empty when unset.
 func (csiDriverStrategy) Canonicalize(obj *api.Unstructured) {
