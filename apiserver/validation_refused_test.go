@@ -127,6 +127,14 @@ func TestCh01_Validation_RefusedAsReference(t *testing.T) {
 			`{"metadata":{"name":"h"},"spec":{"scaleTargetRef":{"kind":"Deployment","name":"d","apiVersion":"apps/v1"},"maxReplicas":3,"metrics":[{"resource":{"name":"cpu","target":{"type":"Utilization","averageUtilization":50}}}]}}`,
 			`HorizontalPodAutoscaler.autoscaling "h" is invalid: [spec.metrics[0].type: Required value: must specify a metric source type, spec.metrics[0].type: Unsupported value: "": supported values: "ContainerResource", "External", "Object", "Pods", "Resource"]`,
 			[]string{"spec.metrics[0].type: FieldValueRequired", "spec.metrics[0].type: FieldValueNotSupported", "spec.metrics[0].type: FieldValueNotSupported"}},
+		{"pod seccomp localhostProfile", "/api/v1/namespaces/default/pods",
+			`{"metadata":{"name":"p"},"spec":{"securityContext":{"seccompProfile":{"type":"NotInTheEnum","localhostProfile":"dummy.json"}},"containers":[{"name":"c","image":"x"}]}}`,
+			`Pod "p" is invalid: [spec.securityContext.seccompProfile.type: Unsupported value: "NotInTheEnum": supported values: "Localhost", "RuntimeDefault", "Unconfined", spec.securityContext.seccompProfile.localhostProfile: Invalid value: {"Type":"NotInTheEnum","LocalhostProfile":"dummy.json"}: can only be set when seccomp type is Localhost]`,
+			[]string{"spec.securityContext.seccompProfile.type: FieldValueNotSupported", "spec.securityContext.seccompProfile.localhostProfile: FieldValueInvalid"}},
+		{"pod secret volume item", "/api/v1/namespaces/default/pods",
+			`{"metadata":{"name":"p"},"spec":{"volumes":[{"name":"v","secret":{"secretName":"s","items":[{"path":"a"}]}}],"containers":[{"name":"c","image":"x","volumeMounts":[{"name":"v","mountPath":"/v"}]}]}}`,
+			`Pod "p" is invalid: [spec.volumes[0].secret.items[0].key: Required value, spec.containers[0].volumeMounts[0].name: Not found: "v"]`,
+			[]string{"spec.volumes[0].secret.items[0].key: FieldValueRequired", "spec.containers[0].volumeMounts[0].name: FieldValueNotFound"}},
 	}
 	_, c := newServer(t, Options{})
 	for _, tt := range tests {
