@@ -135,6 +135,17 @@ func TestCh01_Validation_RefusedAsReference(t *testing.T) {
 			`{"metadata":{"name":"p"},"spec":{"volumes":[{"name":"v","secret":{"secretName":"s","items":[{"path":"a"}]}}],"containers":[{"name":"c","image":"x","volumeMounts":[{"name":"v","mountPath":"/v"}]}]}}`,
 			`Pod "p" is invalid: [spec.volumes[0].secret.items[0].key: Required value, spec.containers[0].volumeMounts[0].name: Not found: "v"]`,
 			[]string{"spec.volumes[0].secret.items[0].key: FieldValueRequired", "spec.containers[0].volumeMounts[0].name: FieldValueNotFound"}},
+		{"ingress backend", "/apis/networking.k8s.io/v1/namespaces/default/ingresses",
+			`{"metadata":{"name":"i"},"spec":{"rules":[{"http":{"paths":[{"path":"/","pathType":"Prefix","backend":{}}]}}]}}`,
+			`Ingress.networking.k8s.io "i" is invalid: spec.rules[0].http.paths[0].backend: Invalid value: "": resource or service backend is required`,
+			[]string{"spec.rules[0].http.paths[0].backend: FieldValueInvalid"}},
+		{"node taint effect", "/api/v1/nodes", `{"metadata":{"name":"n"},"spec":{"taints":[{"key":"k"}]}}`,
+			`Node "n" is invalid: metadata.taints[0].effect: Required value`,
+			[]string{"metadata.taints[0].effect: FieldValueRequired"}},
+		{"apiservice name before labels", "/apis/apiregistration.k8s.io/v1/apiservices",
+			`{"metadata":{"name":"x","labels":{"a":"vvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvv"}},"spec":{"group":"g.io","version":"v1","groupPriorityMinimum":1,"versionPriority":1}}`,
+			"APIService.apiregistration.k8s.io \"x\" is invalid: [metadata.name: Invalid value: \"x\": must be `spec.version+\".\"+spec.group`: \"v1.g.io\", metadata.labels: Invalid value: \"vvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvv\": must be no more than 63 bytes]",
+			[]string{"metadata.name: FieldValueInvalid", "metadata.labels: FieldValueInvalid"}},
 	}
 	_, c := newServer(t, Options{})
 	for _, tt := range tests {
