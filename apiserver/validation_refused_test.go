@@ -146,6 +146,10 @@ func TestCh01_Validation_RefusedAsReference(t *testing.T) {
 			`{"metadata":{"name":"x","labels":{"a":"vvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvv"}},"spec":{"group":"g.io","version":"v1","groupPriorityMinimum":1,"versionPriority":1}}`,
 			"APIService.apiregistration.k8s.io \"x\" is invalid: [metadata.name: Invalid value: \"x\": must be `spec.version+\".\"+spec.group`: \"v1.g.io\", metadata.labels: Invalid value: \"vvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvv\": must be no more than 63 bytes]",
 			[]string{"metadata.name: FieldValueInvalid", "metadata.labels: FieldValueInvalid"}},
+		{"cronjob name length", "/apis/batch/v1/namespaces/default/cronjobs",
+			`{"metadata":{"name":"ccccccccccccccccccccccccccccccccccccccccccccccccccccc"},"spec":{"schedule":"* * * * *","jobTemplate":{"spec":{"template":{"spec":{"restartPolicy":"Never","containers":[{"name":"c","image":"x"}]}}}}}}`,
+			`CronJob.batch "ccccccccccccccccccccccccccccccccccccccccccccccccccccc" is invalid: metadata.name: Invalid value: "ccccccccccccccccccccccccccccccccccccccccccccccccccccc": must be no more than 52 characters`,
+			[]string{"metadata.name: FieldValueInvalid"}},
 	}
 	_, c := newServer(t, Options{})
 	for _, tt := range tests {
