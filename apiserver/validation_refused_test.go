@@ -174,3 +174,14 @@ func TestCh01_Validation_WarningsBeforeStorageRefusal(t *testing.T) {
 	assert.Equal(t, []string{`299 - "spec.template.spec.terminationGracePeriodSeconds: must be >= 0; negative values are invalid and will be treated as 1"`},
 		r.header.Values("Warning"))
 }
+
+// TestCh01_Validation_IngressRuleValueInTypeError checks that a type error under an
+// Ingress rule's http names the embedded IngressRuleValue, as encoding/json does.
+func TestCh01_Validation_IngressRuleValueInTypeError(t *testing.T) {
+	_, c := newServer(t, Options{})
+	r := c.do("POST", "/apis/networking.k8s.io/v1/namespaces/default/ingresses",
+		`{"metadata":{"name":"i"},"spec":{"rules":[{"http":{"paths":[{"path":"/","pathType":"Prefix","backend":{"service":{"name":"s","port":{"number":2147483648}}}}]}}]}}`)
+	require.Equal(t, 400, r.code, "%s", r.body)
+	assert.Equal(t, `Ingress in version "v1" cannot be handled as a Ingress: json: cannot unmarshal number 2147483648 into Go struct field ServiceBackendPort.spec.rules.IngressRuleValue.http.paths.backend.service.port.number of type int32`,
+		r.status(t).Message)
+}
