@@ -84,13 +84,14 @@ func webhookCauses(hook map[string]any, path string, mutating bool) []api.Status
 	default:
 		causes = append(causes, webhookServiceCauses(child(cc, "service"), path+".clientConfig.service")...)
 	}
-	return append(causes, webhookMatchConditionCauses(hook, path+".matchConditions", mutating)...)
+	return append(causes, webhookMatchConditionCauses(hook, path+".matchConditions")...)
 }
 
 // webhookMatchConditionCauses mirrors validateMatchConditions for a webhook: each
-// condition's expression (required, then compiled) and name (required, a qualified name),
-// then duplicate names.
-func webhookMatchConditionCauses(hook map[string]any, path string, mutating bool) []api.StatusCause {
+// condition's expression (required, then compiled in the environment of a validating
+// policy without params, where a webhook's object and request are), and name (required, a
+// qualified name), then duplicate names.
+func webhookMatchConditionCauses(hook map[string]any, path string) []api.StatusCause {
 	var causes []api.StatusCause
 	names := map[string]bool{}
 	for i, mc := range objects(hook, "matchConditions") {
@@ -98,7 +99,7 @@ func webhookMatchConditionCauses(hook map[string]any, path string, mutating bool
 		if src := strings.TrimSpace(str(mc, "expression")); src == "" {
 			causes = append(causes, validation.Required(p+".expression", ""))
 		} else {
-			causes = append(causes, compileCause(admission.RoleCondition, src, p+".expression", mutating, false)...)
+			causes = append(causes, compileCause(admission.RoleCondition, src, p+".expression", false, false)...)
 		}
 		name := str(mc, "name")
 		if name == "" {
