@@ -150,6 +150,10 @@ func TestCh01_Validation_RefusedAsReference(t *testing.T) {
 			`{"metadata":{"name":"ccccccccccccccccccccccccccccccccccccccccccccccccccccc"},"spec":{"schedule":"* * * * *","jobTemplate":{"spec":{"template":{"spec":{"restartPolicy":"Never","containers":[{"name":"c","image":"x"}]}}}}}}`,
 			`CronJob.batch "ccccccccccccccccccccccccccccccccccccccccccccccccccccc" is invalid: metadata.name: Invalid value: "ccccccccccccccccccccccccccccccccccccccccccccccccccccc": must be no more than 52 characters`,
 			[]string{"metadata.name: FieldValueInvalid"}},
+		{"pod weighted term without podAffinityTerm", "/api/v1/namespaces/default/pods",
+			`{"metadata":{"name":"p"},"spec":{"affinity":{"podAntiAffinity":{"preferredDuringSchedulingIgnoredDuringExecution":[{"weight":1}]}},"containers":[{"name":"c","image":"x"}]}}`,
+			"Pod \"p\" is invalid: [spec.affinity.podAntiAffinity.preferredDuringSchedulingIgnoredDuringExecution[0].podAffinityTerm.topologyKey: Required value: can not be empty, spec.affinity.podAntiAffinity.preferredDuringSchedulingIgnoredDuringExecution[0].podAffinityTerm.topologyKey: Invalid value: \"\": name part must be non-empty, spec.affinity.podAntiAffinity.preferredDuringSchedulingIgnoredDuringExecution[0].podAffinityTerm.topologyKey: Invalid value: \"\": name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]')]",
+			[]string{"spec.affinity.podAntiAffinity.preferredDuringSchedulingIgnoredDuringExecution[0].podAffinityTerm.topologyKey: FieldValueRequired", "spec.affinity.podAntiAffinity.preferredDuringSchedulingIgnoredDuringExecution[0].podAffinityTerm.topologyKey: FieldValueInvalid", "spec.affinity.podAntiAffinity.preferredDuringSchedulingIgnoredDuringExecution[0].podAffinityTerm.topologyKey: FieldValueInvalid"}},
 	}
 	_, c := newServer(t, Options{})
 	for _, tt := range tests {
