@@ -126,6 +126,9 @@ func (s *Store) Create(ctx context.Context, res *Resource, ns string, obj *api.U
 	if err := Validate(res, obj); err != nil {
 		return nil, err
 	}
+	// BeforeCreate sends the strategy's warnings once validation passes, so they go out
+	// even when admission or the storage refuses the create afterwards.
+	rest.AddWarnings(ctx, res.Strategy.WarningsOnCreate(obj)...)
 	if err := s.Storage.View(func(tx *storage.Tx) error {
 		attrs.Namespaces = s.namespaceReader(tx)
 		attrs.Store = s.admissionStore(tx, false)
@@ -138,7 +141,6 @@ func (s *Store) Create(ctx context.Context, res *Resource, ns string, obj *api.U
 	if obj.GetResourceVersion() != "" {
 		return nil, errRVOnCreate()
 	}
-	warnings := res.Strategy.WarningsOnCreate(obj)
 	hooks, _ := res.Strategy.(rest.Hooks)
 	rec, err := s.Storage.Create(ctx, res.Coll, storage.ObjectKey(obj.GetNamespace(), obj.GetName()), obj, storage.CreateOptions{
 		DryRun: dryRun,
@@ -163,9 +165,6 @@ func (s *Store) Create(ctx context.Context, res *Resource, ns string, obj *api.U
 	})
 	if errors.Is(err, storage.ErrKeyExists) {
 		return nil, api.NewAlreadyExists(res.Info.GroupResource(), obj.GetName())
-	}
-	if err == nil {
-		rest.AddWarnings(ctx, warnings...)
 	}
 	return rec, err
 }

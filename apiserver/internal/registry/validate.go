@@ -57,7 +57,21 @@ func validate(res *Resource, obj *api.Unstructured, withStrategy bool) error {
 		causes = withoutNameFormatCauses(causes)
 	}
 	if withStrategy {
-		causes = append(causes, res.Strategy.Validate(obj)...)
+		own := res.Strategy.Validate(obj)
+		if n, ok := res.Strategy.(rest.UncheckedNamer); ok && n.NameIsUnchecked() {
+			// The strategy's own name rule stands for ValidateObjectMeta's, whose name
+			// causes come first.
+			var named []api.StatusCause
+			own = slices.DeleteFunc(own, func(c api.StatusCause) bool {
+				if c.Field == "metadata.name" {
+					named = append(named, c)
+					return true
+				}
+				return false
+			})
+			causes = append(named, causes...)
+		}
+		causes = append(causes, own...)
 	}
 	if len(causes) > 0 {
 		return api.NewInvalid(invalidKind(res), obj.GetName(), causes)

@@ -23,6 +23,7 @@ var inlineStructs = map[string]inlineStruct{
 	"io.k8s.api.core.v1.SecretKeySelector":     {field: "LocalObjectReference", promoted: []string{"name"}},
 	"io.k8s.api.core.v1.ConfigMapEnvSource":    {field: "LocalObjectReference", promoted: []string{"name"}},
 	"io.k8s.api.core.v1.SecretEnvSource":       {field: "LocalObjectReference", promoted: []string{"name"}},
+	"io.k8s.api.networking.v1.IngressRule":     {field: "IngressRuleValue", promoted: []string{"http"}},
 	"io.k8s.api.core.v1.PersistentVolumeSpec": {field: "PersistentVolumeSource", own: []string{"capacity", "accessModes", "claimRef",
 		"persistentVolumeReclaimPolicy", "storageClassName", "mountOptions", "volumeMode", "nodeAffinity", "volumeAttributesClassName"}},
 }

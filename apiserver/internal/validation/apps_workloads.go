@@ -147,15 +147,31 @@ func statefulSetStrategyValue(us map[string]any) string {
 
 var accessModes = []string{"ReadOnlyMany", "ReadWriteMany", "ReadWriteOnce", "ReadWriteOncePod"}
 
-// PVCSpecCauses mirrors the access mode rules of ValidatePersistentVolumeClaimSpec.
+// PVCSpecCauses mirrors the access mode and volume mode rules of
+// ValidatePersistentVolumeClaimSpec.
 func PVCSpecCauses(spec map[string]any, path string) []api.StatusCause {
-	return accessModeCauses(spec, path, "at least 1 access mode is required")
+	causes := accessModeCauses(spec, path, "at least 1 access mode is required")
+	if vm, ok := spec["volumeMode"].(string); ok && !slices.Contains(volumeModes, vm) {
+		causes = append(causes, NotSupported(path+".volumeMode", vm, volumeModes))
+	}
+	return causes
 }
 
-// PVSpecCauses mirrors the access mode rules of ValidatePersistentVolumeSpec.
+// volumeModes is supportedVolumeModes, sorted as sets.List prints it.
+var volumeModes = []string{"Block", "Filesystem"}
+
+// PVSpecCauses mirrors the access mode and reclaim policy rules of
+// ValidatePersistentVolumeSpec.
 func PVSpecCauses(spec map[string]any, path string) []api.StatusCause {
-	return accessModeCauses(spec, path, "")
+	causes := accessModeCauses(spec, path, "")
+	if rp, _ := spec["persistentVolumeReclaimPolicy"].(string); rp != "" && !slices.Contains(reclaimPolicies, rp) {
+		causes = append(causes, NotSupported(path+".persistentVolumeReclaimPolicy", rp, reclaimPolicies))
+	}
+	return causes
 }
+
+// reclaimPolicies is supportedReclaimPolicy, sorted as sets.List prints it.
+var reclaimPolicies = []string{"Delete", "Recycle", "Retain"}
 
 func accessModeCauses(spec map[string]any, path, required string) []api.StatusCause {
 	var l causeList

@@ -25,10 +25,17 @@ func nestedAt(obj map[string]any, path string) any {
 	return cur
 }
 
-// JobTemplateCauses mirrors ValidateJobSpec's template checks: containers, and a restart
-// policy of OnFailure or Never.
+// JobTemplateCauses mirrors validateJobSpec: the counts that may not be negative, then the
+// template's checks: containers, and a restart policy of OnFailure or Never.
 func JobTemplateCauses(obj map[string]any, template string) []api.StatusCause {
-	causes := TemplateCauses(obj, template)
+	var causes []api.StatusCause
+	specPath := strings.TrimSuffix(template, ".template")
+	spec := asMap(nestedAt(obj, specPath))
+	for _, f := range []string{"parallelism", "completions", "activeDeadlineSeconds", "backoffLimit",
+		"ttlSecondsAfterFinished", "backoffLimitPerIndex", "maxFailedIndexes"} {
+		causes = append(causes, NonNegative(spec, f, specPath+"."+f)...)
+	}
+	causes = append(causes, TemplateCauses(obj, template)...)
 	switch rp, _ := nestedAt(obj, template+".spec.restartPolicy").(string); rp {
 	case "OnFailure", "Never":
 	case "", "Always": // the pod defaults make an empty one Always

@@ -151,6 +151,17 @@ func volumeCauses(l *causeList, vols []any, path string) map[string]bool {
 				el.add(NotSupported(p+".hostPath.type", t, hostPathTypes))
 			}
 		}
+		for _, src := range []string{"secret", "configMap"} {
+			for j, it := range asSlice(asMap(vm[src])["items"]) {
+				ip := fmt.Sprintf("%s.%s.items[%d]", p, src, j)
+				if strAt(asMap(it), "key") == "" {
+					el.add(Required(ip+".key", ""))
+				}
+				if strAt(asMap(it), "path") == "" {
+					el.add(Required(ip+".path", ""))
+				}
+			}
+		}
 		name := strAt(vm, "name")
 		if name == "" {
 			el.add(Required(p+".name", ""))
@@ -355,6 +366,9 @@ func seccompCauses(l *causeList, sp map[string]any, path string) {
 		}
 	default:
 		l.add(NotSupported(path+".type", t, []string{"Localhost", "RuntimeDefault", "Unconfined"}))
+		if hasLP {
+			l.add(InvalidRaw(path+".localhostProfile", fmt.Sprintf(`{"Type":%q,"LocalhostProfile":%q}`, t, lp), "can only be set when seccomp type is Localhost"))
+		}
 	}
 }
 
@@ -411,4 +425,11 @@ func hostNetworkPortCauses(l *causeList, spec map[string]any, specPath string) {
 			}
 		}
 	}
+}
+
+// TolerationCauses mirrors ValidateTolerations for the list at path.
+func TolerationCauses(ts []any, path string) []api.StatusCause {
+	var l causeList
+	tolerationCauses(&l, ts, path)
+	return l
 }

@@ -116,7 +116,7 @@ func resourcesCauses(resources []string, path string) []api.StatusCause {
 	return causes
 }
 
-// matchResourcesCauses mirrors validateMatchResources (the selectors are not checked).
+// matchResourcesCauses mirrors validateMatchResources.
 func matchResourcesCauses(mc map[string]any, path string) []api.StatusCause {
 	if mc == nil {
 		return nil
@@ -129,6 +129,8 @@ func matchResourcesCauses(mc map[string]any, path string) []api.StatusCause {
 	for _, sel := range []string{"namespaceSelector", "objectSelector"} {
 		if !set(mc, sel) {
 			causes = append(causes, validation.Required(path+"."+sel, ""))
+		} else {
+			causes = append(causes, validation.LabelSelectorCauses(child(mc, sel), path+"."+sel)...)
 		}
 	}
 	for _, rules := range []string{"resourceRules", "excludeResourceRules"} {

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/informer-lab/informer-lab/api"
+	"github.com/informer-lab/informer-lab/apiserver/internal/admission"
 	"github.com/informer-lab/informer-lab/apiserver/internal/registry/rest"
 	"github.com/informer-lab/informer-lab/apiserver/internal/validation"
 )
@@ -68,6 +69,12 @@ func webhookCauses(hook map[string]any, path string, mutating bool) []api.Status
 	if mutating {
 		causes = append(causes, enumCause(hook, "reinvocationPolicy", path+".reinvocationPolicy", reinvocationPolicies)...)
 	}
+	if sel, ok := hook["namespaceSelector"].(map[string]any); ok {
+		causes = append(causes, validation.LabelSelectorCauses(sel, path+".namespaceSelector")...)
+	}
+	if sel, ok := hook["objectSelector"].(map[string]any); ok {
+		causes = append(causes, validation.LabelSelectorCauses(sel, path+".objectSelector")...)
+	}
 	cc := child(hook, "clientConfig")
 	switch hasURL, hasService := set(cc, "url"), set(cc, "service"); {
 	case hasURL == hasService:
@@ -76,6 +83,38 @@ func webhookCauses(hook map[string]any, path string, mutating bool) []api.Status
 		causes = append(causes, webhookURLCauses(str(cc, "url"), path+".clientConfig.url")...)
 	default:
 		causes = append(causes, webhookServiceCauses(child(cc, "service"), path+".clientConfig.service")...)
+	}
+	return append(causes, webhookMatchConditionCauses(hook, path+".matchConditions")...)
+}
+
+// webhookMatchConditionCauses mirrors validateMatchConditions for a webhook: each
+// condition's expression (required, then compiled in the environment of a validating
+// policy without params, where a webhook's object and request are), and name (required, a
+// qualified name), then duplicate names.
+func webhookMatchConditionCauses(hook map[string]any, path string) []api.StatusCause {
+	var causes []api.StatusCause
+	names := map[string]bool{}
+	for i, mc := range objects(hook, "matchConditions") {
+		p := at(path, i)
+		if src := strings.TrimSpace(str(mc, "expression")); src == "" {
+			causes = append(causes, validation.Required(p+".expression", ""))
+		} else {
+			causes = append(causes, compileCause(admission.RoleCondition, src, p+".expression", false, false)...)
+		}
+		name := str(mc, "name")
+		if name == "" {
+			causes = append(causes, validation.Required(p+".name", ""))
+		} else {
+			for _, m := range validation.IsQualifiedName(name) {
+				causes = append(causes, validation.Invalid(p+".name", name, m))
+			}
+		}
+		if name != "" {
+			if names[name] {
+				causes = append(causes, duplicate(p+".name", name))
+			}
+			names[name] = true
+		}
 	}
 	return causes
 }
@@ -149,11 +188,13 @@ func webhookURLCauses(raw, path string) []api.StatusCause {
 // webhookServiceCauses mirrors webhook.ValidateWebhookService (the port is defaulted to 443
 // before it runs).
 func webhookServiceCauses(svc map[string]any, path string) []api.StatusCause {
+	// The real call passes the service's name and namespace in the order opposite to the
+	// parameters, so a missing name is reported as the namespace and the other way round.
 	var causes []api.StatusCause
-	if str(svc, "name") == "" {
+	if str(svc, "namespace") == "" {
 		causes = append(causes, validation.Required(path+".name", ""))
 	}
-	if str(svc, "namespace") == "" {
+	if str(svc, "name") == "" {
 		causes = append(causes, validation.Required(path+".namespace", ""))
 	}
 	if p, ok := svc["port"].(int64); ok && (p < 1 || p > 65535) {

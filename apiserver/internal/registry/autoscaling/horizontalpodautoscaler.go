@@ -21,7 +21,7 @@ func (hpaStrategy) GetResetFields() map[string][]string {
 }
 
 // Validate implements rest.Strategy: validateHorizontalPodAutoscalerSpec's replica bounds
-// and scale target, then its behavior (the metrics are left to the schema).
+// and scale target, its metrics, then its behavior.
 func (hpaStrategy) Validate(obj *api.Unstructured) []api.StatusCause {
 	spec, _ := obj.Object["spec"].(map[string]any)
 	var causes []api.StatusCause
@@ -40,6 +40,7 @@ func (hpaStrategy) Validate(obj *api.Unstructured) []api.StatusCause {
 		causes = append(causes, validation.Invalid("spec.maxReplicas", maxR, "must be greater than or equal to `minReplicas`"))
 	}
 	causes = append(causes, scaleTargetCauses(spec)...)
+	causes = append(causes, metricsCauses(spec)...)
 	if hasMin && minR == 0 && !hasMetricOfType(spec, "Object", "External") {
 		causes = append(causes, validation.Forbidden("spec.metrics", "must specify at least one Object or External metric to support scaling to zero replicas"))
 	}

@@ -23,9 +23,14 @@ func CronJobs() rest.Kind {
 		Strategy: cronJobStrategy{templated("CronJob", "spec.jobTemplate.spec.template")}}
 }
 
-// Validate implements rest.Strategy: ValidateCronJobCreate's spec checks.
+// Validate implements rest.Strategy: ValidateCronJobCreate's spec checks, then the name's
+// length, which leaves room for the 11 characters of the Jobs' suffix.
 func (s cronJobStrategy) Validate(obj *api.Unstructured) []api.StatusCause {
-	return s.causes(obj, nil)
+	causes := s.causes(obj, nil)
+	if name := obj.GetName(); len(name) > 52 {
+		causes = append(causes, validation.Invalid("metadata.name", name, "must be no more than 52 characters"))
+	}
+	return causes
 }
 
 // causes mirrors validateCronJobSpec's order: schedule, startingDeadlineSeconds, timeZone,

@@ -2,6 +2,7 @@ package batch
 
 import (
 	"encoding/json"
+	"maps"
 	"reflect"
 
 	"github.com/informer-lab/informer-lab/api"
@@ -22,11 +23,10 @@ const (
 // selector the server generates unless spec.manualSelector is true.
 type jobStrategy struct{ templateStrategy }
 
-// PrepareForCreate implements rest.Strategy: the empty status, then generateSelectorIfNeeded.
-// It runs before defaulting here (after it upstream, at decode time), so an absent
-// manualSelector is the default false.
-func (s jobStrategy) PrepareForCreate(ctx rest.Context, obj *api.Unstructured) {
-	s.templateStrategy.PrepareForCreate(ctx, obj)
+// PrepareAfterAdmission implements rest.LatePreparer: PrepareForCreate's
+// generateSelectorIfNeeded, which upstream runs after the defaults and mutating admission,
+// so the defaults copy only the labels the user gave the template to the Job's own.
+func (jobStrategy) PrepareAfterAdmission(obj *api.Unstructured) {
 	spec, _ := obj.Object["spec"].(map[string]any)
 	if manual, _ := spec["manualSelector"].(bool); !manual {
 		generateSelector(obj)
@@ -191,3 +191,19 @@ func (jobStrategy) ValidateUpdate(obj, old *api.Unstructured) []api.StatusCause 
 	}
 	return causes
 }
+
+// BeginCreate implements rest.Hooks: the Job's labels default to its template's once more,
+// as every read of the stored Job defaults them upstream, so a Job created without labels
+// shows the generated ones; validation has already judged only the labels it was given.
+func (jobStrategy) BeginCreate(_ rest.Context, obj *api.Unstructured) error {
+	if len(obj.GetLabels()) > 0 {
+		return nil
+	}
+	if labels := templateLabels(obj); len(labels) > 0 {
+		child(obj.Object, "metadata")["labels"] = maps.Clone(labels)
+	}
+	return nil
+}
+
+// AfterDelete implements rest.Hooks: nothing to release.
+func (jobStrategy) AfterDelete(*api.Unstructured) {}

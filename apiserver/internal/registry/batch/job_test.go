@@ -7,7 +7,6 @@ import (
 	"github.com/stretchr/testify/assert"
 
 	"github.com/informer-lab/informer-lab/api"
-	"github.com/informer-lab/informer-lab/apiserver/internal/registry/rest"
 )
 
 const jobUID = "6a221a04-808f-4612-a6af-9d3362b839fb"
@@ -50,7 +49,7 @@ func TestCh01_Strategy_JobGeneratedSelector(t *testing.T) {
 	tests := []struct {
 		name       string
 		spec       string
-		wantLabels map[string]any // the template's labels after PrepareForCreate
+		wantLabels map[string]any // the template's labels after the create's preparation
 		wantSel    map[string]any
 		causes     []api.StatusCause
 	}{
@@ -91,7 +90,7 @@ func TestCh01_Strategy_JobGeneratedSelector(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			o := jobFrom(t, tc.spec)
-			s.PrepareForCreate(rest.Context{}, o)
+			prepare(s, o)
 			if tc.wantLabels != nil {
 				got, _, _ := api.NestedMap(o.Object, "spec", "template", "metadata", "labels")
 				assert.Empty(t, cmp.Diff(tc.wantLabels, got), "template labels")

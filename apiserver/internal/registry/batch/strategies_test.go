@@ -79,12 +79,12 @@ func TestCh01_Strategy_BatchRestartPolicy(t *testing.T) {
 		}
 		for _, tt := range tests {
 			o := k.make(tt.restart)
-			k.kind.Strategy.PrepareForCreate(rest.Context{}, o) // a Job's generated selector
+			prepare(k.kind.Strategy, o) // a Job's generated selector
 			got := k.kind.Strategy.Validate(o)
 			assert.Empty(t, cmp.Diff(tt.want, got), "%s restartPolicy %q", k.kind.Kind, tt.restart)
 		}
 		o := k.make("Never")
-		k.kind.Strategy.PrepareForCreate(rest.Context{}, o)
+		prepare(k.kind.Strategy, o)
 		templateSpec(o)["containers"] = []any{}
 		assert.Empty(t, cmp.Diff([]api.StatusCause{{Type: api.CauseTypeFieldValueRequired, Field: k.template + ".spec.containers", Message: "Required value"}},
 			k.kind.Strategy.Validate(o)), "%s without containers", k.kind.Kind)
@@ -122,4 +122,13 @@ func TestCh01_Strategy_BatchKinds(t *testing.T) {
 	assert.Equal(t, "1", set(job("Never"))["status.successful"], "the label reads status.succeeded")
 	assert.Equal(t, "0", set(cronJob("Never"))["status.successful"])
 	assert.Nil(t, CronJobs().Fields)
+}
+
+// prepare runs a create's preparation as the store does: PrepareForCreate, then the
+// preparation after admission (a Job's generated selector).
+func prepare(s rest.Strategy, o *api.Unstructured) {
+	s.PrepareForCreate(rest.Context{}, o)
+	if lp, ok := s.(rest.LatePreparer); ok {
+		lp.PrepareAfterAdmission(o)
+	}
 }

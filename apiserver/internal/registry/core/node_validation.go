@@ -3,6 +3,7 @@ package core
 import (
 	"encoding/json"
 	"fmt"
+	"regexp"
 	"slices"
 
 	"github.com/informer-lab/informer-lab/api"
@@ -54,5 +55,10 @@ func (s nodeStrategy) Validate(obj *api.Unstructured) []api.StatusCause {
 		}
 		seen[k] = true
 	}
-	return rest.RequiredCauses(s.GVK, obj, causes, "")
+	// The taints' checks name them under metadata, as the real ones do, so the schema's
+	// presence causes for the same members under spec are not given.
+	return rest.RequiredCausesExcept(s.GVK, obj, causes, taintMembers)
 }
+
+// taintMembers are the paths of a taint's members under spec.
+var taintMembers = regexp.MustCompile(`^spec\.taints\[\d+\]\.(key|effect)$`)

@@ -11,8 +11,8 @@ import (
 
 var pathTypes = []string{"Exact", "ImplementationSpecific", "Prefix"}
 
-// Validate implements rest.Strategy: validateHTTPIngressRuleValue's path type and service
-// port number of each path, then presence.
+// Validate implements rest.Strategy: validateHTTPIngressRuleValue's path type, backend kind
+// and service port number of each path, then presence.
 func (s ingressStrategy) Validate(obj *api.Unstructured) []api.StatusCause {
 	spec, _ := obj.Object["spec"].(map[string]any)
 	var causes []api.StatusCause
@@ -31,7 +31,10 @@ func (s ingressStrategy) Validate(obj *api.Unstructured) []api.StatusCause {
 				causes = append(causes, validation.NotSupported(pp+".pathType", pt, pathTypes))
 			}
 			backend, _ := pm["backend"].(map[string]any)
-			svc, _ := backend["service"].(map[string]any)
+			svc, hasSvc := backend["service"].(map[string]any)
+			if _, hasRes := backend["resource"].(map[string]any); !hasSvc && !hasRes {
+				causes = append(causes, validation.Invalid(pp+".backend", "", "resource or service backend is required"))
+			}
 			port, _ := svc["port"].(map[string]any)
 			if n, ok := api.AsInt64(port["number"]); ok && n != 0 && (n < 1 || n > 65535) {
 				causes = append(causes, validation.Invalid(pp+".backend.service.port.number", n, "must be between 1 and 65535, inclusive"))

@@ -3,6 +3,7 @@ package node
 import (
 	"github.com/informer-lab/informer-lab/api"
 	"github.com/informer-lab/informer-lab/apiserver/internal/registry/rest"
+	"github.com/informer-lab/informer-lab/apiserver/internal/validation"
 )
 
 // RuntimeClasses is the runtimeclasses resource (pkg/registry/node/runtimeclass).
@@ -35,4 +36,20 @@ func runtimeClassWarnings(obj *api.Unstructured) []string {
 		}
 	}
 	return warnings
+}
+
+// Validate implements rest.Strategy: ValidateRuntimeClass's handler, which must be a DNS
+// label, and the tolerations of its scheduling, then presence.
+func (s runtimeClassStrategy) Validate(obj *api.Unstructured) []api.StatusCause {
+	var causes []api.StatusCause
+	if h, _ := obj.Object["handler"].(string); h != "" {
+		for _, msg := range validation.IsDNS1123Label(h) {
+			causes = append(causes, validation.Invalid("handler", h, msg))
+		}
+	}
+	sched, _ := obj.Object["scheduling"].(map[string]any)
+	if ts, ok := sched["tolerations"].([]any); ok {
+		causes = append(causes, validation.TolerationCauses(ts, "scheduling.tolerations")...)
+	}
+	return rest.RequiredCauses(s.GVK, obj, causes, "")
 }

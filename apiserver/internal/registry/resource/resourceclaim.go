@@ -7,5 +7,5 @@ import "github.com/informer-lab/informer-lab/apiserver/internal/registry/rest"
 // DRAConsumableCapacity) are all on in v1.36, so nothing is dropped.
 func ResourceClaims() rest.Kind {
 	return rest.Kind{Group: "resource.k8s.io", Resource: "resourceclaims", Kind: "ResourceClaim", ReturnDeletedObject: true,
-		Strategy: rest.Base{GVK: gvk("ResourceClaim"), Status: true, Unconditional: true, ResetStatus: rest.EmptyStatus}}
+		Strategy: claimStrategy{rest.Base{GVK: gvk("ResourceClaim"), Status: true, Unconditional: true, ResetStatus: rest.EmptyStatus}, "spec"}}
 }

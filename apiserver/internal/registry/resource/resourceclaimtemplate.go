@@ -7,5 +7,5 @@ import "github.com/informer-lab/informer-lab/apiserver/internal/registry/rest"
 // a claim's does not.
 func ResourceClaimTemplates() rest.Kind {
 	return rest.Kind{Group: "resource.k8s.io", Resource: "resourceclaimtemplates", Kind: "ResourceClaimTemplate", ReturnDeletedObject: true,
-		Strategy: rest.Base{GVK: gvk("ResourceClaimTemplate"), Unconditional: true}}
+		Strategy: claimStrategy{rest.Base{GVK: gvk("ResourceClaimTemplate"), Unconditional: true}, "spec.spec"}}
 }

@@ -141,7 +141,9 @@ func RequiredCauses(gvk api.GroupVersionKind, obj *api.Unstructured, causes []ap
 	}
 	for _, p := range required {
 		cost.Add(1)
-		if _, dup := named[p]; dup || p == templatePath || strings.HasSuffix(p, "spec.containers") {
+		// A weighted term's podAffinityTerm is a struct value: its absence is judged by the
+		// term's own rules (an empty topologyKey), not reported as missing.
+		if _, dup := named[p]; dup || p == templatePath || strings.HasSuffix(p, "spec.containers") || strings.HasSuffix(p, "].podAffinityTerm") {
 			continue
 		}
 		named[p] = struct{}{}

@@ -6,5 +6,5 @@ import "github.com/informer-lab/informer-lab/apiserver/internal/registry/rest"
 // cluster-scoped, conditional updates only.
 func CSINodes() rest.Kind {
 	return rest.Kind{Group: "storage.k8s.io", Resource: "csinodes", Kind: "CSINode", ReturnDeletedObject: true,
-		Strategy: rest.Base{GVK: gvk("CSINode"), Cluster: true}}
+		Strategy: csiNodeStrategy{rest.Base{GVK: gvk("CSINode"), Cluster: true}}}
 }

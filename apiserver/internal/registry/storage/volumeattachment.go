@@ -7,6 +7,6 @@ import "github.com/informer-lab/informer-lab/apiserver/internal/registry/rest"
 // omitted), conditional updates only.
 func VolumeAttachments() rest.Kind {
 	return rest.Kind{Group: "storage.k8s.io", Resource: "volumeattachments", Kind: "VolumeAttachment", ReturnDeletedObject: true,
-		Strategy: rest.Base{GVK: gvk("VolumeAttachment"), Cluster: true, Status: true,
-			ResetStatus: func() map[string]any { return map[string]any{"attached": false} }}}
+		Strategy: volumeAttachmentStrategy{rest.Base{GVK: gvk("VolumeAttachment"), Cluster: true, Status: true,
+			ResetStatus: func() map[string]any { return map[string]any{"attached": false} }}}}
 }
