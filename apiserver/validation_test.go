@@ -100,6 +100,10 @@ func TestCh01_Validation_InvalidObjects(t *testing.T) {
 			`{"metadata":{"name":"e","labels":{"bad key!":"x"}},"involvedObject":{"kind":"Pod","name":"p","namespace":"default"}}`,
 			`Event "e" is invalid: metadata.labels: Invalid value: "bad key!": name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]')`,
 			[]string{"metadata.labels: FieldValueInvalid"}},
+		{"pod volume of two types", "/api/v1/namespaces/default/pods",
+			`{"metadata":{"name":"p"},"spec":{"containers":[{"name":"c","image":"busybox"}],"volumes":[{"name":"v","emptyDir":{},"hostPath":{"path":"/x"}}]}}`,
+			`Pod "p" is invalid: spec.volumes[0].hostPath: Forbidden: may not specify more than 1 volume type`,
+			[]string{"spec.volumes[0].hostPath: FieldValueForbidden"}},
 		{"endpoints empty ip", "/api/v1/namespaces/default/endpoints",
 			`{"metadata":{"name":"e"},"subsets":[{"addresses":[{"ip":""}],"ports":[{"port":80}]}]}`,
 			`Endpoints "e" is invalid: [subsets[0].addresses[0].ip: Invalid value: "": must be a valid IP address, (e.g. 10.9.8.7 or 2001:db8::ffff), subsets[0].addresses[0].ip: Invalid value: "": must be a valid IP address]`,
@@ -225,4 +229,17 @@ func TestCh01_Validation_NodeTaints(t *testing.T) {
 	require.Equal(t, 422, r.code, "%s", r.body)
 	assert.Equal(t, `Node "n1" is invalid: [metadata.taints[0].effect: Required value, metadata.taints[1].effect: Unsupported value: "Weird": supported values: "NoSchedule", "PreferNoSchedule", "NoExecute", metadata.taints[3]: Duplicate value: {"Key":"c","Value":"","Effect":"NoSchedule","TimeAdded":null}: taints must be unique by key and effect pair]`, r.status(t).Message)
 	assert.Equal(t, []string{"metadata.taints[0].effect: FieldValueRequired", "metadata.taints[1].effect: FieldValueNotSupported", "metadata.taints[3]: FieldValueDuplicate"}, causeReasons(t, r))
+}
+
+// TestCh01_Validation_NegativeGracePeriodIsOne: a pod's negative terminationGracePeriodSeconds
+// is stored as 1, as Convert_v1_Pod_To_core_Pod forces it (a template's is left alone).
+func TestCh01_Validation_NegativeGracePeriodIsOne(t *testing.T) {
+	_, c := newServer(t, Options{})
+	r := c.do("POST", "/api/v1/namespaces/default/pods", `{"metadata":{"name":"p"},"spec":{"terminationGracePeriodSeconds":-5,"containers":[{"name":"c","image":"busybox"}]}}`)
+	require.Equal(t, 201, r.code, "%s", r.body)
+	var pod struct {
+		Spec struct{ TerminationGracePeriodSeconds int64 } `json:"spec"`
+	}
+	r.decode(t, &pod)
+	assert.Equal(t, int64(1), pod.Spec.TerminationGracePeriodSeconds)
 }

@@ -20,6 +20,10 @@ func defaultPod(obj map[string]any) {
 		}
 	}
 	defaultPodSpec(spec)
+	// Convert_v1_Pod_To_core_Pod: a pod's (not a template's) negative grace period is 1.
+	if g, ok := spec["terminationGracePeriodSeconds"].(int64); ok && g < 0 {
+		spec["terminationGracePeriodSeconds"] = int64(1)
+	}
 }
 
 // requestsFromLimits mirrors the first loop of SetDefaults_Pod: a resource with a limit

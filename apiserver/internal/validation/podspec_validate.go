@@ -143,7 +143,22 @@ func volumeCauses(l *causeList, vols []any, path string) map[string]bool {
 		vm := asMap(v)
 		p := fmt.Sprintf("%s[%d]", path, i)
 		var el causeList
-		if hp := asMap(vm["hostPath"]); hp != nil {
+		// validateVolumeSource: the first source in its order counts, each further one is
+		// Forbidden and not checked.
+		sources := 0
+		checked := map[string]bool{}
+		for _, src := range volumeSourceOrder {
+			if _, ok := vm[src.member]; !ok || vm[src.member] == nil {
+				continue
+			}
+			if sources > 0 {
+				el.add(Forbidden(p+"."+src.child, "may not specify more than 1 volume type"))
+				continue
+			}
+			sources++
+			checked[src.member] = true
+		}
+		if hp := asMap(vm["hostPath"]); hp != nil && checked["hostPath"] {
 			if strAt(hp, "path") == "" {
 				el.add(Required(p+".hostPath.path", ""))
 			}
@@ -152,6 +167,9 @@ func volumeCauses(l *causeList, vols []any, path string) map[string]bool {
 			}
 		}
 		for _, src := range []string{"secret", "configMap"} {
+			if !checked[src] {
+				continue
+			}
 			for j, it := range asSlice(asMap(vm[src])["items"]) {
 				ip := fmt.Sprintf("%s.%s.items[%d]", p, src, j)
 				if strAt(asMap(it), "key") == "" {
@@ -179,6 +197,22 @@ func volumeCauses(l *causeList, vols []any, path string) map[string]bool {
 		l.add(el...)
 	}
 	return valid
+}
+
+// volumeSourceOrder is the order validateVolumeSource looks at a volume's sources in, with
+// the child name its "more than 1 volume type" error uses (upstream spells two of them
+// differently from the members: cephFS, downwarAPI).
+var volumeSourceOrder = []struct{ member, child string }{
+	{"emptyDir", "emptyDir"}, {"hostPath", "hostPath"}, {"gitRepo", "gitRepo"},
+	{"gcePersistentDisk", "gcePersistentDisk"}, {"awsElasticBlockStore", "awsElasticBlockStore"},
+	{"secret", "secret"}, {"nfs", "nfs"}, {"iscsi", "iscsi"}, {"glusterfs", "glusterfs"},
+	{"flocker", "flocker"}, {"persistentVolumeClaim", "persistentVolumeClaim"}, {"rbd", "rbd"},
+	{"cinder", "cinder"}, {"cephfs", "cephFS"}, {"quobyte", "quobyte"}, {"downwardAPI", "downwarAPI"},
+	{"fc", "fc"}, {"flexVolume", "flexVolume"}, {"configMap", "configMap"}, {"azureFile", "azureFile"},
+	{"vsphereVolume", "vsphereVolume"}, {"photonPersistentDisk", "photonPersistentDisk"},
+	{"portworxVolume", "portworxVolume"}, {"azureDisk", "azureDisk"}, {"storageos", "storageos"},
+	{"projected", "projected"}, {"scaleIO", "scaleIO"}, {"csi", "csi"}, {"ephemeral", "ephemeral"},
+	{"image", "image"},
 }
 
 var protocols = []string{"SCTP", "TCP", "UDP"}
