@@ -125,7 +125,10 @@ func TestCh14_DaemonSet_Chaos(t *testing.T) {
 		c.Server.CloseAllWatches()
 		c.Eventually(t, 60*time.Second, func() bool {
 			readyAll(t, c)
-			return dsStatus(t, c, "numberAvailable") == 2 && len(c.List(t, app.Pods, "default")) == 2
+			// The status write that counts the updated pods can follow the one that counts
+			// them available: wait for both.
+			return dsStatus(t, c, "numberAvailable") == 2 && dsStatus(t, c, "updatedNumberScheduled") == 2 &&
+				len(c.List(t, app.Pods, "default")) == 2
 		})
 		require.Equal(t, []string{"node-a", "node-b"}, nodesWithPods(t, c))
 		for _, pods := range podsByNode(t, c) {
