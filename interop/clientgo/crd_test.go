@@ -136,6 +136,12 @@ func TestInterop_CRDWithDynamicClientAndInformer(t *testing.T) {
 
 	require.NoError(t, dyn.Resource(crdGVR).Delete(ctx, "foos.samplecontroller.k8s.io", metav1.DeleteOptions{}))
 	waitFor(t, "the informer to see the Foo deleted", func() bool { return len(inf.GetStore().List()) == 0 })
+	// The store forgets the Foo before the handler hears of it: wait for the handler too.
+	waitFor(t, "the handler to see the Foo deleted", func() bool {
+		mu.Lock()
+		defer mu.Unlock()
+		return len(seen) == 3
+	})
 	mu.Lock()
 	defer mu.Unlock()
 	assert.Equal(t, []string{"add example-foo", "update example-foo", "delete example-foo"}, seen)
