@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"slices"
 	"strings"
+
+	"github.com/informer-lab/informer-lab/internal/jsonstr"
 )
 
 // Encoding a stored object. The real server encodes a built-in kind from its Go struct, so
@@ -41,7 +43,7 @@ func encodeStored(obj map[string]any) ([]byte, error) {
 			b.WriteByte(',')
 		}
 		n++
-		b.Write(appendJSONString(b.AvailableBuffer(), k))
+		b.Write(jsonstr.Append(b.AvailableBuffer(), k))
 		b.WriteByte(':')
 		if k == "metadata" {
 			if md, ok := v.(map[string]any); ok {
@@ -89,7 +91,7 @@ func writeOrdered(b *bytes.Buffer, m map[string]any, order []string) error {
 			b.WriteByte(',')
 		}
 		n++
-		b.Write(appendJSONString(b.AvailableBuffer(), k))
+		b.Write(jsonstr.Append(b.AvailableBuffer(), k))
 		b.WriteByte(':')
 		vb, err := appendJSON(b.AvailableBuffer(), m[k])
 		b.Write(vb)

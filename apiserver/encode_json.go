@@ -4,7 +4,8 @@ import (
 	"encoding/json"
 	"slices"
 	"strconv"
-	"unicode/utf8"
+
+	"github.com/informer-lab/informer-lab/internal/jsonstr"
 )
 
 // A stored object is a tree of map[string]any, []any, string, int64, bool and nil. Its JSON is
@@ -19,7 +20,7 @@ func appendJSON(b []byte, v any) ([]byte, error) {
 	case nil:
 		return append(b, "null"...), nil
 	case string:
-		return appendJSONString(b, t), nil
+		return jsonstr.Append(b, t), nil
 	case int64:
 		return strconv.AppendInt(b, t, 10), nil
 	case bool:
@@ -38,7 +39,7 @@ func appendJSON(b []byte, v any) ([]byte, error) {
 			if i > 0 {
 				b = append(b, ',')
 			}
-			b = appendJSONString(b, k)
+			b = jsonstr.Append(b, k)
 			b = append(b, ':')
 			var err error
 			if b, err = appendJSON(b, t[k]); err != nil {
@@ -64,57 +65,4 @@ func appendJSON(b []byte, v any) ([]byte, error) {
 	}
 	data, err := json.Marshal(v) // float64, json.Number, typed values: rare in a stored tree
 	return append(b, data...), err
-}
-
-const hexDigits = "0123456789abcdef"
-
-// appendJSONString appends s quoted as encoding/json quotes it with HTML escaping on.
-func appendJSONString(b []byte, s string) []byte {
-	b = append(b, '"')
-	done := 0 // s[:done] is written
-	for i := 0; i < len(s); {
-		c := s[i]
-		if c < utf8.RuneSelf {
-			if c >= 0x20 && c != '"' && c != '\\' && c != '<' && c != '>' && c != '&' {
-				i++
-				continue
-			}
-			b = append(b, s[done:i]...)
-			switch c {
-			case '"', '\\':
-				b = append(b, '\\', c)
-			case '\b':
-				b = append(b, `\b`...)
-			case '\f':
-				b = append(b, `\f`...)
-			case '\n':
-				b = append(b, `\n`...)
-			case '\r':
-				b = append(b, `\r`...)
-			case '\t':
-				b = append(b, `\t`...)
-			default: // other control characters, and <, > and &
-				b = append(b, '\\', 'u', '0', '0', hexDigits[c>>4], hexDigits[c&0xf])
-			}
-			i++
-			done = i
-			continue
-		}
-		r, size := utf8.DecodeRuneInString(s[i:])
-		switch {
-		case r == utf8.RuneError && size == 1: // not UTF-8: the replacement character
-			b = append(b, s[done:i]...)
-			b = append(b, `\ufffd`...)
-		case r == '\u2028' || r == '\u2029': // line and paragraph separators break JavaScript
-			b = append(b, s[done:i]...)
-			b = append(b, '\\', 'u', '2', '0', '2', hexDigits[r&0xf])
-		default:
-			i += size
-			continue
-		}
-		i += size
-		done = i
-	}
-	b = append(b, s[done:]...)
-	return append(b, '"')
 }
