@@ -274,6 +274,7 @@ func TestCh14_Sync_GoldenTrace(t *testing.T) {
 		step("two pods ready, then kubectl scale --replicas=2", func() {
 			markRunning(t, c, "web-rs-1", true)
 			markRunning(t, c, "web-rs-5", true)
+			c.Settle() // the controller's cache holds both statuses before the scale makes it rank the pods
 			scale(t, c, "web-rs", 2)
 		}, 2)
 		golden(t, "replicaset-scale.golden", strings.Join(out, "\n")+"\n")
