@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"strconv"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/informer-lab/informer-lab/api"
@@ -62,14 +63,31 @@ type faults struct {
 	shortWatchN int
 	webhooks    admission.WebhookFaults // webhook-timeout: shared with the webhook plugins
 	metrics     []SimulatedMetric       // set-metric (simulated_metrics.go)
+	// eventArmed says a drop rule, a cut or a delay is pending, so the per-event checks
+	// (asked for every event and watcher) take the lock only when one may apply.
+	eventArmed atomic.Bool
+}
+
+// rearm recomputes eventArmed; callers hold f.mu and call it after changing drops, cuts or
+// delay.
+func (f *faults) rearm() {
+	armed := len(f.drops) > 0 || f.delay > 0
+	for _, n := range f.cuts {
+		armed = armed || n > 0
+	}
+	f.eventArmed.Store(armed)
 }
 
 // DropEvent is the storage.Hooks seam: whether ev must be dropped for the watcher id (0:
 // rules for all watchers),
 // consuming one unit of the first matching rule. The storage calls it under its lock.
 func (f *faults) DropEvent(ev *event, id uint64) bool {
+	if !f.eventArmed.Load() {
+		return false
+	}
 	f.mu.Lock()
 	defer f.mu.Unlock()
+	defer f.rearm()
 	for i, r := range f.drops {
 		if r.WatcherID != id || (r.Key != "" && r.Key != ev.Obj.Key) || (r.Type != "" && r.Type != ev.Type) {
 			continue
@@ -93,6 +111,7 @@ func (s *Server) DropNextEvents(r DropRule) {
 	rule := r // the server counts rule down under its lock; r stays as given, for the trace
 	s.faults.mu.Lock()
 	s.faults.drops = append(s.faults.drops, &rule)
+	s.faults.rearm()
 	s.faults.mu.Unlock()
 	trace.Hop(s.log, "apiserver", "fault", r.Key, "", slogString("fault", "drop-next"), slog.Int("count", r.Count))
 }
@@ -115,6 +134,7 @@ func (s *Server) FailNext(r FailRule) {
 func (s *Server) DelayEvents(d time.Duration) {
 	s.faults.mu.Lock()
 	s.faults.delay = d
+	s.faults.rearm()
 	s.faults.mu.Unlock()
 	trace.Hop(s.log, "apiserver", "fault", "", "", slogString("fault", "delay"), slog.Duration("delay", d))
 }
@@ -129,6 +149,7 @@ func (s *Server) CutNextEvent(id uint64) {
 		s.faults.cuts = map[uint64]int{}
 	}
 	s.faults.cuts[id]++
+	s.faults.rearm()
 	s.faults.mu.Unlock()
 	trace.Hop(s.log, "apiserver", "fault", "", "", slogString("fault", "cut-next"), slog.Uint64("watcher", id))
 }
@@ -147,6 +168,7 @@ func (s *Server) ClearFaults() {
 	s.faults.mu.Lock()
 	defer s.faults.mu.Unlock()
 	s.faults.drops, s.faults.fails, s.faults.delay, s.faults.cuts, s.faults.shortWatchN = nil, nil, 0, nil, 0
+	s.faults.rearm()
 	s.faults.webhooks.Clear()
 }
 
@@ -159,8 +181,12 @@ func (s *Server) TimeoutNextWebhooks(n int) {
 }
 
 func (f *faults) takeCut(id uint64) bool {
+	if !f.eventArmed.Load() {
+		return false
+	}
 	f.mu.Lock()
 	defer f.mu.Unlock()
+	defer f.rearm()
 	for _, k := range []uint64{id, 0} {
 		if f.cuts[k] > 0 {
 			f.cuts[k]--
@@ -181,6 +207,9 @@ func (f *faults) takeShortWatch() bool {
 }
 
 func (f *faults) delayValue() time.Duration {
+	if !f.eventArmed.Load() {
+		return 0
+	}
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	return f.delay

@@ -116,29 +116,49 @@ func (s *endpoints) serve(ctx context.Context, w *watcher, out sink) {
 		defer tk.Stop()
 		periodC = tk.C()
 	}
+	// Live events: the consumer takes every queued event at once, writes them as one
+	// batch, and waits only when the queue is empty, flushing first (W4).
+	var batch []*event
+	sendBatch := func() bool {
+		for i, ev := range batch {
+			// A large batch still notices its timeout and its client going away.
+			if i%64 == 63 && expired() {
+				return false
+			}
+			if !s.sendEvent(ctx, w, ev, send, out.flush) {
+				return false
+			}
+		}
+		clear(batch) // the events are shared by every watcher: do not pin them
+		return true
+	}
 	for {
-		if w.Queued() == 0 && !out.flush() {
+		if batch = w.Take(batch); len(batch) > 0 {
+			if why := w.Why(); why == storage.StopClient || why == storage.StopServer || expired() {
+				return // ends cleanly, without what was still queued
+			}
+			if !sendBatch() {
+				return
+			}
+			continue
+		}
+		if !out.flush() {
 			return // about to wait, but the client did not take what was sent
 		}
 		select {
 		case <-ctx.Done():
 			return
-		case ev := <-w.Events():
-			w.Took()
-			if !s.sendEvent(ctx, w, ev, send, out.flush) {
-				return
-			}
+		case <-w.Ready():
 		case <-w.Done():
 			why := w.Why()
 			if why != storage.StopOverflow && why != storage.StopGone {
 				return
 			}
 			// Deliver what was queued, so the client misses nothing before the ERROR (or,
-			// for a resource that is gone, before the stream ends).
-			for w.Queued() > 0 {
-				if !s.sendEvent(ctx, w, <-w.Events(), send, out.flush) {
-					return
-				}
+			// for a resource that is gone, before the stream ends). A stopped watcher gets
+			// no more events.
+			if batch = w.Take(batch); !sendBatch() {
+				return
 			}
 			if why == storage.StopGone {
 				out.flush()

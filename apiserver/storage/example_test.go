@@ -43,7 +43,8 @@ func Example_listWatch() {
 		fmt.Printf("replayed %s %s at %d, labels %v\n", ev.Type, ev.Obj.Key, ev.RV, ev.Obj.Obj.GetLabels())
 	}
 	_, _ = s.Delete(ctx, pods, "default/a", nil, storage.DeleteOptions{})
-	ev := <-w.Events()
+	<-w.Ready() // woken once the event is queued; Take returns every queued event
+	ev := w.Take(nil)[0]
 	fmt.Printf("live %s %s at %d\n", ev.Type, ev.Obj.Key, ev.RV)
 
 	// Output:

@@ -109,17 +109,7 @@ func linesOf(evs []*Event) []evLine {
 }
 
 // drain takes every event already queued for w, without blocking.
-func drain(w *Watcher) []*Event {
-	var out []*Event
-	for {
-		select {
-		case ev := <-w.Events():
-			out = append(out, ev)
-		default:
-			return out
-		}
-	}
-}
+func drain(w *Watcher) []*Event { return w.Take(nil) }
 
 // statusOf asserts err is an *api.Status and returns it.
 func statusOf(t testing.TB, err error) *api.Status {

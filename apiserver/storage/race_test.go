@@ -106,10 +106,12 @@ func TestCh01_Storage_ConcurrentWritersAndWatchers(t *testing.T) {
 			}
 			for {
 				select {
-				case ev := <-w.Events():
-					if err := apply(ev); err != nil {
-						results <- result{err: err}
-						return
+				case <-w.Ready():
+					for _, ev := range drain(w) {
+						if err := apply(ev); err != nil {
+							results <- result{err: err}
+							return
+						}
 					}
 				case <-w.Done():
 					for _, ev := range drain(w) {

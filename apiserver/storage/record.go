@@ -31,6 +31,8 @@ type Record struct {
 	RV   uint64            // the revision of its last write (0 for a dry run's create)
 	Key  string            // "namespace/name", or "name" when cluster-scoped
 	size int               // ObjectSize(Obj), for the store's byte bounds
+	// ns is Obj's namespace, read once: dispatch matches it against every watcher.
+	ns string
 
 	codec Codec
 	// encMu serialises the making of encodings, so each is made at most once however many
@@ -53,11 +55,11 @@ type view struct {
 
 // NewRecord returns a record not in any store, for the answer of a dry run.
 func (s *Store) NewRecord(obj *api.Unstructured, key string, rv uint64) *Record {
-	return &Record{Obj: obj, RV: rv, Key: key, codec: s.cfg.Codec}
+	return &Record{Obj: obj, RV: rv, Key: key, codec: s.cfg.Codec, ns: obj.GetNamespace()}
 }
 
 // Namespace returns the record's namespace.
-func (r *Record) Namespace() string { return r.Obj.GetNamespace() }
+func (r *Record) Namespace() string { return r.ns }
 
 // Encoded returns the object in format f through the store's codec, cached on the record so
 // that every list and watcher shares one: it is made at most once, readers that ask while it

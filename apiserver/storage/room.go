@@ -26,7 +26,7 @@ const DefaultWatchStallBudget = 5 * time.Second
 // s.mu.
 func (s *Store) crowded(c *Collection) *Watcher {
 	for w := range s.watchers {
-		if w.coll == c && 2*len(w.ch) > cap(w.ch) {
+		if w.coll == c && 2*w.Queued() > w.limit {
 			return w
 		}
 	}

@@ -211,7 +211,7 @@ func (tx *Tx) commit(c *Collection, typ watch.EventType, key string, obj *api.Un
 	s := tx.s
 	s.rev++
 	Versioner{}.UpdateObject(obj, s.rev)
-	rec := &Record{Obj: obj, RV: s.rev, Key: key, codec: s.cfg.Codec, size: ObjectSize(obj)}
+	rec := &Record{Obj: obj, RV: s.rev, Key: key, codec: s.cfg.Codec, size: ObjectSize(obj), ns: obj.GetNamespace()}
 	if old != nil {
 		s.liveBytes -= old.size
 	}

@@ -23,15 +23,20 @@ const (
 )
 
 // Watcher is one open watch: the cacheWatcher of pkg/storage/cacher/cache_watcher.go. The
-// writer side (dispatch, under the store lock) only ever does non-blocking sends into its
-// channel, so a slow client cannot slow writers down; when the channel is full the watcher
-// is stopped with StopOverflow and its consumer ends the stream with an ERROR.
+// writer side (dispatch, under the store lock) only ever appends to its queue, so a slow
+// client cannot slow writers down; when the queue is full the watcher is stopped with
+// StopOverflow and its consumer ends the stream with an ERROR.
+//
+// The queue is a slice under its own small lock, not a channel: the consumer takes every
+// queued event at once (Take) and is woken (Ready) only when an event lands in an empty
+// queue, so a burst costs each watcher one append per event and one wake-up per batch,
+// instead of a channel send, a receive and a select per event.
 type Watcher struct {
 	ID      uint64
 	StartRV uint64
 	// Initial holds the objects to send as ADDED first (a watch from "now" with initial
 	// events); Replay the retained events after StartRV. The consumer sends them, then
-	// what arrives on Events.
+	// what it takes from the queue.
 	Initial     []*Record
 	Replay      []*Event
 	EndBookmark bool
@@ -42,28 +47,74 @@ type Watcher struct {
 	coll         *Collection
 	ns           string
 	label, field string
-	ch           chan *Event
-	took         chan struct{} // a token each time the consumer takes an event (Took)
-	done         chan struct{}
-	once         sync.Once
-	why          atomic.Int32
-	counted      bool // holds a place under MaxOpenWatches (guarded by the store lock)
+	limit        int // WatchBufferSize: the most events the queue holds
+
+	qmu   sync.Mutex
+	queue []*Event      // live events not yet taken, oldest first (guarded by qmu)
+	ready chan struct{} // a token when an event lands in an empty queue
+	took  chan struct{} // a token each time the consumer takes events (Take)
+
+	done    chan struct{}
+	once    sync.Once
+	why     atomic.Int32
+	counted bool // holds a place under MaxOpenWatches (guarded by the store lock)
 }
 
-// Events returns the channel of live events.
-func (w *Watcher) Events() <-chan *Event { return w.ch }
+// Ready returns the channel on which the watcher is woken when events are queued after
+// its queue was empty: a consumer that finds the queue empty (Take) waits on it. A token may
+// be stale (the events it announced already taken); the consumer then finds nothing and
+// waits again.
+func (w *Watcher) Ready() <-chan struct{} { return w.ready }
 
-// Took is the consumer's word that it took an event off Events: a writer waiting for room
-// in this watcher's queue (WaitForRoom) sees it make progress.
-func (w *Watcher) Took() {
-	select {
-	case w.took <- struct{}{}:
-	default:
+// Take moves every queued event, oldest first, into spare's array (emptied first, grown if
+// need be) and returns them; the queue keeps the array the consumer last handed back, so a
+// consumer alternating two slices allocates nothing in the steady state. The consumer
+// should clear the returned slice once it has sent them (not to pin the events) and hand it
+// back on its next Take. A writer waiting for room in this queue (WaitForRoom) sees the
+// progress.
+func (w *Watcher) Take(spare []*Event) []*Event {
+	w.qmu.Lock()
+	q := w.queue
+	w.queue = spare[:0]
+	w.qmu.Unlock()
+	if len(q) > 0 {
+		select {
+		case w.took <- struct{}{}:
+		default:
+		}
 	}
+	return q
 }
 
-// Queued returns how many live events wait in the channel.
-func (w *Watcher) Queued() int { return len(w.ch) }
+// enqueue appends ev to the queue, or reports false when the queue is full. Callers hold
+// the store lock.
+func (w *Watcher) enqueue(ev *Event) bool {
+	w.qmu.Lock()
+	if len(w.queue) >= w.limit {
+		w.qmu.Unlock()
+		return false
+	}
+	if w.queue == nil {
+		w.queue = make([]*Event, 0, min(w.limit, 64))
+	}
+	w.queue = append(w.queue, ev)
+	wake := len(w.queue) == 1
+	w.qmu.Unlock()
+	if wake {
+		select {
+		case w.ready <- struct{}{}:
+		default:
+		}
+	}
+	return true
+}
+
+// Queued returns how many live events wait in the queue, not yet taken.
+func (w *Watcher) Queued() int {
+	w.qmu.Lock()
+	defer w.qmu.Unlock()
+	return len(w.queue)
+}
 
 // Done is closed when the watcher is stopped; Why then says why.
 func (w *Watcher) Done() <-chan struct{} { return w.done }
@@ -87,7 +138,8 @@ func (w *Watcher) stop(why int32) {
 // anything; it keeps its place until Unregister, which its consumer calls when the stream
 // has ended, so the goroutines and buffers watchers pin stay bounded.
 func (s *Store) Watch(ctx context.Context, c *Collection, opts WatchOptions) (*Watcher, error) {
-	w := &Watcher{coll: c, ns: opts.Namespace, label: opts.Label, field: opts.Field, done: make(chan struct{}), took: make(chan struct{}, 1)}
+	w := &Watcher{coll: c, ns: opts.Namespace, label: opts.Label, field: opts.Field, done: make(chan struct{}),
+		ready: make(chan struct{}, 1), took: make(chan struct{}, 1)}
 	if opts.SendInitialEvents && opts.ResourceVersion > 0 {
 		if err := s.WaitForResourceVersion(ctx, opts.ResourceVersion); err != nil {
 			st, _ := err.(*api.Status)
@@ -106,7 +158,7 @@ func (s *Store) Watch(ctx context.Context, c *Collection, opts WatchOptions) (*W
 	if max := s.cfg.MaxOpenWatches; max > 0 && s.openWatches >= max {
 		return nil, api.NewTooManyRequests(fmt.Sprintf("too many open watches (the limit is %d), please try again later", max), 1)
 	}
-	w.ch = make(chan *Event, s.cfg.WatchBufferSize)
+	w.limit = s.cfg.WatchBufferSize
 	s.nextWID++
 	w.ID = s.nextWID
 	switch rv := opts.ResourceVersion; {
@@ -139,7 +191,7 @@ func (s *Store) Watch(ctx context.Context, c *Collection, opts WatchOptions) (*W
 }
 
 func inNamespace(ev *Event, ns string) bool {
-	return ns == "" || ev.Obj.Namespace() == ns
+	return ns == "" || ev.Obj.ns == ns
 }
 
 // Unregister is the end of a watch's consumer: the watch leaves the set of watchers (if an
@@ -170,9 +222,7 @@ func (s *Store) dispatch(ev *Event) {
 				slog.String("fault", "drop"), slog.Uint64("watcher", w.ID))
 			continue
 		}
-		select {
-		case w.ch <- ev:
-		default:
+		if !w.enqueue(ev) {
 			w.stop(StopOverflow)
 			delete(s.watchers, w)
 		}
@@ -184,7 +234,7 @@ func (s *Store) dispatch(ev *Event) {
 func (s *Store) BookmarkRV(w *Watcher) (uint64, bool) {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
-	if len(w.ch) > 0 {
+	if w.Queued() > 0 {
 		return 0, false
 	}
 	return s.rev, true
