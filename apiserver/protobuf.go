@@ -108,12 +108,22 @@ func envelope(gvk api.GroupVersionKind, raw []byte) []byte {
 
 // appendEnvelope appends envelope(gvk, raw) to b.
 func appendEnvelope(b []byte, gvk api.GroupVersionKind, raw []byte) []byte {
+	return appendEnvelopeTail(appendEnvelopeHead(b, gvk), raw)
+}
+
+// appendEnvelopeHead appends the envelope up to its raw field: the magic and the typeMeta.
+func appendEnvelopeHead(b []byte, gvk api.GroupVersionKind) []byte {
 	apiVersion := gvk.APIVersion()
 	b = append(b, "k8s\x00"...)
 	b = append(b, 0x0a) // Unknown.typeMeta
 	b = binary.AppendUvarint(b, uint64(typeMetaLen(apiVersion, gvk.Kind)))
 	b = appendBytesField(b, 1, []byte(apiVersion))
-	b = appendBytesField(b, 2, []byte(gvk.Kind))
+	return appendBytesField(b, 2, []byte(gvk.Kind))
+}
+
+// appendEnvelopeTail appends the rest of the envelope after its head: raw, and the empty
+// contentEncoding and contentType.
+func appendEnvelopeTail(b []byte, raw []byte) []byte {
 	b = appendBytesField(b, 2, raw) // Unknown.raw
 	return append(b, 0x1a, 0x00, 0x22, 0x00)
 }
@@ -202,14 +212,16 @@ func writeStatusBody(w http.ResponseWriter, code int, st *api.Status) {
 // 1, holds the object's enveloped encoding). A stored object's encoding is made once and
 // shared by every watcher, as its JSON is; the frame around it is a few bytes.
 func (h *httpSink) appendProtobufFrame(b []byte, typ watch.EventType, rec *record, obj api.Object) []byte {
-	var objBytes []byte // the enveloped object, or its bare message when rec is set
-	var gvk api.GroupVersionKind
+	var head, objBytes []byte // the envelope's head and the message, or the whole envelope
 	var err error
 	objLen := 0
 	if rec != nil {
-		objBytes, err = rec.Encoded(fmtProtobufMessage)
-		gvk = rec.Obj.GroupVersionKind()
-		objLen = envelopeLen(gvk, len(objBytes))
+		if head, err = rec.Encoded(fmtProtobufHead); err == nil {
+			objBytes, err = rec.Encoded(fmtProtobufMessage)
+		}
+		// The envelope: its head, then raw (tag, length, message), then 4 bytes of empty
+		// contentEncoding and contentType.
+		objLen = len(head) + 1 + uvarintLen(len(objBytes)) + len(objBytes) + 4
 	} else {
 		objBytes, err = encodeGoObject(obj)
 		objLen = len(objBytes)
@@ -232,7 +244,7 @@ func (h *httpSink) appendProtobufFrame(b []byte, typ watch.EventType, rec *recor
 	b = append(b, 0x0a) // RawExtension.raw
 	b = binary.AppendUvarint(b, uint64(objLen))
 	if rec != nil {
-		return appendEnvelope(b, gvk, objBytes)
+		return appendEnvelopeTail(append(b, head...), objBytes)
 	}
 	return append(b, objBytes...)
 }

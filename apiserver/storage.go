@@ -22,14 +22,21 @@ type (
 const (
 	fmtJSON            storage.Format = iota // the object's JSON, kind and apiVersion included (N6)
 	fmtProtobufMessage                       // the protobuf message without the envelope
+	// fmtProtobufHead is the envelope's bytes before the message: "k8s\x00" and the
+	// typeMeta, a few dozen bytes. A watch frame is written from it and the message, so
+	// no watcher reads the object's apiVersion and kind out of its map again.
+	fmtProtobufHead
 )
 
 // storedCodec encodes stored objects for the wire.
 type storedCodec struct{}
 
 func (storedCodec) Encode(obj *api.Unstructured, f storage.Format) ([]byte, error) {
-	if f == fmtProtobufMessage {
+	switch f {
+	case fmtProtobufMessage:
 		return iprotobuf.Codec().Marshal(obj.GroupVersionKind(), obj.Object)
+	case fmtProtobufHead:
+		return appendEnvelopeHead(nil, obj.GroupVersionKind()), nil
 	}
 	return encodeStored(obj.Object)
 }
