@@ -430,3 +430,60 @@ func TestCh01_Storage_WatchersAndBookmarks(t *testing.T) {
 	s.Unregister(w2)
 	assert.Empty(t, s.Watchers())
 }
+
+// ready reports whether w has a wake-up token waiting, taking it.
+func ready(w *Watcher) bool {
+	select {
+	case <-w.Ready():
+		return true
+	default:
+		return false
+	}
+}
+
+// TestCh01_Storage_WatchQueueBatches checks how a consumer takes live events (point 6): a
+// burst written while the consumer is busy is one wake-up and one Take of every event, in
+// order; the queue reuses the slice the consumer hands back; and the buffer bound counts
+// what is queued, not the batch the consumer is still sending.
+func TestCh01_Storage_WatchQueueBatches(t *testing.T) {
+	ctx := context.Background()
+	s := newTestStore(Config{WatchBufferSize: 3})
+	c := s.NewCollection("configmaps", "cm")
+	w, err := s.Watch(ctx, c, WatchOptions{})
+	require.NoError(t, err)
+	defer s.Unregister(w)
+
+	assert.False(t, ready(w), "nothing queued, nothing to wake for")
+	for _, n := range []string{"a", "b", "c"} {
+		mustCreate(t, s, c, "ns", n, "1")
+	}
+	assert.True(t, ready(w), "the first event into an empty queue wakes the consumer")
+	assert.False(t, ready(w), "the next ones, queued behind it, do not")
+	assert.Equal(t, 3, w.Queued())
+	first := w.Take(nil)
+	assert.Equal(t, []string{"ns/a", "ns/b", "ns/c"}, keysOf2(first), "one Take, every event, in order")
+	assert.Zero(t, w.Queued())
+	assert.Empty(t, w.Take(nil), "taken once")
+
+	// While the consumer sends its batch of 3, 3 more fit in the queue; a fourth overflows.
+	for _, n := range []string{"d", "e", "f"} {
+		mustCreate(t, s, c, "ns", n, "1")
+	}
+	assert.True(t, ready(w), "the queue was empty again: a new wake-up")
+	assert.Equal(t, StopNone, w.Why(), "the batch in the consumer's hands does not count")
+	clear(first)
+	second := w.Take(first)
+	assert.Equal(t, []string{"ns/d", "ns/e", "ns/f"}, keysOf2(second))
+
+	// The queue now fills the array handed back: the steady state allocates nothing.
+	mustCreate(t, s, c, "ns", "g", "1")
+	third := w.Take(second)
+	require.Len(t, third, 1)
+	assert.Same(t, &first[:1][0], &third[0], "the queue reuses the slice the consumer handed back")
+
+	for _, n := range []string{"h", "i", "j", "k"} {
+		mustCreate(t, s, c, "ns", n, "1")
+	}
+	assert.Equal(t, StopOverflow, w.Why(), "a fourth queued event is one too many")
+	assert.Equal(t, []string{"ns/h", "ns/i", "ns/j"}, keysOf2(w.Take(nil)), "what was queued stays for the consumer")
+}
