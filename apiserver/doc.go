@@ -90,8 +90,8 @@
 //     - Memory: the store holds at most StoreQuotaBytes (256 MiB of objects as JSON would
 //     take them; beyond it a write fails as etcd's quota does upstream, 500 "etcdserver:
 //     mvcc: database space exceeded"); the history at most HistorySize events and
-//     HistoryBytes (64 MiB) of objects; each watcher WatchBufferSize events, MaxOpenWatches
-//     watchers.
+//     HistoryBytes (64 MiB) of objects; each watcher WatchBufferSize queued events (and the
+//     batch its consumer is writing, at most as many again), MaxOpenWatches watchers.
 //     - Time: a watch ends at timeoutSeconds, counted from before its initial list; a write
 //     to a client that does not read waits WatchWriteTimeout at most; a bulk delete (a CRD's
 //     objects, DeleteCollection, a namespace's contents) waits for room in the watchers'

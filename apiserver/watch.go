@@ -19,7 +19,9 @@ import (
 //  1. A watch sends {"type":…,"object":…}\n frames, every object with kind and apiVersion
 //     (docs/behaviour/wire.md W3, W4, N6). It flushes whenever no further event is queued for the
 //     watcher, as the real watch server does: an event alone goes out at once, a burst in a
-//     few writes. From "" or "0" it sends the current objects as ADDED, from N exactly the
+//     few writes. The consumer takes every queued event at once and is woken once per
+//     batch, not per event; frames are copied from each record's cached encodings into
+//     writes of up to 32 KiB (sinkBatch). From "" or "0" it sends the current objects as ADDED, from N exactly the
 //     events after N; from a compacted N it answers 200 with one ERROR 410 Expired and ends
 //     (W5, W12). Since 1.34 semantics (W6), "" and "0" watches are watch-lists, so with
 //     allowWatchBookmarks they also get the initial-events-end BOOKMARK.
@@ -36,8 +38,9 @@ import (
 //     DELETED with its previous state at the new RV, one entering it is ADDED (W14, T14). A
 //     watch from a compacted RV ends with "too old resource version: N (M)", M being the
 //     newest compacted RV (the real watch cache's oldest-1).
-//  6. Writers never block on watchers: each watcher has a buffer of WatchBufferSize events.
-//     A watcher whose buffer is full is closed: the events already queued are delivered,
+//  6. Writers never block on watchers: each watcher has a queue of WatchBufferSize events
+//     (the batch its consumer is writing does not count). A watcher whose queue is full is
+//     closed: the events already queued are delivered,
 //     then one ERROR event (500 InternalError, which client-go answers by watching again
 //     from its last RV) ends the stream (W19, R12). A client that does not take them within
 //     WatchWriteTimeout has its connection dropped instead (limits.go, 9).
@@ -49,7 +52,8 @@ import (
 //  8. At most MaxOpenWatches watches are open at once, HTTP and in-process together; one
 //     more is 429 TooManyRequests with Retry-After: 1. A watch keeps its place until its
 //     stream has ended, not merely until it is unregistered, so the goroutines, buffers and
-//     queued events (× WatchBufferSize, shared, never copied) watchers can pin are bounded.
+//     queued events (at most 2 × WatchBufferSize per watcher, queued and in hand, shared,
+//     never copied) watchers can pin are bounded.
 
 // watcher is one open watch as the endpoints serve it: the storage's watcher (registration,
 // replay, the event channel) with what only the handler knows: the resource, the selectors,

@@ -16,9 +16,10 @@
 //     that revision; once it is compacted the token is 410 Expired.
 //  5. A watch registers, replays the history after its revision or takes the current state,
 //     all under the store lock, so the list→watch hand-off has no gap and no duplicate.
-//  6. Writers never wait for watchers: each watcher has a bounded channel; one that is full
-//     is stopped (overflow) and its consumer ends the stream. At most MaxOpenWatches watches
-//     are open at once.
+//  6. Writers never wait for watchers: each watcher has a bounded queue, which its consumer
+//     takes whole (Take) when woken (Ready), once per batch rather than once per event; one
+//     whose queue is full is stopped (overflow) and its consumer ends the stream. At most
+//     MaxOpenWatches watches are open at once.
 //  7. Records are immutable and shared by lists, events and watchers; their encodings come
 //     from the injected Codec and are cached on the record, so each is made at most once
 //     however many readers ask at the same moment. A version no longer current lets go of
