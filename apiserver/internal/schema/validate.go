@@ -33,8 +33,10 @@ func (s *Schema) Validate(obj map[string]any) Result {
 }
 
 type validator struct {
-	res    Result
-	path   []string // strict-style segments: "spec", ".containers", "[0]"
+	res Result
+	// path is where the walk is, as members and indexes; at spells it ("spec.containers[0]")
+	// only for a member it reports, so the walk of a valid object builds no strings.
+	path   []pathSeg
 	fields []string // member names only, for type errors
 	owner  string   // struct holding the innermost field
 	// inStatus is set under the top-level status, where presence is not checked.
@@ -51,8 +53,25 @@ func (v *validator) fail(err error) {
 	v.res.Err = err
 }
 
+// pathSeg is one step of a path: a member name, or an index when name is "".
+type pathSeg struct {
+	name  string
+	index int
+}
+
 func (v *validator) at(name string) string {
-	return strings.Join(v.path, "") + joinName(len(v.path) > 0, name)
+	var b strings.Builder
+	for i, p := range v.path {
+		if p.name == "" {
+			b.WriteByte('[')
+			b.WriteString(strconv.Itoa(p.index))
+			b.WriteByte(']')
+			continue
+		}
+		b.WriteString(joinName(i > 0, p.name))
+	}
+	b.WriteString(joinName(len(v.path) > 0, name))
+	return b.String()
 }
 
 func joinName(dot bool, name string) string {
@@ -81,7 +100,7 @@ func (v *validator) value(s *Schema, x any, top bool) (any, bool) {
 		if s != nil && s.Kind == KindArray {
 			arr := x.([]any)
 			for i, e := range arr {
-				v.path = append(v.path, "["+strconv.Itoa(i)+"]")
+				v.path = append(v.path, pathSeg{index: i})
 				if e == nil {
 					arr[i] = s.Items.Zero()
 					if z, ok := arr[i].(map[string]any); ok && !v.inStatus {
@@ -98,7 +117,8 @@ func (v *validator) value(s *Schema, x any, top bool) (any, bool) {
 }
 
 func (v *validator) object(s *Schema, m map[string]any, top bool) {
-	keys := make([]string, 0, len(m))
+	var buf [16]string // most objects have fewer members: no allocation for them
+	keys := buf[:0]
 	for k := range m {
 		keys = append(keys, k)
 	}
@@ -125,17 +145,18 @@ func (v *validator) object(s *Schema, m map[string]any, top bool) {
 			}
 			v.fields = append(v.fields, k)
 		}
-		v.path = append(v.path, joinName(len(v.path) > 0, k))
+		v.path = append(v.path, pathSeg{name: k})
 		savedStatus := v.inStatus
 		v.inStatus = v.inStatus || (top && k == "status")
-		out, keep := v.value(child, m[k], false)
+		// value edits objects and arrays in place and returns x itself when it keeps it:
+		// only a dropped member is written back.
+		_, keep := v.value(child, m[k], false)
 		v.inStatus = savedStatus
-		if !keep && isField {
+		switch {
+		case !keep && isField:
 			delete(m, k)
-		} else if !keep {
+		case !keep:
 			m[k] = child.Zero()
-		} else {
-			m[k] = out
 		}
 		v.path = v.path[:len(v.path)-1]
 		v.owner, v.fields = savedOwner, v.fields[:nFields]
