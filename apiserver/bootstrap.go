@@ -35,10 +35,36 @@ const defaultSecurePort = 6443
 // APIService defaults) against its Server.
 type postStart struct{ *Server }
 
+// context is the context of the hooks' writes: the objects are the server's own, built from
+// constants, so the registry does not validate them (registry.WithServerObjects), which
+// keeps compiling their kinds' schemas out of the start-up. TestCh01_StartupObjectsValidate
+// validates them with Options.validateStartupObjects.
+func (s postStart) context() context.Context {
+	if s.opts.validateStartupObjects {
+		return context.Background()
+	}
+	return registry.WithServerObjects(context.Background())
+}
+
+// systemNamespaces creates default, kube-system and kube-public, which every server has
+// (the start-system-namespaces-controller's, with default from the bootstrap controller). They
+// go to the registry as unstructured objects, as the Go API's Create would store them, with
+// its writer when Options.GoAPIManagedFields records one.
+func (s postStart) systemNamespaces() {
+	res := s.table.Get("", "namespaces")
+	ctx := s.ep.goOwner(s.context(), res)
+	for _, ns := range []string{"default", "kube-system", "kube-public"} {
+		u := &api.Unstructured{Object: map[string]any{"apiVersion": "v1", "kind": "Namespace", "metadata": map[string]any{"name": ns}}}
+		if _, err := s.reg.Create(ctx, res, "", u, false); err != nil {
+			panic(fmt.Sprintf("apiserver: creating namespace %s: %v", ns, err))
+		}
+	}
+}
+
 // bootstrap creates the start-up objects. ips is the cluster IP range, whose first address
 // the `kubernetes` Service takes.
 func (s postStart) bootstrap(ips *core.ClusterIPAllocator) {
-	ctx := context.Background()
+	ctx := s.context()
 	now := s.clock.Now().UTC()
 	objects := []map[string]any{
 		{"apiVersion": "v1", "kind": "Namespace", "metadata": map[string]any{"name": "kube-node-lease"}},
@@ -134,7 +160,7 @@ func (p postStart) readvertise(port int) {
 		return
 	}
 	s.self.port = port
-	ctx := context.Background()
+	ctx := p.context()
 	updates := s.self.objects(s.clock.Now())
 	if svc := s.table.Get("", "services"); svc != nil {
 		if cur, err := s.reg.Get(ctx, svc, "default", "kubernetes", 0); err == nil {
