@@ -65,6 +65,9 @@ func (s postStart) systemNamespaces() {
 // the `kubernetes` Service takes.
 func (s postStart) bootstrap(ips *core.ClusterIPAllocator) {
 	ctx := s.context()
+	// The address takes a few system calls: found meanwhile, on another thread.
+	ip := make(chan string, 1)
+	go func() { ip <- hostAddress() }()
 	now := s.clock.Now().UTC()
 	objects := []map[string]any{
 		{"apiVersion": "v1", "kind": "Namespace", "metadata": map[string]any{"name": "kube-node-lease"}},
@@ -82,7 +85,7 @@ func (s postStart) bootstrap(ips *core.ClusterIPAllocator) {
 	}
 	// The range held its first address for this Service; the Service now holds it.
 	ips.Release(ips.KubernetesServiceIP())
-	s.self = advertised{ip: hostAddress(), port: defaultSecurePort, identity: apiserverIdentity(), holderID: newUUID()}
+	s.self = advertised{ip: <-ip, port: defaultSecurePort, identity: apiserverIdentity(), holderID: newUUID()}
 	s.mustCreate(ctx, map[string]any{"apiVersion": "v1", "kind": "Service",
 		"metadata": map[string]any{"name": "kubernetes", "namespace": "default", "labels": map[string]any{"component": "apiserver", "provider": "kubernetes"}},
 		"spec": map[string]any{"clusterIP": ips.KubernetesServiceIP(), "sessionAffinity": "None", "type": "ClusterIP",
