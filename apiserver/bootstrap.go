@@ -116,8 +116,14 @@ func (s postStart) mustCreate(ctx context.Context, obj map[string]any) {
 	}
 	// A create resets the status; the controller that owns the object (the ServiceCIDR,
 	// flow-control and APIService controllers) then writes it through the status subresource.
-	next := rec.Obj.DeepCopy()
-	next.Object["status"] = status
+	// A status write takes only the status from its body (and the name, uid and
+	// resourceVersion it is checked against), so the body is just those, not a copy of the
+	// stored object.
+	meta := map[string]any{"name": u.GetName(), "uid": rec.Obj.GetUID(), "resourceVersion": rec.Obj.GetResourceVersion()}
+	if ns := u.GetNamespace(); ns != "" {
+		meta["namespace"] = ns
+	}
+	next := &api.Unstructured{Object: map[string]any{"apiVersion": u.GetAPIVersion(), "kind": u.GetKind(), "metadata": meta, "status": status}}
 	if _, err := s.reg.Update(ctx, res, u.GetNamespace(), next, registry.UpdateOptions{Subresource: "status"}); err != nil {
 		panic(fmt.Sprintf("apiserver: writing the status of start-up object %s %s: %v", gvk.Kind, u.GetName(), err))
 	}
