@@ -39,7 +39,7 @@ type startupWork struct {
 // start-up gets cheaper, lower these to keep the margin at 2×.
 var startupBaseline = startupWork{
 	InitAllocs: 1_300, InitBytes: 170_000,
-	NewAllocs: 8_000, NewBytes: 900_000,
+	NewAllocs: 7_500, NewBytes: 800_000,
 }
 
 // startupChildEnv makes the test binary, started again by TestCh01_StartupWork, measure one
