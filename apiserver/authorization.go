@@ -146,14 +146,15 @@ func (p policySource) ClusterRole(name string) map[string]any { return p.get("cl
 // ClusterRoleBinding, Role and RoleBinding that is not there yet, in that order.
 //
 // The objects are generated from the Kubernetes sources and pinned, so they go to the generic
-// store as they are, without the decoding a client's body gets; the store still defaults and
-// validates them.
+// store as they are, without the decoding a client's body gets; the store defaults them but
+// does not validate them (postStart.context).
 func (s postStart) ensureRBACPolicy() {
+	ctx := s.context()
 	for _, resource := range []string{"clusterroles", "clusterrolebindings", "roles", "rolebindings"} {
 		res := s.table.Get(rbacGroup, resource)
 		for _, obj := range res.Bootstrap() {
 			u := &api.Unstructured{Object: obj}
-			if _, err := s.reg.Create(context.Background(), res, u.GetNamespace(), u, false); err != nil && !api.IsAlreadyExists(err) {
+			if _, err := s.reg.Create(ctx, res, u.GetNamespace(), u, false); err != nil && !api.IsAlreadyExists(err) {
 				panic("apiserver: creating the bootstrap " + resource + " " + u.GetName() + ": " + err.Error())
 			}
 		}

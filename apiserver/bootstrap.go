@@ -35,10 +35,39 @@ const defaultSecurePort = 6443
 // APIService defaults) against its Server.
 type postStart struct{ *Server }
 
+// context is the context of the hooks' writes: the objects are the server's own, built from
+// constants, so the registry does not validate them (registry.WithServerObjects), which
+// keeps compiling their kinds' schemas out of the start-up. TestCh01_StartupObjectsValidate
+// validates them with Options.validateStartupObjects.
+func (s postStart) context() context.Context {
+	if s.opts.validateStartupObjects {
+		return context.Background()
+	}
+	return registry.WithServerObjects(context.Background())
+}
+
+// systemNamespaces creates default, kube-system and kube-public, which every server has
+// (the start-system-namespaces-controller's, with default from the bootstrap controller). They
+// go to the registry as unstructured objects, as the Go API's Create would store them, with
+// its writer when Options.GoAPIManagedFields records one.
+func (s postStart) systemNamespaces() {
+	res := s.table.Get("", "namespaces")
+	ctx := s.ep.goOwner(s.context(), res)
+	for _, ns := range []string{"default", "kube-system", "kube-public"} {
+		u := &api.Unstructured{Object: map[string]any{"apiVersion": "v1", "kind": "Namespace", "metadata": map[string]any{"name": ns}}}
+		if _, err := s.reg.Create(ctx, res, "", u, false); err != nil {
+			panic(fmt.Sprintf("apiserver: creating namespace %s: %v", ns, err))
+		}
+	}
+}
+
 // bootstrap creates the start-up objects. ips is the cluster IP range, whose first address
 // the `kubernetes` Service takes.
 func (s postStart) bootstrap(ips *core.ClusterIPAllocator) {
-	ctx := context.Background()
+	ctx := s.context()
+	// The address takes a few system calls: found meanwhile, on another thread.
+	ip := make(chan string, 1)
+	go func() { ip <- hostAddress() }()
 	now := s.clock.Now().UTC()
 	objects := []map[string]any{
 		{"apiVersion": "v1", "kind": "Namespace", "metadata": map[string]any{"name": "kube-node-lease"}},
@@ -56,7 +85,7 @@ func (s postStart) bootstrap(ips *core.ClusterIPAllocator) {
 	}
 	// The range held its first address for this Service; the Service now holds it.
 	ips.Release(ips.KubernetesServiceIP())
-	s.self = advertised{ip: hostAddress(), port: defaultSecurePort, identity: apiserverIdentity(), holderID: newUUID()}
+	s.self = advertised{ip: <-ip, port: defaultSecurePort, identity: apiserverIdentity(), holderID: newUUID()}
 	s.mustCreate(ctx, map[string]any{"apiVersion": "v1", "kind": "Service",
 		"metadata": map[string]any{"name": "kubernetes", "namespace": "default", "labels": map[string]any{"component": "apiserver", "provider": "kubernetes"}},
 		"spec": map[string]any{"clusterIP": ips.KubernetesServiceIP(), "sessionAffinity": "None", "type": "ClusterIP",
@@ -87,8 +116,14 @@ func (s postStart) mustCreate(ctx context.Context, obj map[string]any) {
 	}
 	// A create resets the status; the controller that owns the object (the ServiceCIDR,
 	// flow-control and APIService controllers) then writes it through the status subresource.
-	next := rec.Obj.DeepCopy()
-	next.Object["status"] = status
+	// A status write takes only the status from its body (and the name, uid and
+	// resourceVersion it is checked against), so the body is just those, not a copy of the
+	// stored object.
+	meta := map[string]any{"name": u.GetName(), "uid": rec.Obj.GetUID(), "resourceVersion": rec.Obj.GetResourceVersion()}
+	if ns := u.GetNamespace(); ns != "" {
+		meta["namespace"] = ns
+	}
+	next := &api.Unstructured{Object: map[string]any{"apiVersion": u.GetAPIVersion(), "kind": u.GetKind(), "metadata": meta, "status": status}}
 	if _, err := s.reg.Update(ctx, res, u.GetNamespace(), next, registry.UpdateOptions{Subresource: "status"}); err != nil {
 		panic(fmt.Sprintf("apiserver: writing the status of start-up object %s %s: %v", gvk.Kind, u.GetName(), err))
 	}
@@ -134,7 +169,7 @@ func (p postStart) readvertise(port int) {
 		return
 	}
 	s.self.port = port
-	ctx := context.Background()
+	ctx := p.context()
 	updates := s.self.objects(s.clock.Now())
 	if svc := s.table.Get("", "services"); svc != nil {
 		if cur, err := s.reg.Get(ctx, svc, "default", "kubernetes", 0); err == nil {

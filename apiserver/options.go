@@ -214,6 +214,10 @@ type Options struct {
 	// deadline; a client that takes nothing for that long has its connection closed (0:
 	// DefaultWatchWriteTimeout; negative: none).
 	WatchWriteTimeout time.Duration
+
+	// validateStartupObjects validates the start-up objects as a client's are, which the
+	// server itself skips (postStart.context); set only by tests.
+	validateStartupObjects bool
 }
 
 // The values of Options.NamespaceDeletion.

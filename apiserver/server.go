@@ -97,12 +97,7 @@ func New(opts Options) *Server {
 			panic(err)
 		}
 	}
-	for _, ns := range []string{"default", "kube-system", "kube-public"} {
-		obj := &api.Namespace{ObjectMeta: api.ObjectMeta{Name: ns}}
-		if _, err := s.Create(context.Background(), "namespaces", "", obj); err != nil {
-			panic(fmt.Sprintf("apiserver: creating namespace %s: %v", ns, err))
-		}
-	}
+	postStart{s}.systemNamespaces()
 	if opts.Bootstrap {
 		postStart{s}.bootstrap(ips)
 	}

@@ -93,7 +93,8 @@ func BenchmarkStartupToFirstList(b *testing.B) {
 // process and interrupts it; the median over the iterations is reported beside the mean
 // (run with -benchtime=9x for the figure of nine starts). cpu-ms is the median CPU time
 // (user and system) each process used until interrupted: on a shared machine it moves
-// far less with the load than the wall-clock figures do.
+// far less with the load than the wall-clock figures do. TestCh01_StartupWork (startup_test.go)
+// guards the same start-up by counting its work, which the load does not move at all.
 func BenchmarkStartupToReadyz(b *testing.B) {
 	dir := b.TempDir()
 	bin := filepath.Join(dir, "demo")

@@ -7,6 +7,7 @@ import (
 	"io"
 	"regexp"
 	"strings"
+	"sync"
 	"unicode/utf8"
 
 	"gopkg.in/yaml.v3"
@@ -73,7 +74,7 @@ func isEmptyNode(n *yaml.Node) bool {
 }
 
 // unknownAnchor is the library's error for an alias without its anchor, which names no line.
-var unknownAnchor = regexp.MustCompile(`^yaml: unknown anchor '(.*)' referenced$`)
+var unknownAnchor = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^yaml: unknown anchor '(.*)' referenced$`) })
 
 // controlChars is the library's error for a character YAML does not allow in a stream.
 const controlChars = "yaml: control characters are not allowed"
@@ -85,7 +86,7 @@ const controlChars = "yaml: control characters are not allowed"
 func libraryError(err error, data []byte) error {
 	msg := err.Error()
 	src := newSourceLines(data)
-	if m := unknownAnchor.FindStringSubmatch(msg); m != nil {
+	if m := unknownAnchor().FindStringSubmatch(msg); m != nil {
 		if line := src.aliasLine(m[1]); line > 0 {
 			return fmt.Errorf("yaml: line %d: unknown anchor %q referenced", line, m[1])
 		}

@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 )
 
 // The YAML 1.1 typing of plain scalars, which yaml.v3 (YAML 1.2) does not do: kubectl reads
@@ -13,7 +14,9 @@ import (
 // and extensions everywhere; the writer quotes a string that would read back otherwise.
 
 // yamlFloat is the float syntax YAML 1.1 resolves (kubectl's parser): "1.5", ".5", "1e3".
-var yamlFloat = regexp.MustCompile(`^[-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?$`)
+var yamlFloat = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^[-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?$`)
+})
 
 // resolvePlain types a plain scalar as YAML 1.1 does (kubectl's parser): null, a boolean
 // (y, yes, on, true and their opposites, in three cases), an integer (decimal, 0x, 0o, 0b,
@@ -43,7 +46,7 @@ func resolvePlain(s string) any {
 	if u, err := strconv.ParseUint(digits, 0, 64); err == nil {
 		return u
 	}
-	if yamlFloat.MatchString(digits) {
+	if yamlFloat().MatchString(digits) {
 		if f, err := strconv.ParseFloat(digits, 64); err == nil {
 			return f
 		}

@@ -3,6 +3,7 @@ package main
 import (
 	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/informer-lab/informer-lab/internal/msgcat"
 )
@@ -13,14 +14,20 @@ import (
 // and leaves any other text as it is.
 
 // notePatterns are the notes with a value inside, tried in order; each names its message.
-var notePatterns = []struct {
+// They are compiled on first use: `demo serve` never narrates.
+var notePatterns = sync.OnceValue(func() []notePattern {
+	return []notePattern{
+		{regexp.MustCompile(`^on (\S+), Running: nothing to do$`), "note.running"},
+		{regexp.MustCompile(`^on (\S+), not running → PATCH status\.phase=Running$`), "note.not-running"},
+		{regexp.MustCompile(`^Pending, no node → bind: POST pods/binding to (\S+)$`), "note.bind"},
+		{regexp.MustCompile(`^giving up after (\S+) retries$`), "note.give-up"},
+	}
+})
+
+// notePattern is a note with a value inside and the message that says it.
+type notePattern struct {
 	re *regexp.Regexp
 	id string
-}{
-	{regexp.MustCompile(`^on (\S+), Running: nothing to do$`), "note.running"},
-	{regexp.MustCompile(`^on (\S+), not running → PATCH status\.phase=Running$`), "note.not-running"},
-	{regexp.MustCompile(`^Pending, no node → bind: POST pods/binding to (\S+)$`), "note.bind"},
-	{regexp.MustCompile(`^giving up after (\S+) retries$`), "note.give-up"},
 }
 
 // noteIDs are the notes without a value, by their English text.
@@ -34,7 +41,7 @@ var noteIDs = map[string]string{
 	"Pending, no node": "note.pending",
 }
 
-var workerPrefix = regexp.MustCompile(`^worker (\d+): `)
+var workerPrefix = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^worker (\d+): `) })
 
 // localNote returns note in language l.
 func localNote(l msgcat.Lang, note string) string {
@@ -42,7 +49,7 @@ func localNote(l msgcat.Lang, note string) string {
 		return note
 	}
 	prefix := ""
-	if m := workerPrefix.FindStringSubmatch(note); m != nil {
+	if m := workerPrefix().FindStringSubmatch(note); m != nil {
 		prefix = messages.T(l, "note.worker", m[1])
 		note = note[len(m[0]):]
 	}
@@ -53,7 +60,7 @@ func localNote(l msgcat.Lang, note string) string {
 	if id, ok := noteIDs[note]; ok {
 		return prefix + messages.T(l, id) + suffix
 	}
-	for _, p := range notePatterns {
+	for _, p := range notePatterns() {
 		if m := p.re.FindStringSubmatch(note); m != nil {
 			return prefix + messages.T(l, p.id, m[1]) + suffix
 		}

@@ -21,6 +21,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 )
 
 // Lang is a language of the catalogue. It has no client-go counterpart.
@@ -158,14 +159,16 @@ func (c Catalog) Check() []string {
 	return out
 }
 
-var verbRE = regexp.MustCompile(`%(\[(\d+)\])?[-+# 0]*(\d+|\*)?(\.(\d+|\*))?([a-zA-Z%])`)
+var verbRE = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`%(\[(\d+)\])?[-+# 0]*(\d+|\*)?(\.(\d+|\*))?([a-zA-Z%])`)
+})
 
 // verbs lists a format's verbs as "argument:verb", sorted by argument, with explicit
 // indexes (%[2]d) resolved as fmt resolves them.
 func verbs(format string) []string {
 	var out []string
 	next := 1
-	for _, m := range verbRE.FindAllStringSubmatch(format, -1) {
+	for _, m := range verbRE().FindAllStringSubmatch(format, -1) {
 		if m[6] == "%" {
 			continue
 		}

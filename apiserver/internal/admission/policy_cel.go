@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
+	"sync"
 
 	"github.com/informer-lab/informer-lab/api"
 	"github.com/informer-lab/informer-lab/apiserver/internal/cel"
@@ -50,8 +51,10 @@ func newPolicyEnv(hasParams, hasAuthz bool) *cel.Env {
 // envKey selects one of the environments.
 type envKey struct{ mutating, params, authz bool }
 
-// policyEnvs are the environments, built once.
-var policyEnvs = func() map[envKey]*cel.Env {
+// policyEnvs are the environments, built once, on the first policy compiled: building them
+// is most of this package's start-up cost, and a server without admission policies never
+// needs them.
+var policyEnvs = sync.OnceValue(func() map[envKey]*cel.Env {
 	m := map[envKey]*cel.Env{}
 	for _, p := range []bool{false, true} {
 		for _, az := range []bool{false, true} {
@@ -61,7 +64,7 @@ var policyEnvs = func() map[envKey]*cel.Env {
 		}
 	}
 	return m
-}()
+})
 
 // celExpr is one compiled expression, or its compile error as the real compiler words it.
 type celExpr struct {

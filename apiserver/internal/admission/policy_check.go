@@ -43,10 +43,10 @@ func CheckExpression(role ExprRole, src string, mutating, hasParams bool) string
 // a paramKind, Object{} and JSONPatch{} only in a mutating one; message expressions get
 // no authorizer.
 func envFor(mutating, hasParams bool) *cel.Env {
-	return policyEnvs[envKey{mutating, hasParams, true}]
+	return policyEnvs()[envKey{mutating, hasParams, true}]
 }
 
 // messageEnv is envFor without the authorizer.
 func messageEnv(hasParams bool) *cel.Env {
-	return policyEnvs[envKey{false, hasParams, false}]
+	return policyEnvs()[envKey{false, hasParams, false}]
 }

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"sync"
 	"time"
 
 	"github.com/informer-lab/informer-lab/apiserver/internal/authz"
@@ -47,16 +48,16 @@ type Tokens struct {
 	// APIAudiences are the audiences a token must have one of when the request names none
 	// (--api-audiences, which defaults to the issuer).
 	APIAudiences []string
-	signer       *signer
+	// signer makes the key on first use: a server that issues and checks no token (most
+	// starts) generates none.
+	signer func() (*signer, error)
 }
 
-// New mirrors JWTTokenGenerator and JWTTokenAuthenticator over a fresh key.
+// New mirrors JWTTokenGenerator and JWTTokenAuthenticator over a fresh key, generated when
+// the first token is issued or checked; a failure of the system's random source is that
+// call's error.
 func New(issuer string, apiAudiences []string) (*Tokens, error) {
-	s, err := newSigner()
-	if err != nil {
-		return nil, err
-	}
-	return &Tokens{Issuer: issuer, APIAudiences: apiAudiences, signer: s}, nil
+	return &Tokens{Issuer: issuer, APIAudiences: apiAudiences, signer: sync.OnceValues(newSigner)}, nil
 }
 
 // Issue mirrors token.Claims and GenerateToken: the signed token for req.
@@ -80,7 +81,11 @@ func (t *Tokens) Issue(req Request) (string, error) {
 		k["warnafter"] = req.Now.Add(req.WarnAfter).Unix()
 	}
 	now := req.Now.Unix()
-	return t.signer.sign(map[string]any{
+	sg, err := t.signer()
+	if err != nil {
+		return "", err
+	}
+	return sg.sign(map[string]any{
 		"iss": t.Issuer, "sub": authz.ServiceAccountUser(req.Namespace, req.ServiceAccount.Name),
 		"aud": req.Audiences, "iat": now, "nbf": now, "exp": req.Now.Add(req.Expiration).Unix(),
 		"jti": newUUID(), "kubernetes.io": k,
@@ -144,7 +149,11 @@ func (t *Tokens) Authenticate(token string, want []string, now time.Time, get Ge
 	if unverifiedIssuer(token) != t.Issuer {
 		return nil, nil, false, nil
 	}
-	payload, err := t.signer.verify(token)
+	sg, err := t.signer()
+	if err != nil {
+		return nil, nil, false, err
+	}
+	payload, err := sg.verify(token)
 	if err != nil {
 		return nil, nil, false, err
 	}

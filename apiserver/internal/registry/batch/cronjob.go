@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/informer-lab/informer-lab/api"
@@ -111,7 +112,7 @@ func scheduleFormatCauses(schedule string, allowTZ, hasTimeZone bool) []api.Stat
 	return causes
 }
 
-var validTimeZoneCharacters = regexp.MustCompile(`^[A-Za-z\.\-_0-9+]{1,14}$`)
+var validTimeZoneCharacters = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z\.\-_0-9+]{1,14}$`) })
 
 // timeZoneCauses mirrors validateTimeZone: a non-empty IANA name the process can load,
 // not "Local", made of safe path parts.
@@ -121,7 +122,7 @@ func timeZoneCauses(tz string) []api.StatusCause {
 		return []api.StatusCause{validation.Invalid(path, tz, "timeZone must be nil or non-empty string")}
 	}
 	for _, part := range strings.Split(tz, "/") {
-		if part == "." || part == ".." || strings.HasPrefix(part, "-") || !validTimeZoneCharacters.MatchString(part) {
+		if part == "." || part == ".." || strings.HasPrefix(part, "-") || !validTimeZoneCharacters().MatchString(part) {
 			return []api.StatusCause{validation.Invalid(path, tz, fmt.Sprintf("unknown time zone %s", tz))}
 		}
 	}

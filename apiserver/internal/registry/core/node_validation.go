@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"regexp"
 	"slices"
+	"sync"
 
 	"github.com/informer-lab/informer-lab/api"
 	"github.com/informer-lab/informer-lab/apiserver/internal/registry/rest"
@@ -57,8 +58,8 @@ func (s nodeStrategy) Validate(obj *api.Unstructured) []api.StatusCause {
 	}
 	// The taints' checks name them under metadata, as the real ones do, so the schema's
 	// presence causes for the same members under spec are not given.
-	return rest.RequiredCausesExcept(s.GVK, obj, causes, taintMembers)
+	return rest.RequiredCausesExcept(s.GVK, obj, causes, taintMembers())
 }
 
 // taintMembers are the paths of a taint's members under spec.
-var taintMembers = regexp.MustCompile(`^spec\.taints\[\d+\]\.(key|effect)$`)
+var taintMembers = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^spec\.taints\[\d+\]\.(key|effect)$`) })

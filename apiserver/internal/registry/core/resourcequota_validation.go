@@ -3,6 +3,7 @@ package core
 import (
 	"regexp"
 	"slices"
+	"sync"
 
 	"github.com/informer-lab/informer-lab/api"
 	"github.com/informer-lab/informer-lab/apiserver/internal/registry/rest"
@@ -18,7 +19,9 @@ var existsOnlyScopes = []string{"BestEffort", "NotBestEffort", "Terminating", "N
 
 // scopeRequirementNotRequired are the presence causes the real validation does not give
 // for a scope selector's requirement: its scope name and operator are plain values.
-var scopeRequirementNotRequired = regexp.MustCompile(`^spec\.scopeSelector\.matchExpressions\[\d+\]\.(scopeName|operator)$`)
+var scopeRequirementNotRequired = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^spec\.scopeSelector\.matchExpressions\[\d+\]\.(scopeName|operator)$`)
+})
 
 // Validate implements rest.Strategy: validateScopedResourceSelectorRequirement's scope
 // name and operator rules, then presence. Its paths name matchExpressions without the
@@ -53,5 +56,5 @@ func (s resourceQuotaStrategy) Validate(obj *api.Unstructured) []api.StatusCause
 			causes = append(causes, validation.Invalid(path+".operator", op, "not a valid selector operator"))
 		}
 	}
-	return rest.RequiredCausesExcept(s.GVK, obj, causes, scopeRequirementNotRequired)
+	return rest.RequiredCausesExcept(s.GVK, obj, causes, scopeRequirementNotRequired())
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/informer-lab/informer-lab/api"
 	"github.com/informer-lab/informer-lab/apiserver/internal/registry/rest"
@@ -16,7 +17,9 @@ import (
 
 // sliceNotRequired are the presence causes ValidateResourceSlice does not give: the spec and
 // pool are structs, the pool's counts, a device's name and a capacity's value plain values.
-var sliceNotRequired = regexp.MustCompile(`^spec(\.pool(\.generation|\.resourceSliceCount)?|\.devices\[\d+\]\.(name|capacity\..*\.value))?$`)
+var sliceNotRequired = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^spec(\.pool(\.generation|\.resourceSliceCount)?|\.devices\[\d+\]\.(name|capacity\..*\.value))?$`)
+})
 
 // Validate implements rest.Strategy: validateResourceSliceSpec's driver, pool and node
 // selection, then each device's name, then presence.
@@ -60,7 +63,7 @@ func (s sliceStrategy) Validate(obj *api.Unstructured) []api.StatusCause {
 		name, _ := d["name"].(string)
 		causes = append(causes, dnsLabelCauses(name, fmt.Sprintf("spec.devices[%d].name", i))...)
 	}
-	return rest.RequiredCausesExcept(s.GVK, obj, causes, sliceNotRequired)
+	return rest.RequiredCausesExcept(s.GVK, obj, causes, sliceNotRequired())
 }
 
 // poolCauses mirrors validateResourcePool.
