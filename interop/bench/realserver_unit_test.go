@@ -1,0 +1,68 @@
+package bench
+
+import (
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+)
+
+// The harness of make bench-real needs both servers; its parsing and its report do not.
+func TestBenchRealServer_ParseReady(t *testing.T) {
+	for _, tc := range []struct {
+		name, line string
+		parse      func(string) (string, bool)
+		url        string
+		ok         bool
+	}{
+		{"reference", "ready https://127.0.0.1:38211", parseRefReady, "https://127.0.0.1:38211", true},
+		{"reference, trailing newline", "ready https://127.0.0.1:1\n", parseRefReady, "https://127.0.0.1:1", true},
+		{"reference, other output", "refserver: etcd not ready after 60s", parseRefReady, "", false},
+		{"demo", "informer-lab apiserver (simulated) serving https://127.0.0.1:40123", parseDemoReady, "https://127.0.0.1:40123", true},
+		{"demo, plain http", "informer-lab apiserver (simulated) serving http://127.0.0.1:6443", parseDemoReady, "http://127.0.0.1:6443", true},
+		{"demo, a later line", "kubeconfig: /tmp/x/kubeconfig", parseDemoReady, "", false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			url, ok := tc.parse(tc.line)
+			assert.Equal(t, tc.ok, ok)
+			assert.Equal(t, tc.url, url)
+		})
+	}
+}
+
+func TestBenchRealServer_SyncMode(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		reqs []string
+		want string
+	}{
+		{"watch-list", []string{"GET /api/v1/namespaces/bench/configmaps?allowWatchBookmarks=true&resourceVersionMatch=NotOlderThan&sendInitialEvents=true&watch=true"}, "watch-list"},
+		{"fallback", []string{
+			"GET /api/v1/namespaces/bench/configmaps?allowWatchBookmarks=true&sendInitialEvents=true&watch=true",
+			"GET /api/v1/namespaces/bench/configmaps?limit=500&resourceVersion=0",
+			"GET /api/v1/namespaces/bench/configmaps?allowWatchBookmarks=true&resourceVersion=12&watch=true"}, "watch-list, then a list"},
+		{"list and watch", []string{"GET /api/v1/namespaces/bench/configmaps?limit=500&resourceVersion=0", "GET /api/v1/namespaces/bench/configmaps?resourceVersion=12&watch=true"}, "list+watch"},
+		{"none", nil, "no request"},
+	} {
+		t.Run(tc.name, func(t *testing.T) { assert.Equal(t, tc.want, syncMode(tc.reqs)) })
+	}
+}
+
+func TestBenchRealServer_Table(t *testing.T) {
+	var r realResults
+	r.n, r.conc = 10_000, 16
+	r.add("real", realRound{create: 6000 * time.Millisecond, sync: 900 * time.Millisecond})
+	r.add("ours", realRound{create: 700 * time.Millisecond, sync: 500 * time.Millisecond})
+	r.add("real", realRound{create: 5000 * time.Millisecond, sync: 1000 * time.Millisecond})
+	r.add("ours", realRound{create: 500 * time.Millisecond, sync: 450 * time.Millisecond})
+	want := "10000 ConfigMaps, 16 creating goroutines, best of 2/2 rounds (ours/real), load average 1.00 2.00 3.00\n" +
+		"| workload | ours ms | real server ms | ratio | goal |\n|---|---:|---:|---:|---:|\n" +
+		"| create 10000 ConfigMaps | 500 | 5000 | 0.10 | ≤ 0.10 |\n" +
+		"| client-go informer sync of those 10000 (watch-list) | 450 | 900 | 0.50 | ≤ 0.50 |\n"
+	assert.Equal(t, want, r.table("1.00 2.00 3.00"))
+
+	var one realResults
+	one.n, one.conc = 5, 1
+	one.add("ours", realRound{create: time.Second, sync: time.Second})
+	assert.Contains(t, one.table(""), "| create 5 ConfigMaps | 1000 | - | - | ≤ 0.10 |", "a side that did not run has no figure and no ratio")
+}
