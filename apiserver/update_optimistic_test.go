@@ -1,6 +1,10 @@
 package apiserver
 
 import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
 	"net/http"
 	"sync"
 	"testing"
@@ -72,6 +76,75 @@ func TestCh01_UpdateOptimisticRetries(t *testing.T) {
 			md := got["metadata"].(map[string]any)
 			assert.NotEqual(t, before["metadata"].(map[string]any)["uid"], md["uid"], "the object was recreated")
 			assert.Equal(t, tc.labels, md["labels"])
+		})
+	}
+}
+
+// TestCh01_ConcurrentWritesOfOneObject: many clients write one object at once. Creates of
+// one name: exactly one 201, every other a 409 AlreadyExists. PUTs naming the same
+// resourceVersion: exactly one 200, every other a 409 Conflict. PUTs naming none: all 200,
+// each one write (the resourceVersion moves by exactly their number), none lost.
+func TestCh01_ConcurrentWritesOfOneObject(t *testing.T) {
+	const n = 16
+	for _, tc := range []struct {
+		name     string
+		method   string
+		withRV   bool
+		want     map[int]int // status code → how many
+		advances int         // writes the resourceVersion counts after the first create
+	}{
+		{name: "creates of one name", method: "POST", want: map[int]int{http.StatusCreated: 1, http.StatusConflict: n - 1}},
+		{name: "PUTs naming the same resourceVersion", method: "PUT", withRV: true, want: map[int]int{http.StatusOK: 1, http.StatusConflict: n - 1}, advances: 1},
+		{name: "PUTs naming none", method: "PUT", want: map[int]int{http.StatusOK: n}, advances: n},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s, c := newServer(t, Options{})
+			rv0 := ""
+			if tc.method == "PUT" {
+				r := c.do("POST", "/api/v1/namespaces/default/configmaps", configMap("cm", nil))
+				require.Equal(t, http.StatusCreated, r.code, string(r.body))
+				var got map[string]any
+				r.decode(t, &got)
+				rv0 = got["metadata"].(map[string]any)["resourceVersion"].(string)
+			}
+			start := s.store.ResourceVersion()
+			codes := make([]int, n)
+			var wg sync.WaitGroup
+			for i := range n {
+				body := configMap("cm", map[string]any{"writer": fmt.Sprint(i)})
+				if tc.withRV {
+					body["metadata"].(map[string]any)["resourceVersion"] = rv0
+				}
+				data, err := json.Marshal(body)
+				require.NoError(t, err)
+				path := "/api/v1/namespaces/default/configmaps"
+				if tc.method == "PUT" {
+					path += "/cm"
+				}
+				wg.Go(func() {
+					req, err := http.NewRequest(tc.method, c.base+path, bytes.NewReader(data))
+					if err != nil {
+						return
+					}
+					req.Header.Set("Content-Type", "application/json")
+					resp, err := c.hc.Do(req)
+					if err != nil {
+						return
+					}
+					_, _ = io.Copy(io.Discard, resp.Body)
+					resp.Body.Close()
+					codes[i] = resp.StatusCode
+				})
+			}
+			wg.Wait()
+			count := map[int]int{}
+			for _, code := range codes {
+				count[code]++
+			}
+			assert.Equal(t, tc.want, count)
+			if tc.method == "PUT" {
+				assert.Equal(t, uint64(tc.advances), s.store.ResourceVersion()-start, "one revision per successful write")
+			}
 		})
 	}
 }
