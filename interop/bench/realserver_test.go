@@ -41,6 +41,7 @@ var (
 	realSyncs   = flag.Int("real.syncs", 3, "informer syncs per round (the fastest counts)")
 	realInProc  = flag.Bool("real.inprocess", false, "serve ours in the test process (apiserver.New + StartTLS, as demo serve does) instead of a demo serve process, so -cpuprofile sees it")
 	realOnly    = flag.String("real.only", "", "run one side only: ours or real (to profile one of them)")
+	realFloor   = flag.Bool("real.floor", true, "also time the informer on ours' watch-list stream replayed by a server doing no work: the client's floor")
 	realTimeout = flag.Duration("real.ready-timeout", 5*time.Minute, "how long a server may take to print its ready line")
 )
 
@@ -120,7 +121,32 @@ func measure(t *testing.T, side string, start func(*testing.T, string) *benchTar
 		}
 		r.requests = reqs
 	}
+	if *realFloor && side == "ours" {
+		uri, accept := watchListRequest(r.requests)
+		stream, contentType, err := captureWatchList(ctx, cfg, uri, accept)
+		require.NoError(t, err)
+		r.floor = replaySyncs(t, stream, contentType, ns)
+	}
 	return r
+}
+
+// replaySyncs times the informer's sync, best of -real.syncs, against a server replaying
+// stream (realserver_floor_test.go).
+func replaySyncs(t *testing.T, stream []byte, contentType, ns string) time.Duration {
+	srv := replayServer(stream, contentType)
+	defer srv.Close()
+	defer srv.CloseClientConnections()
+	cfg := &rest.Config{Host: srv.URL, TLSClientConfig: rest.TLSClientConfig{Insecure: true}, QPS: 1e6, Burst: 1_000_000}
+	var best time.Duration
+	for range max(*realSyncs, 1) {
+		d, count, _, err := syncConfigMaps(context.Background(), cfg, ns)
+		require.NoError(t, err, "replayed stream")
+		require.Equal(t, *realN, count, "the informer's store after a replayed sync")
+		if best == 0 || d < best {
+			best = d
+		}
+	}
+	return best
 }
 
 // createConfigMaps creates n small ConfigMaps from conc goroutines sharing one clientset.
@@ -181,7 +207,8 @@ func syncConfigMaps(ctx context.Context, base *rest.Config, ns string) (time.Dur
 	return d, len(inf.GetStore().ListKeys()), rec.list(), nil
 }
 
-// requestLog keeps "VERB path?query" of each request a client sent, to show how it synced.
+// requestLog keeps "VERB path?query<TAB>Accept" of each request a client sent, to show how
+// it synced and to send its watch-list request again.
 type requestLog struct {
 	mu   sync.Mutex
 	reqs []string
@@ -190,7 +217,7 @@ type requestLog struct {
 func (l *requestLog) wrap(rt http.RoundTripper) http.RoundTripper {
 	return roundTripFunc(func(r *http.Request) (*http.Response, error) {
 		l.mu.Lock()
-		l.reqs = append(l.reqs, r.Method+" "+r.URL.RequestURI())
+		l.reqs = append(l.reqs, r.Method+" "+r.URL.RequestURI()+"\t"+r.Header.Get("Accept"))
 		l.mu.Unlock()
 		return rt.RoundTrip(r)
 	})
