@@ -16,9 +16,10 @@ import (
 )
 
 // The sync of a client-go informer is mostly the client's work: decoding 10,000 objects and
-// filling its store. To show how much of a sync any server can take away, the harness
-// records the watch-list stream one server sent and replays it from a server that does no
-// work at all (the bytes are ready): that sync is the client's floor on this machine.
+// filling its store; a create is the client's encoding, its HTTP round trip and its decoding
+// as much as the server's work. To show how much any server can take away, the harness
+// records what ours answered (the watch-list stream, one object) and replays it from a
+// server that does no work at all: those times are the client's floor on this machine.
 
 // captureWatchList reads the watch-list stream the informer's request (uri, with its
 // Accept header) gets from the server of cfg, up to and including the bookmark that ends
@@ -99,19 +100,57 @@ func watchListRequest(reqs []string) (uri, accept string) {
 	return "", ""
 }
 
-// replayServer answers a watch-list with stream, as it is, then keeps the watch open until
-// the client goes; anything else gets 404. It serves https, as both servers do.
-func replayServer(stream []byte, contentType string) *httptest.Server {
+// captureObject reads one object from the server of cfg as the client asks for it (accept):
+// the bytes a create's 201 carries too, and their Content-Type.
+func captureObject(ctx context.Context, cfg *rest.Config, path, accept string) ([]byte, string, error) {
+	hc, err := rest.HTTPClientFor(cfg)
+	if err != nil {
+		return nil, "", err
+	}
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, strings.TrimSuffix(cfg.Host, "/")+path, nil)
+	if err != nil {
+		return nil, "", err
+	}
+	req.Header.Set("Accept", accept)
+	resp, err := hc.Do(req)
+	if err != nil {
+		return nil, "", err
+	}
+	defer resp.Body.Close()
+	b, err := io.ReadAll(resp.Body)
+	if err == nil && resp.StatusCode != http.StatusOK {
+		err = fmt.Errorf("GET %s: %s", path, resp.Status)
+	}
+	return b, resp.Header.Get("Content-Type"), err
+}
+
+// replay is what the replaying server answers: the watch-list stream, and the object every
+// create gets back.
+type replay struct {
+	stream, object         []byte
+	streamType, objectType string
+}
+
+// replayServer answers a watch-list with rp.stream, as it is, then keeps the watch open
+// until the client goes; a POST with rp.object (201), read from nothing and stored nowhere;
+// anything else 404. It serves https, as both servers do.
+func replayServer(rp *replay) *httptest.Server {
 	srv := httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.URL.Query().Get("sendInitialEvents") != "true" {
+		switch {
+		case r.Method == http.MethodPost:
+			_, _ = io.Copy(io.Discard, r.Body)
+			w.Header().Set("Content-Type", rp.objectType)
+			w.WriteHeader(http.StatusCreated)
+			_, _ = w.Write(rp.object)
+		case r.URL.Query().Get("sendInitialEvents") == "true":
+			w.Header().Set("Content-Type", rp.streamType)
+			w.WriteHeader(http.StatusOK)
+			_, _ = w.Write(rp.stream)
+			_ = http.NewResponseController(w).Flush()
+			<-r.Context().Done()
+		default:
 			http.NotFound(w, r)
-			return
 		}
-		w.Header().Set("Content-Type", contentType)
-		w.WriteHeader(http.StatusOK)
-		_, _ = w.Write(stream)
-		http.NewResponseController(w).Flush()
-		<-r.Context().Done()
 	}))
 	srv.StartTLS()
 	return srv

@@ -41,7 +41,7 @@ var (
 	realSyncs   = flag.Int("real.syncs", 3, "informer syncs per round (the fastest counts)")
 	realInProc  = flag.Bool("real.inprocess", false, "serve ours in the test process (apiserver.New + StartTLS, as demo serve does) instead of a demo serve process, so -cpuprofile sees it")
 	realOnly    = flag.String("real.only", "", "run one side only: ours or real (to profile one of them)")
-	realFloor   = flag.Bool("real.floor", true, "also time the informer on ours' watch-list stream replayed by a server doing no work: the client's floor")
+	realFloor   = flag.Bool("real.floor", true, "also time the creates and the sync against a server doing no work, answering with what ours answered: the client's floor")
 	realTimeout = flag.Duration("real.ready-timeout", 5*time.Minute, "how long a server may take to print its ready line")
 )
 
@@ -123,30 +123,36 @@ func measure(t *testing.T, side string, start func(*testing.T, string) *benchTar
 	}
 	if *realFloor && side == "ours" {
 		uri, accept := watchListRequest(r.requests)
-		stream, contentType, err := captureWatchList(ctx, cfg, uri, accept)
+		var rp replay
+		rp.stream, rp.streamType, err = captureWatchList(ctx, cfg, uri, accept)
 		require.NoError(t, err)
-		r.floor = replaySyncs(t, stream, contentType, ns)
+		rp.object, rp.objectType, err = captureObject(ctx, cfg, "/api/v1/namespaces/"+ns+"/configmaps/cm-00000", accept)
+		require.NoError(t, err)
+		r.createFloor, r.floor = replayRound(t, &rp, ns)
 	}
 	return r
 }
 
-// replaySyncs times the informer's sync, best of -real.syncs, against a server replaying
-// stream (realserver_floor_test.go).
-func replaySyncs(t *testing.T, stream []byte, contentType, ns string) time.Duration {
-	srv := replayServer(stream, contentType)
+// replayRound times the creates and the informer's sync (best of -real.syncs) against a
+// server replaying what ours answered (realserver_floor_test.go).
+func replayRound(t *testing.T, rp *replay, ns string) (create, sync time.Duration) {
+	srv := replayServer(rp)
 	defer srv.Close()
 	defer srv.CloseClientConnections()
 	cfg := &rest.Config{Host: srv.URL, TLSClientConfig: rest.TLSClientConfig{Insecure: true}, QPS: 1e6, Burst: 1_000_000}
-	var best time.Duration
+	cs, err := kubernetes.NewForConfig(cfg)
+	require.NoError(t, err)
+	create, err = createConfigMaps(context.Background(), cs, ns, *realN, *realConc)
+	require.NoError(t, err, "creates against the replaying server")
 	for range max(*realSyncs, 1) {
 		d, count, _, err := syncConfigMaps(context.Background(), cfg, ns)
 		require.NoError(t, err, "replayed stream")
 		require.Equal(t, *realN, count, "the informer's store after a replayed sync")
-		if best == 0 || d < best {
-			best = d
+		if sync == 0 || d < sync {
+			sync = d
 		}
 	}
-	return best
+	return create, sync
 }
 
 // createConfigMaps creates n small ConfigMaps from conc goroutines sharing one clientset.
