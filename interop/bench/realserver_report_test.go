@@ -18,7 +18,11 @@ type realRound struct {
 }
 
 func (r realRound) String() string {
-	s := fmt.Sprintf("create %d ms, sync %d ms (%s)", r.create.Milliseconds(), r.sync.Milliseconds(), syncMode(r.requests))
+	s := fmt.Sprintf("create %d ms, sync %d ms (%s", r.create.Milliseconds(), r.sync.Milliseconds(), syncMode(r.requests))
+	if _, accept := watchListRequest(r.requests); accept != "" {
+		s += ", Accept: " + accept
+	}
+	s += ")"
 	if r.floor > 0 {
 		s += fmt.Sprintf("; against a server doing no work: create %d ms, sync %d ms", r.createFloor.Milliseconds(), r.floor.Milliseconds())
 	}

@@ -72,6 +72,10 @@ func TestBenchRealServer_Table(t *testing.T) {
 	one.add("ours", realRound{create: time.Second, sync: time.Second})
 	assert.Contains(t, one.table(""), "| create 5 ConfigMaps | 1000 | - | - | ≤ 0.10 |", "a side that did not run has no figure and no ratio")
 	assert.NotContains(t, one.table(""), "floor", "no floor row when it was not measured")
+
+	round := realRound{create: 1500 * time.Millisecond, sync: 90 * time.Millisecond, floor: 80 * time.Millisecond, createFloor: 700 * time.Millisecond,
+		requests: []string{"GET /api/v1/namespaces/bench/configmaps?allowWatchBookmarks=true&sendInitialEvents=true&watch=true\tapplication/vnd.kubernetes.protobuf,application/json"}}
+	assert.Equal(t, "create 1500 ms, sync 90 ms (watch-list, Accept: application/vnd.kubernetes.protobuf,application/json); against a server doing no work: create 700 ms, sync 80 ms", round.String())
 }
 
 func TestBenchRealServer_WatchListStream(t *testing.T) {
