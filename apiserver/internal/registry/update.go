@@ -44,7 +44,8 @@ func (s *Store) Update(ctx context.Context, res *Resource, ns string, obj *api.U
 	// A try prepares a copy of the body when a later try may need the body as sent: only
 	// an unconditional update (no resourceVersion in the body, none expected) can succeed
 	// on another stored version than the first; any other gets a conflict.
-	retriable := obj.GetResourceVersion() == "" && uo.ExpectRV == ""
+	rv, _ := storage.Versioner{}.ObjectResourceVersion(obj) // a bad one fails in prepareUpdate
+	retriable := rv == 0 && uo.ExpectRV == ""
 	for tries := 0; ; tries++ {
 		body := obj
 		if retriable && tries < maxStaleRetries {
