@@ -7,7 +7,7 @@ FUZZTIME    ?= 60s
 
 ARGS        ?=
 
-.PHONY: cluster-scale tools-test discovery-reference conformance conformance-accept conformance-unit conformance-build lab-start lab-check lab-status lab-hint lab-timings lab-mutants chaos soak load abuse bench-compare docs schemas protos scenarios update e2e-browser fuzz test fmt-check vet unit interop e2e-kubectl chapters bench bench-interop lint demo serve ui help
+.PHONY: cluster-scale tools-test discovery-reference conformance conformance-accept conformance-unit conformance-build lab-start lab-check lab-status lab-hint lab-timings lab-mutants chaos soak load abuse bench-compare bench-real docs schemas protos scenarios update e2e-browser fuzz test fmt-check vet unit interop e2e-kubectl chapters bench bench-interop lint demo serve ui help
 
 help: ## list the targets
 	@grep -E '^[a-z0-9%-]+:.*## ' $(MAKEFILE_LIST) | sed 's/:.*## /\t/'
@@ -135,6 +135,12 @@ cluster-scale: ## 100 Deployments of 100 replicas on 100 simulated nodes, every 
 
 bench-compare: ## each workload through our code and client-go in one process: the ratio table of interop/BENCHMARKS.md
 	cd interop && $(GO) test -count=1 -run TestBenchCompare ./bench -compare -v
+
+# The reference is conformance/out/refserver (make conformance-build); without it the test skips.
+# A measurement, not a check: CI does not run it.
+REFSERVER ?= $(CURDIR)/conformance/out/refserver
+bench-real: ## create 10,000 ConfigMaps, then sync a client-go informer, against `demo serve` and the real kube-apiserver (processes): ms and ratios, as in interop/BENCHMARKS.md
+	cd interop && $(GO) test -count=1 -timeout 60m -run '^TestBenchRealServer$$' ./bench -v -real -real.refserver=$(REFSERVER) $(ARGS)
 
 bench-interop: ## side-by-side benchmarks against client-go (interop module)
 	cd interop && $(GO) test -run='^$$' -bench=. -benchmem -benchtime=$(BENCHTIME) ./...

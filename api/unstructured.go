@@ -220,6 +220,9 @@ func (u *Unstructured) SetGeneration(v int64) {
 // getTime parses an RFC 3339 member; a missing or malformed one is the zero time.
 func (u *Unstructured) getTime(fields ...string) (Time, bool) {
 	s := u.getString(fields...)
+	if s == "" {
+		return Time{}, false // absent: time.Parse would fail too, after allocating its error
+	}
 	t, err := time.Parse(time.RFC3339, s)
 	if err != nil {
 		return Time{}, false

@@ -93,6 +93,13 @@ func Default(group, version, kind string, obj map[string]any) {
 	}
 }
 
+// HasDefaults reports whether Default changes anything of the kind: false for a kind it
+// does not know or knows to have no visible defaults (a create then need not keep the body
+// apart from its defaulted copy).
+func HasDefaults(group, version, kind string) bool {
+	return defaulters[kindKey{group, version, kind}] != nil
+}
+
 // Known reports whether Default knows the kind, including the kinds it knows to have no
 // visible defaults (ConfigMap, ServiceAccount, both Events, Lease).
 func Known(group, version, kind string) bool {

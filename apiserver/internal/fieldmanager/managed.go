@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"sort"
+	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/informer-lab/informer-lab/api"
@@ -51,14 +53,52 @@ func buildIdentifier(id identity) string {
 	if id.Operation == OperationApply {
 		id.APIVersion = ""
 	}
+	if s, ok := identifiers.built.Load(id); ok {
+		return s.(string)
+	}
 	b, _ := json.Marshal(id) // strings only: cannot fail
-	return string(b)
+	s := string(b)
+	identifiers.remember(id, s)
+	return s
 }
 
 func parseIdentifier(s string) identity {
+	if id, ok := identifiers.parsed.Load(s); ok {
+		return id.(identity)
+	}
 	var id identity
-	_ = json.Unmarshal([]byte(s), &id)
+	if json.Unmarshal([]byte(s), &id) == nil {
+		identifiers.remember(id, s)
+	}
 	return id
+}
+
+// identifiers caches manager identifiers both ways: every write builds and parses them
+// through encoding/json's reflection, for the few managers a server sees. A client that
+// invents manager names fills it once; identifiers are then made as before.
+var identifiers identifierCache
+
+const maxCachedIdentifiers = 1024
+
+type identifierCache struct {
+	built  sync.Map // identity → identifier
+	parsed sync.Map // identifier → identity
+	n      atomic.Int64
+}
+
+// remember caches the pair id ↔ s, unless the cache is full. id must be what s parses to
+// and s what id builds to: parseIdentifier passes a pair only when s is canonical.
+func (c *identifierCache) remember(id identity, s string) {
+	if c.n.Load() >= maxCachedIdentifiers {
+		return
+	}
+	if canonical, _ := json.Marshal(id); string(canonical) != s {
+		return // s parses to id but is written another way (spacing, order, escapes)
+	}
+	if _, loaded := c.parsed.LoadOrStore(s, id); !loaded {
+		c.n.Add(1)
+		c.built.Store(id, s)
+	}
 }
 
 // entryOf reads one managedFields entry from an unstructured object.

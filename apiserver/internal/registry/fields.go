@@ -5,6 +5,7 @@ import (
 	"sync"
 
 	"github.com/informer-lab/informer-lab/api"
+	"github.com/informer-lab/informer-lab/apiserver/internal/defaulting"
 	"github.com/informer-lab/informer-lab/apiserver/internal/registry/apiextensions"
 )
 
@@ -166,8 +167,13 @@ func (s *Store) recordCreate(ctx context.Context, res *Resource, obj *api.Unstru
 	if o, ok := OwnerFrom(ctx); !ok || o.Applied {
 		return nil, nil
 	}
-	decoded := obj.DeepCopy()
-	applyDefaults(res, decoded)
+	// The body as decoding defaulted it: obj itself when defaulting changes nothing of the
+	// kind (the strategy's preparation comes after, so nothing it adds is recorded).
+	decoded := obj
+	if res.Builtin && defaulting.HasDefaults(res.Info.Group, res.Info.Version, res.Info.Kind) {
+		decoded = obj.DeepCopy()
+		applyDefaults(res, decoded)
+	}
 	if err := s.recordUpdate(ctx, res, nil, decoded, ""); err != nil {
 		return nil, err
 	}
