@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"regexp"
+	goruntime "runtime"
 	"strings"
 	"sync"
 	"testing"
@@ -42,6 +43,7 @@ var (
 	compare = flag.Bool("compare", false, "run the side-by-side benchmarks and print the table")
 	rows    = flag.String("compare.rows", "", "only the workloads whose name matches this regexp")
 	rounds  = flag.Int("compare.count", 3, "rounds per workload, each side running first in turn; the fastest round of each side counts")
+	side    = flag.String("compare.side", "", "ours or client-go: run only that side (for -cpuprofile and -memprofile of one implementation); the ratio column is then meaningless")
 )
 
 func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
@@ -77,7 +79,29 @@ func cgNode(o any) ([]string, error)  { return []string{o.(*corev1.Pod).Spec.Nod
 
 const nIdx = 100_000
 
-func workloads(t *testing.T) []*row {
+// group is a set of rows sharing their fixtures. names lists its rows when building them is
+// costly, so that -compare.rows can skip the build; nil means "build and then filter".
+type group struct {
+	names []string
+	build func(t *testing.T) []*row
+}
+
+// groups are built one at a time and dropped after their rows have run, so no row pays for
+// the garbage collector marking another row's fixtures (a 50k-pod simulator, 100k-pod
+// indexers): with every fixture alive at once, a GC cycle that happened to fall inside one
+// side's timed sync cost it a mark of the whole heap, and the informer rows swung by 3×.
+func groups() []group {
+	return []group{
+		{build: storeRows},
+		{build: func(*testing.T) []*row { return queueRows() }},
+		{build: func(*testing.T) []*row { return []*row{watchDecodeRow(100_000)} }},
+		{names: codecRowNames(), build: codecRows},
+		{names: informerRowNames(50_000), build: func(t *testing.T) []*row { return informerRows(t, 50_000) }},
+	}
+}
+
+// storeRows are the indexer and DeltaFIFO rows over 100k pods of each side's type.
+func storeRows(*testing.T) []*row {
 	op, cp := ourPods(nIdx), cgPods(nIdx)
 	ourIdx := func() store.Indexer {
 		return store.NewIndexer(store.MetaNamespaceKeyFunc, store.Indexers{store.NamespaceIndex: store.MetaNamespaceIndexFunc, "node": ourNode})
@@ -90,7 +114,7 @@ func workloads(t *testing.T) []*row {
 		_ = oFull.Add(op[i])
 		_ = cFull.Add(cp[i])
 	}
-	out := []*row{
+	return []*row{
 		{name: "threadSafeMap Add+Update, 2 indexers, 100k",
 			ours: func(b *testing.B) {
 				for b.Loop() {
@@ -173,6 +197,12 @@ func workloads(t *testing.T) []*row {
 					_ = f.Replace(list, "1")
 				}
 			}},
+	}
+}
+
+// queueRows are the ring buffer, workqueue and rate limiter rows.
+func queueRows() []*row {
+	return []*row{
 		{name: "RingGrowing write 1M, read 1M",
 			ours: func(b *testing.B) {
 				for b.Loop() {
@@ -215,10 +245,16 @@ func workloads(t *testing.T) []*row {
 					i++
 				}
 			}},
-		watchDecodeRow(100_000),
 	}
-	out = append(out, codecRows(t)...)
-	return append(out, informerRows(t, 50_000)...)
+}
+
+func anyMatch(only *regexp.Regexp, names []string) bool {
+	for _, n := range names {
+		if only.MatchString(n) {
+			return true
+		}
+	}
+	return false
 }
 
 func ourQueue(workers int) func(b *testing.B) {
@@ -315,11 +351,11 @@ func informerRows(t *testing.T, n int) []*row {
 		}
 	}
 	var rows []*row
-	for _, ct := range []string{"", "protobuf"} {
-		name := fmt.Sprintf("informer initial sync, %dk pods (watch-list)", n/1000)
+	names := informerRowNames(n)
+	for i, ct := range []string{"", "protobuf"} {
+		name := names[i]
 		ourCT, theirCT := "", "application/json"
 		if ct != "" {
-			name = fmt.Sprintf("informer initial sync, %dk pods (watch-list, protobuf)", n/1000)
 			ourCT, theirCT = "application/vnd.kubernetes.protobuf", "application/vnd.kubernetes.protobuf"
 		}
 		rows = append(rows, &row{name: name,
@@ -352,6 +388,11 @@ func informerRows(t *testing.T, n int) []*row {
 	return rows
 }
 
+func informerRowNames(n int) []string {
+	return []string{fmt.Sprintf("informer initial sync, %dk pods (watch-list)", n/1000),
+		fmt.Sprintf("informer initial sync, %dk pods (watch-list, protobuf)", n/1000)}
+}
+
 func syncOnce(b *testing.B, run func(context.Context), synced func() bool) {
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{})
@@ -382,33 +423,55 @@ func TestBenchCompare(t *testing.T) {
 	}
 	only, err := regexp.Compile(*rows)
 	require.NoError(t, err, "-compare.rows")
+	require.Contains(t, []string{"", "ours", "client-go"}, *side, "-compare.side")
 	var out strings.Builder
 	out.WriteString("| workload | ours ns/op | client-go ns/op | ratio | ours B/op | client-go B/op |\n|---|---:|---:|---:|---:|---:|\n")
-	for _, r := range workloads(t) {
-		if !only.MatchString(r.name) {
+	for _, g := range groups() {
+		if g.names != nil && !anyMatch(only, g.names) {
 			continue
 		}
-		// Run both sides several times and keep each one's fastest round, so a burst of load
-		// from another process on a shared machine does not decide the ratio.
-		for i := range max(*rounds, 1) {
-			// Whoever runs second inherits the first one's heap and GC pacing; take turns.
-			var o, c testing.BenchmarkResult
-			if i%2 == 0 {
-				o, c = testing.Benchmark(r.ours), testing.Benchmark(r.theirs)
-			} else {
-				c, o = testing.Benchmark(r.theirs), testing.Benchmark(r.ours)
-			}
-			if i == 0 || o.NsPerOp() < r.oursR.NsPerOp() {
-				r.oursR = o
-			}
-			if i == 0 || c.NsPerOp() < r.theirR.NsPerOp() {
-				r.theirR = c
+		for _, r := range g.build(t) {
+			if only.MatchString(r.name) {
+				runRow(r)
+				out.WriteString(r.line())
+				fmt.Fprint(os.Stderr, r.line())
 			}
 		}
-		line := fmt.Sprintf("| %s | %d | %d | %.2f | %d | %d |\n", r.name, r.oursR.NsPerOp(), r.theirR.NsPerOp(),
-			float64(r.oursR.NsPerOp())/float64(r.theirR.NsPerOp()), r.oursR.AllocedBytesPerOp(), r.theirR.AllocedBytesPerOp())
-		out.WriteString(line)
-		fmt.Fprint(os.Stderr, line)
+		// The group's fixtures are garbage now; collect them before the next group's timing.
+		goruntime.GC()
 	}
 	t.Log("\n" + out.String())
+}
+
+// runRow runs both sides of r several times and keeps each one's fastest round, so a burst
+// of load from another process on a shared machine does not decide the ratio.
+func runRow(r *row) {
+	skip := func(b *testing.B) { b.SkipNow() }
+	switch *side {
+	case "ours":
+		r.theirs = skip
+	case "client-go":
+		r.ours = skip
+	}
+	for i := range max(*rounds, 1) {
+		// Whoever runs second inherits the first one's heap and GC pacing; take turns.
+		var o, c testing.BenchmarkResult
+		if i%2 == 0 {
+			o, c = testing.Benchmark(r.ours), testing.Benchmark(r.theirs)
+		} else {
+			c, o = testing.Benchmark(r.theirs), testing.Benchmark(r.ours)
+		}
+		if i == 0 || o.NsPerOp() < r.oursR.NsPerOp() {
+			r.oursR = o
+		}
+		if i == 0 || c.NsPerOp() < r.theirR.NsPerOp() {
+			r.theirR = c
+		}
+	}
+}
+
+// line is r's row of the table.
+func (r *row) line() string {
+	return fmt.Sprintf("| %s | %d | %d | %.2f | %d | %d |\n", r.name, r.oursR.NsPerOp(), r.theirR.NsPerOp(),
+		float64(r.oursR.NsPerOp())/float64(r.theirR.NsPerOp()), r.oursR.AllocedBytesPerOp(), r.theirR.AllocedBytesPerOp())
 }
