@@ -44,8 +44,7 @@ import (
 var (
 	compare = flag.Bool("compare", false, "run the side-by-side benchmarks and print the table")
 	rows    = flag.String("compare.rows", "", "only the workloads whose name matches this regexp")
-	rounds  = flag.Int("compare.count", 3, "rounds per workload, each side running first in turn; the fastest round of each side counts")
-	cpu     = flag.Bool("compare.cpu", false, "also print each side's process CPU time per op (user+system, all goroutines), which other processes' load disturbs less than wall time")
+	rounds  = flag.Int("compare.count", 6, "rounds per workload, each side running first in turn (an even count lets each go first as often); the fastest round of each side counts")
 	side    = flag.String("compare.side", "", "ours or client-go: run only that side (for -cpuprofile and -memprofile of one implementation); the ratio column is then meaningless")
 )
 
@@ -55,7 +54,7 @@ type row struct {
 	name          string
 	ours, theirs  func(b *testing.B)
 	oursR, theirR testing.BenchmarkResult
-	// oursCPU and theirCPU are each side's least process CPU time per op (-compare.cpu).
+	// oursCPU and theirCPU are each side's least process CPU time per op.
 	oursCPU, theirCPU time.Duration
 }
 
@@ -451,7 +450,7 @@ func TestBenchCompare(t *testing.T) {
 	require.NoError(t, err, "-compare.rows")
 	require.Contains(t, []string{"", "ours", "client-go"}, *side, "-compare.side")
 	var out strings.Builder
-	out.WriteString("| workload | ours ns/op | client-go ns/op | ratio | ours B/op | client-go B/op |\n|---|---:|---:|---:|---:|---:|\n")
+	out.WriteString("| workload | ours ns/op | client-go ns/op | ratio | CPU ratio | ours B/op | client-go B/op |\n|---|---:|---:|---:|---:|---:|---:|\n")
 	for _, g := range groups() {
 		if g.names != nil && !anyMatch(only, g.names) {
 			continue
@@ -461,9 +460,6 @@ func TestBenchCompare(t *testing.T) {
 				runRow(r)
 				out.WriteString(r.line())
 				fmt.Fprint(os.Stderr, r.line())
-				if *cpu {
-					fmt.Fprint(os.Stderr, r.cpuLine())
-				}
 			}
 		}
 		// The group's fixtures are garbage now; collect them before the next group's timing.
@@ -525,13 +521,9 @@ func processCPU() time.Duration {
 	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
 
-// cpuLine is r's CPU time per op, for -compare.cpu.
-func (r *row) cpuLine() string {
-	return fmt.Sprintf("cpu | %s | %v | %v | %.2f |\n", r.name, r.oursCPU, r.theirCPU, float64(r.oursCPU)/float64(r.theirCPU))
-}
-
 // line is r's row of the table.
 func (r *row) line() string {
-	return fmt.Sprintf("| %s | %d | %d | %.2f | %d | %d |\n", r.name, r.oursR.NsPerOp(), r.theirR.NsPerOp(),
-		float64(r.oursR.NsPerOp())/float64(r.theirR.NsPerOp()), r.oursR.AllocedBytesPerOp(), r.theirR.AllocedBytesPerOp())
+	return fmt.Sprintf("| %s | %d | %d | %.2f | %.2f | %d | %d |\n", r.name, r.oursR.NsPerOp(), r.theirR.NsPerOp(),
+		float64(r.oursR.NsPerOp())/float64(r.theirR.NsPerOp()), float64(r.oursCPU)/float64(r.theirCPU),
+		r.oursR.AllocedBytesPerOp(), r.theirR.AllocedBytesPerOp())
 }
