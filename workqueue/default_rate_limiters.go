@@ -73,7 +73,11 @@ func (r *TypedBucketRateLimiter[T]) When(T) time.Duration {
 	if r.Limiter == nil {
 		return 0
 	}
-	return r.Reserve().Delay()
+	// One clock reading for both the reservation and its delay (Reserve().Delay() reads it
+	// twice): the delay is then exact as of the reservation, and a read of the clock is a
+	// good part of the cost of this call.
+	now := time.Now()
+	return r.ReserveN(now, 1).DelayFrom(now)
 }
 
 // NumRequeues mirrors TypedBucketRateLimiter.NumRequeues: always 0, the bucket does not
