@@ -44,7 +44,7 @@ import (
 var (
 	compare = flag.Bool("compare", false, "run the side-by-side benchmarks and print the table")
 	rows    = flag.String("compare.rows", "", "only the workloads whose name matches this regexp")
-	rounds  = flag.Int("compare.count", 6, "rounds per workload, each side running first in turn (an even count lets each go first as often); the fastest round of each side counts")
+	rounds  = flag.Int("compare.count", 4, "rounds per workload, each side running first in turn (an even count lets each go first as often); the fastest round of each side counts")
 	side    = flag.String("compare.side", "", "ours or client-go: run only that side (for -cpuprofile and -memprofile of one implementation); the ratio column is then meaningless")
 )
 
