@@ -61,7 +61,13 @@ func (r *TypedRingGrowing[T]) WriteOne(item T) {
 	if r.readable == len(r.data) {
 		r.grow()
 	}
-	r.data[(r.beg+r.readable)%len(r.data)] = item
+	// beg and readable are both below len(data), so one subtraction wraps the slot; a
+	// modulo would cost an integer division on every write.
+	i := r.beg + r.readable
+	if i >= len(r.data) {
+		i -= len(r.data)
+	}
+	r.data[i] = item
 	r.readable++
 }
 

@@ -56,6 +56,7 @@ func TestCh09_WQ30_Overflow(t *testing.T) {
 		{"huge exponent: +Inf capped", 5 * ms, time.Minute, 2000, time.Minute},
 		{"max above every delay", 1, 1<<63 - 1, 64, 1<<63 - 1},
 		{"default limiter after 100 failures", 5 * ms, 1000 * time.Second, 100, 1000 * time.Second},
+		{"zero base past 2^1024 stays zero", 0, time.Minute, 1100, 0},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

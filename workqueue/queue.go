@@ -184,23 +184,26 @@ func (q *Typed[T]) Add(item T) {
 	q.mu.Lock()
 	defer q.mu.Unlock()
 	var result string
-	switch {
-	case q.shuttingDown:
+	if q.shuttingDown {
 		result = "ignored"
-	case q.isDirty(item):
-		if !q.isProcessing(item) {
-			q.queue.Touch(item)
-		}
-		result = "dirty"
-	default:
+	} else {
+		// Mark the item dirty and learn from the set's size whether it already was: one map
+		// write instead of a lookup followed by a write, on the hottest path of the queue.
+		n := len(q.dirty)
 		q.dirty[item] = struct{}{}
-		if q.isProcessing(item) {
+		switch {
+		case len(q.dirty) == n: // already waiting (or added again while processing)
+			if !q.isProcessing(item) {
+				q.queue.Touch(item)
+			}
+			result = "dirty"
+		case q.isProcessing(item):
 			result = "deferred"
-			break
+		default:
+			q.queue.Push(item)
+			q.cond.Signal()
+			result = "queued"
 		}
-		q.queue.Push(item)
-		q.cond.Signal()
-		result = "queued"
 	}
 	if trace.Enabled(q.logger) {
 		hop(q.logger, q.name, "add", traceKey(item), slog.String(attrResult, result))
@@ -245,13 +248,16 @@ func (q *Typed[T]) Get() (item T, shutdown bool) {
 func (q *Typed[T]) Done(item T) {
 	q.mu.Lock()
 	defer q.mu.Unlock()
-	if !q.isProcessing(item) {
+	// Delete first and learn from the set's size whether the item was processing: one map
+	// operation instead of a lookup followed by a delete.
+	n := len(q.processing)
+	delete(q.processing, item)
+	if len(q.processing) == n {
 		if trace.Enabled(q.logger) {
 			hop(q.logger, q.name, "done", traceKey(item), slog.String(attrResult, "unknown"))
 		}
 		return
 	}
-	delete(q.processing, item)
 	result := "finished"
 	if q.isDirty(item) {
 		q.queue.Push(item)

@@ -95,7 +95,7 @@ func codecRows(t *testing.T) []*row {
 			t.Fatalf("%s: the typed encoding is not the generated code's bytes (%v)", tc.name, err)
 		}
 		rows = append(rows,
-			&row{name: "protobuf encode " + tc.name + " (typed vs generated)",
+			&row{name: codecRowName("encode", tc.name),
 				ours: func(b *testing.B) {
 					var out []byte
 					for b.Loop() {
@@ -113,7 +113,7 @@ func codecRows(t *testing.T) []*row {
 						}
 					}
 				}},
-			&row{name: "protobuf decode " + tc.name + " (typed vs generated)",
+			&row{name: codecRowName("decode", tc.name),
 				ours: func(b *testing.B) {
 					for b.Loop() {
 						if _, err := c.DecodeInto(data, tc.typed()); err != nil {
@@ -130,4 +130,16 @@ func codecRows(t *testing.T) []*row {
 				}})
 	}
 	return rows
+}
+
+func codecRowName(op, subject string) string {
+	return "protobuf " + op + " " + subject + " (typed vs generated)"
+}
+
+func codecRowNames() []string {
+	var out []string
+	for _, subject := range []string{"Pod", "PodList 10k"} {
+		out = append(out, codecRowName("encode", subject), codecRowName("decode", subject))
+	}
+	return out
 }

@@ -6,10 +6,13 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"net/http"
 	"os"
 	"regexp"
+	goruntime "runtime"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 
@@ -41,7 +44,8 @@ import (
 var (
 	compare = flag.Bool("compare", false, "run the side-by-side benchmarks and print the table")
 	rows    = flag.String("compare.rows", "", "only the workloads whose name matches this regexp")
-	rounds  = flag.Int("compare.count", 3, "rounds per workload, each side running first in turn; the fastest round of each side counts")
+	rounds  = flag.Int("compare.count", 4, "rounds per workload, each side running first in turn (an even count lets each go first as often); the fastest round of each side counts")
+	side    = flag.String("compare.side", "", "ours or client-go: run only that side (for -cpuprofile and -memprofile of one implementation); the ratio column is then meaningless")
 )
 
 func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
@@ -50,6 +54,8 @@ type row struct {
 	name          string
 	ours, theirs  func(b *testing.B)
 	oursR, theirR testing.BenchmarkResult
+	// oursCPU and theirCPU are each side's least process CPU time per op.
+	oursCPU, theirCPU time.Duration
 }
 
 // pods builds n objects of each side's pod type, spread over 10 namespaces and 7 nodes.
@@ -77,7 +83,29 @@ func cgNode(o any) ([]string, error)  { return []string{o.(*corev1.Pod).Spec.Nod
 
 const nIdx = 100_000
 
-func workloads(t *testing.T) []*row {
+// group is a set of rows sharing their fixtures. names lists its rows when building them is
+// costly, so that -compare.rows can skip the build; nil means "build and then filter".
+type group struct {
+	names []string
+	build func(t *testing.T) []*row
+}
+
+// groups are built one at a time and dropped after their rows have run, so no row pays for
+// the garbage collector marking another row's fixtures (a 50k-pod simulator, 100k-pod
+// indexers): with every fixture alive at once, a GC cycle that happened to fall inside one
+// side's timed sync cost it a mark of the whole heap, and the informer rows swung by 3×.
+func groups() []group {
+	return []group{
+		{build: storeRows},
+		{build: func(*testing.T) []*row { return queueRows() }},
+		{build: func(*testing.T) []*row { return []*row{watchDecodeRow(100_000)} }},
+		{names: codecRowNames(), build: codecRows},
+		{names: informerRowNames(50_000), build: func(t *testing.T) []*row { return informerRows(t, 50_000) }},
+	}
+}
+
+// storeRows are the indexer and DeltaFIFO rows over 100k pods of each side's type.
+func storeRows(*testing.T) []*row {
 	op, cp := ourPods(nIdx), cgPods(nIdx)
 	ourIdx := func() store.Indexer {
 		return store.NewIndexer(store.MetaNamespaceKeyFunc, store.Indexers{store.NamespaceIndex: store.MetaNamespaceIndexFunc, "node": ourNode})
@@ -90,7 +118,7 @@ func workloads(t *testing.T) []*row {
 		_ = oFull.Add(op[i])
 		_ = cFull.Add(cp[i])
 	}
-	out := []*row{
+	return []*row{
 		{name: "threadSafeMap Add+Update, 2 indexers, 100k",
 			ours: func(b *testing.B) {
 				for b.Loop() {
@@ -173,6 +201,12 @@ func workloads(t *testing.T) []*row {
 					_ = f.Replace(list, "1")
 				}
 			}},
+	}
+}
+
+// queueRows are the ring buffer, workqueue and rate limiter rows.
+func queueRows() []*row {
+	return []*row{
 		{name: "RingGrowing write 1M, read 1M",
 			ours: func(b *testing.B) {
 				for b.Loop() {
@@ -215,10 +249,16 @@ func workloads(t *testing.T) []*row {
 					i++
 				}
 			}},
-		watchDecodeRow(100_000),
 	}
-	out = append(out, codecRows(t)...)
-	return append(out, informerRows(t, 50_000)...)
+}
+
+func anyMatch(only *regexp.Regexp, names []string) bool {
+	for _, n := range names {
+		if only.MatchString(n) {
+			return true
+		}
+	}
+	return false
 }
 
 func ourQueue(workers int) func(b *testing.B) {
@@ -314,21 +354,28 @@ func informerRows(t *testing.T, n int) []*row {
 			t.Fatal(err)
 		}
 	}
+	// The simulator encodes a stored object lazily, once per encoding, on its first read in
+	// that encoding. Read every pod once in JSON and in protobuf before timing, so that the
+	// side that happens to sync first does not pay for the encodings the other then reuses.
+	for _, accept := range []string{"application/json", "application/vnd.kubernetes.protobuf"} {
+		warmList(t, url+"/api/v1/pods", accept)
+	}
 	var rows []*row
-	for _, ct := range []string{"", "protobuf"} {
-		name := fmt.Sprintf("informer initial sync, %dk pods (watch-list)", n/1000)
+	names := informerRowNames(n)
+	for i, ct := range []string{"", "protobuf"} {
+		name := names[i]
 		ourCT, theirCT := "", "application/json"
 		if ct != "" {
-			name = fmt.Sprintf("informer initial sync, %dk pods (watch-list, protobuf)", n/1000)
 			ourCT, theirCT = "application/vnd.kubernetes.protobuf", "application/vnd.kubernetes.protobuf"
 		}
 		rows = append(rows, &row{name: name,
 			ours: func(b *testing.B) {
+				// One client for every sync, as client-go's side keeps one clientset.
+				rc, err := rest.RESTClientFor(&rest.Config{Host: url, ContentType: ourCT})
+				if err != nil {
+					b.Fatal(err)
+				}
 				for b.Loop() {
-					rc, err := rest.RESTClientFor(&rest.Config{Host: url, ContentType: ourCT})
-					if err != nil {
-						b.Fatal(err)
-					}
 					lw := informer.NewRESTSource(rc).ListWatchFor(api.GroupVersionResource{Version: "v1", Resource: "pods"}, "", nil)
 					inf := informer.NewSharedIndexInformerWithOptions(lw, &api.Pod{}, informer.SharedIndexInformerOptions{
 						Indexers: store.Indexers{store.NamespaceIndex: store.MetaNamespaceIndexFunc}, Profile: informer.ProfileCurrent})
@@ -350,6 +397,25 @@ func informerRows(t *testing.T, n int) []*row {
 			}})
 	}
 	return rows
+}
+
+// warmList reads a whole collection in one encoding and checks the answer.
+func warmList(t *testing.T, url, accept string) {
+	req, err := http.NewRequest(http.MethodGet, url, nil)
+	require.NoError(t, err)
+	req.Header.Set("Accept", accept)
+	resp, err := http.DefaultClient.Do(req)
+	require.NoError(t, err)
+	defer resp.Body.Close()
+	_, err = io.Copy(io.Discard, resp.Body)
+	require.NoError(t, err)
+	require.Equal(t, http.StatusOK, resp.StatusCode, "GET %s as %s", url, accept)
+	require.Contains(t, resp.Header.Get("Content-Type"), accept)
+}
+
+func informerRowNames(n int) []string {
+	return []string{fmt.Sprintf("informer initial sync, %dk pods (watch-list)", n/1000),
+		fmt.Sprintf("informer initial sync, %dk pods (watch-list, protobuf)", n/1000)}
 }
 
 func syncOnce(b *testing.B, run func(context.Context), synced func() bool) {
@@ -382,33 +448,109 @@ func TestBenchCompare(t *testing.T) {
 	}
 	only, err := regexp.Compile(*rows)
 	require.NoError(t, err, "-compare.rows")
+	require.Contains(t, []string{"", "ours", "client-go"}, *side, "-compare.side")
 	var out strings.Builder
-	out.WriteString("| workload | ours ns/op | client-go ns/op | ratio | ours B/op | client-go B/op |\n|---|---:|---:|---:|---:|---:|\n")
-	for _, r := range workloads(t) {
-		if !only.MatchString(r.name) {
+	out.WriteString("| workload | ours ns/op | client-go ns/op | ratio | CPU ratio | ours B/op | client-go B/op |\n|---|---:|---:|---:|---:|---:|---:|\n")
+	for _, g := range groups() {
+		if g.names != nil && !anyMatch(only, g.names) {
 			continue
 		}
-		// Run both sides several times and keep each one's fastest round, so a burst of load
-		// from another process on a shared machine does not decide the ratio.
-		for i := range max(*rounds, 1) {
-			// Whoever runs second inherits the first one's heap and GC pacing; take turns.
-			var o, c testing.BenchmarkResult
-			if i%2 == 0 {
-				o, c = testing.Benchmark(r.ours), testing.Benchmark(r.theirs)
-			} else {
-				c, o = testing.Benchmark(r.theirs), testing.Benchmark(r.ours)
-			}
-			if i == 0 || o.NsPerOp() < r.oursR.NsPerOp() {
-				r.oursR = o
-			}
-			if i == 0 || c.NsPerOp() < r.theirR.NsPerOp() {
-				r.theirR = c
+		for _, r := range g.build(t) {
+			if only.MatchString(r.name) {
+				runRow(r)
+				out.WriteString(r.line())
+				fmt.Fprint(os.Stderr, r.line())
 			}
 		}
-		line := fmt.Sprintf("| %s | %d | %d | %.2f | %d | %d |\n", r.name, r.oursR.NsPerOp(), r.theirR.NsPerOp(),
-			float64(r.oursR.NsPerOp())/float64(r.theirR.NsPerOp()), r.oursR.AllocedBytesPerOp(), r.theirR.AllocedBytesPerOp())
-		out.WriteString(line)
-		fmt.Fprint(os.Stderr, line)
+		// The group's fixtures are garbage now; collect them before the next group's timing.
+		goruntime.GC()
 	}
 	t.Log("\n" + out.String())
+}
+
+// runRow runs both sides of r several times and keeps each one's fastest round, so a burst
+// of load from another process on a shared machine does not decide the ratio.
+func runRow(r *row) {
+	skip := func(b *testing.B) { b.SkipNow() }
+	switch *side {
+	case "ours":
+		r.theirs = skip
+	case "client-go":
+		r.ours = skip
+	}
+	var oCPU, cCPU time.Duration
+	ours, theirs := withCPU(r.ours, &oCPU), withCPU(r.theirs, &cCPU)
+	// One untimed op of each side first: the first op after a group's fixtures were dropped
+	// faults fresh pages in and competes with the runtime returning the old ones to the OS,
+	// and that cost fell on our side, which runs first in round 0.
+	warmUp(r.ours)
+	warmUp(r.theirs)
+	n := max(*rounds, 1)
+	for i := 0; i < n; i++ {
+		// Whoever runs second inherits the first one's heap and GC pacing; take turns.
+		var o, c testing.BenchmarkResult
+		if i%2 == 0 {
+			o, c = testing.Benchmark(ours), testing.Benchmark(theirs)
+		} else {
+			c, o = testing.Benchmark(theirs), testing.Benchmark(ours)
+		}
+		if i == 0 || oCPU < r.oursCPU {
+			r.oursCPU = oCPU
+		}
+		if i == 0 || cCPU < r.theirCPU {
+			r.theirCPU = cCPU
+		}
+		if i == 0 || o.NsPerOp() < r.oursR.NsPerOp() {
+			r.oursR = o
+		}
+		if i == 0 || c.NsPerOp() < r.theirR.NsPerOp() {
+			r.theirR = c
+		}
+		// A round of a quick row takes a couple of seconds, and a quick row is the one a
+		// burst of load skews most: give those half as many rounds again (kept even, and
+		// within go test's ten-minute timeout for the whole table).
+		if i == 0 && max(o.NsPerOp(), c.NsPerOp()) < quickRow.Nanoseconds() {
+			n += (n/2 + 1) &^ 1
+		}
+	}
+}
+
+// quickRow is the op time under which a row gets more rounds.
+const quickRow = 200 * time.Millisecond
+
+// warmUp runs one op of a side: testing.Benchmark's first call has b.N = 1, and the calls it
+// would make after that to fill a second are skipped.
+func warmUp(f func(b *testing.B)) {
+	calls := 0
+	testing.Benchmark(func(b *testing.B) {
+		if calls++; calls > 1 {
+			b.SkipNow()
+		}
+		f(b)
+	})
+}
+
+// withCPU wraps a side so that *per receives the process CPU time per op of its last run
+// (testing.Benchmark's last run is the one whose N it reports).
+func withCPU(f func(b *testing.B), per *time.Duration) func(b *testing.B) {
+	return func(b *testing.B) {
+		start := processCPU()
+		f(b)
+		*per = (processCPU() - start) / time.Duration(max(b.N, 1))
+	}
+}
+
+func processCPU() time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+// line is r's row of the table.
+func (r *row) line() string {
+	return fmt.Sprintf("| %s | %d | %d | %.2f | %.2f | %d | %d |\n", r.name, r.oursR.NsPerOp(), r.theirR.NsPerOp(),
+		float64(r.oursR.NsPerOp())/float64(r.theirR.NsPerOp()), float64(r.oursCPU)/float64(r.theirCPU),
+		r.oursR.AllocedBytesPerOp(), r.theirR.AllocedBytesPerOp())
 }
