@@ -45,7 +45,8 @@ func protobufBodyToJSON(body []byte, want api.GroupVersionKind) ([]byte, error) 
 	if gvk.Kind != want.Kind || (want.Version != "" && gvk.APIVersion() != want.APIVersion()) {
 		return nil, api.NewBadRequest(fmt.Sprintf("%s in version %q cannot be handled as a %s", gvk.Kind, gvk.APIVersion(), want.Kind))
 	}
-	data, err := json.Marshal(tree)
+	// appendJSON writes json.Marshal's bytes without its reflection over interface values.
+	data, err := appendJSON(make([]byte, 0, 2*len(body)), tree)
 	if err != nil {
 		return nil, api.NewBadRequest(err.Error())
 	}
