@@ -15,11 +15,12 @@ import (
 // ordinary case, an object in which every member is known and every value of the type its
 // schema wants; it returns false for anything else (an unknown member, a type or format
 // error, a number that is not an int64, a value a Go type decodes itself, a string that is
-// not UTF-8), and the caller
-// then goes the JSON way, whose answers (errors, warnings) are the reference. What it
-// returns is what ObjectForStorage returns for the tree's JSON: null members dropped (or
-// the element type's zero value in a map), Quantities in their canonical text, kind and
-// apiVersion set to expected's. tree itself is not changed.
+// not UTF-8), leaving tree as it was, and the caller then goes the JSON way, whose answers
+// (errors, warnings) are the reference. When it takes the tree, it makes it in place into
+// what ObjectForStorage returns for the tree's JSON: null members dropped (or the element
+// type's zero value in a map or list), Quantities in their canonical text, kind and
+// apiVersion set to expected's. A first pass only reads, so a declined tree is untouched;
+// the second edits, and allocates only what those edits need.
 func ObjectFromTree(tree map[string]any, sch *schema.Schema, expected api.GroupVersionKind) (*api.Unstructured, bool) {
 	if sch == nil {
 		return nil, false
@@ -29,64 +30,66 @@ func ObjectFromTree(tree map[string]any, sch *schema.Schema, expected api.GroupV
 			return nil, false // let the JSON way name the mismatch
 		}
 	}
-	var w treeWalker
-	obj, ok := w.object(sch, tree)
-	if !ok {
+	if !(&treeWalker{}).object(sch, tree) {
 		return nil, false
 	}
-	u := &api.Unstructured{Object: obj}
+	(&treeWalker{edit: true}).object(sch, tree)
+	u := &api.Unstructured{Object: tree}
 	u.SetGroupVersionKind(expected)
 	return u, true
 }
 
-// treeWalker walks a tree as objectDecoder walks JSON, giving up where that would report.
-type treeWalker struct{ depth int }
+// treeWalker walks a tree as objectDecoder walks JSON, giving up where that would report;
+// with edit set it makes the tree what that stores (it then never gives up).
+type treeWalker struct {
+	depth int
+	edit  bool
+}
 
 // maxTreeDepth is far below maxDepth: deeper trees go the JSON way, which knows the limit.
 const maxTreeDepth = 1000
 
-// value mirrors objectDecoder.value. keep is false for nil; ok is false where the JSON way
-// must decide.
-func (w *treeWalker) value(s *schema.Schema, v any) (out any, keep, ok bool) {
+// value mirrors objectDecoder.value for v, a member or item that is not nil. When editing,
+// v's replacement is returned with changed set (a Quantity's canonical text).
+func (w *treeWalker) value(s *schema.Schema, v any) (repl any, changed, ok bool) {
 	if s != nil && s.Kind == schema.KindAny && s.Name != "" {
 		return nil, false, false // a type that decodes itself (RawExtension, FieldsV1)
 	}
 	switch t := v.(type) {
-	case nil:
-		return nil, false, true
 	case map[string]any:
 		if s.Check(schema.JSONObject, "{}") != nil {
 			return nil, false, false
 		}
-		m, ok := w.object(s, t)
-		return m, true, ok
+		return nil, false, w.object(s, t)
 	case []any:
 		if s.Check(schema.JSONArray, "[]") != nil {
 			return nil, false, false
 		}
-		a, ok := w.array(s, t)
-		return a, true, ok
+		return nil, false, w.array(s, t)
 	case string:
 		if !utf8.ValidString(t) {
 			return nil, false, false // JSON would carry it as U+FFFD
 		}
 		if s != nil && s.Kind == schema.KindQuantity {
 			q, err := schema.CanonicalQuantity(strings.TrimSpace(t))
-			return q, true, err == nil
+			if err != nil {
+				return nil, false, false
+			}
+			return q, q != t, true
 		}
 		if s != nil && !(s.Kind == schema.KindString && s.Format == "") && s.Kind != schema.KindAny && s.Kind != schema.KindIntOrString {
 			if s.Check(schema.JSONString, t) != nil {
 				return nil, false, false
 			}
 		}
-		return t, true, true
+		return nil, false, true
 	case bool:
 		if s != nil && s.Kind != schema.KindBoolean && s.Kind != schema.KindAny {
 			if s.Check(schema.JSONBool, strconv.FormatBool(t)) != nil {
 				return nil, false, false
 			}
 		}
-		return t, true, true
+		return nil, false, true
 	case int64:
 		if s == nil {
 			s = anything
@@ -97,68 +100,79 @@ func (w *treeWalker) value(s *schema.Schema, v any) (out any, keep, ok bool) {
 		if !numberFits(s, t) && s.Check(schema.JSONNumber, strconv.FormatInt(t, 10)) != nil {
 			return nil, false, false
 		}
-		return t, true, true
+		return nil, false, true
 	}
 	return nil, false, false // float64 (JSON may read it back as an integer), []byte, ...
 }
 
-// object mirrors objectDecoder.object and member into a new map.
-func (w *treeWalker) object(s *schema.Schema, m map[string]any) (map[string]any, bool) {
+// object mirrors objectDecoder.object and member on m.
+func (w *treeWalker) object(s *schema.Schema, m map[string]any) bool {
 	if w.depth++; w.depth > maxTreeDepth {
-		return nil, false
+		return false
 	}
 	defer func() { w.depth-- }()
-	out := make(map[string]any, len(m))
 	for key, v := range m {
 		if !utf8.ValidString(key) {
-			return nil, false
+			return false
 		}
 		var child *schema.Schema
 		isField := false
 		if s != nil && s.Kind == schema.KindObject {
 			if p, ok := s.Properties[key]; ok {
-				key, child, isField = p.Name, p.Schema, true
+				child, isField = p.Schema, true
 			}
 		}
 		if !isField {
 			var known bool
 			if child, known = s.Member(key); !known {
-				return nil, false // unknown: a warning or an error, the JSON way's to give
+				return false // unknown: a warning or an error, the JSON way's to give
 			}
 		}
-		val, keep, ok := w.value(child, v)
-		switch {
-		case !ok:
-			return nil, false
-		case keep:
-			out[key] = val
-		case !isField:
-			out[key] = child.Zero() // null in a map is the element type's zero value
+		if v == nil {
+			if w.edit {
+				if isField {
+					delete(m, key) // null leaves a struct field unset
+				} else {
+					m[key] = child.Zero() // null in a map is the element type's zero value
+				}
+			}
+			continue
+		}
+		repl, changed, ok := w.value(child, v)
+		if !ok {
+			return false
+		}
+		if changed && w.edit {
+			m[key] = repl
 		}
 	}
-	return out, true
+	return true
 }
 
-// array mirrors objectDecoder.array into a new slice.
-func (w *treeWalker) array(s *schema.Schema, a []any) ([]any, bool) {
+// array mirrors objectDecoder.array on a.
+func (w *treeWalker) array(s *schema.Schema, a []any) bool {
 	if w.depth++; w.depth > maxTreeDepth {
-		return nil, false
+		return false
 	}
 	defer func() { w.depth-- }()
 	var items *schema.Schema
 	if s != nil {
 		items = s.Items
 	}
-	out := make([]any, len(a), max(len(a), 4))
 	for i, e := range a {
-		val, keep, ok := w.value(items, e)
+		if e == nil {
+			if w.edit {
+				a[i] = items.Zero() // null in a slice is the element type's zero value
+			}
+			continue
+		}
+		repl, changed, ok := w.value(items, e)
 		if !ok {
-			return nil, false
+			return false
 		}
-		if !keep {
-			val = items.Zero() // null in a slice is the element type's zero value
+		if changed && w.edit {
+			a[i] = repl
 		}
-		out[i] = val
 	}
-	return out, true
+	return true
 }
