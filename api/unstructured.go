@@ -156,6 +156,9 @@ func (u *Unstructured) setString(v string, fields ...string) {
 		RemoveNestedField(u.Object, fields...)
 		return
 	}
+	if cur, _, _ := nestedField(u.Object, fields...); cur == any(v) {
+		return // already so: the write path sets kind, apiVersion and namespace again and again
+	}
 	u.setField(v, fields...)
 }
 

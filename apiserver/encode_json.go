@@ -63,6 +63,11 @@ func appendJSON(b []byte, v any) ([]byte, error) {
 		}
 		return append(b, ']'), nil
 	}
+	if raw, ok := v.(json.RawMessage); ok { // managedFields' fieldsV1
+		if out, ok := jsonstr.AppendRaw(b, raw); ok {
+			return out, nil
+		}
+	}
 	data, err := json.Marshal(v) // float64, json.Number, typed values: rare in a stored tree
 	return append(b, data...), err
 }

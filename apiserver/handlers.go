@@ -115,16 +115,28 @@ func (s *endpoints) decodeRequest(w http.ResponseWriter, r *http.Request, info r
 		writeError(w, err)
 		return nil, decode.WriteOptions{}, false
 	}
+	var fromTree *api.Unstructured // a protobuf body the tree walk took whole
 	if isProtobufType(r.Header.Get("Content-Type")) {
-		if body, err = protobufBodyToJSON(body, info.res.Info.GVK()); err != nil {
+		tree, err := protobufBodyTree(body, info.res.Info.GVK())
+		if err != nil {
 			writeError(w, err)
 			return nil, decode.WriteOptions{}, false
+		}
+		var ok bool
+		if fromTree, ok = s.objectFromTree(info.res, tree); !ok {
+			if body, err = treeJSON(tree, len(body)); err != nil { // the JSON way decides
+				writeError(w, err)
+				return nil, decode.WriteOptions{}, false
+			}
 		}
 	}
 	wo, err := decode.ParseWriteOptions(optionsKind, r.URL.Query(), "")
 	if err != nil {
 		writeError(w, err)
 		return nil, wo, false
+	}
+	if fromTree != nil {
+		return fromTree, wo, true
 	}
 	obj, warnings, err := s.decodeObjectAt(info.res, info.version, body, wo.FieldValidation)
 	if err != nil {

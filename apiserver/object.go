@@ -45,6 +45,25 @@ func (s *endpoints) decodeObjectAt(res *resource, version string, body []byte, f
 	return u, warnings, err
 }
 
+// objectFromTree is decodeObjectAt for a built-in kind's protobuf body, read into its tree:
+// the same object without the JSON in between, for the ordinary body that needs no warning
+// or error (decode.ObjectFromTree). It reports false for anything else, which then goes
+// through decodeObjectAt as JSON.
+func (s *endpoints) objectFromTree(res *resource, tree map[string]any) (*api.Unstructured, bool) {
+	if !res.Builtin || res.CRD.Load() != nil {
+		return nil, false
+	}
+	sch, ok := schema.ForKind(res.Info.GVK())
+	if !ok {
+		return nil, false
+	}
+	u, ok := decode.ObjectFromTree(tree, sch, res.Info.GVK())
+	if !ok {
+		return nil, false
+	}
+	return toStorage(res, u), true
+}
+
 // fromGo turns an object handed to the Go API into what a request body would become: a
 // built-in kind goes through the same schema decoding as JSON from the wire (unknown fields
 // dropped, types and required fields checked), a registered kind is taken whole.

@@ -38,6 +38,15 @@ func isProtobufType(ct string) bool {
 // returns the JSON the same object would have been sent as. A body of another kind is the
 // JSON decoder's 400.
 func protobufBodyToJSON(body []byte, want api.GroupVersionKind) ([]byte, error) {
+	tree, err := protobufBodyTree(body, want)
+	if err != nil {
+		return nil, err
+	}
+	return treeJSON(tree, len(body))
+}
+
+// protobufBodyTree reads a protobuf request body as the kind want into its JSON tree.
+func protobufBodyTree(body []byte, want api.GroupVersionKind) (map[string]any, error) {
 	gvk, tree, err := iprotobuf.Codec().Decode(body)
 	if err != nil {
 		return nil, decode.Unrecognized(want.Kind, err, body)
@@ -45,7 +54,13 @@ func protobufBodyToJSON(body []byte, want api.GroupVersionKind) ([]byte, error) 
 	if gvk.Kind != want.Kind || (want.Version != "" && gvk.APIVersion() != want.APIVersion()) {
 		return nil, api.NewBadRequest(fmt.Sprintf("%s in version %q cannot be handled as a %s", gvk.Kind, gvk.APIVersion(), want.Kind))
 	}
-	data, err := json.Marshal(tree)
+	return tree, nil
+}
+
+// treeJSON is the JSON of a body's tree, sizeHint the body's length.
+func treeJSON(tree map[string]any, sizeHint int) ([]byte, error) {
+	// appendJSON writes json.Marshal's bytes without its reflection over interface values.
+	data, err := appendJSON(make([]byte, 0, 2*sizeHint), tree)
 	if err != nil {
 		return nil, api.NewBadRequest(err.Error())
 	}

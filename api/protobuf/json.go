@@ -54,6 +54,11 @@ func appendJSON(b []byte, v any) ([]byte, error) {
 		}
 		return append(b, ']'), nil
 	}
+	if raw, ok := v.(json.RawMessage); ok {
+		if out, ok := jsonstr.AppendRaw(b, raw); ok {
+			return out, nil
+		}
+	}
 	j, err := json.Marshal(v)
 	return append(b, j...), err
 }

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"sync"
 
 	"github.com/informer-lab/informer-lab/api"
 )
@@ -35,6 +36,10 @@ var (
 type Codec struct {
 	messages map[string]*message
 	typed    typedPlans // the typed path's plans, built on first use (typed_plan.go)
+	// byGVK caches messageFor's finds: every request asks it several times, and building
+	// the package name allocates. Only finds are kept, so a body naming made-up kinds
+	// cannot grow it past the number of messages.
+	byGVK sync.Map // api.GroupVersionKind → *message
 }
 
 // NewCodec builds a codec from descriptor files (file name → JSON descriptor, the format
@@ -51,13 +56,16 @@ func NewCodec(descriptorFiles map[string][]byte) (*Codec, error) {
 // else among the meta/v1 kinds every group version serves (Status, DeleteOptions,
 // WatchEvent, …).
 func (c *Codec) messageFor(gvk api.GroupVersionKind) (*message, error) {
-	if m, ok := c.messages[protoPackage(gvk.Group, gvk.Version)+"."+gvk.Kind]; ok {
-		return m, nil
+	if m, ok := c.byGVK.Load(gvk); ok {
+		return m.(*message), nil
 	}
-	if gvk.Version == "v1" {
-		if m, ok := c.messages[metaPackage+"."+gvk.Kind]; ok {
-			return m, nil
-		}
+	m, ok := c.messages[protoPackage(gvk.Group, gvk.Version)+"."+gvk.Kind]
+	if !ok && gvk.Version == "v1" {
+		m, ok = c.messages[metaPackage+"."+gvk.Kind]
+	}
+	if ok {
+		c.byGVK.Store(gvk, m)
+		return m, nil
 	}
 	return nil, fmt.Errorf("%w: %s", ErrUnknownKind, gvk.APIVersion()+", Kind="+gvk.Kind)
 }

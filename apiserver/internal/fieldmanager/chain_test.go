@@ -190,6 +190,10 @@ func TestCh01_SSA_ManagerNames(t *testing.T) {
 		"tab\there/1":                                  "tabhere",
 		"":                                             "",
 		strings.Repeat("x", 200) + "/1":                strings.Repeat("x", 128),
+		strings.Repeat("z", 128) + "/1":                strings.Repeat("z", 128),
+		"del\x7f-and space~/1":                         "del-and space~",
+		"bad\xffutf8/1":                                "bad\uFFFDutf8",
+		"h\u00e9llo/1":                                 "h\u00e9llo",
 	} {
 		assert.Equal(t, want, ManagerFromUserAgent(ua), ua)
 	}

@@ -27,11 +27,14 @@ const (
 // skipNonApplied → capManagers → buildManagerInfo → managedFieldsUpdater → stripMeta →
 // structuredMerge) for one kind at one version.
 type FieldManager struct {
-	typ   *typed.Atom
-	gvk   api.GroupVersionKind
-	zero  func() map[string]any
-	reset map[string]*fp.Set
-	max   int
+	typ  *typed.Atom
+	gvk  api.GroupVersionKind
+	zero func() map[string]any
+	// shared is one zero object made at New, never changed: what a create compares
+	// against when no other manager's set needs the objects converted (Update).
+	shared map[string]any
+	reset  map[string]*fp.Set
+	max    int
 	// versions are the apiVersions a manager's entry may be at and still count.
 	versions map[string]bool
 	convert  Converter
@@ -57,6 +60,7 @@ func (f *FieldManager) WithConverter(c Converter) *FieldManager {
 // custom resource's from its schema), gvk the kind and version objects are written at.
 func New(model *typed.Atom, gvk api.GroupVersionKind) *FieldManager {
 	f := &FieldManager{typ: model, gvk: gvk, zero: typed.ZeroObject(gvk), reset: map[string]*fp.Set{}, max: DefaultMaxUpdateManagers}
+	f.shared = f.emptyObject()
 	return f.WithVersions(typed.BuiltinVersions(gvk.Group, gvk.Kind)...)
 }
 
@@ -147,7 +151,12 @@ func (f *FieldManager) Update(live, obj *api.Unstructured, manager, subresource 
 	setManagedFields(obj, nil)
 	liveObj, _ := typed.JSONTree(objectOf(live)).(map[string]any)
 	if liveObj == nil {
-		liveObj = f.emptyObject()
+		// Validate and Compare only read it; a manager at another version would have it
+		// converted, so then it is a copy of its own.
+		liveObj = f.shared
+		if liveObj == nil || len(m.fields) > 0 {
+			liveObj = f.emptyObject()
+		}
 	}
 	// skipNonApplied: an existing object nobody manages stays unmanaged.
 	if len(m.fields) == 0 && live != nil && live.GetUID() != "" {
@@ -192,6 +201,9 @@ func (f *FieldManager) managedForUpdate(live, obj *api.Unstructured, subresource
 	}
 	m, err := decodeManaged(obj)
 	if err != nil || len(m.fields) == 0 {
+		if err == nil && live == nil {
+			return m // a create: nothing to take from live, and m is already empty
+		}
 		return fromLive()
 	}
 	return m

@@ -1,10 +1,12 @@
 package fieldmanager
 
 import (
+	"cmp"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"sort"
+	"slices"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -268,26 +270,26 @@ func encodeManaged(m *managed) ([]any, error) {
 		}
 		all = append(all, enc{id: id, t: m.times[key], fields: b})
 	}
-	sort.Slice(all, func(i, j int) bool {
-		p, q := all[i], all[j]
-		if p.id.Operation != q.id.Operation {
-			return p.id.Operation < q.id.Operation
+	// Identifiers are unique, so the order is total and any sort gives it; SortFunc needs no
+	// reflective swapper.
+	slices.SortFunc(all, func(p, q enc) int {
+		if c := strings.Compare(p.id.Operation, q.id.Operation); c != 0 {
+			return c
 		}
-		ps, qs := seconds(p.t), seconds(q.t)
-		if ps != qs {
-			return ps < qs
+		if c := cmp.Compare(seconds(p.t), seconds(q.t)); c != 0 {
+			return c
 		}
-		if p.id.Manager != q.id.Manager {
-			return p.id.Manager < q.id.Manager
+		if c := strings.Compare(p.id.Manager, q.id.Manager); c != 0 {
+			return c
 		}
-		if p.id.APIVersion != q.id.APIVersion {
-			return p.id.APIVersion < q.id.APIVersion
+		if c := strings.Compare(p.id.APIVersion, q.id.APIVersion); c != 0 {
+			return c
 		}
-		return p.id.Subresource < q.id.Subresource
+		return strings.Compare(p.id.Subresource, q.id.Subresource)
 	})
 	out := make([]any, len(all))
 	for i, e := range all {
-		entry := map[string]any{}
+		entry := make(map[string]any, 7)
 		if e.id.Manager != "" {
 			entry["manager"] = e.id.Manager
 		}

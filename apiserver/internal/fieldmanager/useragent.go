@@ -16,6 +16,9 @@ const FieldManagerMaxLength = 128
 // "kube-controller-manager", "Go-http-client").
 func ManagerFromUserAgent(ua string) string {
 	first, _, _ := strings.Cut(ua, "/")
+	if len(first) <= FieldManagerMaxLength && printableASCII(first) {
+		return first // the usual case, taken as it is without a copy
+	}
 	var b strings.Builder
 	for _, r := range first {
 		if !unicode.IsPrint(r) {
@@ -27,6 +30,16 @@ func ManagerFromUserAgent(ua string) string {
 		b.WriteRune(r)
 	}
 	return b.String()
+}
+
+// printableASCII reports whether s is all ASCII that unicode.IsPrint keeps (space to '~').
+func printableASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] < ' ' || s[i] > '~' {
+			return false
+		}
+	}
+	return true
 }
 
 // ManagerOrUserAgent mirrors managerOrUserAgent: the fieldManager parameter when given.

@@ -181,6 +181,9 @@ func (s *Set) Union(o *Set) *Set {
 	}
 	out.members = append(out.members, s.members[i:]...)
 	out.members = append(out.members, o.members[j:]...)
+	if n := len(s.children) + len(o.children); n > 0 {
+		out.children = make([]setNode, 0, n) // at most: one allocation, not append's doublings
+	}
 	i, j = 0, 0
 	for i < len(s.children) && j < len(o.children) {
 		switch c := s.children[i].pe.Compare(o.children[j].pe); {
@@ -249,6 +252,13 @@ func (s *Set) RecursiveDifference(o *Set) *Set {
 
 func (s *Set) difference(o *Set, recursive bool) *Set {
 	out := &Set{}
+	// At most s's own: one allocation each, not append's doublings.
+	if len(s.members) > 0 {
+		out.members = make([]PathElement, 0, len(s.members))
+	}
+	if len(s.children) > 0 {
+		out.children = make([]setNode, 0, len(s.children))
+	}
 	i, j := 0, 0
 	for i < len(s.members) && j < len(o.members) {
 		switch c := s.members[i].Compare(o.members[j]); {

@@ -27,7 +27,10 @@ type Result struct {
 // order, a tree having no other. Required members are not checked under the top-level
 // status, which the real server's strategies do not validate for presence.
 func (s *Schema) Validate(obj map[string]any) Result {
-	v := validator{}
+	// The walk's stacks start in arrays deep enough for most kinds, not in append's doublings.
+	var pathBuf [16]pathSeg
+	var fieldBuf [16]string
+	v := validator{path: pathBuf[:0], fields: fieldBuf[:0]}
 	v.object(s, obj, true)
 	return v.res
 }
