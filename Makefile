@@ -134,7 +134,7 @@ cluster-scale: ## 100 Deployments of 100 replicas on 100 simulated nodes, every 
 	$(GO) test -run='^$$' -bench=BenchmarkCluster_100Deployments100Replicas -benchtime=1x -timeout 30m ./controllers/
 
 bench-compare: ## each workload through our code and client-go in one process: the ratio table of interop/BENCHMARKS.md
-	cd interop && $(GO) test -count=1 -run TestBenchCompare ./bench -compare -v
+	cd interop && $(GO) test -count=1 -timeout 30m -run TestBenchCompare ./bench -compare -v
 
 # The reference is conformance/out/refserver (make conformance-build); without it the test skips.
 # A measurement, not a check: CI does not run it.

@@ -36,6 +36,7 @@ var skipRun = map[string]string{
 	"go run ./cmd/demo serve":                         "it serves until Ctrl-C",
 	"make chapters":                                   "each chapter already runs through its own make chNN line",
 	"make bench":                                      "it measures for many minutes; run it by hand",
+	"make bench-real":                                 "it measures against the real kube-apiserver for minutes; run it by hand",
 	"make fuzz":                                       "it fuzzes for FUZZTIME per target; run it by hand",
 	"make lint":                                       "CI runs it after make test",
 	"make interop":                                    "make test runs it",
