@@ -203,6 +203,9 @@ func normaliseValue(v any, key string, keepMF bool, gen map[string]string) any {
 			switch {
 			case k == "managedFields" && !keepMF:
 				continue
+			case k == "managedFields":
+				out[k] = sortManagedFields(normaliseValue(c, k, keepMF, gen))
+				continue
 			case k == "uid" || k == "resourceVersion":
 				if s, ok := c.(string); ok && s != "" {
 					out[k] = "<" + k + ">"
@@ -336,4 +339,29 @@ func normaliseCRDStatus(crd map[string]any) {
 			st[k] = "<written by the CRD controllers>"
 		}
 	}
+}
+
+// sortManagedFields puts managedFields entries in one order both servers can agree on:
+// operation, manager, subresource, apiVersion. The servers order entries of one operation by
+// their time in seconds first, and the times are masked: two managers writing in the same
+// second on one server and across a second boundary on the other would otherwise differ.
+func sortManagedFields(v any) any {
+	entries, ok := v.([]any)
+	if !ok {
+		return v
+	}
+	field := func(e any, name string) string {
+		m, _ := e.(map[string]any)
+		s, _ := m[name].(string)
+		return s
+	}
+	sort.SliceStable(entries, func(i, j int) bool {
+		for _, name := range []string{"operation", "manager", "subresource", "apiVersion"} {
+			if a, b := field(entries[i], name), field(entries[j], name); a != b {
+				return a < b
+			}
+		}
+		return false
+	})
+	return entries
 }

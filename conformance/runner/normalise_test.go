@@ -29,6 +29,8 @@ func TestNormaliseJSON(t *testing.T) {
 		{"managedFields stripped", `{"metadata":{"managedFields":[{"manager":"m","time":"2026-01-02T03:04:05Z"}]}}`, false, `{"metadata":{}}`},
 		{"managedFields kept, times normalised", `{"metadata":{"managedFields":[{"manager":"m","time":"2026-01-02T03:04:05Z"}]}}`, true,
 			`{"metadata":{"managedFields":[{"manager":"m","time":"<time>"}]}}`},
+		{"managedFields kept, in a time-free order", `{"metadata":{"managedFields":[{"manager":"bob","operation":"Apply","time":"2026-01-02T03:04:05Z"},{"manager":"alice","operation":"Apply","time":"2026-01-02T03:04:06Z"},{"manager":"alice","operation":"Update","subresource":"status"},{"manager":"alice","operation":"Update"}]}}`, true,
+			`{"metadata":{"managedFields":[{"manager":"alice","operation":"Apply","time":"<time>"},{"manager":"bob","operation":"Apply","time":"<time>"},{"manager":"alice","operation":"Update"},{"manager":"alice","operation":"Update","subresource":"status"}]}}`},
 		{"generated name replaced everywhere", `{"metadata":{"generateName":"web-","name":"web-x7k2p"},"spec":{"ref":"web-x7k2p"}}`, false,
 			`{"metadata":{"generateName":"web-","name":"web-<gen>"},"spec":{"ref":"web-<gen>"}}`},
 		{"cluster IPs and node ports", `{"spec":{"clusterIP":"10.0.0.17","clusterIPs":["10.0.0.17"],"ports":[{"port":80,"nodePort":31234}]}}`, false,
