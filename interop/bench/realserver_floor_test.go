@@ -25,18 +25,9 @@ import (
 // Accept header) gets from the server of cfg, up to and including the bookmark that ends
 // the initial events, and the stream's Content-Type.
 func captureWatchList(ctx context.Context, cfg *rest.Config, uri, accept string) ([]byte, string, error) {
-	hc, err := rest.HTTPClientFor(cfg)
-	if err != nil {
-		return nil, "", err
-	}
 	ctx, cancel := context.WithTimeout(ctx, time.Minute)
 	defer cancel()
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, strings.TrimSuffix(cfg.Host, "/")+uri, nil)
-	if err != nil {
-		return nil, "", err
-	}
-	req.Header.Set("Accept", accept)
-	resp, err := hc.Do(req)
+	resp, err := get(ctx, cfg, uri, accept)
 	if err != nil {
 		return nil, "", err
 	}
@@ -103,16 +94,7 @@ func watchListRequest(reqs []string) (uri, accept string) {
 // captureObject reads one object from the server of cfg as the client asks for it (accept):
 // the bytes a create's 201 carries too, and their Content-Type.
 func captureObject(ctx context.Context, cfg *rest.Config, path, accept string) ([]byte, string, error) {
-	hc, err := rest.HTTPClientFor(cfg)
-	if err != nil {
-		return nil, "", err
-	}
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, strings.TrimSuffix(cfg.Host, "/")+path, nil)
-	if err != nil {
-		return nil, "", err
-	}
-	req.Header.Set("Accept", accept)
-	resp, err := hc.Do(req)
+	resp, err := get(ctx, cfg, path, accept)
 	if err != nil {
 		return nil, "", err
 	}
@@ -122,6 +104,21 @@ func captureObject(ctx context.Context, cfg *rest.Config, path, accept string) (
 		err = fmt.Errorf("GET %s: %s", path, resp.Status)
 	}
 	return b, resp.Header.Get("Content-Type"), err
+}
+
+// get sends GET uri with the Accept header accept to the server of cfg, with cfg's
+// credentials and TLS, as client-go's own requests go.
+func get(ctx context.Context, cfg *rest.Config, uri, accept string) (*http.Response, error) {
+	hc, err := rest.HTTPClientFor(cfg)
+	if err != nil {
+		return nil, err
+	}
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, strings.TrimSuffix(cfg.Host, "/")+uri, nil)
+	if err != nil {
+		return nil, err
+	}
+	req.Header.Set("Accept", accept)
+	return hc.Do(req)
 }
 
 // replay is what the replaying server answers: the watch-list stream, and the object every
