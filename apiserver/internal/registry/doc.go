@@ -13,7 +13,11 @@
 //     finalize subresources' parts and ValidateUpdate; a kind's rest.SubresourceStrategy
 //     prepares and checks its own subresources (certificatesigningrequests/approval), and a
 //     create hands the strategy the requesting user (rest.UserFrom). A dry run runs all of
-//     it and stores nothing.
+//     it and stores nothing. An update is prepared, validated and admitted from the stored
+//     record outside the storage's write lock and written only if that record is still the
+//     stored one; otherwise it starts again from the body (update.go). The server's own
+//     start-up objects (WithServerObjects) skip validation only, so no schema is compiled
+//     before the server listens; a test validates every one of them.
 //  3. Deletes are immediate unless finalizers hold the object, among them the garbage
 //     collector's, which Foreground and Orphan deletes add (delete_gc.go); deleting a
 //     namespace marks it Terminating and, with NamespaceDeletionInServer, deletes its
