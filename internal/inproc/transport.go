@@ -15,6 +15,11 @@ type transport struct{ h http.Handler }
 
 // RoundTrip serves req with the handler and returns once its header is written.
 func (t *transport) RoundTrip(req *http.Request) (*http.Response, error) {
+	// A request whose context has already ended is not sent, as net/http's transport does;
+	// otherwise the handler could answer before the select below sees the end.
+	if err := req.Context().Err(); err != nil {
+		return nil, err
+	}
 	ctx, cancel := context.WithCancel(req.Context())
 	r := req.Clone(ctx)
 	if r.Body == nil {
