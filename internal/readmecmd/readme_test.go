@@ -337,11 +337,7 @@ func runForReal(t *testing.T, root string, c command) {
 	cmd.Dir = root
 	out, err := cmd.CombinedOutput()
 	if err != nil {
-		tail := string(out)
-		if len(tail) > 4000 {
-			tail = "…" + tail[len(tail)-4000:]
-		}
-		t.Fatalf("%s: %v\n%s", c, err, tail)
+		t.Fatalf("%s: %v\n%s", c, err, failureDigest(string(out), 8000))
 	}
 }
 
