@@ -28,12 +28,28 @@ func readyPods(t testing.TB, c *cluster.Cluster, ns string) int {
 	return n
 }
 
+// readyNodes counts the nodes whose Ready condition is True. The simulated kubelets register
+// their nodes after the manager starts, as real ones do: a test that needs the scheduler to
+// see every node waits for them first, as a workshop runs kubectl get nodes first.
+func readyNodes(t testing.TB, c *cluster.Cluster) int {
+	n := 0
+	for _, node := range c.List(t, app.Nodes, "") {
+		if app.PodConditionStatus(&node, "Ready") == "True" {
+			n++
+		}
+	}
+	return n
+}
+
 // TestCh14_Cluster_CreateDeploymentRunsPods is the workshop's first minute with every default
-// controller and 3 nodes: a Deployment of 3 gives 3 Running, Ready pods on the simulated
-// nodes within 2 s of virtual time, and the Deployment reports them available.
+// controller and 3 nodes: once the 3 nodes are Ready, a Deployment of 3 gives 3 Running,
+// Ready pods spread over the simulated nodes within 2 s of virtual time, and the Deployment
+// reports them available. (Created before the kubelets registered, the pods would all go to
+// the nodes registered by then, as on a real cluster.)
 func TestCh14_Cluster_CreateDeploymentRunsPods(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		c := cluster.Start(t, cluster.Options{Controllers: []string{"*"}, Nodes: 3})
+		c.Eventually(t, 10*time.Second, func() bool { return readyNodes(t, c) == 3 })
 		start := time.Now()
 		c.Create(t, app.Deployments, "default", cluster.Deployment("web", 3))
 		c.Eventually(t, 10*time.Second, func() bool { return readyPods(t, c, "default") == 3 })

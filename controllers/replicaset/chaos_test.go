@@ -9,7 +9,6 @@ import (
 
 	"github.com/stretchr/testify/require"
 
-	"github.com/informer-lab/informer-lab/api"
 	"github.com/informer-lab/informer-lab/api/watch"
 	"github.com/informer-lab/informer-lab/apiserver"
 	"github.com/informer-lab/informer-lab/controllers"
@@ -41,10 +40,9 @@ func TestCh14_ReplicaSet_ChaosConverges(t *testing.T) {
 					c.Manager.Stop()
 					c.Server.DropNextEvents(apiserver.DropRule{Count: 2, Type: watch.Deleted})
 				})
-				cur := c.Get(t, app.ReplicaSets, "default", "web")
-				app.NestedMap(cur.Object, "spec")["replicas"] = int64(2)
-				_, err := c.Client.Resource(app.ReplicaSets).Namespace("default").Update(context.Background(), cur, api.UpdateOptions{})
-				require.NoError(t, err)
+				// readyAll's status writes above wake the controller, which may still be
+				// writing the ReplicaSet's status: scale as kubectl edit would, again on a 409
+				scaleTo(t, c, "web", 2)
 				fault(func() {
 					m, err := controllers.Start(context.Background(), controllers.Options{Config: c.Config, Controllers: []string{"replicaset"}})
 					require.NoError(t, err)

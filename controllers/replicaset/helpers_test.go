@@ -73,3 +73,21 @@ func nested(u *api.Unstructured, path ...string) int64 {
 	n, _ := app.NestedInt64(u.Object, path...)
 	return n
 }
+
+// scaleTo sets spec.replicas of ReplicaSet name, reading it again after a conflict with a
+// write of the controller (retry.RetryOnConflict's loop, without its backoff: in the bubble
+// the controller's write has ended once every goroutine is blocked).
+func scaleTo(t testing.TB, c *cluster.Cluster, name string, replicas int64) {
+	t.Helper()
+	for range 10 {
+		c.Settle()
+		cur := c.Get(t, app.ReplicaSets, "default", name)
+		app.NestedMap(cur.Object, "spec")["replicas"] = replicas
+		_, err := c.Client.Resource(app.ReplicaSets).Namespace("default").Update(context.Background(), cur, api.UpdateOptions{})
+		if !api.IsConflict(err) {
+			require.NoError(t, err)
+			return
+		}
+	}
+	require.Fail(t, "ten conflicts in a row", "scale %s to %d", name, replicas)
+}
