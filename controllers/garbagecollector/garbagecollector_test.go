@@ -197,6 +197,24 @@ func TestCh14_GC_ClusterScopedOwner(t *testing.T) {
 	})
 }
 
+// TestCh14_GC_ClusterScopedDependentOfUnseenNamespacedOwner: a cluster-scoped object that
+// names a namespaced owner the collector has not observed (it never existed, or its informer
+// has not delivered it yet) makes a virtual owner without a namespace. Upstream's getObject
+// refuses to look that owner up instead of taking the 404 as its absence, so the dependent
+// stays. (Observed in the other order, the same objects made TestCh14_GC_ClusterScopedOwner
+// flaky before getObject did the same.)
+func TestCh14_GC_ClusterScopedDependentOfUnseenNamespacedOwner(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		c := cluster.Start(t, cluster.Options{Controllers: []string{"garbagecollector"}})
+		crGVR := api.GroupVersionResource{Group: "rbac.authorization.k8s.io", Version: "v1", Resource: "clusterroles"}
+		ghost := api.OwnerReference{APIVersion: "v1", Kind: "ConfigMap", Name: "never-created", UID: "00000000-0000-0000-0000-0000000000aa"}
+		c.Create(t, crGVR, "", obj("rbac.authorization.k8s.io/v1", "ClusterRole", "names-a-ghost", ghost))
+		time.Sleep(30 * time.Second)
+		c.Settle()
+		require.NotNil(t, c.Get(t, crGVR, "", "names-a-ghost"), "a cluster-scoped object cannot be owned by a namespaced one")
+	})
+}
+
 // TestCh14_GC_OwnerInAnotherNamespace: an owner is looked for in its dependent's namespace.
 // A dependent naming the UID of an owner observed in another namespace is reported with a
 // Warning OwnerRefInvalidNamespace event and collected, its owner being absent where it

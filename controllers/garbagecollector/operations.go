@@ -25,8 +25,18 @@ func (gc *GarbageCollector) resourceFor(id objectReference) (dynamic.ResourceInt
 	return gc.cc.Client.Resource(m.gvr).Namespace(ns), nil
 }
 
-// getObject mirrors GarbageCollector.getObject: a live GET, never the cache.
+// getObject mirrors GarbageCollector.getObject: a live GET, never the cache. A namespaced
+// identity without a namespace can only be a virtual owner that a cluster-scoped dependent
+// named: no GET can find it, and a 404 must not make it absent (its dependent would then be
+// collected as dangling), so it is the marker error, which drops the item.
 func (gc *GarbageCollector) getObject(ctx context.Context, id objectReference) (*api.Unstructured, error) {
+	m, err := gc.mapper.lookup(id.APIVersion, id.Kind)
+	if err != nil {
+		return nil, err
+	}
+	if m.namespaced && id.Namespace == "" {
+		return nil, errNamespacedOwnerOfClusterScoped
+	}
 	rc, err := gc.resourceFor(id)
 	if err != nil {
 		return nil, err
