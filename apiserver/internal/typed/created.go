@@ -1,6 +1,8 @@
 package typed
 
 import (
+	"sync"
+
 	fp "github.com/informer-lab/informer-lab/apiserver/internal/fieldpath"
 )
 
@@ -14,13 +16,26 @@ import (
 // obj's): the caller then compares as before, so the result is Compare's in every case.
 func CreatedFields(zero, obj any, a *Atom, omit *fp.Set) (*fp.Set, bool) {
 	root := &fp.Set{}
-	w := createdWalker{path: make(fp.Path, 0, 8), sets: make([]*fp.Set, 1, 9), omits: make([]*fp.Set, 1, 9)}
-	w.sets[0], w.omits[0] = root, omit
-	if !w.walk(zero, true, obj, a) {
+	w := createdWalkers.Get().(*createdWalker)
+	w.sets, w.omits = append(w.sets, root), append(w.omits, omit)
+	ok := w.walk(zero, true, obj, a)
+	// Each step pops what it pushed; what the stacks held is dropped for the next walk.
+	clear(w.path[:cap(w.path)])
+	clear(w.sets[:cap(w.sets)])
+	clear(w.omits[:cap(w.omits)])
+	w.path, w.sets, w.omits = w.path[:0], w.sets[:0], w.omits[:0]
+	createdWalkers.Put(w)
+	if !ok {
 		return nil, false
 	}
 	return root.Normalize(), true
 }
+
+// createdWalkers keeps a walker's stacks from one create to the next (they escape to the
+// heap: the walk is recursive).
+var createdWalkers = sync.Pool{New: func() any {
+	return &createdWalker{path: make(fp.Path, 0, 8), sets: make([]*fp.Set, 0, 9), omits: make([]*fp.Set, 0, 9)}
+}}
 
 // createdWalker keeps the path walked and, per depth, its level of the set (nil until
 // something is added below it: a value that adds nothing leaves no empty child behind,
