@@ -48,7 +48,10 @@ func quietValue(s *Schema, x any, inStatus bool) bool {
 		}
 	case string, bool, int64, int, float64, json.Number:
 	default:
-		return false // not a JSON tree value: whatever Validate does with it, it does
+		// Not a JSON tree value (the json.RawMessage of a managedFields entry's fieldsV1):
+		// Validate takes it for an object and walks into it only where an object belongs,
+		// and what it does there (it cannot read it as one), it does.
+		return s == nil || (s.Kind != KindObject && s.Kind != KindMap)
 	}
 	return true
 }
