@@ -87,6 +87,9 @@ func (s *endpoints) certNames() []string {
 
 // isJSONType reports whether a Content-Type is application/json, with any parameters.
 func isJSONType(ct string) bool {
+	if ct == "application/json" { // what clients send: nothing to parse
+		return true
+	}
 	mt, _, err := mime.ParseMediaType(ct)
 	return err == nil && mt == "application/json"
 }

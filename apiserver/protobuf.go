@@ -30,6 +30,9 @@ func protobufServable(res *resource) bool {
 
 // isProtobufType reports whether a Content-Type names the Kubernetes protobuf encoding.
 func isProtobufType(ct string) bool {
+	if ct == negotiation.ProtobufType { // what clients send: nothing to parse
+		return true
+	}
 	mt, _, err := mime.ParseMediaType(ct)
 	return err == nil && mt == negotiation.ProtobufType
 }

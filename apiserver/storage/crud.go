@@ -32,10 +32,11 @@ func (s *Store) Create(_ context.Context, c *Collection, key string, obj *api.Un
 			out = s.NewRecord(obj, key, 0)
 			return nil
 		}
-		if err := tx.CheckQuota(nil, obj); err != nil {
+		size, err := tx.checkQuota(nil, obj)
+		if err != nil {
 			return err
 		}
-		out = tx.Create(c, key, obj)
+		out = tx.commit(c, watch.Added, key, obj, nil, size)
 		if opts.After != nil {
 			opts.After(tx, out)
 		}
@@ -122,10 +123,11 @@ func (s *Store) GuaranteedUpdate(_ context.Context, c *Collection, key string, p
 		if opts.DeleteIf != nil && opts.DeleteIf(next) {
 			out, typ = tx.Remove(c, cur, next), watch.Deleted
 		} else {
-			if err := tx.CheckQuota(cur, next); err != nil {
+			size, err := tx.checkQuota(cur, next)
+			if err != nil {
 				return err
 			}
-			out, typ = tx.Put(c, cur, next), watch.Modified
+			out, typ = tx.commit(c, watch.Modified, cur.Key, next, cur, size), watch.Modified
 		}
 		if opts.After != nil {
 			if r := opts.After(tx, out, typ); r != nil {

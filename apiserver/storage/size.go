@@ -16,6 +16,24 @@ func ObjectSize(obj *api.Unstructured) int {
 	return valueSize(obj.Object)
 }
 
+// sizeWithRV is ObjectSize(obj) once its resourceVersion is rv, from size, ObjectSize(obj)
+// before: the quota check has just walked the object, and a second walk under the write
+// lock would only count the new resourceVersion. -1 when size is -1, or metadata is not
+// an object (then the caller measures).
+func sizeWithRV(obj *api.Unstructured, size int, rv string) int {
+	if size < 0 {
+		return -1
+	}
+	md, ok := obj.Object["metadata"].(map[string]any)
+	if !ok {
+		return -1
+	}
+	if old, had := md["resourceVersion"]; had {
+		return size - valueSize(old) + len(rv) + 2
+	}
+	return size + len("resourceVersion") + 4 + len(rv) + 2
+}
+
 func valueSize(v any) int {
 	switch t := v.(type) {
 	case map[string]any:

@@ -133,18 +133,26 @@ func (tx *Tx) Outside(fn func()) {
 // CheckQuota refuses, as etcd's quota does, a write of obj in place of old (nil for a
 // create) that would bring the stored bytes above Config.QuotaBytes.
 func (tx *Tx) CheckQuota(old *Record, obj *api.Unstructured) error {
+	_, err := tx.checkQuota(old, obj)
+	return err
+}
+
+// checkQuota is CheckQuota that also returns the ObjectSize it measured, for the commit
+// that follows at once (-1 when the quota is off and nothing was measured).
+func (tx *Tx) checkQuota(old *Record, obj *api.Unstructured) (int, error) {
 	q := tx.s.cfg.QuotaBytes
 	if q <= 0 {
-		return nil
+		return -1, nil
 	}
-	n := ObjectSize(obj)
+	size := ObjectSize(obj)
+	n := size
 	if old != nil {
 		n -= old.size
 	}
 	if n > 0 && tx.s.liveBytes+n > q {
-		return NewQuotaExceededError()
+		return size, NewQuotaExceededError()
 	}
-	return nil
+	return size, nil
 }
 
 // Get returns the stored record at key, or nil.
@@ -178,17 +186,17 @@ func (tx *Tx) LastDeleted(c *Collection, key string) *Record {
 
 // Create stores obj (private to the store from now on) at key: ADDED.
 func (tx *Tx) Create(c *Collection, key string, obj *api.Unstructured) *Record {
-	return tx.commit(c, watch.Added, key, obj, nil)
+	return tx.commit(c, watch.Added, key, obj, nil, -1)
 }
 
 // Put replaces the record old with obj: MODIFIED.
 func (tx *Tx) Put(c *Collection, old *Record, obj *api.Unstructured) *Record {
-	return tx.commit(c, watch.Modified, old.Key, obj, old)
+	return tx.commit(c, watch.Modified, old.Key, obj, old, -1)
 }
 
 // Remove deletes old, obj being its last state: DELETED.
 func (tx *Tx) Remove(c *Collection, old *Record, obj *api.Unstructured) *Record {
-	return tx.commit(c, watch.Deleted, old.Key, obj, old)
+	return tx.commit(c, watch.Deleted, old.Key, obj, old, -1)
 }
 
 // StopWatches ends every watch of c once its queue is delivered (its resource is no longer
@@ -203,15 +211,21 @@ func (tx *Tx) StopWatches(c *Collection) {
 }
 
 // commit performs one write: it bumps the revision, stamps obj with it, stores (or, for
-// Deleted, removes) the record, appends the event and hands it to the watchers.
-func (tx *Tx) commit(c *Collection, typ watch.EventType, key string, obj *api.Unstructured, old *Record) *Record {
+// Deleted, removes) the record, appends the event and hands it to the watchers. size is
+// ObjectSize(obj) before the stamp when the quota check just measured it, else -1.
+func (tx *Tx) commit(c *Collection, typ watch.EventType, key string, obj *api.Unstructured, old *Record, size int) *Record {
 	if !tx.write {
 		panic("storage: a write inside View")
 	}
 	s := tx.s
 	s.rev++
-	Versioner{}.UpdateObject(obj, s.rev)
-	rec := &Record{Obj: obj, RV: s.rev, Key: key, codec: s.cfg.Codec, size: ObjectSize(obj), ns: obj.GetNamespace()}
+	rv := strconv.FormatUint(s.rev, 10)
+	size = sizeWithRV(obj, size, rv)
+	obj.SetResourceVersion(rv) // Versioner.UpdateObject
+	if size < 0 {
+		size = ObjectSize(obj)
+	}
+	rec := &Record{Obj: obj, RV: s.rev, Key: key, codec: s.cfg.Codec, size: size, ns: obj.GetNamespace()}
 	if old != nil {
 		s.liveBytes -= old.size
 	}

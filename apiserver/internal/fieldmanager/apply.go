@@ -86,7 +86,7 @@ func (f *FieldManager) applyLastApplied(live, applied map[string]any, m *managed
 // configuration does not name.
 func (f *FieldManager) applySkipNonApplied(live, applied map[string]any, m *managed, manager, subresource string, force bool, now time.Time) (map[string]any, *managed, error) {
 	if len(m.fields) == 0 {
-		if err := f.update(f.emptyObject(), live, m, beforeFirstApply, subresource, now); err != nil {
+		if err := f.update(f.emptyObject(), live, m, beforeFirstApply, subresource, now, true); err != nil {
 			return nil, nil, fmt.Errorf("failed to create manager for existing fields: %v", err)
 		}
 	}

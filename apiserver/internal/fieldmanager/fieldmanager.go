@@ -3,6 +3,7 @@ package fieldmanager
 import (
 	"fmt"
 	"sort"
+	"sync"
 	"time"
 
 	"github.com/informer-lab/informer-lab/api"
@@ -38,6 +39,9 @@ type FieldManager struct {
 	// versions are the apiVersions a manager's entry may be at and still count.
 	versions map[string]bool
 	convert  Converter
+	// sharedErr is shared's validation, the same on every create: made once, on the first.
+	sharedOnce sync.Once
+	sharedErr  error
 }
 
 // Converter mirrors the fieldmanager's versionConverter: it returns obj, an object of the
@@ -150,11 +154,13 @@ func (f *FieldManager) Update(live, obj *api.Unstructured, manager, subresource 
 	obj.Object, _ = typed.JSONTree(obj.Object).(map[string]any)
 	setManagedFields(obj, nil)
 	liveObj, _ := typed.JSONTree(objectOf(live)).(map[string]any)
+	fromShared := false
 	if liveObj == nil {
 		// Validate and Compare only read it; a manager at another version would have it
 		// converted, so then it is a copy of its own.
 		liveObj = f.shared
-		if liveObj == nil || len(m.fields) > 0 {
+		fromShared = liveObj != nil && len(m.fields) == 0
+		if !fromShared {
 			liveObj = f.emptyObject()
 		}
 	}
@@ -162,7 +168,7 @@ func (f *FieldManager) Update(live, obj *api.Unstructured, manager, subresource 
 	if len(m.fields) == 0 && live != nil && live.GetUID() != "" {
 		return obj, nil
 	}
-	if err := f.update(liveObj, obj.Object, m, manager, subresource, now.Time); err != nil {
+	if err := f.update(liveObj, obj.Object, m, manager, subresource, now.Time, fromShared); err != nil {
 		return nil, err
 	}
 	entries, err := encodeManaged(m)
@@ -210,8 +216,10 @@ func (f *FieldManager) managedForUpdate(live, obj *api.Unstructured, subresource
 }
 
 // update runs capManagers → buildManagerInfo → managedFieldsUpdater → stripMeta →
-// structuredMerge for a non-apply write.
-func (f *FieldManager) update(live, obj map[string]any, m *managed, manager, subresource string, now time.Time) error {
+// structuredMerge for a non-apply write. fromShared: live is the zero object (f.shared or
+// an equal copy) and no manager has a set yet (a create that sent no managedFields, or
+// the existing fields given to before-first-apply).
+func (f *FieldManager) update(live, obj map[string]any, m *managed, manager, subresource string, now time.Time, fromShared bool) error {
 	id := f.identifier(manager, OperationUpdate, subresource)
 	u := f.updater(subresource)
 	f.dropUnknownVersions(m)
@@ -219,14 +227,16 @@ func (f *FieldManager) update(live, obj map[string]any, m *managed, manager, sub
 	if err := typed.Validate(newObj, f.typ, true); err != nil {
 		return fmt.Errorf("failed to convert new object (%s) to smd typed: %v", f.describe(obj), err)
 	}
-	if err := typed.Validate(liveObj, f.typ, true); err != nil {
-		return fmt.Errorf("failed to convert live object (%s) to smd typed: %v", f.describe(live), err)
+	if err := f.validateLive(liveObj, fromShared); err != nil {
+		return err
 	}
-	err := u.Update(liveObj, newObj, f.gvk.APIVersion(), m.fields, currentOperation)
-	if err != nil {
-		return fmt.Errorf("failed to update ManagedFields (%s): %v", f.describe(obj), err)
+	if !fromShared || !f.updateFromShared(u, liveObj, newObj, m) {
+		err := u.Update(liveObj, newObj, f.gvk.APIVersion(), m.fields, currentOperation)
+		if err != nil {
+			return fmt.Errorf("failed to update ManagedFields (%s): %v", f.describe(obj), err)
+		}
+		stripMeta(m, currentOperation)
 	}
-	stripMeta(m, currentOperation)
 	if vs, ok := m.fields[currentOperation]; ok {
 		delete(m.fields, currentOperation)
 		if prev, ok := m.fields[id]; ok {
@@ -239,6 +249,37 @@ func (f *FieldManager) update(live, obj map[string]any, m *managed, manager, sub
 	}
 	f.capUpdateManagers(m)
 	return nil
+}
+
+// validateLive is the live object's check of update; shared's, the same every time, is
+// made once.
+func (f *FieldManager) validateLive(live map[string]any, shared bool) error {
+	check := func() error {
+		if err := typed.Validate(live, f.typ, true); err != nil {
+			return fmt.Errorf("failed to convert live object (%s) to smd typed: %v", f.describe(live), err)
+		}
+		return nil
+	}
+	if !shared {
+		return check()
+	}
+	f.sharedOnce.Do(func() { f.sharedErr = check() })
+	return f.sharedErr
+}
+
+// updateFromShared is Updater.Update followed by stripMeta for a create with no manager
+// yet: the manager's set is Compare(shared, obj)'s Added ∪ Modified (typed.CreatedFields,
+// one walk) less stripMeta's paths and the reset fields; nobody else has fields to lose.
+// false: CreatedFields left it to Compare.
+func (f *FieldManager) updateFromShared(u *updater, shared, obj map[string]any, m *managed) bool {
+	set, ok := typed.CreatedFields(shared, obj, u.typ, stripMetaPaths)
+	if !ok {
+		return false
+	}
+	if set = u.filter(set); !set.Empty() {
+		m.fields[currentOperation] = &versionedSet{set: set, apiVersion: f.gvk.APIVersion()}
+	}
+	return true
 }
 
 // identifier mirrors buildManagerInfo: an empty manager is "unknown".

@@ -291,21 +291,21 @@ func encodeManaged(m *managed) ([]any, error) {
 	for i, e := range all {
 		entry := make(map[string]any, 7)
 		if e.id.Manager != "" {
-			entry["manager"] = e.id.Manager
+			entry["manager"] = boxed(e.id.Manager)
 		}
 		if e.id.Operation != "" {
-			entry["operation"] = e.id.Operation
+			entry["operation"] = boxed(e.id.Operation)
 		}
 		if e.id.APIVersion != "" {
-			entry["apiVersion"] = e.id.APIVersion
+			entry["apiVersion"] = boxed(e.id.APIVersion)
 		}
 		if e.t != nil && !e.t.IsZero() {
-			entry["time"] = e.t.UTC().Format(time.RFC3339)
+			entry["time"] = formatTime(*e.t)
 		}
 		entry["fieldsType"] = "FieldsV1"
 		entry["fieldsV1"] = json.RawMessage(e.fields)
 		if e.id.Subresource != "" {
-			entry["subresource"] = e.id.Subresource
+			entry["subresource"] = boxed(e.id.Subresource)
 		}
 		out[i] = entry
 	}

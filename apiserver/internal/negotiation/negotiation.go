@@ -6,6 +6,8 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
+	"sync/atomic"
 
 	"github.com/informer-lab/informer-lab/api"
 )
@@ -87,6 +89,34 @@ type mediaClause struct {
 // parseAccept splits Accept headers into clauses, highest quality first (ties keep their
 // order). Clauses that do not parse, or have q=0, are dropped.
 func parseAccept(values []string) []mediaClause {
+	if len(values) != 1 || len(values[0]) > maxCachedAccept {
+		return parseAcceptValues(values)
+	}
+	if c, ok := acceptCache.Load(values[0]); ok {
+		return c.([]mediaClause)
+	}
+	out := parseAcceptValues(values)
+	if acceptCached.Add(1) <= maxCachedAccepts {
+		acceptCache.Store(values[0], out)
+	}
+	return out
+}
+
+// A client sends the same Accept header on every request (client-go's is fixed per
+// client), and parsing it is a split and a mime.ParseMediaType per clause: the parsed
+// clauses of the first few headers seen are kept, never changed by their readers. The
+// bounds keep what a hostile client can make the server hold small.
+const (
+	maxCachedAccept  = 256 // bytes of one header value
+	maxCachedAccepts = 256 // header values
+)
+
+var (
+	acceptCache  sync.Map // header value → []mediaClause
+	acceptCached atomic.Int64
+)
+
+func parseAcceptValues(values []string) []mediaClause {
 	var out []mediaClause
 	for _, v := range values {
 		for _, part := range strings.Split(v, ",") {

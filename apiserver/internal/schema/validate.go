@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 )
 
 // Validation of an object that is already a JSON tree (a patched object, an object from
@@ -27,13 +28,24 @@ type Result struct {
 // order, a tree having no other. Required members are not checked under the top-level
 // status, which the real server's strategies do not validate for presence.
 func (s *Schema) Validate(obj map[string]any) Result {
-	// The walk's stacks start in arrays deep enough for most kinds, not in append's doublings.
-	var pathBuf [16]pathSeg
-	var fieldBuf [16]string
-	v := validator{path: pathBuf[:0], fields: fieldBuf[:0]}
+	v := validators.Get().(*validator)
 	v.object(s, obj, true)
-	return v.res
+	res := v.res
+	// Reset for the next walk: the stacks are empty again after a walk (each step pops
+	// what it pushed), and the names they held are dropped.
+	clear(v.fields[:cap(v.fields)])
+	clear(v.path[:cap(v.path)])
+	*v = validator{path: v.path[:0], fields: v.fields[:0]}
+	validators.Put(v)
+	return res
 }
+
+// validators keeps the walk's stacks from one Validate to the next: every create and
+// update validates its object, and the stacks escape to the heap (the walk is recursive).
+// They start deep enough for most kinds, not in append's doublings.
+var validators = sync.Pool{New: func() any {
+	return &validator{path: make([]pathSeg, 0, 16), fields: make([]string, 0, 16)}
+}}
 
 type validator struct {
 	res Result

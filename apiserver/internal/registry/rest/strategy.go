@@ -129,7 +129,7 @@ func RequiredCauses(gvk api.GroupVersionKind, obj *api.Unstructured, causes []ap
 	if !ok {
 		return causes
 	}
-	required := sch.Validate(obj.Object).Required
+	required := sch.MissingRequired(obj.Object)
 	if len(required) == 0 {
 		return causes
 	}
