@@ -87,6 +87,10 @@ func TestCh14_Disruption_Counts(t *testing.T) {
 				for i := range 3 {
 					ownedPod(t, c, fmt.Sprintf("web-%d", i), fmt.Sprintf("10.0.0.%d", i+1), map[string]any{"app": "web"}, owner)
 				}
+				// The controller's pod cache holds the pods before the budget arrives: a budget
+				// synced over an empty cache succeeds once (observedGeneration 1) before the
+				// pods' missing owner makes it fail safe, upstream as here.
+				c.Settle()
 				c.Create(t, app.PodDisruptionBudgets, "default", budget("web", tc.spec))
 				waitStatus(t, c, "web", tc.want)
 				var reasons []string
