@@ -26,9 +26,11 @@ type syncBuffer = cluster.TraceBuffer
 var rvAttr = regexp.MustCompile(` rv=\S*`)
 
 // writes keeps the write hops of the scheduler and the kubelet about key, without their
-// resourceVersions (the nodes' heartbeats interleave with them).
+// resourceVersions (the nodes' heartbeats interleave with them), the scheduler's first: it
+// logs its bind once the call has returned, and by then the kubelet, woken by the bound pod,
+// may already have logged its start. Within each component the order is the writes'.
 func writes(log, key string) string {
-	var out []string
+	var out, kubelet []string
 	for _, line := range strings.Split(log, "\n") {
 		if !strings.Contains(line, " key="+key+" ") {
 			continue
@@ -39,9 +41,14 @@ func writes(log, key string) string {
 		if strings.Contains(line, " op=sync ") || strings.Contains(line, " op=event ") {
 			continue // reads, and the event write that races the kubelet's first sync
 		}
-		out = append(out, rvAttr.ReplaceAllString(line, ""))
+		line = rvAttr.ReplaceAllString(line, "")
+		if strings.Contains(line, "component=kubelet") {
+			kubelet = append(kubelet, line)
+		} else {
+			out = append(out, line)
+		}
 	}
-	return strings.Join(out, "\n") + "\n"
+	return strings.Join(append(out, kubelet...), "\n") + "\n"
 }
 
 // TestCh14_Kubelet_GoldenPodPath: a pod's path through the scheduler and its kubelet,
