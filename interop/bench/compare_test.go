@@ -48,7 +48,14 @@ var (
 	side    = flag.String("compare.side", "", "ours or client-go: run only that side (for -cpuprofile and -memprofile of one implementation); the ratio column is then meaningless")
 )
 
-func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
+// TestMain runs the tests, or, started as the replaying process of make bench-real's
+// process floor (realserver_floor_process_test.go), serves its replay.
+func TestMain(m *testing.M) {
+	if dir := os.Getenv(replayDirEnv); dir != "" {
+		os.Exit(serveReplayProcess(dir))
+	}
+	goleak.VerifyTestMain(m)
+}
 
 type row struct {
 	name          string

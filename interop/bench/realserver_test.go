@@ -129,17 +129,23 @@ func measure(t *testing.T, side string, start func(*testing.T, string) *benchTar
 		rp.object, rp.objectType, err = captureObject(ctx, cfg, "/api/v1/namespaces/"+ns+"/configmaps/cm-00000", accept)
 		require.NoError(t, err)
 		r.createFloor, r.floor = replayRound(t, &rp, ns)
+		r.createProcessFloor, r.processFloor = replayProcessRound(t, &rp, ns)
 	}
 	return r
 }
 
 // replayRound times the creates and the informer's sync (best of -real.syncs) against a
-// server replaying what ours answered (realserver_floor_test.go).
+// server replaying what ours answered (realserver_floor_test.go), in this process.
 func replayRound(t *testing.T, rp *replay, ns string) (create, sync time.Duration) {
 	srv := replayServer(rp)
 	defer srv.Close()
 	defer srv.CloseClientConnections()
-	cfg := &rest.Config{Host: srv.URL, TLSClientConfig: rest.TLSClientConfig{Insecure: true}, QPS: 1e6, Burst: 1_000_000}
+	return replayRoundAt(t, srv.URL, ns)
+}
+
+// replayRoundAt runs replayRound's workload against the replaying server at url.
+func replayRoundAt(t *testing.T, url, ns string) (create, sync time.Duration) {
+	cfg := &rest.Config{Host: url, TLSClientConfig: rest.TLSClientConfig{Insecure: true}, QPS: 1e6, Burst: 1_000_000}
 	cs, err := kubernetes.NewForConfig(cfg)
 	require.NoError(t, err)
 	create, err = createConfigMaps(context.Background(), cs, ns, *realN, *realConc)
