@@ -36,7 +36,7 @@ type serveReady struct {
 	ui string
 }
 
-func cmdServe(ctx context.Context, args []string, out io.Writer, ready func(serveReady)) error {
+func cmdServe(ctx context.Context, args []string, out io.Writer, ready func(serveReady)) (err error) {
 	fs := newFlags("serve", out)
 	listen := fs.String("listen", "127.0.0.1:6443", "address to serve on (host:port; port 0 picks a free one)")
 	seed := fs.Int("seed-pods", 3, "pods to create in namespace default at start")
@@ -50,6 +50,7 @@ func cmdServe(ctx context.Context, args []string, out io.Writer, ready func(serv
 	ctrlSpec := fs.String("controllers", "*", "the cluster's controllers, as kube-controller-manager's flag: \"*\" (every default one), \"name\" to add one, \"-name\" to leave one out, comma-separated (\"*,-job\"), or \"none\" for the apiserver alone, as envtest runs it; known: "+strings.Join(controllers.Known(), ", "))
 	nodeCount := fs.Int("nodes", 3, "simulated nodes to register, each with its kubelet (0: none)")
 	ui := fs.String("ui", "", "serve the dashboard on this address, e.g. 127.0.0.1:8080: each controller's queue depth and hops, the trace and the fault buttons")
+	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile of this process to FILE from start-up until it stops (read it with go tool pprof)")
 	var crdFiles stringList
 	fs.Var(&crdFiles, "crd", "a CustomResourceDefinition manifest (YAML or JSON, one or more documents) to create at start; repeatable")
 	langName := langFlag(fs, args)
@@ -116,6 +117,17 @@ func cmdServe(ctx context.Context, args []string, out io.Writer, ready func(serv
 	// Refuse a bad target before listening, and before writing any of the files.
 	if err := prepareCredentialDir(*kubeconfig, caFile, certFile, keyFile); err != nil {
 		return err
+	}
+	if *cpuProfile != "" {
+		stopProfile, err := startCPUProfile(*cpuProfile)
+		if err != nil {
+			return err
+		}
+		defer func() {
+			if perr := stopProfile(); err == nil && perr != nil {
+				err = fmt.Errorf("--cpuprofile: %w", perr)
+			}
+		}()
 	}
 	srv := apiserver.New(opts)
 	defer srv.Close()

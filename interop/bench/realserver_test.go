@@ -41,6 +41,7 @@ var (
 	realSyncs   = flag.Int("real.syncs", 3, "informer syncs per round (the fastest counts)")
 	realInProc  = flag.Bool("real.inprocess", false, "serve ours in the test process (apiserver.New + StartTLS, as demo serve does) instead of a demo serve process, so -cpuprofile sees it")
 	realOnly    = flag.String("real.only", "", "run one side only: ours or real (to profile one of them)")
+	realProfile = flag.String("real.cpuprofile", "", "write a CPU profile of the `demo serve` process to this file (demo serve --cpuprofile; each round overwrites it, so the last round's stays)")
 	realFloor   = flag.Bool("real.floor", true, "also time the creates and the sync against a server doing no work, answering with what ours answered: the client's floor")
 	realTimeout = flag.Duration("real.ready-timeout", 5*time.Minute, "how long a server may take to print its ready line")
 )
@@ -269,7 +270,13 @@ func startRefserver(t *testing.T, bin, dir string) *benchTarget {
 // pods, no fault API), over TLS with a bearer token as the reference is, on a free port.
 func startDemo(t *testing.T, bin, dir string) *benchTarget {
 	kc := filepath.Join(dir, "kubeconfig")
-	cmd := exec.Command(bin, demoServeArgs(kc, randomHex(t))...)
+	args := demoServeArgs(kc, randomHex(t))
+	if *realProfile != "" {
+		p, err := filepath.Abs(*realProfile)
+		require.NoError(t, err)
+		args = append(args, "--cpuprofile="+p)
+	}
+	cmd := exec.Command(bin, args...)
 	stop := startProcess(t, dir, cmd, parseDemoReady)
 	return &benchTarget{kubeconfig: kc, stop: stop}
 }
