@@ -80,11 +80,9 @@ type bestFigures struct {
 // best is the side's fastest create, sync and floors over its rounds (zero without rounds).
 func (r *realResults) best(side string) bestFigures {
 	var b bestFigures
-	for i, x := range r.rounds[side] {
-		if i == 0 {
-			b.create, b.sync = x.create, x.sync
-		}
-		b.create, b.sync = min(b.create, x.create), min(b.sync, x.sync)
+	for _, x := range r.rounds[side] {
+		b.create = minMeasured(b.create, x.create)
+		b.sync = minMeasured(b.sync, x.sync)
 		b.floor = minMeasured(b.floor, x.floor)
 		b.createFloor = minMeasured(b.createFloor, x.createFloor)
 		b.processFloor = minMeasured(b.processFloor, x.processFloor)
