@@ -41,7 +41,7 @@ var (
 	realSyncs   = flag.Int("real.syncs", 3, "informer syncs per round (the fastest counts)")
 	realInProc  = flag.Bool("real.inprocess", false, "serve ours in the test process (apiserver.New + StartTLS, as demo serve does) instead of a demo serve process, so -cpuprofile sees it")
 	realOnly    = flag.String("real.only", "", "run one side only: ours or real (to profile one of them)")
-	realProfile = flag.String("real.cpuprofile", "", "write a CPU profile of the `demo serve` process to this file (demo serve --cpuprofile; each round overwrites it, so the last round's stays)")
+	realProfile = flag.String("real.cpuprofile", "", "write a CPU profile of the demo serve process to `FILE` (its --cpuprofile; each round overwrites it, so the last round's stays)")
 	realFloor   = flag.Bool("real.floor", true, "also time the creates and the sync against a server doing no work, answering with what ours answered: in the test process (the client's floor) and as a process of its own (the process floor)")
 	realTimeout = flag.Duration("real.ready-timeout", 5*time.Minute, "how long a server may take to print its ready line")
 )
