@@ -77,22 +77,8 @@ func startReplayProcess(t *testing.T, rp *replay) (string, func()) {
 	require.NoError(t, rp.save(dir))
 	cmd := exec.Command(os.Args[0], "-test.run=^$")
 	cmd.Env = append(os.Environ(), replayDirEnv+"="+dir)
-	url := make(chan string, 1)
-	stop := startProcess(t, dir, cmd, func(line string) (string, bool) {
-		u, ok := parseRefReady(line)
-		if ok {
-			url <- u
-		}
-		return u, ok
-	})
-	select {
-	case u := <-url:
-		return strings.TrimSuffix(u, "/"), stop
-	case <-time.After(time.Minute):
-		stop()
-		t.Fatal("the replaying process printed no URL")
-		return "", nil
-	}
+	url, stop := startProcess(t, dir, cmd, parseRefReady)
+	return strings.TrimSuffix(url, "/"), stop
 }
 
 // replayProcessRound is replayRound with the replaying server a process of its own.

@@ -258,7 +258,7 @@ func buildDemo(t *testing.T) string {
 
 // startRefserver runs the reference, waits for "ready <url>" and reads its kubeconfig.
 func startRefserver(t *testing.T, bin, dir string) *benchTarget {
-	stop := startProcess(t, dir, exec.Command(bin, "-out", dir), parseRefReady)
+	_, stop := startProcess(t, dir, exec.Command(bin, "-out", dir), parseRefReady)
 	var info struct{ Kubeconfig string }
 	b, err := os.ReadFile(filepath.Join(dir, "server.json"))
 	require.NoError(t, err)
@@ -277,7 +277,7 @@ func startDemo(t *testing.T, bin, dir string) *benchTarget {
 		args = append(args, "--cpuprofile="+p)
 	}
 	cmd := exec.Command(bin, args...)
-	stop := startProcess(t, dir, cmd, parseDemoReady)
+	_, stop := startProcess(t, dir, cmd, parseDemoReady)
 	return &benchTarget{kubeconfig: kc, stop: stop}
 }
 
@@ -298,8 +298,9 @@ func startInProcess(t *testing.T, dir string) *benchTarget {
 }
 
 // startProcess starts cmd with its stderr in dir, waits until ready accepts a line of its
-// stdout, and returns a stop that sends SIGTERM (SIGKILL after 20 s) and waits.
-func startProcess(t *testing.T, dir string, cmd *exec.Cmd, ready func(string) (string, bool)) func() {
+// stdout, and returns the URL ready read from it and a stop that sends SIGTERM (SIGKILL
+// after 20 s) and waits.
+func startProcess(t *testing.T, dir string, cmd *exec.Cmd, ready func(string) (string, bool)) (string, func()) {
 	logf, err := os.Create(filepath.Join(dir, "server.log"))
 	require.NoError(t, err)
 	cmd.Stderr = logf
@@ -332,8 +333,8 @@ func startProcess(t *testing.T, dir string, cmd *exec.Cmd, ready func(string) (s
 		close(exited)
 	}()
 	select {
-	case <-url:
-		return stop
+	case u := <-url:
+		return u, stop
 	case <-exited:
 		logf.Close()
 		t.Fatalf("%s exited before it was ready; see %s", cmd.Path, logf.Name())
@@ -341,7 +342,7 @@ func startProcess(t *testing.T, dir string, cmd *exec.Cmd, ready func(string) (s
 		stop()
 		t.Fatalf("%s not ready after %s; see %s", cmd.Path, *realTimeout, logf.Name())
 	}
-	return nil
+	return "", nil
 }
 
 func randomHex(t *testing.T) string {
